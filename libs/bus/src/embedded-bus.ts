@@ -1,0 +1,248 @@
+import { EventEmitter } from "node:events";
+import { type Logger, metrics } from "@engram/observability";
+import { openSqlite, type SqliteDatabase } from "@engram/storage";
+import { deadLetterTopic, type DeliveredMessage, type EventBus, type EventHeaders, type OutgoingMessage, type SubscribeOptions, type Subscription } from "./port";
+import { partitionFor } from "./partition";
+
+export interface EmbeddedBusOptions {
+  dataDir: string;
+  logger: Logger;
+  partitions?: number;
+  /** Handler attempts before a message is dead-lettered. */
+  maxAttempts?: number;
+  /** First retry delay; doubles per attempt up to maxBackoffMs. */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  /** Fallback poll interval when no in-process wake-up arrives. */
+  pollMs?: number;
+  /** Messages fetched per partition per round. */
+  fetchSize?: number;
+}
+
+const MIGRATIONS = [
+  `CREATE TABLE messages (
+     topic TEXT NOT NULL, partition INTEGER NOT NULL, offset INTEGER NOT NULL,
+     key TEXT NOT NULL, value BLOB NOT NULL, headers TEXT NOT NULL, created_at INTEGER NOT NULL,
+     PRIMARY KEY (topic, partition, offset)) WITHOUT ROWID;
+   CREATE TABLE heads (topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL, PRIMARY KEY (topic, partition)) WITHOUT ROWID;
+   CREATE TABLE group_offsets (group_id TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL, committed INTEGER NOT NULL,
+     PRIMARY KEY (group_id, topic, partition)) WITHOUT ROWID;`,
+];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The in-process event bus for all-in-one mode: a partitioned, durable log in
+ * SQLite (<dataDir>/bus.db) with per-group committed offsets. A crash loses
+ * nothing: uncommitted messages are delivered again after a restart.
+ */
+export class EmbeddedEventBus implements EventBus {
+  private readonly db: SqliteDatabase;
+  private readonly wake = new EventEmitter();
+  private readonly subs = new Set<EmbeddedSubscription>();
+  private readonly versions = new Map<string, number>();
+  private readonly partitions: number;
+  private readonly insert;
+  private readonly nextOffset;
+  private readonly bumpHead;
+  private closed = false;
+  private pruneTimer: NodeJS.Timeout;
+
+  constructor(private readonly opts: EmbeddedBusOptions) {
+    this.partitions = opts.partitions ?? 8;
+    this.db = openSqlite({ dataDir: opts.dataDir, name: "bus", migrations: MIGRATIONS });
+    this.wake.setMaxListeners(0);
+    this.insert = this.db.prepare("INSERT INTO messages (topic, partition, offset, key, value, headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    this.nextOffset = this.db.prepare("SELECT next_offset AS n FROM heads WHERE topic = ? AND partition = ?");
+    this.bumpHead = this.db.prepare("INSERT INTO heads (topic, partition, next_offset) VALUES (?, ?, ?) ON CONFLICT (topic, partition) DO UPDATE SET next_offset = excluded.next_offset");
+    this.pruneTimer = setInterval(() => this.prune(), 60_000);
+    this.pruneTimer.unref();
+  }
+
+  async publish(messages: OutgoingMessage[]): Promise<void> {
+    if (this.closed) throw new Error("event bus is closed");
+    if (messages.length === 0) return;
+    const now = Date.now();
+    const touched = new Set<string>();
+    this.db.transaction(() => {
+      for (const m of messages) {
+        const p = partitionFor(m.key, this.partitions);
+        const row = this.nextOffset.get(m.topic, p) as { n: number } | undefined;
+        const offset = row?.n ?? 0;
+        this.insert.run(m.topic, p, offset, m.key, Buffer.from(m.value), JSON.stringify(m.headers), now);
+        this.bumpHead.run(m.topic, p, offset + 1);
+        touched.add(m.topic);
+      }
+    })();
+    for (const m of messages) metrics.counter("engram_bus_published_total", "Events published", ["topic"]).labels(m.topic).inc();
+    for (const t of touched) {
+      this.versions.set(t, (this.versions.get(t) ?? 0) + 1);
+      this.wake.emit(t);
+    }
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    if (this.closed) throw new Error("event bus is closed");
+    const sub = new EmbeddedSubscription(this, opts);
+    this.subs.add(sub);
+    sub.start();
+    return {
+      close: async () => {
+        await sub.stop();
+        this.subs.delete(sub);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.pruneTimer);
+    await Promise.all([...this.subs].map((s) => s.stop()));
+    this.subs.clear();
+    this.db.close();
+  }
+
+  // -- internals used by subscriptions --
+
+  get partitionCount(): number {
+    return this.partitions;
+  }
+
+  get options(): EmbeddedBusOptions {
+    return this.opts;
+  }
+
+  /** Changes on every publish to the topic, so a consumer never sleeps through a wake-up. */
+  topicVersion(topic: string): number {
+    return this.versions.get(topic) ?? 0;
+  }
+
+  onWake(topic: string, fn: () => void): () => void {
+    this.wake.on(topic, fn);
+    return () => this.wake.off(topic, fn);
+  }
+
+  committed(group: string, topic: string, partition: number): number {
+    const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, partition) as { committed: number } | undefined;
+    if (row) return row.committed;
+    // A new group starts at the earliest retained message (Kafka's auto.offset.reset=earliest).
+    const first = this.db.prepare("SELECT MIN(offset) AS o FROM messages WHERE topic = ? AND partition = ?").get(topic, partition) as { o: number | null };
+    const start = first.o ?? (this.nextOffset.get(topic, partition) as { n: number } | undefined)?.n ?? 0;
+    this.commit(group, topic, partition, start);
+    return start;
+  }
+
+  commit(group: string, topic: string, partition: number, offset: number): void {
+    this.db
+      .prepare("INSERT INTO group_offsets (group_id, topic, partition, committed) VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed = excluded.committed")
+      .run(group, topic, partition, offset);
+  }
+
+  fetch(topic: string, partition: number, fromOffset: number, limit: number): DeliveredMessage[] {
+    const rows = this.db
+      .prepare("SELECT offset, key, value, headers FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?")
+      .all(topic, partition, fromOffset, limit) as { offset: number; key: string; value: Buffer; headers: string }[];
+    return rows.map((r) => ({ topic, partition, offset: r.offset, key: r.key, value: new Uint8Array(r.value), headers: JSON.parse(r.headers) as EventHeaders, attempt: 1 }));
+  }
+
+  /** Consumer lag of a group: messages not yet committed, over all partitions of its topics. */
+  lag(group: string, topics: string[]): number {
+    let lag = 0;
+    for (const topic of topics) {
+      for (let p = 0; p < this.partitions; p++) {
+        const head = (this.nextOffset.get(topic, p) as { n: number } | undefined)?.n ?? 0;
+        const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, p) as { committed: number } | undefined;
+        lag += Math.max(0, head - (row?.committed ?? 0));
+      }
+    }
+    return lag;
+  }
+
+  /** Drops messages every known group has committed past. */
+  prune(): void {
+    if (this.closed) return;
+    this.db.exec(`DELETE FROM messages WHERE offset < (
+      SELECT MIN(g.committed) FROM group_offsets g WHERE g.topic = messages.topic AND g.partition = messages.partition)`);
+  }
+}
+
+class EmbeddedSubscription {
+  private stopping = false;
+  private loops: Promise<void>[] = [];
+  private readonly pending = new Set<() => void>();
+
+  constructor(
+    private readonly bus: EmbeddedEventBus,
+    private readonly opts: SubscribeOptions,
+  ) {}
+
+  start(): void {
+    for (const topic of this.opts.topics) {
+      for (let p = 0; p < this.bus.partitionCount; p++) this.loops.push(this.run(topic, p));
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return Promise.all(this.loops).then(() => undefined);
+    this.stopping = true;
+    for (const wake of [...this.pending]) wake();
+    await Promise.all(this.loops);
+  }
+
+  private waitForWork(topic: string, seenVersion: number): Promise<void> {
+    if (this.stopping || this.bus.topicVersion(topic) !== seenVersion) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        off();
+        this.pending.delete(finish);
+        resolve();
+      };
+      const timer = setTimeout(finish, this.bus.options.pollMs ?? 1000);
+      const off = this.bus.onWake(topic, finish);
+      this.pending.add(finish);
+    });
+  }
+
+  private async run(topic: string, partition: number): Promise<void> {
+    const { group, handler } = this.opts;
+    const log = this.bus.options.logger;
+    const maxAttempts = this.bus.options.maxAttempts ?? 5;
+    const base = this.bus.options.backoffMs ?? 200;
+    const maxBackoff = this.bus.options.maxBackoffMs ?? 10_000;
+    const fetchSize = this.bus.options.fetchSize ?? 32;
+    // Stagger the start so a fresh process does not hit SQLite from every loop at once.
+    await sleep(partition);
+    while (!this.stopping) {
+      const version = this.bus.topicVersion(topic);
+      const from = this.bus.committed(group, topic, partition);
+      const batch = this.bus.fetch(topic, partition, from, fetchSize);
+      if (batch.length === 0) {
+        await this.waitForWork(topic, version);
+        continue;
+      }
+      for (const msg of batch) {
+        if (this.stopping) return;
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await handler({ ...msg, attempt });
+            break;
+          } catch (err) {
+            if (attempt >= maxAttempts) {
+              log.error({ err, topic, partition, offset: msg.offset, group, eventType: msg.headers["event-type"] }, "event handler failed on every attempt; dead-lettering");
+              await this.bus.publish([{ topic: deadLetterTopic(topic), key: msg.key, value: msg.value, headers: { ...msg.headers, "dlq-group": group, "dlq-error": String((err as Error)?.message ?? err).slice(0, 500), "dlq-offset": String(msg.offset) } }]);
+              metrics.counter("engram_bus_dead_lettered_total", "Events dead-lettered", ["topic", "group"]).labels(topic, group).inc();
+              break;
+            }
+            const delay = Math.min(maxBackoff, base * 2 ** (attempt - 1));
+            log.warn({ err: (err as Error)?.message, topic, partition, offset: msg.offset, group, attempt, retryInMs: delay }, "event handler failed; retrying");
+            await sleep(delay);
+            if (this.stopping) return; // not committed: redelivered after restart
+          }
+        }
+        this.bus.commit(group, topic, partition, msg.offset + 1);
+      }
+    }
+  }
+}

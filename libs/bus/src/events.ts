@@ -1,0 +1,78 @@
+import path from "node:path";
+import protobuf from "protobufjs";
+import { newId } from "@engram/kernel";
+import { PROTO_DIR } from "@engram/grpc";
+import type { DocumentQueued } from "@engram/grpc/src/gen/engram/events/v1/DocumentQueued";
+import type { DocumentStateChanged } from "@engram/grpc/src/gen/engram/events/v1/DocumentStateChanged";
+import type { DocumentIndexed } from "@engram/grpc/src/gen/engram/events/v1/DocumentIndexed";
+import type { DocumentDeleted } from "@engram/grpc/src/gen/engram/events/v1/DocumentDeleted";
+import type { DocumentQueued__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentQueued";
+import type { DocumentStateChanged__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentStateChanged";
+import type { DocumentIndexed__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentIndexed";
+import type { DocumentDeleted__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentDeleted";
+import type { DeliveredMessage, OutgoingMessage } from "./port";
+
+/** Topics and the event types each carries (protos/engram/events/v1). */
+export const TOPICS = {
+  documents: "engram.documents.v1",
+  documentState: "engram.document-state.v1",
+} as const;
+
+export interface EventPayloads {
+  DocumentQueued: DocumentQueued;
+  DocumentStateChanged: DocumentStateChanged;
+  DocumentIndexed: DocumentIndexed;
+  DocumentDeleted: DocumentDeleted;
+}
+export interface EventOutputs {
+  DocumentQueued: DocumentQueued__Output;
+  DocumentStateChanged: DocumentStateChanged__Output;
+  DocumentIndexed: DocumentIndexed__Output;
+  DocumentDeleted: DocumentDeleted__Output;
+}
+export type EventType = keyof EventPayloads;
+
+export const EVENT_TOPIC: Record<EventType, string> = {
+  DocumentQueued: TOPICS.documents,
+  DocumentDeleted: TOPICS.documents,
+  DocumentStateChanged: TOPICS.documentState,
+  DocumentIndexed: TOPICS.documentState,
+};
+
+let root: protobuf.Root | undefined;
+function types(): protobuf.Root {
+  if (!root) {
+    root = new protobuf.Root();
+    const origResolve = root.resolvePath.bind(root);
+    root.resolvePath = (origin, target) => (target.startsWith("engram/") ? path.join(PROTO_DIR, target) : origResolve(origin, target));
+    root.loadSync("engram/events/v1/document_events.proto", { keepCase: false });
+  }
+  return root;
+}
+
+const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: String, defaults: true, oneofs: true };
+
+export function encodeEvent<T extends EventType>(type: T, payload: EventPayloads[T]): Uint8Array {
+  const t = types().lookupType(`engram.events.v1.${type}`);
+  return t.encode(t.fromObject(payload as Record<string, unknown>)).finish();
+}
+
+export function decodeEvent<T extends EventType>(type: T, value: Uint8Array): EventOutputs[T] {
+  const t = types().lookupType(`engram.events.v1.${type}`);
+  return t.toObject(t.decode(value), TO_OBJECT) as EventOutputs[T];
+}
+
+/** Builds a bus message for an event, keyed by document id. */
+export function eventMessage<T extends EventType>(type: T, key: string, payload: EventPayloads[T], extraHeaders: Record<string, string> = {}): OutgoingMessage {
+  return {
+    topic: EVENT_TOPIC[type],
+    key,
+    value: encodeEvent(type, payload),
+    headers: { "event-id": newId("event"), "event-type": type, ...extraHeaders },
+  };
+}
+
+export function eventTypeOf(msg: DeliveredMessage): EventType | undefined {
+  const t = msg.headers["event-type"];
+  return t && t in EVENT_TOPIC ? (t as EventType) : undefined;
+}

@@ -1,0 +1,5 @@
+export * from "./port";
+export * from "./partition";
+export * from "./embedded-bus";
+export * from "./events";
+export * from "./outbox";

@@ -1,0 +1,126 @@
+import type { Logger } from "@engram/observability";
+import { metrics } from "@engram/observability";
+import type { SqliteDatabase } from "@engram/storage";
+import type { EventBus, EventHeaders, OutgoingMessage } from "./port";
+
+/**
+ * Transactional outbox. A write that must publish events stores them in the
+ * same transaction as the record (OutboxStore.add inside the repository's
+ * transaction); the relay publishes them afterwards and deletes them only
+ * once the bus acknowledged. A crash in between re-publishes (at least once).
+ */
+export interface OutboxEntry {
+  id: number;
+  message: OutgoingMessage;
+}
+
+export interface OutboxStore {
+  pending(limit: number): OutboxEntry[] | Promise<OutboxEntry[]>;
+  remove(ids: number[]): void | Promise<void>;
+  backlog(): number | Promise<number>;
+}
+
+/** Table for services whose embedded store is SQLite; include it in their migrations. */
+export const OUTBOX_TABLE_SQL = `CREATE TABLE IF NOT EXISTS outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  topic TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL, headers TEXT NOT NULL,
+  created_at INTEGER NOT NULL);`;
+
+export class SqliteOutbox implements OutboxStore {
+  private readonly insert;
+  constructor(private readonly db: SqliteDatabase) {
+    this.insert = db.prepare("INSERT INTO outbox (topic, key, value, headers, created_at) VALUES (?, ?, ?, ?, ?)");
+  }
+
+  /** Call inside the caller's transaction. */
+  add(messages: OutgoingMessage[]): void {
+    const now = Date.now();
+    for (const m of messages) this.insert.run(m.topic, m.key, Buffer.from(m.value), JSON.stringify(m.headers), now);
+  }
+
+  pending(limit: number): OutboxEntry[] {
+    const rows = this.db.prepare("SELECT id, topic, key, value, headers FROM outbox ORDER BY id LIMIT ?").all(limit) as { id: number; topic: string; key: string; value: Buffer; headers: string }[];
+    return rows.map((r) => ({ id: r.id, message: { topic: r.topic, key: r.key, value: new Uint8Array(r.value), headers: JSON.parse(r.headers) as EventHeaders } }));
+  }
+
+  remove(ids: number[]): void {
+    if (ids.length === 0) return;
+    const del = this.db.prepare("DELETE FROM outbox WHERE id = ?");
+    this.db.transaction(() => ids.forEach((id) => del.run(id)))();
+  }
+
+  backlog(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM outbox").get() as { n: number }).n;
+  }
+}
+
+export class OutboxRelay {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private dirty = true;
+
+  constructor(
+    private readonly name: string,
+    private readonly store: OutboxStore,
+    private readonly bus: EventBus,
+    private readonly log: Logger,
+    private readonly opts: { batchSize?: number; idleMs?: number } = {},
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Ask the relay to publish now (after a write). */
+  notify(): void {
+    this.dirty = true;
+    this.wakeUp?.();
+  }
+
+  /** Publishes what is pending, then stops. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeUp?.();
+    await this.loop;
+    await this.flush().catch((err) => this.log.warn({ err }, "outbox flush on stop failed; entries stay for the next start"));
+  }
+
+  /** Publishes every pending entry; returns how many were published. */
+  async flush(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const batch = await this.store.pending(this.opts.batchSize ?? 256);
+      if (batch.length === 0) return total;
+      await this.bus.publish(batch.map((e) => e.message));
+      await this.store.remove(batch.map((e) => e.id));
+      total += batch.length;
+    }
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      if (this.dirty) {
+        this.dirty = false;
+        try {
+          await this.flush();
+          failures = 0;
+        } catch (err) {
+          failures++;
+          this.dirty = true;
+          this.log.warn({ err, failures }, "outbox relay could not publish; retrying");
+        }
+        metrics.gauge("engram_outbox_backlog", "Outbox entries waiting to be published", ["outbox"]).labels(this.name).set(await this.store.backlog());
+      }
+      const wait = failures ? Math.min(10_000, 100 * 2 ** failures) : (this.opts.idleMs ?? 1000);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => ((this.dirty = true), resolve()), wait);
+        this.wakeUp = () => (clearTimeout(t), resolve());
+      });
+      this.wakeUp = undefined;
+    }
+  }
+}

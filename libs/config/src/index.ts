@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/**
+ * Parses and validates configuration from the environment once, at start-up.
+ * Every problem is reported in one message (never one at a time).
+ */
+export class ConfigError extends Error {
+  constructor(
+    readonly component: string,
+    readonly problems: string[],
+  ) {
+    super(`invalid configuration for ${component}:\n  - ${problems.join("\n  - ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export type Env = Record<string, string | undefined>;
+
+export function loadConfig<S extends z.ZodType>(component: string, schema: S, env: Env = process.env): z.infer<S> {
+  // Treat empty strings as unset: `FOO=` in a compose file means "default".
+  const cleaned: Env = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && v !== "") cleaned[k] = v;
+  const result = schema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => {
+    const key = i.path.join(".") || "(environment)";
+    const given = i.path.length ? cleaned[String(i.path[0])] : undefined;
+    return `${key}: ${i.message}${given !== undefined ? ` (got ${JSON.stringify(given)})` : ""}`;
+  });
+  throw new ConfigError(component, problems);
+}
+
+/** Reusable field parsers for environment variables. */
+export const env = {
+  bool: (def: boolean) =>
+    z
+      .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
+      .default(def ? "true" : "false")
+      .transform((v) => v === "true" || v === "1" || v === "yes"),
+  int: (def: number, opts: { min?: number; max?: number } = {}) =>
+    z.coerce
+      .number({ message: "must be a number" })
+      .int("must be an integer")
+      .min(opts.min ?? Number.MIN_SAFE_INTEGER)
+      .max(opts.max ?? Number.MAX_SAFE_INTEGER)
+      .default(def),
+  port: (def: number) => z.coerce.number({ message: "must be a port number" }).int().min(0).max(65535).default(def),
+  string: (def: string) => z.string().default(def),
+  list: (def: string[] = []) =>
+    z
+      .string()
+      .default(def.join(","))
+      .transform((v) =>
+        v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+  logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  address: () => z.string().regex(/^[^\s:]+:\d+$/, "must be host:port"),
+};
+
+export { z };

@@ -1,0 +1,44 @@
+// Original file: protos/engram/common/v1/common.proto
+
+/**
+ * Processing state of a document (spec, States).
+ */
+export const DocumentStatus = {
+  DOCUMENT_STATUS_UNSPECIFIED: 'DOCUMENT_STATUS_UNSPECIFIED',
+  DOCUMENT_STATUS_UNKNOWN: 'DOCUMENT_STATUS_UNKNOWN',
+  DOCUMENT_STATUS_QUEUED: 'DOCUMENT_STATUS_QUEUED',
+  DOCUMENT_STATUS_EXTRACTING: 'DOCUMENT_STATUS_EXTRACTING',
+  DOCUMENT_STATUS_CHUNKING: 'DOCUMENT_STATUS_CHUNKING',
+  DOCUMENT_STATUS_EMBEDDING: 'DOCUMENT_STATUS_EMBEDDING',
+  DOCUMENT_STATUS_INDEXING: 'DOCUMENT_STATUS_INDEXING',
+  DOCUMENT_STATUS_DONE: 'DOCUMENT_STATUS_DONE',
+  DOCUMENT_STATUS_FAILED: 'DOCUMENT_STATUS_FAILED',
+} as const;
+
+/**
+ * Processing state of a document (spec, States).
+ */
+export type DocumentStatus =
+  | 'DOCUMENT_STATUS_UNSPECIFIED'
+  | 0
+  | 'DOCUMENT_STATUS_UNKNOWN'
+  | 1
+  | 'DOCUMENT_STATUS_QUEUED'
+  | 2
+  | 'DOCUMENT_STATUS_EXTRACTING'
+  | 3
+  | 'DOCUMENT_STATUS_CHUNKING'
+  | 4
+  | 'DOCUMENT_STATUS_EMBEDDING'
+  | 5
+  | 'DOCUMENT_STATUS_INDEXING'
+  | 6
+  | 'DOCUMENT_STATUS_DONE'
+  | 7
+  | 'DOCUMENT_STATUS_FAILED'
+  | 8
+
+/**
+ * Processing state of a document (spec, States).
+ */
+export type DocumentStatus__Output = typeof DocumentStatus[keyof typeof DocumentStatus]

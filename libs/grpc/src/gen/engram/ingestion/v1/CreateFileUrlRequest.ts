@@ -1,0 +1,23 @@
+// Original file: protos/engram/ingestion/v1/ingestion_service.proto
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
+
+export interface CreateFileUrlRequest {
+  'context'?: (_engram_common_v1_CallContext | null);
+  'namespace'?: (string);
+  'id'?: (string);
+  /**
+   * Lifetime of the link; 0 means the default (15 minutes).
+   */
+  'expiresInSeconds'?: (number);
+}
+
+export interface CreateFileUrlRequest__Output {
+  'context': (_engram_common_v1_CallContext__Output | null);
+  'namespace': (string);
+  'id': (string);
+  /**
+   * Lifetime of the link; 0 means the default (15 minutes).
+   */
+  'expiresInSeconds': (number);
+}

@@ -1,0 +1,23 @@
+// Original file: protos/engram/ingestion/v1/ingestion_service.proto
+
+import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from '../../../google/protobuf/Struct';
+
+export interface DocumentInput {
+  'content'?: (string);
+  'customId'?: (string);
+  'supportingContext'?: (string);
+  'metadata'?: (_google_protobuf_Struct | null);
+  'group'?: (_google_protobuf_Struct | null);
+  'date'?: (string);
+  'filepath'?: (string);
+}
+
+export interface DocumentInput__Output {
+  'content': (string);
+  'customId': (string);
+  'supportingContext': (string);
+  'metadata': (_google_protobuf_Struct__Output | null);
+  'group': (_google_protobuf_Struct__Output | null);
+  'date': (string);
+  'filepath': (string);
+}

@@ -1,0 +1,45 @@
+// Original file: protos/engram/ingestion/v1/ingestion_service.proto
+
+import type { Document as _engram_ingestion_v1_Document, Document__Output as _engram_ingestion_v1_Document__Output } from '../../../engram/ingestion/v1/Document';
+import type { SourceKind as _engram_ingestion_v1_SourceKind, SourceKind__Output as _engram_ingestion_v1_SourceKind__Output } from '../../../engram/ingestion/v1/SourceKind';
+import type { Long } from '@grpc/proto-loader';
+
+export interface DocumentSourceInfo {
+  'document'?: (_engram_ingestion_v1_Document | null);
+  'sourceKind'?: (_engram_ingestion_v1_SourceKind);
+  /**
+   * For text and conversation sources: the text itself (no data parts follow).
+   */
+  'text'?: (string);
+  /**
+   * For URL sources: the URL to fetch.
+   */
+  'url'?: (string);
+  'mimeType'?: (string);
+  'fileName'?: (string);
+  'sizeBytes'?: (number | string | Long);
+  /**
+   * False when the generation asked for is no longer current.
+   */
+  'current'?: (boolean);
+}
+
+export interface DocumentSourceInfo__Output {
+  'document': (_engram_ingestion_v1_Document__Output | null);
+  'sourceKind': (_engram_ingestion_v1_SourceKind__Output);
+  /**
+   * For text and conversation sources: the text itself (no data parts follow).
+   */
+  'text': (string);
+  /**
+   * For URL sources: the URL to fetch.
+   */
+  'url': (string);
+  'mimeType': (string);
+  'fileName': (string);
+  'sizeBytes': (string);
+  /**
+   * False when the generation asked for is no longer current.
+   */
+  'current': (boolean);
+}

@@ -1,0 +1,29 @@
+// Original file: protos/engram/ingestion/v1/ingestion_service.proto
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
+import type { PageRequest as _engram_common_v1_PageRequest, PageRequest__Output as _engram_common_v1_PageRequest__Output } from '../../../engram/common/v1/PageRequest';
+import type { Filter as _engram_common_v1_Filter, Filter__Output as _engram_common_v1_Filter__Output } from '../../../engram/common/v1/Filter';
+
+export interface ListDocumentsRequest {
+  'context'?: (_engram_common_v1_CallContext | null);
+  /**
+   * Empty plus container_tags empty = every namespace of the tenant (legacy).
+   */
+  'namespace'?: (string);
+  'containerTags'?: (string)[];
+  'page'?: (_engram_common_v1_PageRequest | null);
+  'filter'?: (_engram_common_v1_Filter | null);
+  'includeContent'?: (boolean);
+}
+
+export interface ListDocumentsRequest__Output {
+  'context': (_engram_common_v1_CallContext__Output | null);
+  /**
+   * Empty plus container_tags empty = every namespace of the tenant (legacy).
+   */
+  'namespace': (string);
+  'containerTags': (string)[];
+  'page': (_engram_common_v1_PageRequest__Output | null);
+  'filter': (_engram_common_v1_Filter__Output | null);
+  'includeContent': (boolean);
+}

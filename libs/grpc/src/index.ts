@@ -1,0 +1,5 @@
+export * from "./protos";
+export * from "./errors";
+export * from "./convert";
+export * from "./server";
+export * from "./client";

@@ -1,0 +1,58 @@
+import fs from "node:fs";
+import path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+
+/** The repository's protos/ folder (ENGRAM_PROTO_DIR overrides it in images). */
+export const PROTO_DIR = process.env.ENGRAM_PROTO_DIR ?? path.resolve(__dirname, "../../../protos");
+
+/**
+ * The one proto-loader option set of the repository. scripts/proto-gen.mjs
+ * generates the committed TypeScript types with the same options.
+ */
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: false,
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+  includeDirs: [PROTO_DIR],
+};
+
+function listProtos(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return listProtos(p);
+    return e.name.endsWith(".proto") ? [path.relative(PROTO_DIR, p)] : [];
+  });
+}
+
+let cached: { definition: protoLoader.PackageDefinition; grpcObject: grpc.GrpcObject } | undefined;
+
+export function loadProtos(): { definition: protoLoader.PackageDefinition; grpcObject: grpc.GrpcObject } {
+  if (!cached) {
+    const definition = protoLoader.loadSync(listProtos(PROTO_DIR).sort(), LOADER_OPTIONS);
+    cached = { definition, grpcObject: grpc.loadPackageDefinition(definition) };
+  }
+  return cached;
+}
+
+/** A service constructor by its full name, e.g. `engram.ingestion.v1.IngestionService`. */
+export function serviceConstructor(fullName: string): grpc.ServiceClientConstructor {
+  let node: unknown = loadProtos().grpcObject;
+  for (const part of fullName.split(".")) node = (node as Record<string, unknown>)?.[part];
+  if (typeof node !== "function" || !("service" in node)) throw new Error(`unknown gRPC service ${fullName}`);
+  return node as grpc.ServiceClientConstructor;
+}
+
+export function serviceDefinition(fullName: string): grpc.ServiceDefinition {
+  return serviceConstructor(fullName).service;
+}
+
+/** Message sizes: documents and files can be large; stay above the 50 MB upload limit in streams. */
+export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  "grpc.max_receive_message_length": 64 * 1024 * 1024,
+  "grpc.max_send_message_length": 64 * 1024 * 1024,
+  "grpc.keepalive_time_ms": 30_000,
+  "grpc.keepalive_timeout_ms": 10_000,
+};

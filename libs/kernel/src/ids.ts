@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Typed, recognisable identifiers. Every service-generated id is 22
+ * characters: a one-letter kind, an underscore and 20 base62 characters
+ * (~119 bits of randomness). A document id can never be mistaken for a
+ * memory id, so an id handed to the wrong endpoint gets a clear 4xx.
+ */
+export const ID_KINDS = {
+  document: "d",
+  memory: "m",
+  chunk: "c",
+  connection: "n",
+  key: "k",
+  event: "e",
+} as const;
+
+export type IdKind = keyof typeof ID_KINDS;
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const BODY_LENGTH = 20;
+
+function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    const bytes = randomBytes(length * 2);
+    for (const b of bytes) {
+      // 248 = 62 * 4: reject the tail so every character is equally likely.
+      if (b < 248) out += ALPHABET[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export function newId(kind: IdKind): string {
+  return `${ID_KINDS[kind]}_${randomBase62(BODY_LENGTH)}`;
+}
+
+const SERVICE_ID = /^([a-z])_[0-9A-Za-z]{20}$/;
+
+/** The kind of a service-generated id, or undefined for anything else. */
+export function idKindOf(id: string): IdKind | undefined {
+  const m = SERVICE_ID.exec(id);
+  if (!m) return undefined;
+  const letter = m[1];
+  return (Object.keys(ID_KINDS) as IdKind[]).find((k) => ID_KINDS[k] === letter);
+}
+
+export function isServiceId(id: string, kind: IdKind): boolean {
+  return idKindOf(id) === kind;
+}

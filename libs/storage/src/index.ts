@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+export type SqliteDatabase = Database.Database;
+
+export interface OpenSqliteOptions {
+  /** Data directory; the file is `<dataDir>/<name>.db`. `:memory:` for tests. */
+  dataDir: string;
+  name: string;
+  /** Ordered migrations; applied once each, tracked by PRAGMA user_version. */
+  migrations: string[];
+}
+
+/**
+ * Opens an embedded SQLite database: WAL journal (readers never block the
+ * writer), synchronous=NORMAL (durable across process crashes), foreign keys
+ * on, and the component's migrations applied in one transaction each.
+ */
+export function openSqlite(opts: OpenSqliteOptions): SqliteDatabase {
+  let file = ":memory:";
+  if (opts.dataDir !== ":memory:") {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    file = path.join(opts.dataDir, `${opts.name}.db`);
+  }
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  db.pragma("busy_timeout = 5000");
+  migrate(db, opts.migrations);
+  return db;
+}
+
+function migrate(db: SqliteDatabase, migrations: string[]): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  for (let v = current; v < migrations.length; v++) {
+    db.transaction(() => {
+      db.exec(migrations[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** JSON column helpers: undefined stays NULL. */
+export const jsonColumn = {
+  write: (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v)),
+  read: <T>(v: unknown): T | undefined => (typeof v === "string" ? (JSON.parse(v) as T) : undefined),
+};
