@@ -4,18 +4,14 @@ import type { JsonObject, JsonValue } from "@engram/kernel";
  * google.protobuf.Struct / Value / Timestamp <-> plain JSON and Date, in the
  * shape proto-loader produces with the repository's options (oneofs: true).
  */
-export interface ProtoValue {
-  nullValue?: "NULL_VALUE" | number;
-  numberValue?: number;
-  stringValue?: string;
-  boolValue?: boolean;
-  structValue?: ProtoStruct | null;
-  listValue?: { values?: ProtoValue[] } | null;
-  kind?: string;
-}
-export interface ProtoStruct {
-  fields?: Record<string, ProtoValue>;
-}
+import type { Struct, Struct__Output } from "./gen/google/protobuf/Struct";
+import type { Value, Value__Output } from "./gen/google/protobuf/Value";
+import type { Timestamp, Timestamp__Output } from "./gen/google/protobuf/Timestamp";
+
+type ProtoValue = Value;
+type ProtoStruct = Struct;
+type ProtoValueIn = Value | Value__Output;
+type ProtoStructIn = Struct | Struct__Output;
 
 export function toProtoValue(v: JsonValue): ProtoValue {
   if (v === null || v === undefined) return { nullValue: "NULL_VALUE" };
@@ -33,9 +29,9 @@ export function toStruct(obj: JsonObject | undefined | null): ProtoStruct | null
   return { fields };
 }
 
-export function fromProtoValue(v: ProtoValue | undefined | null): JsonValue {
+export function fromProtoValue(v: ProtoValueIn | undefined | null): JsonValue {
   if (!v) return null;
-  const kind = v.kind ?? (Object.keys(v).find((k) => k.endsWith("Value")) as string | undefined);
+  const kind = ("kind" in v ? v.kind : undefined) ?? (Object.keys(v).find((k) => k.endsWith("Value")) as string | undefined);
   switch (kind) {
     case "numberValue":
       return v.numberValue ?? 0;
@@ -46,26 +42,23 @@ export function fromProtoValue(v: ProtoValue | undefined | null): JsonValue {
     case "structValue":
       return fromStruct(v.structValue) ?? {};
     case "listValue":
-      return (v.listValue?.values ?? []).map(fromProtoValue);
+      return ((v.listValue?.values ?? []) as ProtoValueIn[]).map(fromProtoValue);
     default:
       return null;
   }
 }
 
 /** Struct -> object; an absent struct is undefined (so "not set" survives the hop). */
-export function fromStruct(s: ProtoStruct | undefined | null): JsonObject | undefined {
+export function fromStruct(s: ProtoStructIn | undefined | null): JsonObject | undefined {
   if (!s) return undefined;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(s.fields ?? {})) out[k] = fromProtoValue(v);
   return out;
 }
 
-export interface ProtoTimestamp {
-  seconds?: string | number;
-  nanos?: number;
-}
+type ProtoTimestamp = Timestamp | Timestamp__Output;
 
-export function toTimestamp(d: Date | string | undefined | null): ProtoTimestamp | null {
+export function toTimestamp(d: Date | string | undefined | null): Timestamp | null {
   if (!d) return null;
   const ms = typeof d === "string" ? Date.parse(d) : d.getTime();
   return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };

@@ -6,6 +6,7 @@ import type { Chunk as _engram_common_v1_Chunk, Chunk__Output as _engram_common_
 import type { Filter as _engram_common_v1_Filter, Filter__Output as _engram_common_v1_Filter__Output } from './engram/common/v1/Filter';
 import type { PageRequest as _engram_common_v1_PageRequest, PageRequest__Output as _engram_common_v1_PageRequest__Output } from './engram/common/v1/PageRequest';
 import type { Pagination as _engram_common_v1_Pagination, Pagination__Output as _engram_common_v1_Pagination__Output } from './engram/common/v1/Pagination';
+import type { ProfileBucket as _engram_common_v1_ProfileBucket, ProfileBucket__Output as _engram_common_v1_ProfileBucket__Output } from './engram/common/v1/ProfileBucket';
 import type { DocumentDeleted as _engram_events_v1_DocumentDeleted, DocumentDeleted__Output as _engram_events_v1_DocumentDeleted__Output } from './engram/events/v1/DocumentDeleted';
 import type { DocumentIndexed as _engram_events_v1_DocumentIndexed, DocumentIndexed__Output as _engram_events_v1_DocumentIndexed__Output } from './engram/events/v1/DocumentIndexed';
 import type { DocumentQueued as _engram_events_v1_DocumentQueued, DocumentQueued__Output as _engram_events_v1_DocumentQueued__Output } from './engram/events/v1/DocumentQueued';
@@ -31,6 +32,7 @@ export interface ProtoGrpcType {
         Filter: MessageTypeDefinition<_engram_common_v1_Filter, _engram_common_v1_Filter__Output>
         PageRequest: MessageTypeDefinition<_engram_common_v1_PageRequest, _engram_common_v1_PageRequest__Output>
         Pagination: MessageTypeDefinition<_engram_common_v1_Pagination, _engram_common_v1_Pagination__Output>
+        ProfileBucket: MessageTypeDefinition<_engram_common_v1_ProfileBucket, _engram_common_v1_ProfileBucket__Output>
         SortOrder: EnumTypeDefinition
         TaskType: EnumTypeDefinition
       }

@@ -6,6 +6,7 @@ import type { Chunk as _engram_common_v1_Chunk, Chunk__Output as _engram_common_
 import type { Filter as _engram_common_v1_Filter, Filter__Output as _engram_common_v1_Filter__Output } from './engram/common/v1/Filter';
 import type { PageRequest as _engram_common_v1_PageRequest, PageRequest__Output as _engram_common_v1_PageRequest__Output } from './engram/common/v1/PageRequest';
 import type { Pagination as _engram_common_v1_Pagination, Pagination__Output as _engram_common_v1_Pagination__Output } from './engram/common/v1/Pagination';
+import type { ProfileBucket as _engram_common_v1_ProfileBucket, ProfileBucket__Output as _engram_common_v1_ProfileBucket__Output } from './engram/common/v1/ProfileBucket';
 import type { AddDocumentBatchRequest as _engram_ingestion_v1_AddDocumentBatchRequest, AddDocumentBatchRequest__Output as _engram_ingestion_v1_AddDocumentBatchRequest__Output } from './engram/ingestion/v1/AddDocumentBatchRequest';
 import type { AddDocumentBatchResponse as _engram_ingestion_v1_AddDocumentBatchResponse, AddDocumentBatchResponse__Output as _engram_ingestion_v1_AddDocumentBatchResponse__Output } from './engram/ingestion/v1/AddDocumentBatchResponse';
 import type { AddDocumentRequest as _engram_ingestion_v1_AddDocumentRequest, AddDocumentRequest__Output as _engram_ingestion_v1_AddDocumentRequest__Output } from './engram/ingestion/v1/AddDocumentRequest';
@@ -54,6 +55,7 @@ export interface ProtoGrpcType {
         Filter: MessageTypeDefinition<_engram_common_v1_Filter, _engram_common_v1_Filter__Output>
         PageRequest: MessageTypeDefinition<_engram_common_v1_PageRequest, _engram_common_v1_PageRequest__Output>
         Pagination: MessageTypeDefinition<_engram_common_v1_Pagination, _engram_common_v1_Pagination__Output>
+        ProfileBucket: MessageTypeDefinition<_engram_common_v1_ProfileBucket, _engram_common_v1_ProfileBucket__Output>
         SortOrder: EnumTypeDefinition
         TaskType: EnumTypeDefinition
       }

@@ -1,0 +1,25 @@
+/** @type {import('jest').Config} */
+const swc = ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }];
+const common = {
+  transform: { "^.+\\.ts$": swc },
+  testEnvironment: "node",
+  moduleFileExtensions: ["ts", "js", "json"],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: "unit",
+      testMatch: ["<rootDir>/libs/*/test/**/*.test.ts", "<rootDir>/services/*/test/**/*.test.ts"],
+    },
+    {
+      ...common,
+      displayName: "e2e",
+      testMatch: ["<rootDir>/tests/e2e/test/**/*.test.ts"],
+      testTimeout: 60_000,
+      // One stack per file; files run one at a time so timings stay sane on 2 cores.
+      maxWorkers: 1,
+    },
+  ],
+};

@@ -1,0 +1,70 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from './engram/common/v1/CallContext';
+import type { Chunk as _engram_common_v1_Chunk, Chunk__Output as _engram_common_v1_Chunk__Output } from './engram/common/v1/Chunk';
+import type { Filter as _engram_common_v1_Filter, Filter__Output as _engram_common_v1_Filter__Output } from './engram/common/v1/Filter';
+import type { PageRequest as _engram_common_v1_PageRequest, PageRequest__Output as _engram_common_v1_PageRequest__Output } from './engram/common/v1/PageRequest';
+import type { Pagination as _engram_common_v1_Pagination, Pagination__Output as _engram_common_v1_Pagination__Output } from './engram/common/v1/Pagination';
+import type { ProfileBucket as _engram_common_v1_ProfileBucket, ProfileBucket__Output as _engram_common_v1_ProfileBucket__Output } from './engram/common/v1/ProfileBucket';
+import type { ContentPart as _engram_ingestion_v1_ContentPart, ContentPart__Output as _engram_ingestion_v1_ContentPart__Output } from './engram/ingestion/v1/ContentPart';
+import type { ContentPartList as _engram_ingestion_v1_ContentPartList, ContentPartList__Output as _engram_ingestion_v1_ContentPartList__Output } from './engram/ingestion/v1/ContentPartList';
+import type { ConversationMessage as _engram_ingestion_v1_ConversationMessage, ConversationMessage__Output as _engram_ingestion_v1_ConversationMessage__Output } from './engram/ingestion/v1/ConversationMessage';
+import type { ConversationServiceClient as _engram_ingestion_v1_ConversationServiceClient, ConversationServiceDefinition as _engram_ingestion_v1_ConversationServiceDefinition } from './engram/ingestion/v1/ConversationService';
+import type { IngestConversationRequest as _engram_ingestion_v1_IngestConversationRequest, IngestConversationRequest__Output as _engram_ingestion_v1_IngestConversationRequest__Output } from './engram/ingestion/v1/IngestConversationRequest';
+import type { IngestConversationResponse as _engram_ingestion_v1_IngestConversationResponse, IngestConversationResponse__Output as _engram_ingestion_v1_IngestConversationResponse__Output } from './engram/ingestion/v1/IngestConversationResponse';
+import type { ListValue as _google_protobuf_ListValue, ListValue__Output as _google_protobuf_ListValue__Output } from './google/protobuf/ListValue';
+import type { Struct as _google_protobuf_Struct, Struct__Output as _google_protobuf_Struct__Output } from './google/protobuf/Struct';
+import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp';
+import type { Value as _google_protobuf_Value, Value__Output as _google_protobuf_Value__Output } from './google/protobuf/Value';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  engram: {
+    common: {
+      v1: {
+        CallContext: MessageTypeDefinition<_engram_common_v1_CallContext, _engram_common_v1_CallContext__Output>
+        Chunk: MessageTypeDefinition<_engram_common_v1_Chunk, _engram_common_v1_Chunk__Output>
+        DocumentStatus: EnumTypeDefinition
+        Dreaming: EnumTypeDefinition
+        Filter: MessageTypeDefinition<_engram_common_v1_Filter, _engram_common_v1_Filter__Output>
+        PageRequest: MessageTypeDefinition<_engram_common_v1_PageRequest, _engram_common_v1_PageRequest__Output>
+        Pagination: MessageTypeDefinition<_engram_common_v1_Pagination, _engram_common_v1_Pagination__Output>
+        ProfileBucket: MessageTypeDefinition<_engram_common_v1_ProfileBucket, _engram_common_v1_ProfileBucket__Output>
+        SortOrder: EnumTypeDefinition
+        TaskType: EnumTypeDefinition
+      }
+    }
+    ingestion: {
+      v1: {
+        ContentPart: MessageTypeDefinition<_engram_ingestion_v1_ContentPart, _engram_ingestion_v1_ContentPart__Output>
+        ContentPartList: MessageTypeDefinition<_engram_ingestion_v1_ContentPartList, _engram_ingestion_v1_ContentPartList__Output>
+        ContentPartType: EnumTypeDefinition
+        ConversationMessage: MessageTypeDefinition<_engram_ingestion_v1_ConversationMessage, _engram_ingestion_v1_ConversationMessage__Output>
+        /**
+         * Conversations ingested as documents: one document per conversation id and
+         * namespace (custom_id = conversation id, source kind CONVERSATION). Sending
+         * the same conversation again with more messages updates that document, so
+         * only the new content is processed (spec, Documents rule 1).
+         */
+        ConversationService: SubtypeConstructor<typeof grpc.Client, _engram_ingestion_v1_ConversationServiceClient> & { service: _engram_ingestion_v1_ConversationServiceDefinition }
+        IngestConversationRequest: MessageTypeDefinition<_engram_ingestion_v1_IngestConversationRequest, _engram_ingestion_v1_IngestConversationRequest__Output>
+        IngestConversationResponse: MessageTypeDefinition<_engram_ingestion_v1_IngestConversationResponse, _engram_ingestion_v1_IngestConversationResponse__Output>
+        MessageRole: EnumTypeDefinition
+      }
+    }
+  }
+  google: {
+    protobuf: {
+      ListValue: MessageTypeDefinition<_google_protobuf_ListValue, _google_protobuf_ListValue__Output>
+      NullValue: EnumTypeDefinition
+      Struct: MessageTypeDefinition<_google_protobuf_Struct, _google_protobuf_Struct__Output>
+      Timestamp: MessageTypeDefinition<_google_protobuf_Timestamp, _google_protobuf_Timestamp__Output>
+      Value: MessageTypeDefinition<_google_protobuf_Value, _google_protobuf_Value__Output>
+    }
+  }
+}
+

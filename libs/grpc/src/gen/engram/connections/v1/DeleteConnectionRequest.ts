@@ -1,0 +1,23 @@
+// Original file: protos/engram/connections/v1/connections_service.proto
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
+
+export interface DeleteConnectionRequest {
+  'context'?: (_engram_common_v1_CallContext | null);
+  'connectionId'?: (string);
+  /**
+   * Also delete the documents it imported; unset = true.
+   */
+  'deleteDocuments'?: (boolean);
+  '_deleteDocuments'?: "deleteDocuments";
+}
+
+export interface DeleteConnectionRequest__Output {
+  'context': (_engram_common_v1_CallContext__Output | null);
+  'connectionId': (string);
+  /**
+   * Also delete the documents it imported; unset = true.
+   */
+  'deleteDocuments'?: (boolean);
+  '_deleteDocuments'?: "deleteDocuments";
+}

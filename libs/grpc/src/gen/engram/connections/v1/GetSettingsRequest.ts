@@ -1,0 +1,11 @@
+// Original file: protos/engram/connections/v1/settings_service.proto
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
+
+export interface GetSettingsRequest {
+  'context'?: (_engram_common_v1_CallContext | null);
+}
+
+export interface GetSettingsRequest__Output {
+  'context': (_engram_common_v1_CallContext__Output | null);
+}

@@ -1,0 +1,11 @@
+// Original file: protos/engram/connections/v1/connections_service.proto
+
+import type { Connection as _engram_connections_v1_Connection, Connection__Output as _engram_connections_v1_Connection__Output } from '../../../engram/connections/v1/Connection';
+
+export interface ListConnectionsResponse {
+  'connections'?: (_engram_connections_v1_Connection)[];
+}
+
+export interface ListConnectionsResponse__Output {
+  'connections': (_engram_connections_v1_Connection__Output)[];
+}

@@ -1,0 +1,23 @@
+// Original file: protos/engram/connections/v1/connections_service.proto
+
+export const SyncRunStatus = {
+  SYNC_RUN_STATUS_UNSPECIFIED: 'SYNC_RUN_STATUS_UNSPECIFIED',
+  SYNC_RUN_STATUS_QUEUED: 'SYNC_RUN_STATUS_QUEUED',
+  SYNC_RUN_STATUS_RUNNING: 'SYNC_RUN_STATUS_RUNNING',
+  SYNC_RUN_STATUS_SUCCEEDED: 'SYNC_RUN_STATUS_SUCCEEDED',
+  SYNC_RUN_STATUS_FAILED: 'SYNC_RUN_STATUS_FAILED',
+} as const;
+
+export type SyncRunStatus =
+  | 'SYNC_RUN_STATUS_UNSPECIFIED'
+  | 0
+  | 'SYNC_RUN_STATUS_QUEUED'
+  | 1
+  | 'SYNC_RUN_STATUS_RUNNING'
+  | 2
+  | 'SYNC_RUN_STATUS_SUCCEEDED'
+  | 3
+  | 'SYNC_RUN_STATUS_FAILED'
+  | 4
+
+export type SyncRunStatus__Output = typeof SyncRunStatus[keyof typeof SyncRunStatus]

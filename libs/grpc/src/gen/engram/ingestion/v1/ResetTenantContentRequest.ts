@@ -1,0 +1,11 @@
+// Original file: protos/engram/ingestion/v1/container_tag_service.proto
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
+
+export interface ResetTenantContentRequest {
+  'context'?: (_engram_common_v1_CallContext | null);
+}
+
+export interface ResetTenantContentRequest__Output {
+  'context': (_engram_common_v1_CallContext__Output | null);
+}

@@ -1,0 +1,21 @@
+// Original file: protos/engram/memories/v1/memories_service.proto
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
+
+export interface BatchGetMemoriesRequest {
+  'context'?: (_engram_common_v1_CallContext | null);
+  /**
+   * Empty = any namespace of the tenant.
+   */
+  'namespace'?: (string);
+  'ids'?: (string)[];
+}
+
+export interface BatchGetMemoriesRequest__Output {
+  'context': (_engram_common_v1_CallContext__Output | null);
+  /**
+   * Empty = any namespace of the tenant.
+   */
+  'namespace': (string);
+  'ids': (string)[];
+}

@@ -1,0 +1,23 @@
+// Original file: protos/engram/memories/v1/memories_service.proto
+
+import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
+
+export interface ForgetMemoriesByQueryRequest {
+  'context'?: (_engram_common_v1_CallContext | null);
+  'namespace'?: (string);
+  'query'?: (string);
+  /**
+   * Preview only: nothing changes; matches lists what would be forgotten.
+   */
+  'dryRun'?: (boolean);
+}
+
+export interface ForgetMemoriesByQueryRequest__Output {
+  'context': (_engram_common_v1_CallContext__Output | null);
+  'namespace': (string);
+  'query': (string);
+  /**
+   * Preview only: nothing changes; matches lists what would be forgotten.
+   */
+  'dryRun': (boolean);
+}

@@ -1,0 +1,60 @@
+import type { JsonObject } from "@engram/kernel";
+
+/**
+ * The document index (read model shared by pipeline-worker, which writes it,
+ * and recall, which reads it). Every record carries tenant and namespace and
+ * every read filters by both. Implementations: embedded (SQLite FTS5 +
+ * vectors) and Qdrant (named dense + sparse vectors).
+ */
+export interface IndexedChunk {
+  id: string;
+  tenantId: string;
+  namespace: string;
+  documentId: string;
+  position: number;
+  content: string;
+  startOffset: number;
+  endOffset: number;
+  tokenCount: number;
+  vector: Float32Array;
+  /** Denormalised document fields for filtering and result rendering. */
+  document: {
+    title?: string;
+    contentType?: string;
+    customId?: string;
+    metadata?: JsonObject;
+    createdAt: string;
+    updatedAt: string;
+  };
+  createdAt: string;
+}
+
+export interface ChunkSearchQuery {
+  tenantId: string;
+  /** Namespaces to search (results never leave them); undefined = every namespace of the tenant. */
+  namespaces?: string[];
+  text: string;
+  vector: Float32Array;
+  limit: number;
+  documentId?: string;
+}
+
+export interface ChunkHit {
+  chunk: Omit<IndexedChunk, "vector">;
+  /** Rank-fused score used for ordering. */
+  score: number;
+  /** Calibrated relevance in [0, 1] reported as similarity. */
+  similarity: number;
+  /** Components for diagnostics and benches. */
+  keywordScore: number;
+  vectorScore: number;
+}
+
+export interface ChunkIndex {
+  /** Replaces every chunk of the document (idempotent for redeliveries). */
+  replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void>;
+  deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number>;
+  search(query: ChunkSearchQuery): Promise<ChunkHit[]>;
+  listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]>;
+  close(): Promise<void>;
+}

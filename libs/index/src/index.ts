@@ -1,0 +1,5 @@
+export * from "./text";
+export * from "./embedder";
+export * from "./chunk-index";
+export * from "./sqlite-chunk-index";
+export * from "./scoring";

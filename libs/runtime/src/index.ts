@@ -1,0 +1,133 @@
+import { GrpcServer, type ServiceImpl } from "@engram/grpc";
+import type { Logger } from "@engram/observability";
+
+/**
+ * One bounded context's runnable unit. `module.ts` of every service returns
+ * one; `main.ts` (one service per process) and services/all-in-one (every
+ * service in one process) run them the same way through ProcessRuntime.
+ */
+export interface ServiceModule {
+  name: string;
+  /** gRPC services this module serves, by full name. */
+  grpcServices?: Record<string, ServiceImpl>;
+  /** Called after the gRPC server is bound (start consumers, relays, timers). */
+  start?(ctx: { grpcPort?: number }): Promise<void>;
+  /** Called after the gRPC server drained: stop consumers, then close stores. */
+  stop?(): Promise<void>;
+  /** Liveness of dependencies beyond the process itself. */
+  ready?(): boolean;
+}
+
+interface Running {
+  module: ServiceModule;
+  server?: GrpcServer;
+  port?: number;
+}
+
+export interface RuntimeOptions {
+  /** Time allowed for in-flight work after SIGTERM before forcing. */
+  shutdownDeadlineMs?: number;
+  /** Time between "not serving" and closing listeners (load balancers notice). */
+  shutdownDelayMs?: number;
+}
+
+/** Starts modules in dependency order and stops them in reverse; one failing start stops the process. */
+export class ProcessRuntime {
+  private readonly running: Running[] = [];
+  private stopping: Promise<void> | undefined;
+  private readonly extraStops: (() => Promise<void>)[] = [];
+
+  constructor(
+    private readonly log: Logger,
+    private readonly opts: RuntimeOptions = {},
+  ) {}
+
+  /** Adds a module: binds its gRPC server on `grpcAddress` (port 0 = any), then starts it. Returns the bound port. */
+  async add(module: ServiceModule, grpcAddress?: string): Promise<number | undefined> {
+    const entry: Running = { module };
+    this.running.push(entry);
+    if (module.grpcServices) {
+      if (!grpcAddress) throw new Error(`module ${module.name} serves gRPC but has no address`);
+      entry.server = new GrpcServer(this.log.child({ component: module.name, layer: "grpc" }));
+      for (const [name, impl] of Object.entries(module.grpcServices)) entry.server.addService(name, impl);
+      entry.port = await entry.server.bind(grpcAddress);
+    }
+    await module.start?.({ grpcPort: entry.port });
+    entry.server?.setServing(true);
+    this.log.info({ module: module.name, grpcPort: entry.port }, "module started");
+    return entry.port;
+  }
+
+  /** Registers a resource closed after every module stopped (shared bus, shared stores). */
+  onStopped(fn: () => Promise<void>): void {
+    this.extraStops.push(fn);
+  }
+
+  get isStopping(): boolean {
+    return this.stopping !== undefined;
+  }
+
+  ready(): boolean {
+    return !this.stopping && this.running.every((r) => r.module.ready?.() ?? true);
+  }
+
+  stop(): Promise<void> {
+    this.stopping ??= this.doStop();
+    return this.stopping;
+  }
+
+  private async doStop(): Promise<void> {
+    const deadline = this.opts.shutdownDeadlineMs ?? 8000;
+    for (const r of this.running) r.server?.setServing(false);
+    if (this.opts.shutdownDelayMs) await new Promise((res) => setTimeout(res, this.opts.shutdownDelayMs));
+    for (const r of [...this.running].reverse()) {
+      try {
+        await r.server?.shutdown(deadline);
+        await r.module.stop?.();
+        this.log.info({ module: r.module.name }, "module stopped");
+      } catch (err) {
+        this.log.error({ err, module: r.module.name }, "module failed to stop cleanly");
+      }
+    }
+    for (const fn of this.extraStops.reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        this.log.error({ err }, "resource failed to close cleanly");
+      }
+    }
+  }
+
+  /**
+   * SIGTERM/SIGINT: stop gracefully; exit 0 when done. A hard deadline exits
+   * non-zero if shutdown hangs. A second signal exits at once.
+   */
+  installSignalHandlers(hardDeadlineMs = 10_000): void {
+    let signalled = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) {
+        this.log.warn({ signal }, "second signal: exiting now");
+        process.exit(1);
+      }
+      signalled = true;
+      this.log.info({ signal }, "shutting down");
+      const timer = setTimeout(() => {
+        this.log.error({ hardDeadlineMs }, "shutdown did not finish in time; exiting");
+        process.exit(1);
+      }, hardDeadlineMs);
+      timer.unref();
+      this.stop().then(
+        () => {
+          this.log.info("shutdown complete");
+          process.exit(0);
+        },
+        (err) => {
+          this.log.error({ err }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./engram-process";
+export * from "./wait";

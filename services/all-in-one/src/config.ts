@@ -1,0 +1,67 @@
+import { ConfigError, env, loadConfig, z, type Env } from "@engram/config";
+import { loadGatewayConfig } from "@engram/gateway/src/config";
+import { loadIngestionConfig } from "@engram/ingestion/src/config";
+import { loadWorkerConfig } from "@engram/pipeline-worker/src/config";
+import { loadMemoriesConfig } from "@engram/memories/src/config";
+import { loadRecallConfig } from "@engram/recall/src/config";
+import { loadConnectionsConfig } from "@engram/connections/src/config";
+
+export const SERVICES = ["ingestion", "pipeline-worker", "memories", "recall", "connections", "gateway"] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+const processSchema = z.object({
+  TARGETS: z
+    .string()
+    .default("all")
+    .transform((v, ctx) => {
+      const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
+      if (parts.length === 1 && parts[0] === "all") return new Set<ServiceName>(SERVICES);
+      const bad = parts.filter((p) => !(SERVICES as readonly string[]).includes(p));
+      if (bad.length || parts.length === 0) {
+        ctx.addIssue({ code: "custom", message: `must be "all" or a comma-separated list of ${SERVICES.join(", ")}${bad.length ? `; unknown: ${bad.join(", ")}` : ""}` });
+        return z.NEVER;
+      }
+      return new Set(parts as ServiceName[]);
+    }),
+  ENGRAM_DATA_DIR: env.string("./.data"),
+  LOG_LEVEL: env.logLevel(),
+  /** Interface the in-process gRPC servers bind (loopback: nothing leaves the machine). */
+  GRPC_HOST: env.string("127.0.0.1"),
+  BUS_PARTITIONS: env.int(8, { min: 1, max: 256 }),
+  BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
+  BUS_BACKOFF_MS: env.int(200, { min: 1 }),
+  SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
+});
+
+/** Every service's configuration from one environment; all problems reported together. */
+export function loadAllInOneConfig(e: Env = process.env) {
+  const problems: string[] = [];
+  const attempt = <T>(fn: () => T): T | undefined => {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        problems.push(...err.problems.map((p) => `${err.component}: ${p}`));
+        return undefined;
+      }
+      throw err;
+    }
+  };
+  const proc = attempt(() => loadConfig("engram", processSchema, e));
+  const result = {
+    process: proc,
+    ingestion: attempt(() => loadIngestionConfig(e)),
+    worker: attempt(() => loadWorkerConfig(e)),
+    memories: attempt(() => loadMemoriesConfig(e)),
+    recall: attempt(() => loadRecallConfig(e)),
+    connections: attempt(() => loadConnectionsConfig(e)),
+    gateway: attempt(() => loadGatewayConfig(e)),
+  };
+  if (result.worker && result.recall && (result.worker.EMBEDDER !== result.recall.EMBEDDER || result.worker.EMBEDDING_DIMENSIONS !== result.recall.EMBEDDING_DIMENSIONS)) {
+    problems.push("pipeline-worker and recall must use the same embedder and dimensions");
+  }
+  if (problems.length) throw new ConfigError("engram", [...new Set(problems)]);
+  return result as { [K in keyof typeof result]: NonNullable<(typeof result)[K]> };
+}
+
+export type AllInOneConfig = ReturnType<typeof loadAllInOneConfig>;

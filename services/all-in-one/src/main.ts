@@ -1,0 +1,48 @@
+/**
+ * Engram, all-in-one: every service in one process (TARGETS=all by default),
+ * no infrastructure. `pnpm start` runs this.
+ */
+import { ConfigError } from "@engram/config";
+import { rootLogger } from "@engram/observability";
+import { loadAllInOneConfig } from "./config";
+import { startStack } from "./stack";
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  let config;
+  try {
+    config = loadAllInOneConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const root = rootLogger({ level: config.process.LOG_LEVEL });
+  const log = root.child({ component: "all-in-one" });
+  const stack = await startStack(config, root);
+  stack.runtime.installSignalHandlers(10_000);
+  const fatal = (kind: string) => (err: unknown) => {
+    log.fatal({ err }, kind);
+    stack.runtime.stop().finally(() => process.exit(1));
+  };
+  process.on("uncaughtException", fatal("uncaught exception"));
+  process.on("unhandledRejection", fatal("unhandled rejection"));
+  log.info(
+    {
+      httpPort: stack.httpPort,
+      url: stack.httpPort ? `http://localhost:${stack.httpPort}` : undefined,
+      dataDir: config.process.ENGRAM_DATA_DIR,
+      targets: [...config.process.TARGETS],
+      grpcPorts: stack.grpcPorts,
+      startupMs: Math.round(performance.now() - started),
+    },
+    "engram ready",
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`engram failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,87 @@
+import path from "node:path";
+import { EmbeddedEventBus } from "@engram/bus";
+import { type ChunkIndex, SqliteChunkIndex } from "@engram/index";
+import type { Logger } from "@engram/observability";
+import { metrics } from "@engram/observability";
+import { ProcessRuntime } from "@engram/runtime";
+import { createGatewayModule } from "@engram/gateway/src/module";
+import { createIngestionModule } from "@engram/ingestion/src/module";
+import { createWorkerModule } from "@engram/pipeline-worker/src/module";
+import { createMemoriesModule } from "@engram/memories/src/module";
+import { createRecallModule } from "@engram/recall/src/module";
+import { createConnectionsModule } from "@engram/connections/src/module";
+import type { AllInOneConfig } from "./config";
+
+export interface RunningStack {
+  runtime: ProcessRuntime;
+  httpPort?: number;
+  grpcPorts: Record<string, number>;
+}
+
+/**
+ * The all-in-one composition root: every selected service module in this
+ * process, started in dependency order, each on its own loopback gRPC port
+ * (the gateway and the worker still dial them), sharing one embedded event
+ * bus and one embedded chunk index under the data directory.
+ */
+export async function startStack(c: AllInOneConfig, logger: Logger, print?: (line: string) => void): Promise<RunningStack> {
+  const p = c.process;
+  const targets = p.TARGETS;
+  const dataDir = path.resolve(p.ENGRAM_DATA_DIR);
+  metrics.collectDefaults();
+  const runtime = new ProcessRuntime(logger, { shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS });
+  const bus = new EmbeddedEventBus({ dataDir, logger: logger.child({ component: "bus" }), partitions: p.BUS_PARTITIONS, maxAttempts: p.BUS_MAX_ATTEMPTS, backoffMs: p.BUS_BACKOFF_MS });
+  runtime.onStopped(() => bus.close());
+  let index: ChunkIndex | undefined;
+  if (targets.has("pipeline-worker") || targets.has("recall")) {
+    const idx = new SqliteChunkIndex(dataDir);
+    index = idx;
+    runtime.onStopped(() => idx.close());
+  }
+  const grpc = `${p.GRPC_HOST}:0`;
+  const local = (port: number | undefined) => `127.0.0.1:${port}`;
+  const grpcPorts: Record<string, number> = {};
+  const addresses = {
+    ingestion: c.gateway.INGESTION_ADDRESS,
+    memories: c.gateway.MEMORIES_ADDRESS,
+    recall: c.gateway.RECALL_ADDRESS,
+    connections: c.gateway.CONNECTIONS_ADDRESS,
+  };
+
+  try {
+    if (targets.has("ingestion")) {
+      grpcPorts.ingestion = (await runtime.add(createIngestionModule({ config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir }, bus, logger }), grpc))!;
+      addresses.ingestion = local(grpcPorts.ingestion);
+    }
+    if (targets.has("pipeline-worker")) {
+      const config = { ...c.worker, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS };
+      grpcPorts["pipeline-worker"] = (await runtime.add(createWorkerModule({ config, bus, index: index!, logger }), grpc))!;
+    }
+    if (targets.has("memories")) {
+      grpcPorts.memories = (await runtime.add(createMemoriesModule({ config: { ...c.memories, ENGRAM_DATA_DIR: dataDir }, logger }), grpc))!;
+      addresses.memories = local(grpcPorts.memories);
+    }
+    if (targets.has("recall")) {
+      grpcPorts.recall = (await runtime.add(createRecallModule({ config: { ...c.recall, ENGRAM_DATA_DIR: dataDir }, index: index!, logger }), grpc))!;
+      addresses.recall = local(grpcPorts.recall);
+    }
+    if (targets.has("connections")) {
+      grpcPorts.connections = (await runtime.add(createConnectionsModule({ config: { ...c.connections, ENGRAM_DATA_DIR: dataDir }, logger }), grpc))!;
+      addresses.connections = local(grpcPorts.connections);
+    }
+    let httpPort: number | undefined;
+    if (targets.has("gateway")) {
+      const gateway = createGatewayModule({
+        config: { ...c.gateway, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, MEMORIES_ADDRESS: addresses.memories, RECALL_ADDRESS: addresses.recall, CONNECTIONS_ADDRESS: addresses.connections },
+        logger,
+        print,
+      });
+      await runtime.add(gateway);
+      httpPort = gateway.port();
+    }
+    return { runtime, httpPort, grpcPorts };
+  } catch (err) {
+    await runtime.stop();
+    throw err;
+  }
+}

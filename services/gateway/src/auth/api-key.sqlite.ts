@@ -1,0 +1,57 @@
+import { openSqlite, type SqliteDatabase } from "@engram/storage";
+import type { ApiKeyRecord, ApiKeyStore } from "./api-key";
+
+const MIGRATIONS = [
+  `CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, name TEXT NOT NULL, prefix TEXT NOT NULL,
+     hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, revoked_at TEXT);`,
+];
+
+interface Row {
+  id: string;
+  tenant_id: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+const fromRow = (r: Row): ApiKeyRecord => ({
+  id: r.id,
+  tenantId: r.tenant_id,
+  name: r.name,
+  prefix: r.prefix,
+  hash: r.hash,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at ?? undefined,
+});
+
+/** Embedded key store: <dataDir>/gateway.db. */
+export class SqliteApiKeyStore implements ApiKeyStore {
+  private readonly db: SqliteDatabase;
+  constructor(dataDir: string) {
+    this.db = openSqlite({ dataDir, name: "gateway", migrations: MIGRATIONS });
+  }
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const r = this.db.prepare("SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
+    return r && fromRow(r);
+  }
+  async insert(rec: ApiKeyRecord): Promise<void> {
+    this.db
+      .prepare("INSERT INTO api_keys (id, tenant_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .run(rec.id, rec.tenantId, rec.name, rec.prefix, rec.hash, rec.createdAt, rec.revokedAt ?? null);
+  }
+  async list(): Promise<ApiKeyRecord[]> {
+    return (this.db.prepare("SELECT * FROM api_keys ORDER BY created_at").all() as Row[]).map(fromRow);
+  }
+  async revoke(id: string, at: Date): Promise<boolean> {
+    return this.db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at.toISOString(), id).changes === 1;
+  }
+  async countActive(): Promise<number> {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL").get() as { n: number }).n;
+  }
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,40 @@
+import { createHash, randomBytes } from "node:crypto";
+import { newId } from "@engram/kernel";
+
+/** API keys: random secrets shown once; only their SHA-256 is stored. */
+export interface ApiKeyRecord {
+  id: string;
+  tenantId: string;
+  name: string;
+  /** First characters of the key, to recognise it in listings. */
+  prefix: string;
+  hash: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+export function generateApiKey(): string {
+  const bytes = randomBytes(40);
+  let body = "";
+  for (const b of bytes) if (b < 248 && body.length < 32) body += ALPHABET[b % 62];
+  return `sk_engram_${body}`;
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+export function newKeyRecord(key: string, tenantId: string, name: string, now: Date): ApiKeyRecord {
+  return { id: newId("key"), tenantId, name, prefix: key.slice(0, 14), hash: hashApiKey(key), createdAt: now.toISOString() };
+}
+
+export interface ApiKeyStore {
+  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  insert(rec: ApiKeyRecord): Promise<void>;
+  list(): Promise<ApiKeyRecord[]>;
+  revoke(id: string, at: Date): Promise<boolean>;
+  countActive(): Promise<number>;
+  close(): Promise<void>;
+}

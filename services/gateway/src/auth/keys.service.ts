@@ -1,0 +1,64 @@
+import { UnauthenticatedError } from "@engram/kernel";
+import { type ApiKeyRecord, type ApiKeyStore, generateApiKey, hashApiKey, newKeyRecord } from "./api-key";
+
+export interface Principal {
+  tenantId: string;
+  keyId: string;
+}
+
+/** Key operations shared by the gateway, its start-up bootstrap and the keys CLI. */
+export class KeyService {
+  private readonly cache = new Map<string, { principal: Principal | undefined; until: number }>();
+
+  constructor(
+    private readonly store: ApiKeyStore,
+    private readonly cacheMs: number,
+  ) {}
+
+  /** Resolves a bearer key to its tenant; unknown and revoked keys are rejected alike. */
+  async authenticate(key: string): Promise<Principal> {
+    const hash = hashApiKey(key);
+    const now = Date.now();
+    let hit = this.cache.get(hash);
+    if (!hit || hit.until < now) {
+      const rec = await this.store.findByHash(hash);
+      hit = { principal: rec && !rec.revokedAt ? { tenantId: rec.tenantId, keyId: rec.id } : undefined, until: now + this.cacheMs };
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(hash, hit);
+    }
+    if (!hit.principal) throw new UnauthenticatedError("Invalid API key", "the key is unknown or was revoked");
+    return hit.principal;
+  }
+
+  /** Stores a given key for a tenant unless it is already stored. Returns true when added. */
+  async ensure(key: string, tenantId: string, name: string): Promise<boolean> {
+    const existing = await this.store.findByHash(hashApiKey(key));
+    if (existing) {
+      if (existing.tenantId !== tenantId) throw new Error(`API key ${existing.prefix}… already belongs to tenant ${existing.tenantId}, not ${tenantId}`);
+      return false;
+    }
+    await this.store.insert(newKeyRecord(key, tenantId, name, new Date()));
+    return true;
+  }
+
+  async create(tenantId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
+    const key = generateApiKey();
+    const record = newKeyRecord(key, tenantId, name, new Date());
+    await this.store.insert(record);
+    return { key, record };
+  }
+
+  list(): Promise<ApiKeyRecord[]> {
+    return this.store.list();
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const ok = await this.store.revoke(id, new Date());
+    this.cache.clear();
+    return ok;
+  }
+
+  countActive(): Promise<number> {
+    return this.store.countActive();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * API key administration against the gateway's key store (ENGRAM_DATA_DIR).
+ *   pnpm keys create --tenant acme [--name ci]
+ *   pnpm keys list
+ *   pnpm keys revoke <key-id>
+ */
+import { parseArgs } from "node:util";
+import { SqliteApiKeyStore } from "../auth/api-key.sqlite";
+import { KeyService } from "../auth/keys.service";
+
+const USAGE = "usage: keys create --tenant <tenant> [--name <name>] | keys list | keys revoke <key-id>\n  (uses ENGRAM_DATA_DIR, default ./.data)";
+
+export async function runKeysCli(argv: string[], out: (s: string) => void, dataDir: string): Promise<number> {
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { tenant: { type: "string" }, name: { type: "string" } } });
+  const [command, arg] = positionals;
+  const store = new SqliteApiKeyStore(dataDir);
+  const keys = new KeyService(store, 0);
+  try {
+    switch (command) {
+      case "create": {
+        const tenant = values.tenant;
+        if (!tenant || !/^[A-Za-z0-9._-]{1,64}$/.test(tenant)) {
+          out(`--tenant is required: letters, digits, '.', '_' or '-'\n${USAGE}`);
+          return 2;
+        }
+        const { key, record } = await keys.create(tenant, values.name ?? "cli");
+        out(`created key ${record.id} for tenant ${tenant} (shown once):\n${key}`);
+        return 0;
+      }
+      case "list": {
+        const rows = await keys.list();
+        if (rows.length === 0) out("no keys");
+        for (const k of rows) out(`${k.id}  tenant=${k.tenantId}  name=${k.name}  prefix=${k.prefix}…  created=${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}`);
+        return 0;
+      }
+      case "revoke": {
+        if (!arg) {
+          out(USAGE);
+          return 2;
+        }
+        const ok = await keys.revoke(arg);
+        out(ok ? `revoked ${arg}` : `no active key ${arg}`);
+        return ok ? 0 : 1;
+      }
+      default:
+        out(USAGE);
+        return 2;
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+if (require.main === module) {
+  runKeysCli(process.argv.slice(2), (s) => console.log(s), process.env.ENGRAM_DATA_DIR || "./.data").then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}

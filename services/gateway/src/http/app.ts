@@ -1,0 +1,54 @@
+import express, { type Express } from "express";
+import { type Logger, metrics } from "@engram/observability";
+import type { KeyService } from "../auth/keys.service";
+import { contractRoutes, publicContractRoutes } from "../routes/contract.routes";
+import { documentRoutes } from "../routes/documents.routes";
+import { searchRoutes } from "../routes/search.routes";
+import type { Backends } from "./backends";
+import { errorHandler, HttpProblem, notFoundHandler } from "./errors";
+import { accessLog, authenticate, requestId } from "./middleware";
+
+export interface AppOptions {
+  backends: Backends;
+  keys: KeyService;
+  logger: Logger;
+  jsonLimitBytes: number;
+  defaultNamespace: string;
+  /** Readiness: every backend serving and not shutting down. */
+  ready: () => boolean;
+}
+
+/** The REST API: health and metrics open, everything else behind a Bearer key. */
+export function createApp(o: AppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(requestId);
+  app.use(accessLog(o.logger));
+
+  app.get("/healthz", (_req, res) => res.json({ status: "ok" }));
+  app.get("/readyz", (_req, res) => (o.ready() ? res.json({ status: "ready" }) : res.status(503).json({ error: "Not ready", details: "a backend service is not serving yet or the gateway is shutting down" })));
+  app.get("/metrics", async (_req, res) => {
+    res.setHeader("content-type", metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+
+  const json = express.json({ limit: o.jsonLimitBytes, strict: true, type: ["application/json", "application/*+json"] });
+  app.use(publicContractRoutes(o.backends));
+  app.use(authenticate(o.keys));
+  app.use((req, _res, next) => {
+    // A JSON body must be declared as JSON; an undeclared body on a JSON route is rejected clearly.
+    if (["POST", "PATCH", "PUT", "DELETE"].includes(req.method) && !req.is("multipart/form-data") && req.headers["content-length"] !== "0" && req.headers["content-type"] && !req.is("application/json") && !req.is("application/*+json")) {
+      return next(new HttpProblem(415, "Unsupported media type", "send the body as application/json (files as multipart/form-data)"));
+    }
+    next();
+  });
+  app.use(json);
+  app.use(contractRoutes(o.backends));
+  app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
+  app.use(searchRoutes(o.backends));
+  app.use(notFoundHandler);
+  app.use(errorHandler(o.logger));
+  return app;
+}

@@ -1,0 +1,18 @@
+import type { Request } from "express";
+import type { Principal } from "../auth/keys.service";
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      principal?: Principal;
+      requestId?: string;
+    }
+  }
+}
+
+/** The CallContext every gRPC request carries: tenant from the API key, request id for logs. */
+export function callContext(req: Request): { tenantId: string; requestId: string } {
+  if (!req.principal) throw new Error("route reached without authentication");
+  return { tenantId: req.principal.tenantId, requestId: req.requestId ?? "" };
+}

@@ -1,0 +1,72 @@
+import http from "node:http";
+import type { Logger } from "@engram/observability";
+import { waitForReady } from "@engram/grpc";
+import type { ServiceModule } from "@engram/runtime";
+import { SqliteApiKeyStore } from "./auth/api-key.sqlite";
+import { bootstrapKeys } from "./auth/bootstrap";
+import { KeyService } from "./auth/keys.service";
+import type { GatewayConfig } from "./config";
+import { createApp } from "./http/app";
+import { createBackends } from "./http/backends";
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  /** Where the first-start key is printed (stdout by default). */
+  print?: (line: string) => void;
+}
+
+export interface GatewayModule extends ServiceModule {
+  /** The bound HTTP port (after start). */
+  port(): number;
+}
+
+/** The REST gateway: express in, gRPC out. Owns only the API keys. */
+export function createGatewayModule(deps: GatewayDeps): GatewayModule {
+  const { config } = deps;
+  const log = deps.logger.child({ component: "gateway" });
+  const store = new SqliteApiKeyStore(config.ENGRAM_DATA_DIR);
+  const keys = new KeyService(store, config.GATEWAY_KEY_CACHE_SECONDS * 1000);
+  const backends = createBackends(config);
+  let stopping = false;
+  let backendsReady = false;
+  const app = createApp({ backends, keys, logger: log, jsonLimitBytes: config.GATEWAY_JSON_LIMIT_BYTES, defaultNamespace: "default", ready: () => backendsReady && !stopping });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 5 * 60_000;
+  let boundPort = 0;
+
+  return {
+    name: "gateway",
+    port: () => boundPort,
+    ready: () => backendsReady && !stopping,
+    async start() {
+      await bootstrapKeys(keys, config, log, deps.print ?? ((l) => process.stdout.write(l + "\n")));
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(config.PORT, config.HOST, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      boundPort = (server.address() as { port: number }).port;
+      log.info({ port: boundPort }, "gateway listening");
+      // Ready once every backend channel connects (in all-in-one they already serve).
+      Promise.all([backends.ingestion, backends.memories, backends.recall, backends.connections].map((b) => waitForReady(b.client, 60_000))).then(
+        () => (backendsReady = true),
+        (err) => log.error({ err }, "backends did not become reachable"),
+      );
+    },
+    async stop() {
+      stopping = true;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      });
+      backends.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,110 @@
+import { Router, type Request, type RequestHandler } from "express";
+import { clientStreamCall } from "@engram/grpc";
+import type { Backend, Backends } from "../http/backends";
+import { callContext } from "../http/context";
+
+/**
+ * REST operations whose gRPC contract is in place but whose capability ships
+ * in a later release. Each route still authenticates, dials its service and
+ * maps the answer (UNIMPLEMENTED -> 501 with the API error body), so the
+ * whole path is exercised. As capabilities land, routes move out of this file
+ * into their own route modules with full validation and presenters.
+ */
+type Build = (req: Request) => Record<string, unknown>;
+
+function forward(backend: Backend, rpc: string, build: Build = () => ({})): RequestHandler {
+  return async (req, res) => {
+    const out = await backend.call<unknown>(rpc, { context: callContext(req), ...build(req) }, req.requestId);
+    res.json(out);
+  };
+}
+
+const ns: Build = (req) => ({ namespace: req.params.namespace });
+const id: Build = (req) => ({ id: req.params.id });
+
+export const PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github", "granola", "web-crawler", "s3"];
+
+export function contractRoutes(b: Backends): Router {
+  const r = Router();
+
+  // Documents (v5 + v3)
+  r.post("/ns/:namespace/document/batch", forward(b.ingestion, "AddDocumentBatch", ns));
+  r.post("/ns/:namespace/document/file", uploadForward(b));
+  r.post("/ns/:namespace/list/documents", forward(b.ingestion, "ListDocuments", ns));
+  r.post("/ns/:namespace/list/chunks", forward(b.recall, "ListChunks", ns));
+  r.post("/ns/:namespace/list/memories", forward(b.memories, "ListMemories", ns));
+  r.delete("/ns/:namespace/document", forward(b.ingestion, "DeleteDocuments", ns));
+  r.delete("/ns/:namespace/memories/semantic", forward(b.memories, "ForgetMemoriesByQuery", ns));
+  r.delete("/ns/:namespace/memories", forward(b.memories, "ForgetMemoriesByIds", ns));
+  r.post("/v3/documents/batch", forward(b.ingestion, "AddDocumentBatch"));
+  r.post("/v3/documents/file", uploadForward(b));
+  r.post("/v3/documents/list", forward(b.ingestion, "ListDocuments"));
+  r.get("/v3/documents/processing", forward(b.ingestion, "ListProcessingDocuments"));
+  r.delete("/v3/documents/bulk", forward(b.ingestion, "DeleteDocuments"));
+  r.get("/v3/documents/:id/file-url", forward(b.ingestion, "CreateFileUrl", id));
+  r.patch("/v3/documents/:id", forward(b.ingestion, "UpdateDocument", id));
+  r.delete("/v3/documents/:id", forward(b.ingestion, "DeleteDocuments", (req) => ({ ids: [req.params.id] })));
+
+  // Recall
+  r.post("/v3/search", forward(b.recall, "SearchV3"));
+  r.post("/v4/profile", forward(b.recall, "GetProfile"));
+  r.post("/v4/profile/buckets", forward(b.recall, "GetProfileBuckets"));
+
+  // Memories (v4)
+  r.post("/v4/memories/list", forward(b.memories, "ListMemories"));
+  r.post("/v4/memories/forget-matching", forward(b.memories, "ForgetMatchingMemories"));
+  r.post("/v4/memories", forward(b.memories, "CreateMemories"));
+  r.patch("/v4/memories", forward(b.memories, "UpdateMemory"));
+  r.delete("/v4/memories", forward(b.memories, "ForgetMemory"));
+  r.post("/v4/conversations", forward(b.conversations, "IngestConversation"));
+
+  // Settings and container tags
+  r.get("/v3/settings", forward(b.settings, "GetSettings"));
+  r.patch("/v3/settings", forward(b.settings, "UpdateSettings"));
+  r.post("/v3/settings/reset", forward(b.settings, "ResetOrganization"));
+  r.post("/v3/settings/suggest-buckets", forward(b.settings, "SuggestProfileBuckets"));
+  r.get("/v3/container-tags/list", forward(b.containerTags, "ListContainerTags"));
+  r.post("/v3/container-tags/merge", forward(b.containerTags, "MergeContainerTags"));
+  r.get("/v3/container-tags/merge/:mergeId", forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })));
+  r.get("/v3/container-tags/:containerTag", forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })));
+  r.patch("/v3/container-tags/:containerTag", forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })));
+  r.delete("/v3/container-tags/:containerTag", forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })));
+
+  // Connections
+  r.post("/v3/connections/list", forward(b.connections, "ListConnections"));
+  r.get("/v3/connections/:connectionId/resources", forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })));
+  r.post("/v3/connections/:connectionId/configure", forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })));
+  r.post("/v3/connections/:provider/connection", forward(b.connections, "GetConnectionByTags"));
+  r.post("/v3/connections/:provider/documents", forward(b.connections, "ListConnectionDocuments"));
+  r.post("/v3/connections/:provider/import", forward(b.connections, "ImportConnections"));
+  r.post("/v3/connections/:provider", forward(b.connections, "CreateConnection"));
+  r.get("/v3/connections/:connectionId", forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })));
+  r.delete("/v3/connections/:idOrProvider", (req, res, next) => {
+    const x = req.params.idOrProvider;
+    const handler = PROVIDERS.includes(x) ? forward(b.connections, "DeleteConnectionByProvider") : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
+    return handler(req, res, next);
+  });
+  return r;
+}
+
+/** Provider callbacks and webhooks: reached without an API key (the service verifies them). */
+export function publicContractRoutes(b: Backends): Router {
+  const r = Router();
+  r.get("/v3/connections/auth/callback/:provider", async (req, res) => {
+    const out = await b.connections.call<unknown>("HandleOAuthCallback", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req.requestId);
+    res.json(out);
+  });
+  r.post("/v3/connections/webhooks/:provider", async (req, res) => {
+    const out = await b.connections.call<unknown>("HandleProviderWebhook", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req.requestId);
+    res.json(out);
+  });
+  return r;
+}
+
+function uploadForward(b: Backends): RequestHandler {
+  return async (req, res) => {
+    const header = { header: { context: callContext(req), namespace: req.params.namespace ?? "" } };
+    const out = await clientStreamCall<unknown, unknown>(b.ingestion.client, "UploadDocumentFile", [header], { requestId: req.requestId });
+    res.json(out);
+  };
+}

@@ -1,0 +1,152 @@
+import { createHash } from "node:crypto";
+import {
+  type DocumentStatus,
+  type Dreaming,
+  InvalidArgumentError,
+  idKindOf,
+  isFinalStatus,
+  type JsonObject,
+  statusRank,
+  type TaskType,
+} from "@engram/kernel";
+
+export type SourceKind = "text" | "url" | "file" | "connector" | "conversation";
+
+/** A document as ingestion owns it. Pure data; no I/O. */
+export interface DocumentRecord {
+  id: string;
+  tenantId: string;
+  namespace: string;
+  customId?: string;
+  content: string;
+  supportingContext?: string;
+  metadata?: JsonObject;
+  group?: JsonObject;
+  date?: string;
+  filepath?: string;
+  status: DocumentStatus;
+  statusReason?: string;
+  taskType: TaskType;
+  dreaming: Dreaming;
+  sourceKind: SourceKind;
+  url?: string;
+  title?: string;
+  contentType?: string;
+  /** Hash of the content that was last queued. */
+  contentHash: string;
+  /** Incremented whenever new content is queued for processing. */
+  generation: number;
+  /** Highest pipeline state sequence applied in this generation. */
+  stateSequence: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DocumentInput {
+  content: string;
+  customId?: string;
+  supportingContext?: string;
+  metadata?: JsonObject;
+  group?: JsonObject;
+  date?: string;
+  filepath?: string;
+}
+
+/** Namespace / container tag: 1-100 of letters, digits, '-', '_', '.', ':'. */
+const SCOPE = /^[A-Za-z0-9._:-]{1,100}$/;
+/** Caller-defined id: 1-100 of letters, digits, '-', '_', '.', ':'. */
+const CUSTOM_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+export function validateNamespace(ns: string, field = "namespace"): void {
+  if (!SCOPE.test(ns)) {
+    throw new InvalidArgumentError(`invalid ${field} ${JSON.stringify(ns.slice(0, 120))}`, `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`);
+  }
+}
+
+export function validateCustomId(id: string, field = "id"): void {
+  if (!CUSTOM_ID.test(id)) {
+    throw new InvalidArgumentError(`invalid ${field} ${JSON.stringify(id.slice(0, 120))}`, `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`);
+  }
+  const kind = idKindOf(id);
+  if (kind && kind !== "document") {
+    throw new InvalidArgumentError(`${field} ${id} has the form of a ${kind} id`, `service-generated ${kind} ids cannot be used as document ids`);
+  }
+}
+
+export function validateInput(input: DocumentInput): void {
+  if (typeof input.content !== "string" || input.content.trim().length === 0) {
+    throw new InvalidArgumentError("content must not be empty");
+  }
+  if (input.customId !== undefined) validateCustomId(input.customId);
+  if (input.supportingContext !== undefined && input.supportingContext.length > 1500) {
+    throw new InvalidArgumentError("supportingContext is too long", "at most 1500 characters");
+  }
+}
+
+export function contentHash(content: string): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
+const URL_CONTENT = /^https?:\/\/\S+$/i;
+
+export function sourceKindOf(content: string): SourceKind {
+  return URL_CONTENT.test(content.trim()) ? "url" : "text";
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+export type AddDecision =
+  | { action: "create" }
+  | { action: "requeue" }
+  | { action: "update-fields" }
+  | { action: "unchanged" };
+
+/**
+ * What an add with an existing caller id does (spec, States):
+ * new content -> the document is re-processed (queued); the same content with
+ * other fields -> those fields are updated and the current state reported
+ * (failed stays failed); an exact duplicate -> nothing changes.
+ */
+export function decideAdd(existing: DocumentRecord | undefined, input: DocumentInput): AddDecision {
+  if (!existing) return { action: "create" };
+  if (existing.contentHash !== contentHash(input.content)) return { action: "requeue" };
+  const fieldsChanged =
+    !sameJson(existing.metadata, input.metadata) ||
+    !sameJson(existing.group, input.group) ||
+    (input.supportingContext ?? undefined) !== existing.supportingContext ||
+    (input.date ?? undefined) !== existing.date ||
+    (input.filepath ?? undefined) !== existing.filepath;
+  return fieldsChanged ? { action: "update-fields" } : { action: "unchanged" };
+}
+
+export interface StateUpdate {
+  generation: number;
+  sequence: number;
+  status: DocumentStatus;
+  reason?: string;
+  title?: string;
+  contentType?: string;
+  at: string;
+}
+
+/**
+ * Applies a pipeline state event. Events of an older generation, repeated or
+ * out-of-order sequences and regressions from a final state are ignored, so
+ * redelivery (at least once) is harmless. Returns undefined when ignored.
+ */
+export function applyState(doc: DocumentRecord, u: StateUpdate): DocumentRecord | undefined {
+  if (u.generation !== doc.generation) return undefined;
+  if (u.sequence <= doc.stateSequence) return undefined;
+  if (isFinalStatus(doc.status) && statusRank(u.status) < statusRank(doc.status) && doc.stateSequence > 0) return undefined;
+  return {
+    ...doc,
+    status: u.status,
+    statusReason: u.status === "failed" ? u.reason || "processing failed" : undefined,
+    stateSequence: u.sequence,
+    title: u.title || doc.title,
+    contentType: u.contentType || doc.contentType,
+    updatedAt: u.at,
+  };
+}

@@ -1,0 +1,63 @@
+import { fromStruct, toStruct, toTimestamp } from "@engram/grpc";
+import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
+import type { DocumentInput__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/DocumentInput";
+import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
+import { InvalidArgumentError, protoEnum } from "@engram/kernel";
+import type { DocumentInput, DocumentRecord } from "../domain/document";
+
+const SOURCE_KIND: Record<DocumentRecord["sourceKind"], string> = {
+  text: "SOURCE_KIND_TEXT",
+  url: "SOURCE_KIND_URL",
+  file: "SOURCE_KIND_FILE",
+  connector: "SOURCE_KIND_CONNECTOR",
+  conversation: "SOURCE_KIND_CONVERSATION",
+};
+
+export function sourceKindToProto(k: DocumentRecord["sourceKind"]): string {
+  return SOURCE_KIND[k];
+}
+
+/** The tenant of a call; a request without one is a programming error of the caller. */
+export function tenantOf(context: CallContext__Output | null | undefined): string {
+  const t = context?.tenantId;
+  if (!t) throw new InvalidArgumentError("call context without tenant");
+  return t;
+}
+
+export function inputFromProto(d: DocumentInput__Output | null | undefined): DocumentInput {
+  return {
+    content: d?.content ?? "",
+    customId: d?.customId || undefined,
+    supportingContext: d?.supportingContext || undefined,
+    metadata: fromStruct(d?.metadata),
+    group: fromStruct(d?.group),
+    date: d?.date || undefined,
+    filepath: d?.filepath || undefined,
+  };
+}
+
+export function documentToProto(d: DocumentRecord): Document {
+  return {
+    id: d.id,
+    customId: d.customId ?? "",
+    namespace: d.namespace,
+    content: d.content,
+    supportingContext: d.supportingContext ?? "",
+    metadata: toStruct(d.metadata),
+    group: toStruct(d.group),
+    date: d.date ?? "",
+    status: protoEnum.status.to(d.status) as never,
+    statusReason: d.statusReason ?? "",
+    createdAt: toTimestamp(d.createdAt),
+    updatedAt: toTimestamp(d.updatedAt),
+    taskType: protoEnum.taskType.to(d.taskType) as never,
+    dreaming: protoEnum.dreaming.to(d.dreaming) as never,
+    sourceKind: SOURCE_KIND[d.sourceKind] as never,
+    title: d.title ?? "",
+    contentType: d.contentType ?? "",
+    url: d.url ?? "",
+    filepath: d.filepath ?? "",
+    generation: d.generation,
+    containerTags: [d.namespace],
+  };
+}

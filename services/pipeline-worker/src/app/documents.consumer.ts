@@ -1,0 +1,31 @@
+import { decodeEvent, type DeliveredMessage, eventTypeOf } from "@engram/bus";
+import type { ChunkIndex } from "@engram/index";
+import type { Logger } from "@engram/observability";
+import type { ProcessDocumentUseCase } from "./process-document.usecase";
+
+/** Handles engram.documents.v1: processes queued documents, removes deleted ones from the index. */
+export function documentsHandler(deps: { process: ProcessDocumentUseCase; index: ChunkIndex; maxAttempts: number; logger: Logger }) {
+  return async (msg: DeliveredMessage): Promise<void> => {
+    const type = eventTypeOf(msg);
+    if (type === "DocumentQueued") {
+      const ev = decodeEvent("DocumentQueued", msg.value);
+      const ref = ev.document;
+      if (!ref?.tenantId || !ref.documentId) return;
+      await deps.process.execute({
+        tenantId: ref.tenantId,
+        namespace: ref.namespace,
+        documentId: ref.documentId,
+        generation: ref.generation,
+        taskType: ev.taskType,
+        dreaming: ev.dreaming,
+        lastAttempt: msg.attempt >= deps.maxAttempts,
+      });
+    } else if (type === "DocumentDeleted") {
+      const ev = decodeEvent("DocumentDeleted", msg.value);
+      const ref = ev.document;
+      if (!ref?.tenantId || !ref.documentId) return;
+      const n = await deps.index.deleteDocument(ref.tenantId, ref.namespace, ref.documentId);
+      deps.logger.debug({ documentId: ref.documentId, chunks: n }, "document removed from the index");
+    }
+  };
+}

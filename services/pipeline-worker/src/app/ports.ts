@@ -1,0 +1,52 @@
+import type { DocumentStatus, JsonObject } from "@engram/kernel";
+
+export interface DocumentSource {
+  tenantId: string;
+  namespace: string;
+  documentId: string;
+  generation: number;
+  /** False when a newer generation replaced this one: skip the work. */
+  current: boolean;
+  kind: "text" | "url" | "file" | "connector" | "conversation";
+  text?: string;
+  url?: string;
+  customId?: string;
+  metadata?: JsonObject;
+  title?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Reads a document's source from ingestion (gRPC in every topology). */
+export interface DocumentSourceReader {
+  read(tenantId: string, namespace: string, documentId: string, generation: number): Promise<DocumentSource | undefined>;
+}
+
+export interface ExtractedText {
+  text: string;
+  title?: string;
+  contentType: string;
+}
+
+/** Turns a source into plain text. */
+export interface Extractor {
+  extract(source: DocumentSource): Promise<ExtractedText>;
+}
+
+export interface StateChange {
+  tenantId: string;
+  namespace: string;
+  documentId: string;
+  generation: number;
+  status: DocumentStatus;
+  sequence: number;
+  reason?: string;
+  title?: string;
+  contentType?: string;
+}
+
+/** Publishes pipeline progress (DocumentStateChanged, DocumentIndexed). */
+export interface PipelineEvents {
+  stateChanged(change: StateChange): Promise<void>;
+  indexed(info: { tenantId: string; namespace: string; documentId: string; generation: number; chunkCount: number; title?: string; contentType?: string; customId?: string; taskType: string; dreaming: string }): Promise<void>;
+}

@@ -1,0 +1,121 @@
+import type { ChunkIndex, Embedder, IndexedChunk } from "@engram/index";
+import { type Clock, newId } from "@engram/kernel";
+import type { Logger } from "@engram/observability";
+import { metrics } from "@engram/observability";
+import { chunkText, type ChunkerOptions } from "../domain/chunker";
+import { UnprocessableDocumentError } from "../domain/errors";
+import type { DocumentSourceReader, Extractor, PipelineEvents } from "./ports";
+
+export interface ProcessCommand {
+  tenantId: string;
+  namespace: string;
+  documentId: string;
+  generation: number;
+  taskType: string;
+  dreaming: string;
+  /** True on the last delivery attempt: a failure now fails the document. */
+  lastAttempt: boolean;
+}
+
+/** State sequence numbers within one generation (monotonic; see ingestion applyState). */
+export const SEQUENCE = { extracting: 1, chunking: 2, embedding: 3, indexing: 4, done: 5, failed: 5 } as const;
+
+const stageSeconds = () => metrics.histogram("engram_pipeline_stage_duration_seconds", "Pipeline stage duration", ["stage"], [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30]);
+
+/**
+ * extract -> chunk -> embed -> index, publishing each state. Idempotent: a
+ * redelivered event re-runs the stages and replaces the document's chunks.
+ * Unprocessable input fails the document at once with its reason; other
+ * errors are thrown for the bus to retry, and fail the document on the last
+ * attempt, so no document stays in a non-final state.
+ */
+export class ProcessDocumentUseCase {
+  constructor(
+    private readonly deps: {
+      sources: DocumentSourceReader;
+      extractor: Extractor;
+      embedder: Embedder;
+      index: ChunkIndex;
+      events: PipelineEvents;
+      clock: Clock;
+      chunking: ChunkerOptions;
+      embedBatchSize: number;
+      logger: Logger;
+    },
+  ) {}
+
+  async execute(cmd: ProcessCommand): Promise<void> {
+    const { events } = this.deps;
+    const ref = { tenantId: cmd.tenantId, namespace: cmd.namespace, documentId: cmd.documentId, generation: cmd.generation };
+    try {
+      await this.run(cmd);
+    } catch (err) {
+      if (err instanceof UnprocessableDocumentError) {
+        await events.stateChanged({ ...ref, status: "failed", sequence: SEQUENCE.failed, reason: err.reason });
+        return;
+      }
+      if (cmd.lastAttempt) {
+        this.deps.logger.error({ err, documentId: cmd.documentId }, "document failed on its last attempt");
+        await events.stateChanged({ ...ref, status: "failed", sequence: SEQUENCE.failed, reason: `processing failed after retries: ${(err as Error).message ?? String(err)}` });
+        return;
+      }
+      throw err;
+    }
+  }
+
+  private async time<T>(stage: string, fn: () => Promise<T> | T): Promise<T> {
+    const start = process.hrtime.bigint();
+    try {
+      return await fn();
+    } finally {
+      stageSeconds().labels(stage).observe(Number(process.hrtime.bigint() - start) / 1e9);
+    }
+  }
+
+  private async run(cmd: ProcessCommand): Promise<void> {
+    const { sources, extractor, embedder, index, events, clock } = this.deps;
+    const ref = { tenantId: cmd.tenantId, namespace: cmd.namespace, documentId: cmd.documentId, generation: cmd.generation };
+    const source = await sources.read(cmd.tenantId, cmd.namespace, cmd.documentId, cmd.generation);
+    if (!source) return; // deleted meanwhile
+    if (!source.current) return; // a newer generation is (or will be) processed
+
+    await events.stateChanged({ ...ref, status: "extracting", sequence: SEQUENCE.extracting });
+    const extracted = await this.time("extract", () => extractor.extract(source));
+    if (!extracted.text.trim()) throw new UnprocessableDocumentError("no text could be extracted from the document");
+    const title = extracted.title ?? source.title;
+    const meta = { title, contentType: extracted.contentType };
+
+    await events.stateChanged({ ...ref, status: "chunking", sequence: SEQUENCE.chunking, ...meta });
+    const pieces = await this.time("chunk", () => chunkText(extracted.text, this.deps.chunking));
+
+    await events.stateChanged({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
+    const vectors = await this.time("embed", async () => {
+      const out: Float32Array[] = [];
+      for (let i = 0; i < pieces.length; i += this.deps.embedBatchSize) {
+        out.push(...(await embedder.embed(pieces.slice(i, i + this.deps.embedBatchSize).map((p) => p.content), "document")));
+      }
+      return out;
+    });
+
+    await events.stateChanged({ ...ref, status: "indexing", sequence: SEQUENCE.indexing, ...meta });
+    const now = clock.now().toISOString();
+    const chunks: IndexedChunk[] = pieces.map((p, i) => ({
+      id: newId("chunk"),
+      tenantId: cmd.tenantId,
+      namespace: cmd.namespace,
+      documentId: cmd.documentId,
+      position: p.position,
+      content: p.content,
+      startOffset: p.startOffset,
+      endOffset: p.endOffset,
+      tokenCount: p.tokenCount,
+      vector: vectors[i]!,
+      document: { title, contentType: extracted.contentType, customId: source.customId, metadata: source.metadata, createdAt: source.createdAt, updatedAt: source.updatedAt },
+      createdAt: now,
+    }));
+    await this.time("index", () => index.replaceDocumentChunks(cmd.tenantId, cmd.namespace, cmd.documentId, chunks));
+
+    await events.stateChanged({ ...ref, status: "done", sequence: SEQUENCE.done, ...meta });
+    await events.indexed({ ...ref, chunkCount: chunks.length, ...meta, customId: source.customId, taskType: cmd.taskType, dreaming: cmd.dreaming });
+  }
+}

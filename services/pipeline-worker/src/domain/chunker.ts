@@ -1,0 +1,147 @@
+/**
+ * Structure-aware chunking: the text is split into blocks (headings,
+ * paragraphs, list runs, fenced code, tables), blocks are packed into chunks
+ * of at most `maxTokens`, and consecutive chunks overlap by about
+ * `overlapTokens`. A block larger than a chunk is split on sentence, then
+ * word boundaries. Offsets always point into the original text.
+ */
+export interface ChunkerOptions {
+  maxTokens: number;
+  overlapTokens: number;
+}
+
+export interface TextChunk {
+  position: number;
+  content: string;
+  startOffset: number;
+  endOffset: number;
+  tokenCount: number;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  heading?: boolean;
+}
+
+const WORD = /\S+/g;
+
+/** Token estimate: words plus punctuation-heavy runs (close to BPE counts for prose). */
+export function countTokens(text: string): number {
+  let n = 0;
+  for (const w of text.match(WORD) ?? []) n += Math.max(1, Math.ceil(w.length / 6));
+  return n;
+}
+
+function blocks(text: string): Span[] {
+  const out: Span[] = [];
+  const lines = text.split("\n");
+  let offset = 0;
+  let cur: Span | undefined;
+  let inFence = false;
+  const flush = () => {
+    if (cur && text.slice(cur.start, cur.end).trim()) out.push(cur);
+    cur = undefined;
+  };
+  for (const line of lines) {
+    const start = offset;
+    const end = offset + line.length;
+    offset = end + 1;
+    const trimmed = line.trim();
+    if (/^(```|~~~)/.test(trimmed)) {
+      if (!inFence) {
+        flush();
+        inFence = true;
+        cur = { start, end };
+      } else {
+        inFence = false;
+        cur = { start: cur?.start ?? start, end };
+        flush();
+      }
+      continue;
+    }
+    if (inFence) {
+      cur = { start: cur?.start ?? start, end };
+      continue;
+    }
+    if (!trimmed) {
+      flush();
+      continue;
+    }
+    if (/^#{1,6}\s/.test(trimmed)) {
+      flush();
+      out.push({ start, end, heading: true });
+      continue;
+    }
+    cur = cur ? { start: cur.start, end } : { start, end };
+  }
+  flush();
+  return out;
+}
+
+/** Splits an oversized span at sentence ends, then at word boundaries. */
+function splitSpan(text: string, span: Span, maxTokens: number): Span[] {
+  const out: Span[] = [];
+  const piece = text.slice(span.start, span.end);
+  const sentences = piece.match(/[^.!?\n]+(?:[.!?]+|\n|$)\s*/g) ?? [piece];
+  let pos = span.start;
+  for (const s of sentences) {
+    const sStart = pos;
+    pos += s.length;
+    if (countTokens(s) <= maxTokens) {
+      out.push({ start: sStart, end: pos });
+      continue;
+    }
+    let wStart = sStart;
+    let tokens = 0;
+    for (const m of s.matchAll(WORD)) {
+      const t = Math.max(1, Math.ceil(m[0].length / 6));
+      const abs = sStart + m.index!;
+      if (tokens + t > maxTokens && tokens > 0) {
+        out.push({ start: wStart, end: abs });
+        wStart = abs;
+        tokens = 0;
+      }
+      tokens += t;
+    }
+    out.push({ start: wStart, end: pos });
+  }
+  return out.filter((s) => text.slice(s.start, s.end).trim());
+}
+
+export function chunkText(text: string, opts: ChunkerOptions): TextChunk[] {
+  const units: (Span & { tokens: number })[] = [];
+  for (const b of blocks(text)) {
+    const tokens = countTokens(text.slice(b.start, b.end));
+    if (tokens <= opts.maxTokens) units.push({ ...b, tokens });
+    else for (const s of splitSpan(text, b, opts.maxTokens)) units.push({ ...s, tokens: countTokens(text.slice(s.start, s.end)) });
+  }
+  const chunks: TextChunk[] = [];
+  let i = 0;
+  while (i < units.length) {
+    let j = i;
+    let tokens = 0;
+    while (j < units.length && (tokens + units[j]!.tokens <= opts.maxTokens || j === i)) {
+      tokens += units[j]!.tokens;
+      j++;
+    }
+    // A heading never ends a chunk: carry it to the next one with its section.
+    if (j - 1 > i && units[j - 1]!.heading && j < units.length) {
+      j--;
+      tokens -= units[j]!.tokens;
+    }
+    const start = units[i]!.start;
+    const end = units[j - 1]!.end;
+    chunks.push({ position: chunks.length, content: text.slice(start, end).trim(), startOffset: start, endOffset: end, tokenCount: tokens });
+    if (j >= units.length) break;
+    // Overlap: step back over trailing units worth about overlapTokens.
+    let back = j;
+    let overlap = 0;
+    while (back - 1 > i && overlap + units[back - 1]!.tokens <= opts.overlapTokens) {
+      back--;
+      overlap += units[back]!.tokens;
+    }
+    i = back;
+  }
+  return chunks;
+}

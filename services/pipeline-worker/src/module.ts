@@ -1,0 +1,59 @@
+import type { EventBus, Subscription } from "@engram/bus";
+import { TOPICS } from "@engram/bus";
+import { type ChunkIndex, HashingEmbedder } from "@engram/index";
+import { type Clock, systemClock } from "@engram/kernel";
+import type { Logger } from "@engram/observability";
+import type { ServiceModule } from "@engram/runtime";
+import { BusPipelineEvents } from "./adapters/bus/pipeline-events.bus";
+import { GrpcDocumentSourceReader } from "./adapters/ingestion/document-source.grpc";
+import { documentsHandler } from "./app/documents.consumer";
+import { ProcessDocumentUseCase } from "./app/process-document.usecase";
+import { TextExtractor } from "./app/text.extractor";
+import type { WorkerConfig } from "./config";
+
+export interface WorkerDeps {
+  config: WorkerConfig;
+  bus: EventBus;
+  /** The chunk index (shared read model; recall reads the same store). */
+  index: ChunkIndex;
+  logger: Logger;
+  clock?: Clock;
+}
+
+export const WORKER_CONSUMER_GROUP = "pipeline-worker";
+
+export function createWorkerModule(deps: WorkerDeps): ServiceModule {
+  const log = deps.logger.child({ component: "pipeline-worker" });
+  const clock = deps.clock ?? systemClock;
+  const { config } = deps;
+  if (config.CHUNK_OVERLAP_TOKENS >= config.CHUNK_MAX_TOKENS) throw new Error("CHUNK_OVERLAP_TOKENS must be smaller than CHUNK_MAX_TOKENS");
+  const sources = new GrpcDocumentSourceReader(config.INGESTION_ADDRESS);
+  const process = new ProcessDocumentUseCase({
+    sources,
+    extractor: new TextExtractor(),
+    embedder: new HashingEmbedder(config.EMBEDDING_DIMENSIONS),
+    index: deps.index,
+    events: new BusPipelineEvents(deps.bus, clock),
+    clock,
+    chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
+    embedBatchSize: config.EMBED_BATCH_SIZE,
+    logger: log,
+  });
+  let subscription: Subscription | undefined;
+  return {
+    name: "pipeline-worker",
+    // The worker serves only grpc.health.v1 (probes); its work arrives as events.
+    grpcServices: {},
+    async start() {
+      subscription = await deps.bus.subscribe({
+        group: WORKER_CONSUMER_GROUP,
+        topics: [TOPICS.documents],
+        handler: documentsHandler({ process, index: deps.index, maxAttempts: config.BUS_MAX_ATTEMPTS, logger: log }),
+      });
+    },
+    async stop() {
+      await subscription?.close();
+      sources.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { ChunkHit, ChunkIndex, Embedder } from "@engram/index";
+import { InvalidArgumentError } from "@engram/kernel";
+
+export interface SearchDocumentsQuery {
+  tenantId: string;
+  /** Undefined = every namespace of the tenant. */
+  namespaces?: string[];
+  q: string;
+  limit: number;
+  threshold: number;
+  documentId?: string;
+}
+
+export interface DocumentHit {
+  documentId: string;
+  /** Best chunk first, then the document's other matching chunks. */
+  chunks: ChunkHit[];
+  similarity: number;
+}
+
+/**
+ * Chunk search (keyword + dense, fused) over the document index, one result
+ * per document: its best chunk leads, the others follow. Results below the
+ * similarity threshold are dropped.
+ */
+export class SearchDocumentsUseCase {
+  constructor(
+    private readonly index: ChunkIndex,
+    private readonly embedder: Embedder,
+  ) {}
+
+  async execute(query: SearchDocumentsQuery): Promise<DocumentHit[]> {
+    const q = query.q.trim();
+    if (!q) throw new InvalidArgumentError("q must not be empty");
+    const [vector] = await this.embedder.embed([q], "query");
+    const hits = await this.index.search({
+      tenantId: query.tenantId,
+      namespaces: query.namespaces,
+      text: q,
+      vector: vector!,
+      limit: Math.max(50, query.limit * 5),
+      documentId: query.documentId,
+    });
+    const byDoc = new Map<string, DocumentHit>();
+    for (const h of hits) {
+      if (h.similarity < query.threshold) continue;
+      const entry = byDoc.get(h.chunk.documentId);
+      if (entry) entry.chunks.push(h);
+      else byDoc.set(h.chunk.documentId, { documentId: h.chunk.documentId, chunks: [h], similarity: h.similarity });
+    }
+    return [...byDoc.values()].slice(0, query.limit);
+  }
+}
