@@ -7,6 +7,8 @@ const common = {
 };
 
 module.exports = {
+  // Two cores: each e2e file starts its own stack process.
+  maxWorkers: 2,
   projects: [
     {
       ...common,
@@ -18,8 +20,6 @@ module.exports = {
       displayName: "e2e",
       testMatch: ["<rootDir>/tests/e2e/test/**/*.test.ts"],
       testTimeout: 60_000,
-      // One stack per file; files run one at a time so timings stay sane on 2 cores.
-      maxWorkers: 1,
     },
   ],
 };

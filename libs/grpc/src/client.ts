@@ -19,26 +19,33 @@ export function callMetadata(opts: CallOptions = {}): grpc.Metadata {
   return md;
 }
 
+type AnyMethod = (this: grpc.Client, ...args: unknown[]) => unknown;
+
+function method(client: grpc.Client, name: string): AnyMethod | undefined {
+  const fn = (client as unknown as Record<string, unknown>)[name];
+  return typeof fn === "function" ? (fn as AnyMethod) : undefined;
+}
+
 function deadline(opts: CallOptions): grpc.CallOptions {
   return { deadline: Date.now() + (opts.deadlineMs ?? 30_000) };
 }
 
 /** Promise form of a unary call. Rejects with the grpc.ServiceError. */
-export function unaryCall<Res>(client: grpc.Client, method: string, request: unknown, opts: CallOptions = {}): Promise<Res> {
-  const fn = (client as unknown as Record<string, Function>)[method];
-  if (typeof fn !== "function") return Promise.reject(new Error(`no RPC ${method} on client`));
+export function unaryCall<Res>(client: grpc.Client, name: string, request: unknown, opts: CallOptions = {}): Promise<Res> {
+  const fn = method(client, name);
+  if (!fn) return Promise.reject(new Error(`no RPC ${name} on client`));
   return new Promise<Res>((resolve, reject) => {
     fn.call(client, request, callMetadata(opts), deadline(opts), (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
   });
 }
 
 /** Server-streaming call collected into an array of messages. */
-export function serverStreamCall<Res>(client: grpc.Client, method: string, request: unknown, opts: CallOptions = {}): Promise<Res[]> {
-  const fn = (client as unknown as Record<string, Function>)[method];
-  if (typeof fn !== "function") return Promise.reject(new Error(`no RPC ${method} on client`));
+export function serverStreamCall<Res>(client: grpc.Client, name: string, request: unknown, opts: CallOptions = {}): Promise<Res[]> {
+  const fn = method(client, name);
+  if (!fn) return Promise.reject(new Error(`no RPC ${name} on client`));
   return new Promise<Res[]>((resolve, reject) => {
     const out: Res[] = [];
-    const stream: grpc.ClientReadableStream<Res> = fn.call(client, request, callMetadata(opts), deadline(opts));
+    const stream = fn.call(client, request, callMetadata(opts), deadline(opts)) as grpc.ClientReadableStream<Res>;
     stream.on("data", (m: Res) => out.push(m));
     stream.on("error", reject);
     stream.on("end", () => resolve(out));
@@ -46,11 +53,11 @@ export function serverStreamCall<Res>(client: grpc.Client, method: string, reque
 }
 
 /** Client-streaming call: writes each message, resolves with the single response. */
-export function clientStreamCall<Req, Res>(client: grpc.Client, method: string, messages: AsyncIterable<Req> | Iterable<Req>, opts: CallOptions = {}): Promise<Res> {
-  const fn = (client as unknown as Record<string, Function>)[method];
-  if (typeof fn !== "function") return Promise.reject(new Error(`no RPC ${method} on client`));
+export function clientStreamCall<Req, Res>(client: grpc.Client, name: string, messages: AsyncIterable<Req> | Iterable<Req>, opts: CallOptions = {}): Promise<Res> {
+  const fn = method(client, name);
+  if (!fn) return Promise.reject(new Error(`no RPC ${name} on client`));
   return new Promise<Res>((resolve, reject) => {
-    const stream: grpc.ClientWritableStream<Req> = fn.call(client, callMetadata(opts), deadline(opts), (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
+    const stream = fn.call(client, callMetadata(opts), deadline(opts), (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res))) as grpc.ClientWritableStream<Req>;
     (async () => {
       for await (const m of messages) {
         if (!stream.write(m)) await new Promise((r) => stream.once("drain", r));

@@ -1,5 +1,5 @@
 import * as grpc from "@grpc/grpc-js";
-import { DomainError, type ErrorKind, isDomainError } from "@engram/kernel";
+import { type DomainError, type ErrorKind, isDomainError } from "@engram/kernel";
 
 /** Metadata keys that carry the domain error across gRPC. */
 const KIND_KEY = "engram-error-kind";

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- grpc-js untyped handlers: messages are typed at each service's mapping layer. */
 import * as grpc from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { UnimplementedError } from "@engram/kernel";

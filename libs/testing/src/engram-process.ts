@@ -33,14 +33,14 @@ export function tempDataDir(prefix = "engram-test-"): string {
 }
 
 /**
- * Starts the all-in-one stack as a child process (`tsx services/all-in-one/src/main.ts`)
+ * Starts the all-in-one stack as a child process (`node --import tsx services/all-in-one/src/main.ts`)
  * on a free port and resolves once it logged "engram ready".
  */
 export function startEngram(opts: StartOptions = {}): Promise<EngramProcess> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const apiKey = opts.apiKey ?? `test-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
-  const tsxCli = require.resolve("tsx/cli", { paths: [REPO_ROOT] });
-  const child = spawn(process.execPath, [tsxCli, MAIN], {
+  // One process: node loads tsx as a module hook (no wrapper process), so pid and RSS are the stack's own.
+  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ENGRAM_DATA_DIR: dataDir, ENGRAM_API_KEY: apiKey, LOG_LEVEL: "info", ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -94,6 +94,7 @@ export function startEngram(opts: StartOptions = {}): Promise<EngramProcess> {
 
 /** Minimal JSON client for tests and benches. */
 export function apiClient(base: string, apiKey: string) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
   return async function api<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
     const res = await fetch(base + p, {
       method,
