@@ -9,6 +9,7 @@ const common = {
 module.exports = {
   // Two cores: each e2e file starts its own stack process.
   maxWorkers: 2,
+  reporters: ["default", "<rootDir>/scripts/jest-summary-reporter.js"],
   projects: [
     {
       ...common,

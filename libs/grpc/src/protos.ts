@@ -3,8 +3,16 @@ import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 
-/** The repository's protos/ folder (ENGRAM_PROTO_DIR overrides it in images). */
-export const PROTO_DIR = process.env.ENGRAM_PROTO_DIR ?? path.resolve(__dirname, "../../../protos");
+/** The nearest `protos/` folder above this file (source tree or bundle); ENGRAM_PROTO_DIR overrides it. */
+function findProtoDir(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "protos");
+    if (fs.existsSync(path.join(candidate, "engram"))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`no protos/ folder found above ${__dirname}; set ENGRAM_PROTO_DIR`);
+  }
+}
+
+export const PROTO_DIR = process.env.ENGRAM_PROTO_DIR ?? findProtoDir();
 
 /**
  * The one proto-loader option set of the repository. scripts/proto-gen.mjs

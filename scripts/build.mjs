@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Bundles each entry point into dist/ (one file per entry, workspace code
+// and third-party code inlined, native addons external) so a deployment runs plain
+// `node dist/<entry>.js` without a TypeScript loader. protos/ ships beside
+// dist/ (the loader finds it by walking up, or ENGRAM_PROTO_DIR).
+import { build } from "esbuild";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const entries = {
+  "all-in-one": "services/all-in-one/src/main.ts",
+  "keys-cli": "services/gateway/src/cli/keys.cli.ts",
+};
+
+// Everything is bundled except native addons and packages that read files
+// next to their own code; those stay resolvable from the
+// repository root (or the image's node_modules).
+const external = ["better-sqlite3", "grpc-health-check"];
+
+fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
+for (const [name, entry] of Object.entries(entries)) {
+  await build({
+    entryPoints: [path.join(root, entry)],
+    outfile: path.join(root, "dist", `${name}.js`),
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    sourcemap: true,
+    external,
+    logLevel: "warning",
+  });
+  console.log(`built dist/${name}.js`);
+}
