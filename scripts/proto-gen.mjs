@@ -36,7 +36,25 @@ function generate(target) {
   fs.rmSync(target, { recursive: true, force: true });
   fs.mkdirSync(target, { recursive: true });
   // Must match the loader options in libs/grpc/src/protos.ts.
-  execFileSync(process.execPath, [genBin, "--keepCase=false", "--longs=String", "--enums=String", "--defaults", "--oneofs", "--grpcLib=@grpc/grpc-js", "--includeComments", "-I", protoDir, "-O", target, ...listProtos(protoDir).sort()], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [
+      genBin,
+      "--keepCase=false",
+      "--longs=String",
+      "--enums=String",
+      "--defaults",
+      "--oneofs",
+      "--grpcLib=@grpc/grpc-js",
+      "--includeComments",
+      "-I",
+      protoDir,
+      "-O",
+      target,
+      ...listProtos(protoDir).sort(),
+    ],
+    { stdio: "inherit" },
+  );
   // The generator writes the absolute proto path into each header comment;
   // make it repository-relative so the output does not depend on the clone.
   for (const f of listFiles(target)) {

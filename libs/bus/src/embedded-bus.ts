@@ -1,7 +1,15 @@
 import { EventEmitter } from "node:events";
 import { type Logger, metrics } from "@engram/observability";
 import { openSqlite, type SqliteDatabase } from "@engram/storage";
-import { deadLetterTopic, type DeliveredMessage, type EventBus, type EventHeaders, type OutgoingMessage, type SubscribeOptions, type Subscription } from "./port";
+import {
+  deadLetterTopic,
+  type DeliveredMessage,
+  type EventBus,
+  type EventHeaders,
+  type OutgoingMessage,
+  type SubscribeOptions,
+  type Subscription,
+} from "./port";
 import { partitionFor } from "./partition";
 
 export interface EmbeddedBusOptions {
@@ -54,7 +62,9 @@ export class EmbeddedEventBus implements EventBus {
     this.wake.setMaxListeners(0);
     this.insert = this.db.prepare("INSERT INTO messages (topic, partition, offset, key, value, headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
     this.nextOffset = this.db.prepare("SELECT next_offset AS n FROM heads WHERE topic = ? AND partition = ?");
-    this.bumpHead = this.db.prepare("INSERT INTO heads (topic, partition, next_offset) VALUES (?, ?, ?) ON CONFLICT (topic, partition) DO UPDATE SET next_offset = excluded.next_offset");
+    this.bumpHead = this.db.prepare(
+      "INSERT INTO heads (topic, partition, next_offset) VALUES (?, ?, ?) ON CONFLICT (topic, partition) DO UPDATE SET next_offset = excluded.next_offset",
+    );
     this.pruneTimer = setInterval(() => this.prune(), 60_000);
     this.pruneTimer.unref();
   }
@@ -124,7 +134,8 @@ export class EmbeddedEventBus implements EventBus {
   }
 
   committed(group: string, topic: string, partition: number): number {
-    const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, partition) as { committed: number } | undefined;
+    const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, partition) as
+      { committed: number } | undefined;
     if (row) return row.committed;
     // A new group starts at the earliest retained message (Kafka's auto.offset.reset=earliest).
     const first = this.db.prepare("SELECT MIN(offset) AS o FROM messages WHERE topic = ? AND partition = ?").get(topic, partition) as { o: number | null };
@@ -135,7 +146,9 @@ export class EmbeddedEventBus implements EventBus {
 
   commit(group: string, topic: string, partition: number, offset: number): void {
     this.db
-      .prepare("INSERT INTO group_offsets (group_id, topic, partition, committed) VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed = excluded.committed")
+      .prepare(
+        "INSERT INTO group_offsets (group_id, topic, partition, committed) VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed = excluded.committed",
+      )
       .run(group, topic, partition, offset);
   }
 
@@ -143,7 +156,15 @@ export class EmbeddedEventBus implements EventBus {
     const rows = this.db
       .prepare("SELECT offset, key, value, headers FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?")
       .all(topic, partition, fromOffset, limit) as { offset: number; key: string; value: Buffer; headers: string }[];
-    return rows.map((r) => ({ topic, partition, offset: r.offset, key: r.key, value: new Uint8Array(r.value), headers: JSON.parse(r.headers) as EventHeaders, attempt: 1 }));
+    return rows.map((r) => ({
+      topic,
+      partition,
+      offset: r.offset,
+      key: r.key,
+      value: new Uint8Array(r.value),
+      headers: JSON.parse(r.headers) as EventHeaders,
+      attempt: 1,
+    }));
   }
 
   /** Consumer lag of a group: messages not yet committed, over all partitions of its topics. */
@@ -152,7 +173,8 @@ export class EmbeddedEventBus implements EventBus {
     for (const topic of topics) {
       for (let p = 0; p < this.partitions; p++) {
         const head = (this.nextOffset.get(topic, p) as { n: number } | undefined)?.n ?? 0;
-        const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, p) as { committed: number } | undefined;
+        const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, p) as
+          { committed: number } | undefined;
         lag += Math.max(0, head - (row?.committed ?? 0));
       }
     }
@@ -230,13 +252,31 @@ class EmbeddedSubscription {
             break;
           } catch (err) {
             if (attempt >= maxAttempts) {
-              log.error({ err, topic, partition, offset: msg.offset, group, eventType: msg.headers["event-type"] }, "event handler failed on every attempt; dead-lettering");
-              await this.bus.publish([{ topic: deadLetterTopic(topic), key: msg.key, value: msg.value, headers: { ...msg.headers, "dlq-group": group, "dlq-error": String((err as Error)?.message ?? err).slice(0, 500), "dlq-offset": String(msg.offset) } }]);
+              log.error(
+                { err, topic, partition, offset: msg.offset, group, eventType: msg.headers["event-type"] },
+                "event handler failed on every attempt; dead-lettering",
+              );
+              await this.bus.publish([
+                {
+                  topic: deadLetterTopic(topic),
+                  key: msg.key,
+                  value: msg.value,
+                  headers: {
+                    ...msg.headers,
+                    "dlq-group": group,
+                    "dlq-error": String((err as Error)?.message ?? err).slice(0, 500),
+                    "dlq-offset": String(msg.offset),
+                  },
+                },
+              ]);
               metrics.counter("engram_bus_dead_lettered_total", "Events dead-lettered", ["topic", "group"]).labels(topic, group).inc();
               break;
             }
             const delay = Math.min(maxBackoff, base * 2 ** (attempt - 1));
-            log.warn({ err: (err as Error)?.message, topic, partition, offset: msg.offset, group, attempt, retryInMs: delay }, "event handler failed; retrying");
+            log.warn(
+              { err: (err as Error)?.message, topic, partition, offset: msg.offset, group, attempt, retryInMs: delay },
+              "event handler failed; retrying",
+            );
             await sleep(delay);
             if (this.stopping) return; // not committed: redelivered after restart
           }

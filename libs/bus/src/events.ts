@@ -74,5 +74,6 @@ export function eventMessage<T extends EventType>(type: T, key: string, payload:
 
 export function eventTypeOf(msg: DeliveredMessage): EventType | undefined {
   const t = msg.headers["event-type"];
-  return t && t in EVENT_TOPIC ? (t as EventType) : undefined;
+  // Own keys only: `in` would also accept inherited names such as "toString".
+  return t && Object.hasOwn(EVENT_TOPIC, t) ? (t as EventType) : undefined;
 }

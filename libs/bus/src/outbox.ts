@@ -39,8 +39,17 @@ export class SqliteOutbox implements OutboxStore {
   }
 
   pending(limit: number): OutboxEntry[] {
-    const rows = this.db.prepare("SELECT id, topic, key, value, headers FROM outbox ORDER BY id LIMIT ?").all(limit) as { id: number; topic: string; key: string; value: Buffer; headers: string }[];
-    return rows.map((r) => ({ id: r.id, message: { topic: r.topic, key: r.key, value: new Uint8Array(r.value), headers: JSON.parse(r.headers) as EventHeaders } }));
+    const rows = this.db.prepare("SELECT id, topic, key, value, headers FROM outbox ORDER BY id LIMIT ?").all(limit) as {
+      id: number;
+      topic: string;
+      key: string;
+      value: Buffer;
+      headers: string;
+    }[];
+    return rows.map((r) => ({
+      id: r.id,
+      message: { topic: r.topic, key: r.key, value: new Uint8Array(r.value), headers: JSON.parse(r.headers) as EventHeaders },
+    }));
   }
 
   remove(ids: number[]): void {
@@ -113,7 +122,10 @@ export class OutboxRelay {
           this.dirty = true;
           this.log.warn({ err, failures }, "outbox relay could not publish; retrying");
         }
-        metrics.gauge("engram_outbox_backlog", "Outbox entries waiting to be published", ["outbox"]).labels(this.name).set(await this.store.backlog());
+        metrics
+          .gauge("engram_outbox_backlog", "Outbox entries waiting to be published", ["outbox"])
+          .labels(this.name)
+          .set(await this.store.backlog());
       }
       const wait = failures ? Math.min(10_000, 100 * 2 ** failures) : (this.opts.idleMs ?? 1000);
       await new Promise<void>((resolve) => {

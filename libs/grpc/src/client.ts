@@ -5,6 +5,8 @@ export interface CallOptions {
   /** Per-call deadline; defaults to 30 s. */
   deadlineMs?: number;
   requestId?: string;
+  /** W3C traceparent of the caller's span. */
+  traceparent?: string;
 }
 
 /** A client for a service by full name (`engram.ingestion.v1.IngestionService`). */
@@ -16,6 +18,7 @@ export function createClient<C extends grpc.Client = grpc.Client>(fullName: stri
 export function callMetadata(opts: CallOptions = {}): grpc.Metadata {
   const md = new grpc.Metadata();
   if (opts.requestId) md.set("x-request-id", opts.requestId);
+  if (opts.traceparent) md.set("traceparent", opts.traceparent);
   return md;
 }
 
@@ -53,11 +56,18 @@ export function serverStreamCall<Res>(client: grpc.Client, name: string, request
 }
 
 /** Client-streaming call: writes each message, resolves with the single response. */
-export function clientStreamCall<Req, Res>(client: grpc.Client, name: string, messages: AsyncIterable<Req> | Iterable<Req>, opts: CallOptions = {}): Promise<Res> {
+export function clientStreamCall<Req, Res>(
+  client: grpc.Client,
+  name: string,
+  messages: AsyncIterable<Req> | Iterable<Req>,
+  opts: CallOptions = {},
+): Promise<Res> {
   const fn = method(client, name);
   if (!fn) return Promise.reject(new Error(`no RPC ${name} on client`));
   return new Promise<Res>((resolve, reject) => {
-    const stream = fn.call(client, callMetadata(opts), deadline(opts), (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res))) as grpc.ClientWritableStream<Req>;
+    const stream = fn.call(client, callMetadata(opts), deadline(opts), (err: grpc.ServiceError | null, res: Res) =>
+      err ? reject(err) : resolve(res),
+    ) as grpc.ClientWritableStream<Req>;
     (async () => {
       for await (const m of messages) {
         if (!stream.write(m)) await new Promise((r) => stream.once("drain", r));

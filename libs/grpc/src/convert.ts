@@ -61,7 +61,8 @@ type ProtoTimestamp = Timestamp | Timestamp__Output;
 export function toTimestamp(d: Date | string | undefined | null): Timestamp | null {
   if (!d) return null;
   const ms = typeof d === "string" ? Date.parse(d) : d.getTime();
-  return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };
+  // Timestamp nanos are always in [0, 1e9), also before 1970 (seconds round down).
+  return { seconds: String(Math.floor(ms / 1000)), nanos: (((ms % 1000) + 1000) % 1000) * 1_000_000 };
 }
 
 export function fromTimestamp(t: ProtoTimestamp | undefined | null): Date | undefined {

@@ -3,3 +3,4 @@ export * from "./errors";
 export * from "./convert";
 export * from "./server";
 export * from "./client";
+export * from "./health";

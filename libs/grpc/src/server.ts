@@ -13,7 +13,17 @@ export type ServerStreamImpl = (request: any, call: grpc.ServerWritableStream<an
 export type ServiceImpl = Record<string, UnaryImpl | ClientStreamImpl | ServerStreamImpl>;
 
 const rpcDuration = () =>
-  metrics.histogram("engram_grpc_server_duration_seconds", "gRPC server call duration", ["service", "method", "code"], [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]);
+  metrics.histogram(
+    "engram_grpc_server_duration_seconds",
+    "gRPC server call duration",
+    ["service", "method", "code"],
+    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
+
+/** W3C traceparent propagated in gRPC metadata. */
+export function traceparentOf(call: { metadata: grpc.Metadata }): string | undefined {
+  return call.metadata.get("traceparent")[0]?.toString();
+}
 
 /** Request id propagated from the gateway in gRPC metadata. */
 export function requestIdOf(call: { metadata: grpc.Metadata }): string | undefined {
@@ -50,10 +60,14 @@ export class GrpcServer {
 
   private wrap(service: string, method: string, md: grpc.MethodDefinition<any, any>, fn: ServiceImpl[string] | undefined): grpc.UntypedHandleCall {
     const log = this.log;
-    const finish = (start: bigint, code: grpc.status) => rpcDuration().labels(service, method, grpc.status[code] ?? String(code)).observe(Number(process.hrtime.bigint() - start) / 1e9);
+    const finish = (start: bigint, code: grpc.status) =>
+      rpcDuration()
+        .labels(service, method, grpc.status[code] ?? String(code))
+        .observe(Number(process.hrtime.bigint() - start) / 1e9);
     const fail = (err: unknown, call: { metadata: grpc.Metadata }) => {
       const st = toGrpcError(err);
-      if (st.code === grpc.status.INTERNAL || st.code === grpc.status.UNKNOWN) log.error({ err, rpc: `${service}/${method}`, requestId: requestIdOf(call) }, "rpc failed");
+      if (st.code === grpc.status.INTERNAL || st.code === grpc.status.UNKNOWN)
+        log.error({ err, rpc: `${service}/${method}`, requestId: requestIdOf(call) }, "rpc failed");
       else log.debug({ rpc: `${service}/${method}`, code: grpc.status[st.code], msg: st.details, requestId: requestIdOf(call) }, "rpc rejected");
       return st;
     };
@@ -61,7 +75,7 @@ export class GrpcServer {
     if (md.requestStream && !md.responseStream) {
       return (call: grpc.ServerReadableStream<any, any>, callback: grpc.sendUnaryData<any>) => {
         const start = process.hrtime.bigint();
-        if (!fn) return callback(fail(unimplemented, call), null), finish(start, grpc.status.UNIMPLEMENTED);
+        if (!fn) return (callback(fail(unimplemented, call), null), finish(start, grpc.status.UNIMPLEMENTED));
         (fn as ClientStreamImpl)(call).then(
           (res) => (callback(null, res), finish(start, grpc.status.OK)),
           (err) => {
@@ -75,7 +89,7 @@ export class GrpcServer {
     if (md.responseStream && !md.requestStream) {
       return (call: grpc.ServerWritableStream<any, any>) => {
         const start = process.hrtime.bigint();
-        if (!fn) return call.emit("error", fail(unimplemented, call)), finish(start, grpc.status.UNIMPLEMENTED);
+        if (!fn) return (call.emit("error", fail(unimplemented, call)), finish(start, grpc.status.UNIMPLEMENTED));
         (fn as ServerStreamImpl)(call.request, call).then(
           () => (call.end(), finish(start, grpc.status.OK)),
           (err) => {
@@ -91,7 +105,7 @@ export class GrpcServer {
     }
     return (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
       const start = process.hrtime.bigint();
-      if (!fn) return callback(fail(unimplemented, call), null), finish(start, grpc.status.UNIMPLEMENTED);
+      if (!fn) return (callback(fail(unimplemented, call), null), finish(start, grpc.status.UNIMPLEMENTED));
       (fn as UnaryImpl)(call.request, call).then(
         (res) => (callback(null, res), finish(start, grpc.status.OK)),
         (err) => {

@@ -1,9 +1,9 @@
 import { analyze } from "./text";
 
 /**
- * The Embedder port: texts in, unit-length vectors out. Implementations:
- * the offline default below, and (pipeline-worker) an OpenAI-compatible HTTP
- * provider selected by configuration.
+ * The Embedder port: texts in, unit-length vectors out. This release ships
+ * the offline default below; an OpenAI-compatible HTTP provider, selected by
+ * configuration, plugs in behind the same port.
  */
 export interface Embedder {
   /** Stable identifier of the model; vectors of different ids never mix. */

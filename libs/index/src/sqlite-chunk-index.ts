@@ -86,7 +86,9 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   private deleteSync(tenantId: string, namespace: string, documentId: string): number {
-    const rids = this.db.prepare("SELECT rid FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ?").all(tenantId, namespace, documentId) as { rid: number }[];
+    const rids = this.db.prepare("SELECT rid FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ?").all(tenantId, namespace, documentId) as {
+      rid: number;
+    }[];
     const delFts = this.db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
     for (const r of rids) delFts.run(r.rid);
     this.db.prepare("DELETE FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ?").run(tenantId, namespace, documentId);
@@ -98,7 +100,9 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   async listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]> {
-    const rows = this.db.prepare("SELECT * FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ? ORDER BY position").all(tenantId, namespace, documentId) as ChunkRow[];
+    const rows = this.db
+      .prepare("SELECT * FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ? ORDER BY position")
+      .all(tenantId, namespace, documentId) as ChunkRow[];
     return rows.map(fromRow);
   }
 
@@ -112,13 +116,18 @@ export class SqliteChunkIndex implements ChunkIndex {
     const match = ftsQuery(q.text);
     if (match) {
       const rows = this.db
-        .prepare(`SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts) LIMIT ${CANDIDATES}`)
+        .prepare(
+          `SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts) LIMIT ${CANDIDATES}`,
+        )
         .all(match, ...scopeArgs) as { rid: number; s: number }[];
       for (const r of rows) keyword.set(r.rid, r.s);
     }
 
     const dense = new Map<number, number>();
-    const vecRows = this.db.prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}`).all(...scopeArgs) as { rid: number; vector: Buffer }[];
+    const vecRows = this.db.prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}`).all(...scopeArgs) as {
+      rid: number;
+      vector: Buffer;
+    }[];
     const scored: { rid: number; s: number }[] = [];
     for (const r of vecRows) {
       const v = new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4);
@@ -137,7 +146,15 @@ export class SqliteChunkIndex implements ChunkIndex {
       if (!row) return [];
       const vectorScore = dense.get(f.rid) ?? 0;
       const coverage = keywordCoverage(queryTerms, row.content);
-      return [{ chunk: fromRow(row), score: f.score, similarity: Math.max(0, Math.min(1, Math.max(vectorScore, coverage))), keywordScore: keyword.get(f.rid) ?? 0, vectorScore }];
+      return [
+        {
+          chunk: fromRow(row),
+          score: f.score,
+          similarity: Math.max(0, Math.min(1, Math.max(vectorScore, coverage))),
+          keywordScore: keyword.get(f.rid) ?? 0,
+          vectorScore,
+        },
+      ];
     });
   }
 

@@ -1,14 +1,5 @@
 /** Document processing states (spec, States). */
-export const DOCUMENT_STATUSES = [
-  "unknown",
-  "queued",
-  "extracting",
-  "chunking",
-  "embedding",
-  "indexing",
-  "done",
-  "failed",
-] as const;
+export const DOCUMENT_STATUSES = ["unknown", "queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"] as const;
 
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 

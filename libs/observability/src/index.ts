@@ -62,3 +62,4 @@ export const metrics = {
   },
 };
 let collected = false;
+export * from "./trace";

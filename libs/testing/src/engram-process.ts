@@ -46,7 +46,9 @@ export function startEngram(opts: StartOptions = {}): Promise<EngramProcess> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -95,7 +97,12 @@ export function startEngram(opts: StartOptions = {}): Promise<EngramProcess> {
 /** Minimal JSON client for tests and benches. */
 export function apiClient(base: string, apiKey: string) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON bodies
-  return async function api<T = any>(method: string, p: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
+  return async function api<T = any>(
+    method: string,
+    p: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: T; headers: Headers }> {
     const res = await fetch(base + p, {
       method,
       headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },

@@ -1,5 +1,8 @@
 /** Polls `fn` until it returns a truthy value or the timeout passes. */
-export async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {}): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  opts: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   let last: unknown;
   for (;;) {

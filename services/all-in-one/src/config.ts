@@ -14,11 +14,17 @@ const processSchema = z.object({
     .string()
     .default("all")
     .transform((v, ctx) => {
-      const parts = v.split(",").map((s) => s.trim()).filter(Boolean);
+      const parts = v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (parts.length === 1 && parts[0] === "all") return new Set<ServiceName>(SERVICES);
       const bad = parts.filter((p) => !(SERVICES as readonly string[]).includes(p));
       if (bad.length || parts.length === 0) {
-        ctx.addIssue({ code: "custom", message: `must be "all" or a comma-separated list of ${SERVICES.join(", ")}${bad.length ? `; unknown: ${bad.join(", ")}` : ""}` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be "all" or a comma-separated list of ${SERVICES.join(", ")}${bad.length ? `; unknown: ${bad.join(", ")}` : ""}`,
+        });
         return z.NEVER;
       }
       return new Set(parts as ServiceName[]);
@@ -31,6 +37,8 @@ const processSchema = z.object({
   BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
   BUS_BACKOFF_MS: env.int(200, { min: 1 }),
   SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
+  /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
+  SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
 });
 
 /** Every service's configuration from one environment; all problems reported together. */
@@ -57,7 +65,14 @@ export function loadAllInOneConfig(e: Env = process.env) {
     connections: attempt(() => loadConnectionsConfig(e)),
     gateway: attempt(() => loadGatewayConfig(e)),
   };
-  if (result.worker && result.recall && (result.worker.EMBEDDER !== result.recall.EMBEDDER || result.worker.EMBEDDING_DIMENSIONS !== result.recall.EMBEDDING_DIMENSIONS)) {
+  if (proc && proc.SHUTDOWN_DELAY_MS + proc.SHUTDOWN_DEADLINE_MS > 9_500) {
+    problems.push("engram: SHUTDOWN_DELAY_MS + SHUTDOWN_DEADLINE_MS must stay below 9500 so SIGTERM completes within 10 s");
+  }
+  if (
+    result.worker &&
+    result.recall &&
+    (result.worker.EMBEDDER !== result.recall.EMBEDDER || result.worker.EMBEDDING_DIMENSIONS !== result.recall.EMBEDDING_DIMENSIONS)
+  ) {
     problems.push("pipeline-worker and recall must use the same embedder and dimensions");
   }
   if (problems.length) throw new ConfigError("engram", [...new Set(problems)]);

@@ -29,8 +29,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   const targets = p.TARGETS;
   const dataDir = path.resolve(p.ENGRAM_DATA_DIR);
   metrics.collectDefaults();
-  const runtime = new ProcessRuntime(logger, { shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS });
-  const bus = new EmbeddedEventBus({ dataDir, logger: logger.child({ component: "bus" }), partitions: p.BUS_PARTITIONS, maxAttempts: p.BUS_MAX_ATTEMPTS, backoffMs: p.BUS_BACKOFF_MS });
+  const runtime = new ProcessRuntime(logger, { shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS, shutdownDelayMs: p.SHUTDOWN_DELAY_MS });
+  const bus = new EmbeddedEventBus({
+    dataDir,
+    logger: logger.child({ component: "bus" }),
+    partitions: p.BUS_PARTITIONS,
+    maxAttempts: p.BUS_MAX_ATTEMPTS,
+    backoffMs: p.BUS_BACKOFF_MS,
+  });
   runtime.onStopped(() => bus.close());
   let index: ChunkIndex | undefined;
   if (targets.has("pipeline-worker") || targets.has("recall")) {
@@ -72,7 +78,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     let httpPort: number | undefined;
     if (targets.has("gateway")) {
       const gateway = createGatewayModule({
-        config: { ...c.gateway, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, MEMORIES_ADDRESS: addresses.memories, RECALL_ADDRESS: addresses.recall, CONNECTIONS_ADDRESS: addresses.connections },
+        config: {
+          ...c.gateway,
+          ENGRAM_DATA_DIR: dataDir,
+          INGESTION_ADDRESS: addresses.ingestion,
+          MEMORIES_ADDRESS: addresses.memories,
+          RECALL_ADDRESS: addresses.recall,
+          CONNECTIONS_ADDRESS: addresses.connections,
+        },
         logger,
         print,
       });

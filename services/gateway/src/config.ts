@@ -13,27 +13,34 @@ export const gatewayConfigSchema = z.object({
     .transform((v, ctx) => {
       if (!v) return [] as { key: string; tenant: string }[];
       const out: { key: string; tenant: string }[] = [];
-      for (const pair of v.split(",").map((s) => s.trim()).filter(Boolean)) {
+      for (const pair of v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const i = pair.lastIndexOf("=");
         const key = pair.slice(0, i);
         const tenant = pair.slice(i + 1);
         if (i <= 0 || !tenant || key.length < 16 || !/^[A-Za-z0-9._-]{1,64}$/.test(tenant)) {
-          ctx.addIssue({ code: "custom", message: `"${pair.slice(0, 8)}…" must be key=tenant with a key of at least 16 characters and a tenant of letters, digits, '.', '_' or '-'` });
+          ctx.addIssue({
+            code: "custom",
+            message: `"${pair.slice(0, 8)}…" must be key=tenant with a key of at least 16 characters and a tenant of letters, digits, '.', '_' or '-'`,
+          });
           return z.NEVER;
         }
         out.push({ key, tenant });
       }
       return out;
     }),
-  ENGRAM_DEFAULT_TENANT: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "letters, digits, '.', '_' or '-'").default("default"),
+  ENGRAM_DEFAULT_TENANT: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, "letters, digits, '.', '_' or '-'")
+    .default("default"),
   INGESTION_ADDRESS: env.string("127.0.0.1:50051"),
   MEMORIES_ADDRESS: env.string("127.0.0.1:50053"),
   RECALL_ADDRESS: env.string("127.0.0.1:50054"),
   CONNECTIONS_ADDRESS: env.string("127.0.0.1:50055"),
   /** Largest JSON body accepted (bytes). */
   GATEWAY_JSON_LIMIT_BYTES: env.int(16 * 1024 * 1024, { min: 1024 }),
-  /** Largest file upload accepted (bytes). */
-  GATEWAY_UPLOAD_LIMIT_BYTES: env.int(50 * 1024 * 1024, { min: 1024 }),
   /** Deadline of each gRPC call made for a request. */
   GATEWAY_RPC_DEADLINE_MS: env.int(30_000, { min: 100 }),
   /** Seconds an API key lookup is cached (revocations take effect within this time). */

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { Logger } from "@engram/observability";
-import { waitForReady } from "@engram/grpc";
+import { HealthProbe } from "@engram/grpc";
 import type { ServiceModule } from "@engram/runtime";
 import { SqliteApiKeyStore } from "./auth/api-key.sqlite";
 import { bootstrapKeys } from "./auth/bootstrap";
@@ -30,7 +30,28 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
   const backends = createBackends(config);
   let stopping = false;
   let backendsReady = false;
-  const app = createApp({ backends, keys, logger: log, jsonLimitBytes: config.GATEWAY_JSON_LIMIT_BYTES, defaultNamespace: "default", ready: () => backendsReady && !stopping });
+  // Readiness follows each backend's grpc.health.v1 status, polled in the background.
+  const probes = [
+    new HealthProbe(config.INGESTION_ADDRESS, "engram.ingestion.v1.IngestionService"),
+    new HealthProbe(config.MEMORIES_ADDRESS, "engram.memories.v1.MemoriesService"),
+    new HealthProbe(config.RECALL_ADDRESS, "engram.recall.v1.RecallService"),
+    new HealthProbe(config.CONNECTIONS_ADDRESS, "engram.connections.v1.ConnectionsService"),
+  ];
+  let probeTimer: NodeJS.Timeout | undefined;
+  const probe = async () => {
+    const results = await Promise.all(probes.map((p) => p.serving(1000)));
+    const ready = results.every(Boolean);
+    if (ready !== backendsReady) log.info({ ready }, ready ? "all backends serving" : "a backend is not serving");
+    backendsReady = ready;
+  };
+  const app = createApp({
+    backends,
+    keys,
+    logger: log,
+    jsonLimitBytes: config.GATEWAY_JSON_LIMIT_BYTES,
+    defaultNamespace: "default",
+    ready: () => backendsReady && !stopping,
+  });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -52,14 +73,14 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
       });
       boundPort = (server.address() as { port: number }).port;
       log.info({ port: boundPort }, "gateway listening");
-      // Ready once every backend channel connects (in all-in-one they already serve).
-      Promise.all([backends.ingestion, backends.memories, backends.recall, backends.connections].map((b) => waitForReady(b.client, 60_000))).then(
-        () => (backendsReady = true),
-        (err) => log.error({ err }, "backends did not become reachable"),
-      );
+      await probe();
+      probeTimer = setInterval(() => void probe(), 2000);
+      probeTimer.unref();
     },
     async stop() {
       stopping = true;
+      if (probeTimer) clearInterval(probeTimer);
+      probes.forEach((p) => p.close());
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

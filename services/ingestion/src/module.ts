@@ -44,7 +44,11 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
     },
     async start() {
       relay.start();
-      subscription = await deps.bus.subscribe({ group: INGESTION_CONSUMER_GROUP, topics: [TOPICS.documentState], handler: stateEventsHandler(recordState, log) });
+      subscription = await deps.bus.subscribe({
+        group: INGESTION_CONSUMER_GROUP,
+        topics: [TOPICS.documentState],
+        handler: stateEventsHandler(recordState, log),
+      });
       sweep = setInterval(() => {
         requeueStale.execute().then(
           (n) => n && log.warn({ requeued: n }, "re-queued documents without progress"),

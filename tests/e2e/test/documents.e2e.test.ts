@@ -17,7 +17,11 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
   afterAll(() => stopQuietly(engram));
 
   it("adds a v5 document, never 404s right after the add, reaches done and is searchable", async () => {
-    const add = await a("POST", "/ns/notes/document", { content: "Sarah was promoted to VP of Product at Northwind in March.", id: "sarah-1", metadata: { type: "note" } });
+    const add = await a("POST", "/ns/notes/document", {
+      content: "Sarah was promoted to VP of Product at Northwind in March.",
+      id: "sarah-1",
+      metadata: { type: "note" },
+    });
     expect(add.status).toBe(200);
     expect(add.body).toEqual({ id: "sarah-1", status: "queued" });
 
@@ -34,7 +38,12 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
     expect(done).not.toHaveProperty("chunks");
     expect(done).not.toHaveProperty("memories");
 
-    const search = await a("POST", "/v4/search", { q: "who was promoted to VP of Product?", containerTag: "notes", searchMode: "documents", include: { documents: true } });
+    const search = await a("POST", "/v4/search", {
+      q: "who was promoted to VP of Product?",
+      containerTag: "notes",
+      searchMode: "documents",
+      include: { documents: true },
+    });
     expect(search.status).toBe(200);
     expect(search.body.total).toBe(search.body.results.length);
     expect(typeof search.body.timing).toBe("number");
@@ -171,6 +180,10 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
     expect(metrics).toContain("engram_pipeline_stage_duration_seconds");
     const res = await a("GET", "/ns/notes/document/sarah-1", undefined, { "x-request-id": "req-abc-123" });
     expect(res.headers.get("x-request-id")).toBe("req-abc-123");
+    const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const traced = await a("GET", "/ns/notes/document/sarah-1", undefined, { traceparent: parent });
+    expect(traced.headers.get("traceparent")).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01$/);
+    expect(traced.headers.get("traceparent")).not.toBe(parent);
     const generated = await a("GET", "/ns/notes/document/sarah-1");
     expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });

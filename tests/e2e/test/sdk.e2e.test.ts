@@ -14,7 +14,11 @@ describe("supermemory SDK against Engram", () => {
   afterAll(() => stopQuietly(engram));
 
   it("adds a document and finds it with search", async () => {
-    const added = await client.add({ content: "Engram speaks the same API as the hosted service, so SDK clients work.", containerTag: "sdk_user", customId: "sdk-doc-1" });
+    const added = await client.add({
+      content: "Engram speaks the same API as the hosted service, so SDK clients work.",
+      containerTag: "sdk_user",
+      customId: "sdk-doc-1",
+    });
     expect(added.status).toBe("queued");
     expect(added.id).toMatch(/^d_/);
 

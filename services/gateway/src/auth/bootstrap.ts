@@ -17,6 +17,8 @@ export async function bootstrapKeys(keys: KeyService, c: GatewayConfig, log: Log
   if (!c.ENGRAM_API_KEY && c.ENGRAM_API_KEYS.length === 0 && (await keys.countActive()) === 0) {
     const { key, record } = await keys.create(c.ENGRAM_DEFAULT_TENANT, "first-start");
     log.info({ keyId: record.id, tenant: record.tenantId }, "created the first API key");
-    print(`\n  Engram API key (tenant "${record.tenantId}") — shown only this once, keep it:\n\n    ${key}\n\n  Create more with: pnpm keys create --tenant <name>\n`);
+    print(
+      `\n  Engram API key (tenant "${record.tenantId}") — shown only this once, keep it:\n\n    ${key}\n\n  Create more with: pnpm keys create --tenant <name>\n`,
+    );
   }
 }

@@ -30,7 +30,8 @@ export async function runKeysCli(argv: string[], out: (s: string) => void, dataD
       case "list": {
         const rows = await keys.list();
         if (rows.length === 0) out("no keys");
-        for (const k of rows) out(`${k.id}  tenant=${k.tenantId}  name=${k.name}  prefix=${k.prefix}…  created=${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}`);
+        for (const k of rows)
+          out(`${k.id}  tenant=${k.tenantId}  name=${k.name}  prefix=${k.prefix}…  created=${k.createdAt}${k.revokedAt ? `  REVOKED ${k.revokedAt}` : ""}`);
         return 0;
       }
       case "revoke": {

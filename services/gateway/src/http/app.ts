@@ -28,7 +28,11 @@ export function createApp(o: AppOptions): Express {
   app.use(accessLog(o.logger));
 
   app.get("/healthz", (_req, res) => res.json({ status: "ok" }));
-  app.get("/readyz", (_req, res) => (o.ready() ? res.json({ status: "ready" }) : res.status(503).json({ error: "Not ready", details: "a backend service is not serving yet or the gateway is shutting down" })));
+  app.get("/readyz", (_req, res) =>
+    o.ready()
+      ? res.json({ status: "ready" })
+      : res.status(503).json({ error: "Not ready", details: "a backend service is not serving yet or the gateway is shutting down" }),
+  );
   app.get("/metrics", async (_req, res) => {
     res.setHeader("content-type", metrics.registry.contentType);
     res.send(await metrics.registry.metrics());
@@ -39,7 +43,14 @@ export function createApp(o: AppOptions): Express {
   app.use(authenticate(o.keys));
   app.use((req, _res, next) => {
     // A JSON body must be declared as JSON; an undeclared body on a JSON route is rejected clearly.
-    if (["POST", "PATCH", "PUT", "DELETE"].includes(req.method) && !req.is("multipart/form-data") && req.headers["content-length"] !== "0" && req.headers["content-type"] && !req.is("application/json") && !req.is("application/*+json")) {
+    if (
+      ["POST", "PATCH", "PUT", "DELETE"].includes(req.method) &&
+      !req.is("multipart/form-data") &&
+      req.headers["content-length"] !== "0" &&
+      req.headers["content-type"] &&
+      !req.is("application/json") &&
+      !req.is("application/*+json")
+    ) {
       return next(new HttpProblem(415, "Unsupported media type", "send the body as application/json (files as multipart/form-data)"));
     }
     next();

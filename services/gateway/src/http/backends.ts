@@ -2,6 +2,11 @@ import type * as grpc from "@grpc/grpc-js";
 import { createClient, serverStreamCall, unaryCall } from "@engram/grpc";
 import type { GatewayConfig } from "../config";
 
+export interface RequestMeta {
+  requestId?: string;
+  traceparent?: string;
+}
+
 /** A gRPC service the gateway calls, with the gateway's deadline. */
 export class Backend {
   readonly client: grpc.Client;
@@ -13,12 +18,13 @@ export class Backend {
     this.client = createClient(fullName, address);
   }
 
-  call<Res>(method: string, request: unknown, requestId?: string): Promise<Res> {
-    return unaryCall<Res>(this.client, method, request, { deadlineMs: this.deadlineMs, requestId });
+  /** `from` is the HTTP request: its request id and trace context travel in gRPC metadata. */
+  call<Res>(method: string, request: unknown, from?: RequestMeta): Promise<Res> {
+    return unaryCall<Res>(this.client, method, request, { deadlineMs: this.deadlineMs, requestId: from?.requestId, traceparent: from?.traceparent });
   }
 
-  stream<Res>(method: string, request: unknown, requestId?: string): Promise<Res[]> {
-    return serverStreamCall<Res>(this.client, method, request, { deadlineMs: this.deadlineMs, requestId });
+  stream<Res>(method: string, request: unknown, from?: RequestMeta): Promise<Res[]> {
+    return serverStreamCall<Res>(this.client, method, request, { deadlineMs: this.deadlineMs, requestId: from?.requestId, traceparent: from?.traceparent });
   }
 
   close(): void {

@@ -7,6 +7,7 @@ declare global {
     interface Request {
       principal?: Principal;
       requestId?: string;
+      traceparent?: string;
     }
   }
 }

@@ -37,9 +37,11 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
   if (err instanceof ZodError) return { status: 400, body: { error: "Invalid request", details: zodDetails(err) }, internal: false };
   const e = err as { type?: string; status?: number; code?: string; message?: string; limit?: number };
   // body-parser (express.json) errors
-  if (e?.type === "entity.parse.failed") return { status: 400, body: { error: "Malformed JSON", details: "the request body is not valid JSON" }, internal: false };
+  if (e?.type === "entity.parse.failed")
+    return { status: 400, body: { error: "Malformed JSON", details: "the request body is not valid JSON" }, internal: false };
   if (e?.type === "entity.too.large") return { status: 413, body: { error: "Request body too large", details: `at most ${e.limit} bytes` }, internal: false };
-  if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") return { status: 415, body: { error: "Unsupported content encoding", details: e.message }, internal: false };
+  if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported")
+    return { status: 415, body: { error: "Unsupported content encoding", details: e.message }, internal: false };
   if (e?.type === "request.aborted") return { status: 400, body: { error: "Request aborted" }, internal: false };
   if (isDomainError(err)) {
     const h = domainToHttp(err);

@@ -14,7 +14,7 @@ type Build = (req: Request) => Record<string, unknown>;
 
 function forward(backend: Backend, rpc: string, build: Build = () => ({})): RequestHandler {
   return async (req, res) => {
-    const out = await backend.call<unknown>(rpc, { context: callContext(req), ...build(req) }, req.requestId);
+    const out = await backend.call<unknown>(rpc, { context: callContext(req), ...build(req) }, req);
     res.json(out);
   };
 }
@@ -43,7 +43,10 @@ export function contractRoutes(b: Backends): Router {
   r.delete("/v3/documents/bulk", forward(b.ingestion, "DeleteDocuments"));
   r.get("/v3/documents/:id/file-url", forward(b.ingestion, "CreateFileUrl", id));
   r.patch("/v3/documents/:id", forward(b.ingestion, "UpdateDocument", id));
-  r.delete("/v3/documents/:id", forward(b.ingestion, "DeleteDocuments", (req) => ({ ids: [req.params.id] })));
+  r.delete(
+    "/v3/documents/:id",
+    forward(b.ingestion, "DeleteDocuments", (req) => ({ ids: [req.params.id] })),
+  );
 
   // Recall
   r.post("/v3/search", forward(b.recall, "SearchV3"));
@@ -65,23 +68,46 @@ export function contractRoutes(b: Backends): Router {
   r.post("/v3/settings/suggest-buckets", forward(b.settings, "SuggestProfileBuckets"));
   r.get("/v3/container-tags/list", forward(b.containerTags, "ListContainerTags"));
   r.post("/v3/container-tags/merge", forward(b.containerTags, "MergeContainerTags"));
-  r.get("/v3/container-tags/merge/:mergeId", forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })));
-  r.get("/v3/container-tags/:containerTag", forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })));
-  r.patch("/v3/container-tags/:containerTag", forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })));
-  r.delete("/v3/container-tags/:containerTag", forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })));
+  r.get(
+    "/v3/container-tags/merge/:mergeId",
+    forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })),
+  );
+  r.get(
+    "/v3/container-tags/:containerTag",
+    forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+  );
+  r.patch(
+    "/v3/container-tags/:containerTag",
+    forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+  );
+  r.delete(
+    "/v3/container-tags/:containerTag",
+    forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+  );
 
   // Connections
   r.post("/v3/connections/list", forward(b.connections, "ListConnections"));
-  r.get("/v3/connections/:connectionId/resources", forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })));
-  r.post("/v3/connections/:connectionId/configure", forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })));
+  r.get(
+    "/v3/connections/:connectionId/resources",
+    forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })),
+  );
+  r.post(
+    "/v3/connections/:connectionId/configure",
+    forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })),
+  );
   r.post("/v3/connections/:provider/connection", forward(b.connections, "GetConnectionByTags"));
   r.post("/v3/connections/:provider/documents", forward(b.connections, "ListConnectionDocuments"));
   r.post("/v3/connections/:provider/import", forward(b.connections, "ImportConnections"));
   r.post("/v3/connections/:provider", forward(b.connections, "CreateConnection"));
-  r.get("/v3/connections/:connectionId", forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })));
+  r.get(
+    "/v3/connections/:connectionId",
+    forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })),
+  );
   r.delete("/v3/connections/:idOrProvider", (req, res, next) => {
     const x = req.params.idOrProvider;
-    const handler = PROVIDERS.includes(x) ? forward(b.connections, "DeleteConnectionByProvider") : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
+    const handler = PROVIDERS.includes(x)
+      ? forward(b.connections, "DeleteConnectionByProvider")
+      : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
     return handler(req, res, next);
   });
   return r;
@@ -91,11 +117,11 @@ export function contractRoutes(b: Backends): Router {
 export function publicContractRoutes(b: Backends): Router {
   const r = Router();
   r.get("/v3/connections/auth/callback/:provider", async (req, res) => {
-    const out = await b.connections.call<unknown>("HandleOAuthCallback", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req.requestId);
+    const out = await b.connections.call<unknown>("HandleOAuthCallback", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
     res.json(out);
   });
   r.post("/v3/connections/webhooks/:provider", async (req, res) => {
-    const out = await b.connections.call<unknown>("HandleProviderWebhook", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req.requestId);
+    const out = await b.connections.call<unknown>("HandleProviderWebhook", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
     res.json(out);
   });
   return r;
@@ -104,7 +130,7 @@ export function publicContractRoutes(b: Backends): Router {
 function uploadForward(b: Backends): RequestHandler {
   return async (req, res) => {
     const header = { header: { context: callContext(req), namespace: req.params.namespace ?? "" } };
-    const out = await clientStreamCall<unknown, unknown>(b.ingestion.client, "UploadDocumentFile", [header], { requestId: req.requestId });
+    const out = await clientStreamCall<unknown, unknown>(b.ingestion.client, "UploadDocumentFile", [header], { requestId: req.requestId, traceparent: req.traceparent });
     res.json(out);
   };
 }

@@ -41,7 +41,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
         taskType: protoEnum.taskType.to(q.taskType),
         dreaming: protoEnum.dreaming.to(q.dreaming),
       },
-      req.requestId,
+      req,
     );
     res.json({ id: out.customId || out.id, status: protoEnum.status.from(out.status) });
   });
@@ -50,12 +50,20 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
     const namespace = pathNamespace.parse(req.params.namespace);
     const id = pathId.parse(req.params.id);
     const include = includeParam.parse(typeof req.query.include === "string" ? req.query.include : undefined);
-    const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace, id }, req.requestId);
+    const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace, id }, req);
     const d = document!;
     const body: Record<string, unknown> = presentV5Document(d);
     const [chunks, memories] = await Promise.all([
-      include.has("chunks") ? b.recall.call<ListChunksResponse__Output>("ListChunks", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req.requestId) : undefined,
-      include.has("memories") ? b.memories.call<ListDocumentMemoriesResponse__Output>("ListDocumentMemories", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req.requestId) : undefined,
+      include.has("chunks")
+        ? b.recall.call<ListChunksResponse__Output>("ListChunks", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req)
+        : undefined,
+      include.has("memories")
+        ? b.memories.call<ListDocumentMemoriesResponse__Output>(
+            "ListDocumentMemories",
+            { context: ctx(req), namespace: d.namespace, documentId: d.id },
+            req,
+          )
+        : undefined,
     ]);
     if (chunks) body.chunks = chunks.chunks.map(presentChunk);
     if (memories) body.memories = memories.memories;
@@ -84,22 +92,26 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
         dreaming: protoEnum.dreaming.to(body.dreaming),
         containerTags: body.containerTags ?? [],
       },
-      req.requestId,
+      req,
     );
     res.json({ id: out.id, status: protoEnum.status.from(out.status) });
   });
 
   r.get("/v3/documents/:id", async (req, res) => {
     const id = pathId.parse(req.params.id);
-    const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace: "", id }, req.requestId);
+    const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace: "", id }, req);
     res.json(presentV3Document(document!));
   });
 
   r.get("/v3/documents/:id/chunks", async (req, res) => {
     const id = pathId.parse(req.params.id);
-    const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace: "", id }, req.requestId);
+    const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace: "", id }, req);
     const d = document!;
-    const chunks = await b.recall.call<ListChunksResponse__Output>("ListChunks", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req.requestId);
+    const chunks = await b.recall.call<ListChunksResponse__Output>(
+      "ListChunks",
+      { context: ctx(req), namespace: d.namespace, documentId: d.id },
+      req,
+    );
     res.json({ documentId: d.id, chunks: chunks.chunks.map(presentChunk), total: chunks.total });
   });
 

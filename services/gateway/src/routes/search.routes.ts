@@ -30,7 +30,7 @@ export function searchRoutes(b: Backends): Router {
         aggregate: body.aggregate ?? false,
         filepath: body.filepath ?? "",
       },
-      req.requestId,
+      req,
     );
     const include = body.include ?? {};
     const results = out.results.map((r) => {
@@ -56,7 +56,16 @@ export function searchRoutes(b: Backends): Router {
                 ],
               }
             : {}),
-          ...(include.chunks ? { chunks: r.chunks.map((c) => ({ content: c.chunk?.content ?? "", score: c.score, position: c.chunk?.position ?? 0, documentId: c.chunk?.documentId ?? "" })) } : {}),
+          ...(include.chunks
+            ? {
+                chunks: r.chunks.map((c) => ({
+                  content: c.chunk?.content ?? "",
+                  score: c.score,
+                  position: c.chunk?.position ?? 0,
+                  documentId: c.chunk?.documentId ?? "",
+                })),
+              }
+            : {}),
         };
       }
       return { id: r.memory?.id ?? "", memory: r.memory?.content ?? "", similarity: r.similarity };

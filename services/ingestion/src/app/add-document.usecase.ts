@@ -10,6 +10,7 @@ export interface AddDocumentCommand {
   taskType?: TaskType;
   dreaming?: Dreaming;
   requestId?: string;
+  traceparent?: string;
 }
 
 export interface AddDocumentResult {
@@ -50,7 +51,9 @@ export class AddDocumentUseCase {
     const existing = input.customId ? await this.repo.findByCustomId(tenantId, namespace, input.customId) : undefined;
     const decision = decideAdd(existing, input);
     const now = this.clock.now().toISOString();
-    const headers = cmd.requestId ? { "x-request-id": cmd.requestId } : undefined;
+    const headers: Record<string, string> = {};
+    if (cmd.requestId) headers["x-request-id"] = cmd.requestId;
+    if (cmd.traceparent) headers.traceparent = cmd.traceparent;
     const result = (d: DocumentRecord): AddDocumentResult => ({ id: d.id, status: d.status, namespace: d.namespace, customId: d.customId });
 
     switch (decision.action) {

@@ -15,7 +15,10 @@ export class GetDocumentUseCase {
     if (!id) throw new InvalidArgumentError("document id is required");
     const kind = idKindOf(id);
     if (kind && kind !== "document") {
-      throw new InvalidArgumentError(`${id} is a ${kind} id, not a document id`, kind === "memory" ? "use the memories endpoints (/v4/memories, /ns/{namespace}/memories) for memory ids" : undefined);
+      throw new InvalidArgumentError(
+        `${id} is a ${kind} id, not a document id`,
+        kind === "memory" ? "use the memories endpoints (/v4/memories, /ns/{namespace}/memories) for memory ids" : undefined,
+      );
     }
     let doc: DocumentRecord | undefined;
     if (kind === "document") doc = await this.repo.findById(tenantId, id);

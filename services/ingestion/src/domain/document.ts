@@ -1,14 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  type DocumentStatus,
-  type Dreaming,
-  InvalidArgumentError,
-  idKindOf,
-  isFinalStatus,
-  type JsonObject,
-  statusRank,
-  type TaskType,
-} from "@engram/kernel";
+import { type DocumentStatus, type Dreaming, InvalidArgumentError, idKindOf, isFinalStatus, type JsonObject, statusRank, type TaskType } from "@engram/kernel";
 
 export type SourceKind = "text" | "url" | "file" | "connector" | "conversation";
 
@@ -59,13 +50,19 @@ const CUSTOM_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 export function validateNamespace(ns: string, field = "namespace"): void {
   if (!SCOPE.test(ns)) {
-    throw new InvalidArgumentError(`invalid ${field} ${JSON.stringify(ns.slice(0, 120))}`, `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`);
+    throw new InvalidArgumentError(
+      `invalid ${field} ${JSON.stringify(ns.slice(0, 120))}`,
+      `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`,
+    );
   }
 }
 
 export function validateCustomId(id: string, field = "id"): void {
   if (!CUSTOM_ID.test(id)) {
-    throw new InvalidArgumentError(`invalid ${field} ${JSON.stringify(id.slice(0, 120))}`, `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`);
+    throw new InvalidArgumentError(
+      `invalid ${field} ${JSON.stringify(id.slice(0, 120))}`,
+      `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`,
+    );
   }
   const kind = idKindOf(id);
   if (kind && kind !== "document") {
@@ -97,11 +94,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-export type AddDecision =
-  | { action: "create" }
-  | { action: "requeue" }
-  | { action: "update-fields" }
-  | { action: "unchanged" };
+export type AddDecision = { action: "create" } | { action: "requeue" } | { action: "update-fields" } | { action: "unchanged" };
 
 /**
  * What an add with an existing caller id does (spec, States):

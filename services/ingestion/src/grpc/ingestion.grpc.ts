@@ -1,5 +1,5 @@
 import type * as grpc from "@grpc/grpc-js";
-import { requestIdOf, type ServiceImpl } from "@engram/grpc";
+import { requestIdOf, type ServiceImpl, traceparentOf } from "@engram/grpc";
 import type { AddDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentRequest";
 import type { AddDocumentResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentResponse";
 import type { GetDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentRequest";
@@ -27,6 +27,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
         taskType: protoEnum.taskType.from(req.taskType),
         dreaming: protoEnum.dreaming.from(req.dreaming),
         requestId: requestIdOf(call),
+        traceparent: traceparentOf(call),
       });
       return { id: res.id, status: protoEnum.status.to(res.status) as never, namespace: res.namespace, customId: res.customId ?? "" };
     },

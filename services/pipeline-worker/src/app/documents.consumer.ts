@@ -19,6 +19,7 @@ export function documentsHandler(deps: { process: ProcessDocumentUseCase; index:
         taskType: ev.taskType,
         dreaming: ev.dreaming,
         lastAttempt: msg.attempt >= deps.maxAttempts,
+        traceparent: msg.headers.traceparent,
       });
     } else if (type === "DocumentDeleted") {
       const ev = decodeEvent("DocumentDeleted", msg.value);

@@ -19,7 +19,7 @@ export interface DocumentSource {
 
 /** Reads a document's source from ingestion (gRPC in every topology). */
 export interface DocumentSourceReader {
-  read(tenantId: string, namespace: string, documentId: string, generation: number): Promise<DocumentSource | undefined>;
+  read(tenantId: string, namespace: string, documentId: string, generation: number, traceparent?: string): Promise<DocumentSource | undefined>;
 }
 
 export interface ExtractedText {
@@ -43,10 +43,24 @@ export interface StateChange {
   reason?: string;
   title?: string;
   contentType?: string;
+  /** Trace context of the request that queued the document. */
+  traceparent?: string;
 }
 
 /** Publishes pipeline progress (DocumentStateChanged, DocumentIndexed). */
 export interface PipelineEvents {
   stateChanged(change: StateChange): Promise<void>;
-  indexed(info: { tenantId: string; namespace: string; documentId: string; generation: number; chunkCount: number; title?: string; contentType?: string; customId?: string; taskType: string; dreaming: string }): Promise<void>;
+  indexed(info: {
+    tenantId: string;
+    namespace: string;
+    documentId: string;
+    generation: number;
+    chunkCount: number;
+    title?: string;
+    contentType?: string;
+    customId?: string;
+    taskType: string;
+    dreaming: string;
+    traceparent?: string;
+  }): Promise<void>;
 }

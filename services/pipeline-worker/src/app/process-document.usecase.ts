@@ -15,12 +15,15 @@ export interface ProcessCommand {
   dreaming: string;
   /** True on the last delivery attempt: a failure now fails the document. */
   lastAttempt: boolean;
+  /** Trace context from the DocumentQueued event. */
+  traceparent?: string;
 }
 
 /** State sequence numbers within one generation (monotonic; see ingestion applyState). */
 export const SEQUENCE = { extracting: 1, chunking: 2, embedding: 3, indexing: 4, done: 5, failed: 5 } as const;
 
-const stageSeconds = () => metrics.histogram("engram_pipeline_stage_duration_seconds", "Pipeline stage duration", ["stage"], [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30]);
+const stageSeconds = () =>
+  metrics.histogram("engram_pipeline_stage_duration_seconds", "Pipeline stage duration", ["stage"], [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30]);
 
 /**
  * extract -> chunk -> embed -> index, publishing each state. Idempotent: a
@@ -46,7 +49,7 @@ export class ProcessDocumentUseCase {
 
   async execute(cmd: ProcessCommand): Promise<void> {
     const { events } = this.deps;
-    const ref = { tenantId: cmd.tenantId, namespace: cmd.namespace, documentId: cmd.documentId, generation: cmd.generation };
+    const ref = { tenantId: cmd.tenantId, namespace: cmd.namespace, documentId: cmd.documentId, generation: cmd.generation, traceparent: cmd.traceparent };
     try {
       await this.run(cmd);
     } catch (err) {
@@ -56,7 +59,12 @@ export class ProcessDocumentUseCase {
       }
       if (cmd.lastAttempt) {
         this.deps.logger.error({ err, documentId: cmd.documentId }, "document failed on its last attempt");
-        await events.stateChanged({ ...ref, status: "failed", sequence: SEQUENCE.failed, reason: `processing failed after retries: ${(err as Error).message ?? String(err)}` });
+        await events.stateChanged({
+          ...ref,
+          status: "failed",
+          sequence: SEQUENCE.failed,
+          reason: `processing failed after retries: ${(err as Error).message ?? String(err)}`,
+        });
         return;
       }
       throw err;
@@ -68,14 +76,16 @@ export class ProcessDocumentUseCase {
     try {
       return await fn();
     } finally {
-      stageSeconds().labels(stage).observe(Number(process.hrtime.bigint() - start) / 1e9);
+      stageSeconds()
+        .labels(stage)
+        .observe(Number(process.hrtime.bigint() - start) / 1e9);
     }
   }
 
   private async run(cmd: ProcessCommand): Promise<void> {
     const { sources, extractor, embedder, index, events, clock } = this.deps;
-    const ref = { tenantId: cmd.tenantId, namespace: cmd.namespace, documentId: cmd.documentId, generation: cmd.generation };
-    const source = await sources.read(cmd.tenantId, cmd.namespace, cmd.documentId, cmd.generation);
+    const ref = { tenantId: cmd.tenantId, namespace: cmd.namespace, documentId: cmd.documentId, generation: cmd.generation, traceparent: cmd.traceparent };
+    const source = await sources.read(cmd.tenantId, cmd.namespace, cmd.documentId, cmd.generation, cmd.traceparent);
     if (!source) return; // deleted meanwhile
     if (!source.current) return; // a newer generation is (or will be) processed
 
@@ -92,7 +102,12 @@ export class ProcessDocumentUseCase {
     const vectors = await this.time("embed", async () => {
       const out: Float32Array[] = [];
       for (let i = 0; i < pieces.length; i += this.deps.embedBatchSize) {
-        out.push(...(await embedder.embed(pieces.slice(i, i + this.deps.embedBatchSize).map((p) => p.content), "document")));
+        out.push(
+          ...(await embedder.embed(
+            pieces.slice(i, i + this.deps.embedBatchSize).map((p) => p.content),
+            "document",
+          )),
+        );
       }
       return out;
     });
@@ -110,7 +125,14 @@ export class ProcessDocumentUseCase {
       endOffset: p.endOffset,
       tokenCount: p.tokenCount,
       vector: vectors[i]!,
-      document: { title, contentType: extracted.contentType, customId: source.customId, metadata: source.metadata, createdAt: source.createdAt, updatedAt: source.updatedAt },
+      document: {
+        title,
+        contentType: extracted.contentType,
+        customId: source.customId,
+        metadata: source.metadata,
+        createdAt: source.createdAt,
+        updatedAt: source.updatedAt,
+      },
       createdAt: now,
     }));
     await this.time("index", () => index.replaceDocumentChunks(cmd.tenantId, cmd.namespace, cmd.documentId, chunks));

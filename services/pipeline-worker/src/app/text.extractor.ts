@@ -12,7 +12,11 @@ export class TextExtractor implements Extractor {
     }
     const text = (source.text ?? "").replace(/\r\n?/g, "\n");
     const first = text.split("\n").find((l) => l.trim()) ?? "";
-    const title = first.replace(/^#+\s*/, "").trim().slice(0, 120) || undefined;
+    const title =
+      first
+        .replace(/^#+\s*/, "")
+        .trim()
+        .slice(0, 120) || undefined;
     const markdown = /^#{1,6}\s|\n#{1,6}\s|```|\n[-*]\s/.test(text);
     return { text, title, contentType: markdown ? "markdown" : "text" };
   }

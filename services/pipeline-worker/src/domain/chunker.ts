@@ -83,7 +83,8 @@ function blocks(text: string): Span[] {
 function splitSpan(text: string, span: Span, maxTokens: number): Span[] {
   const out: Span[] = [];
   const piece = text.slice(span.start, span.end);
-  const sentences = piece.match(/[^.!?\n]+(?:[.!?]+|\n|$)\s*/g) ?? [piece];
+  // Contiguous pieces (leading punctuation joins its sentence): offsets are summed below, so no character may be skipped.
+  const sentences = piece.match(/[.!?]*[^.!?\n]*(?:[.!?]+|\n|$)\s*/g) ?? [piece];
   let pos = span.start;
   for (const s of sentences) {
     const sStart = pos;
@@ -125,8 +126,8 @@ export function chunkText(text: string, opts: ChunkerOptions): TextChunk[] {
       tokens += units[j]!.tokens;
       j++;
     }
-    // A heading never ends a chunk: carry it to the next one with its section.
-    if (j - 1 > i && units[j - 1]!.heading && j < units.length) {
+    // A heading never ends a chunk: carry it (and a heading run, e.g. "# A" then "## B") to the next one with its section.
+    while (j - 1 > i && units[j - 1]!.heading && j < units.length) {
       j--;
       tokens -= units[j]!.tokens;
     }
@@ -134,10 +135,16 @@ export function chunkText(text: string, opts: ChunkerOptions): TextChunk[] {
     const end = units[j - 1]!.end;
     chunks.push({ position: chunks.length, content: text.slice(start, end).trim(), startOffset: start, endOffset: end, tokenCount: tokens });
     if (j >= units.length) break;
-    // Overlap: step back over trailing units worth about overlapTokens.
+    // Overlap: step back over trailing units worth about overlapTokens, leaving room in the next
+    // chunk for the unit at j (with the block a heading there introduces), so it never repeats only overlap.
+    let need = 0;
+    for (let k = j; k < units.length; k++) {
+      need += units[k]!.tokens;
+      if (!units[k]!.heading) break;
+    }
     let back = j;
     let overlap = 0;
-    while (back - 1 > i && overlap + units[back - 1]!.tokens <= opts.overlapTokens) {
+    while (back - 1 > i && overlap + units[back - 1]!.tokens <= opts.overlapTokens && overlap + units[back - 1]!.tokens + need <= opts.maxTokens) {
       back--;
       overlap += units[back]!.tokens;
     }

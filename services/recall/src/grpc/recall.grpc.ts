@@ -20,7 +20,8 @@ export function recallGrpc(uc: { searchDocuments: SearchDocumentsUseCase; index:
     async listChunks(req: ListChunksRequest__Output): Promise<ListChunksResponse> {
       const tenantId = req.context?.tenantId;
       if (!tenantId) throw new InvalidArgumentError("call context without tenant");
-      if (!req.documentId || !req.namespace) throw new UnimplementedError("listing chunks across documents", "list the chunks of one document (GET /ns/{namespace}/document/{id}?include=chunks)");
+      if (!req.documentId || !req.namespace)
+        throw new UnimplementedError("listing chunks across documents", "list the chunks of one document (GET /ns/{namespace}/document/{id}?include=chunks)");
       const chunks = await uc.index.listDocumentChunks(tenantId, req.namespace, req.documentId);
       return {
         chunks: chunks.map((c) => ({
@@ -48,7 +49,10 @@ export function recallGrpc(uc: { searchDocuments: SearchDocumentsUseCase; index:
       if (!tenantId) throw new InvalidArgumentError("call context without tenant");
       const mode = req.searchMode === "SEARCH_MODE_UNSPECIFIED" ? "SEARCH_MODE_MEMORIES" : req.searchMode;
       if (mode !== "SEARCH_MODE_DOCUMENTS") {
-        throw new UnimplementedError(`searchMode ${mode === "SEARCH_MODE_HYBRID" ? "hybrid" : "memories"}`, "memory formation arrives in a later release; use searchMode \"documents\"");
+        throw new UnimplementedError(
+          `searchMode ${mode === "SEARCH_MODE_HYBRID" ? "hybrid" : "memories"}`,
+          'memory formation arrives in a later release; use searchMode "documents"',
+        );
       }
       if (req.filter?.expression) throw new UnimplementedError("search filters", "metadata filters arrive in a later release");
       const limit = req.limit || 10;

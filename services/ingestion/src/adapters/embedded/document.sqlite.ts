@@ -118,7 +118,9 @@ export class SqliteDocumentRepository implements DocumentRepository {
     this.outbox = new SqliteOutbox(this.db);
     this.insertStmt = this.db.prepare(`INSERT INTO documents (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => "@" + c).join(", ")})`);
     this.updateStmt = this.db.prepare(
-      `UPDATE documents SET ${COLUMNS.filter((c) => c !== "id").map((c) => `${c} = @${c}`).join(", ")}
+      `UPDATE documents SET ${COLUMNS.filter((c) => c !== "id")
+        .map((c) => `${c} = @${c}`)
+        .join(", ")}
        WHERE id = @id AND tenant_id = @tenant_id AND updated_at = @prev_updated_at AND generation = @prev_generation AND state_sequence = @prev_state_sequence`,
     );
   }
@@ -129,12 +131,14 @@ export class SqliteDocumentRepository implements DocumentRepository {
   }
 
   async findByCustomId(tenantId: string, namespace: string, customId: string): Promise<DocumentRecord | undefined> {
-    const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND namespace = ? AND custom_id = ?").get(tenantId, namespace, customId) as Row | undefined;
+    const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND namespace = ? AND custom_id = ?").get(tenantId, namespace, customId) as
+      Row | undefined;
     return r && fromRow(r);
   }
 
   async findByCustomIdInTenant(tenantId: string, customId: string): Promise<DocumentRecord | undefined> {
-    const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND custom_id = ? ORDER BY updated_at DESC LIMIT 1").get(tenantId, customId) as Row | undefined;
+    const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND custom_id = ? ORDER BY updated_at DESC LIMIT 1").get(tenantId, customId) as
+      Row | undefined;
     return r && fromRow(r);
   }
 
@@ -145,7 +149,8 @@ export class SqliteDocumentRepository implements DocumentRepository {
         this.outbox.add(events);
       })();
     } catch (err) {
-      if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") throw new AlreadyExistsError(`a document with id ${doc.customId} already exists in ${doc.namespace}`);
+      if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE")
+        throw new AlreadyExistsError(`a document with id ${doc.customId} already exists in ${doc.namespace}`);
       throw err;
     }
   }

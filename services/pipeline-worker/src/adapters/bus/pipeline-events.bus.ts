@@ -1,7 +1,12 @@
 import { type EventBus, eventMessage } from "@engram/bus";
 import { toTimestamp } from "@engram/grpc";
 import { type Clock, protoEnum } from "@engram/kernel";
+import { childTraceparent } from "@engram/observability";
 import type { PipelineEvents, StateChange } from "../../app/ports";
+
+function traceHeaders(traceparent: string | undefined): Record<string, string> {
+  return traceparent ? { traceparent: childTraceparent(traceparent) } : {};
+}
 
 /** PipelineEvents on the bus: keyed by document id, so one document's states stay ordered. */
 export class BusPipelineEvents implements PipelineEvents {
@@ -20,7 +25,7 @@ export class BusPipelineEvents implements PipelineEvents {
         sequence: c.sequence,
         title: c.title ?? "",
         contentType: c.contentType ?? "",
-      }),
+      }, traceHeaders(c.traceparent)),
     ]);
   }
 
@@ -35,7 +40,7 @@ export class BusPipelineEvents implements PipelineEvents {
         title: i.title ?? "",
         contentType: i.contentType ?? "",
         customId: i.customId ?? "",
-      }),
+      }, traceHeaders(i.traceparent)),
     ]);
   }
 }

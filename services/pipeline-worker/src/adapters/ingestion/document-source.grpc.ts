@@ -18,10 +18,15 @@ export class GrpcDocumentSourceReader implements DocumentSourceReader {
     this.client = createClient("engram.ingestion.v1.IngestionService", address);
   }
 
-  async read(tenantId: string, namespace: string, documentId: string, generation: number): Promise<DocumentSource | undefined> {
+  async read(tenantId: string, namespace: string, documentId: string, generation: number, traceparent?: string): Promise<DocumentSource | undefined> {
     let parts: GetDocumentSourceResponse__Output[];
     try {
-      parts = await serverStreamCall<GetDocumentSourceResponse__Output>(this.client, "GetDocumentSource", { context: { tenantId }, namespace, id: documentId, generation }, { deadlineMs: 60_000 });
+      parts = await serverStreamCall<GetDocumentSourceResponse__Output>(
+        this.client,
+        "GetDocumentSource",
+        { context: { tenantId }, namespace, id: documentId, generation },
+        { deadlineMs: 60_000 },
+      );
     } catch (err) {
       if (isServiceError(err) && err.code === grpc.status.NOT_FOUND) return undefined;
       throw err;

@@ -4,8 +4,8 @@ import type { Struct as _google_protobuf_Struct, Struct__Output as _google_proto
 
 /**
  * A metadata / container-tag filter in the API's AND/OR condition syntax
- * (OpenAPI: filters). Carried as JSON so the nesting is kept exactly; every
- * service validates it with the same schema (libs/kernel filter).
+ * (OpenAPI: filters). Carried as JSON so the nesting is kept exactly; the
+ * receiving service validates it.
  */
 export interface Filter {
   'expression'?: (_google_protobuf_Struct | null);
@@ -13,8 +13,8 @@ export interface Filter {
 
 /**
  * A metadata / container-tag filter in the API's AND/OR condition syntax
- * (OpenAPI: filters). Carried as JSON so the nesting is kept exactly; every
- * service validates it with the same schema (libs/kernel filter).
+ * (OpenAPI: filters). Carried as JSON so the nesting is kept exactly; the
+ * receiving service validates it.
  */
 export interface Filter__Output {
   'expression': (_google_protobuf_Struct__Output | null);

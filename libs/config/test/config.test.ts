@@ -1,0 +1,125 @@
+import { ConfigError, env, loadConfig, z } from "../src/index";
+
+const schema = z.object({
+  PORT: env.port(8080),
+  WORKERS: env.int(4, { min: 1, max: 16 }),
+  DEBUG: env.bool(false),
+  TAGS: env.list(["a", "b"]),
+  NAME: env.string("engram"),
+  LOG_LEVEL: env.logLevel(),
+  UPSTREAM: env.address().optional(),
+});
+
+function configErrorOf(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("applies defaults for an empty environment", () => {
+    expect(loadConfig("test", schema, {})).toEqual({ PORT: 8080, WORKERS: 4, DEBUG: false, TAGS: ["a", "b"], NAME: "engram", LOG_LEVEL: "info" });
+  });
+
+  it("parses given values", () => {
+    const c = loadConfig("test", schema, { PORT: "9000", WORKERS: "8", DEBUG: "yes", TAGS: "x, y ,,z", NAME: "other", LOG_LEVEL: "debug", UPSTREAM: "localhost:50051" });
+    expect(c).toEqual({ PORT: 9000, WORKERS: 8, DEBUG: true, TAGS: ["x", "y", "z"], NAME: "other", LOG_LEVEL: "debug", UPSTREAM: "localhost:50051" });
+  });
+
+  it("reports every problem in one ConfigError", () => {
+    const err = configErrorOf(() => loadConfig("svc", schema, { PORT: "not-a-port", DEBUG: "maybe" }));
+    expect(err.component).toBe("svc");
+    expect(err.problems).toHaveLength(2);
+    expect(err.problems.some((p) => p.startsWith("PORT:") && p.includes('"not-a-port"'))).toBe(true);
+    expect(err.problems.some((p) => p.startsWith("DEBUG:") && p.includes('"maybe"'))).toBe(true);
+    expect(err.message).toContain("invalid configuration for svc");
+    expect(err.message).toContain("PORT");
+    expect(err.message).toContain("DEBUG");
+  });
+
+  it("reports three bad variables as three problems", () => {
+    const err = configErrorOf(() => loadConfig("svc", schema, { WORKERS: "99", LOG_LEVEL: "loud", UPSTREAM: "no port here" }));
+    expect(err.problems.map((p) => p.split(":")[0]).sort()).toEqual(["LOG_LEVEL", "UPSTREAM", "WORKERS"]);
+  });
+
+  it("treats empty strings as unset (defaults apply)", () => {
+    expect(loadConfig("test", schema, { PORT: "", WORKERS: "", DEBUG: "", TAGS: "", NAME: "", LOG_LEVEL: "", UPSTREAM: "" })).toEqual(
+      loadConfig("test", schema, {}),
+    );
+  });
+
+  it("treats an empty required variable as missing", () => {
+    const required = z.object({ ADDRESS: env.address() });
+    const err = configErrorOf(() => loadConfig("svc", required, { ADDRESS: "" }));
+    expect(err.problems).toHaveLength(1);
+    expect(err.problems[0]).toMatch(/^ADDRESS:/);
+    expect(err.problems[0]).not.toContain("got");
+  });
+
+  it("ignores unrelated variables", () => {
+    expect(loadConfig("test", z.object({ NAME: env.string("x") }), { PATH: "/usr/bin", NAME: "y" })).toEqual({ NAME: "y" });
+  });
+});
+
+describe("env.bool", () => {
+  const parse = (v: string | undefined, def = false) => loadConfig("t", z.object({ B: env.bool(def) }), { B: v }).B;
+
+  it.each([
+    ["true", true],
+    ["1", true],
+    ["yes", true],
+    ["false", false],
+    ["0", false],
+    ["no", false],
+  ])("%s -> %s", (v, expected) => {
+    expect(parse(v)).toBe(expected);
+    expect(parse(v, true)).toBe(expected);
+  });
+
+  it("uses the default when unset", () => {
+    expect(parse(undefined, true)).toBe(true);
+    expect(parse(undefined, false)).toBe(false);
+  });
+
+  it.each(["TRUE", "on", "2", "y"])("rejects %s", (v) => {
+    const err = configErrorOf(() => parse(v));
+    expect(err.problems[0]).toContain("must be true or false");
+  });
+});
+
+describe("env.int", () => {
+  const s = z.object({ N: env.int(10, { min: 1, max: 100 }) });
+  const parse = (v: string | undefined) => loadConfig("t", s, { N: v }).N;
+
+  it("parses integers and applies the default", () => {
+    expect(parse("42")).toBe(42);
+    expect(parse("1")).toBe(1);
+    expect(parse("100")).toBe(100);
+    expect(parse(undefined)).toBe(10);
+  });
+
+  it.each(["abc", "1.5", "0", "101", "-3"])("rejects %s", (v) => {
+    expect(() => parse(v)).toThrow(ConfigError);
+  });
+});
+
+describe("env.list", () => {
+  const parse = (v: string | undefined) => loadConfig("t", z.object({ L: env.list(["d1", "d2"]) }), { L: v }).L;
+
+  it("splits on commas, trims and drops empty entries", () => {
+    expect(parse(" a ,b,, c ,")).toEqual(["a", "b", "c"]);
+    expect(parse("single")).toEqual(["single"]);
+  });
+
+  it("uses the default when unset", () => {
+    expect(parse(undefined)).toEqual(["d1", "d2"]);
+  });
+
+  it("defaults to an empty list", () => {
+    expect(loadConfig("t", z.object({ L: env.list() }), {}).L).toEqual([]);
+  });
+});

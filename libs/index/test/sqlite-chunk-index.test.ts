@@ -1,0 +1,207 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ChunkSearchQuery, IndexedChunk } from "../src/chunk-index";
+import { HashingEmbedder } from "../src/embedder";
+import { ftsQuery, SqliteChunkIndex } from "../src/sqlite-chunk-index";
+
+const embedder = new HashingEmbedder(128);
+let seq = 0;
+
+function chunk(tenantId: string, namespace: string, documentId: string, position: number, content: string): IndexedChunk {
+  return {
+    id: `c_test${++seq}`,
+    tenantId,
+    namespace,
+    documentId,
+    position,
+    content,
+    startOffset: position * 100,
+    endOffset: position * 100 + content.length,
+    tokenCount: content.split(/\s+/).length,
+    vector: embedder.embedOne(content),
+    document: { title: `${documentId} title`, contentType: "text", customId: `custom-${documentId}`, metadata: { source: "test", n: position }, createdAt: "2024-01-01T00:00:00.000Z", updatedAt: "2024-01-02T00:00:00.000Z" },
+    createdAt: "2024-01-03T00:00:00.000Z",
+  };
+}
+
+describe("SqliteChunkIndex", () => {
+  let dir: string;
+  let index: SqliteChunkIndex;
+
+  const search = (q: Omit<ChunkSearchQuery, "vector" | "limit"> & { limit?: number }) => index.search({ limit: 20, vector: embedder.embedOne(q.text), ...q });
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-index-"));
+    index = new SqliteChunkIndex(dir);
+  });
+
+  afterEach(async () => {
+    await index.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("stores chunks with their document fields and lists them by position", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 1, "second part"), chunk("t1", "ns", "doc1", 0, "first part")]);
+    const listed = await index.listDocumentChunks("t1", "ns", "doc1");
+    expect(listed.map((c) => c.content)).toEqual(["first part", "second part"]);
+    expect(listed[0]).toMatchObject({ tenantId: "t1", namespace: "ns", documentId: "doc1", position: 0, startOffset: 0, endOffset: 10 });
+    expect(listed[0]!.document).toEqual({ title: "doc1 title", contentType: "text", customId: "custom-doc1", metadata: { source: "test", n: 0 }, createdAt: "2024-01-01T00:00:00.000Z", updatedAt: "2024-01-02T00:00:00.000Z" });
+    expect(listed[0]).not.toHaveProperty("vector");
+  });
+
+  it("replaceDocumentChunks replaces: the second call leaves only the new chunks", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "zebras graze on savanna grass"), chunk("t1", "ns", "doc1", 1, "lions hunt at dusk")]);
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "penguins swim in cold water")]);
+    expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["penguins swim in cold water"]);
+    expect(await search({ tenantId: "t1", text: "zebras savanna" })).toEqual([]);
+    expect(await search({ tenantId: "t1", text: "lions" })).toEqual([]);
+    const hits = await search({ tenantId: "t1", text: "penguins" });
+    expect(hits.map((h) => h.chunk.content)).toEqual(["penguins swim in cold water"]);
+  });
+
+  it("replacing one document leaves other documents alone", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "alpha content")]);
+    await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "beta content")]);
+    await index.replaceDocumentChunks("t1", "ns", "doc1", []);
+    expect(await index.listDocumentChunks("t1", "ns", "doc1")).toEqual([]);
+    expect((await index.listDocumentChunks("t1", "ns", "doc2")).map((c) => c.content)).toEqual(["beta content"]);
+  });
+
+  it("rejects chunks whose scope does not match the document, atomically", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "kept")]);
+    await expect(index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "new"), chunk("t2", "ns", "doc1", 1, "foreign")])).rejects.toThrow(/scope/);
+    expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["kept"]);
+  });
+
+  it("search finds chunks by keyword, stemmed, with scores and similarity in [0, 1]", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [
+      chunk("t1", "ns", "doc1", 0, "Sarah is being promoted to VP of Product."),
+      chunk("t1", "ns", "doc1", 1, "The office kitchen has a new coffee machine."),
+    ]);
+    await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "Our API rate limit is 100 requests per minute.")]);
+    const hits = await search({ tenantId: "t1", text: "promotion of Sarah" });
+    expect(hits[0]!.chunk.content).toBe("Sarah is being promoted to VP of Product.");
+    expect(hits[0]!.keywordScore).toBeGreaterThan(0);
+    for (const h of hits) {
+      expect(h.similarity).toBeGreaterThanOrEqual(0);
+      expect(h.similarity).toBeLessThanOrEqual(1);
+    }
+    const rate = await search({ tenantId: "t1", text: "rate limits" });
+    expect(rate[0]!.chunk.documentId).toBe("doc2");
+  });
+
+  it("respects the limit", async () => {
+    await index.replaceDocumentChunks(
+      "t1",
+      "ns",
+      "doc1",
+      Array.from({ length: 10 }, (_, i) => chunk("t1", "ns", "doc1", i, `widget number ${i} specification`)),
+    );
+    expect(await search({ tenantId: "t1", text: "widget specification", limit: 3 })).toHaveLength(3);
+  });
+
+  describe("isolation", () => {
+    const text = "The launch code for project nightingale is 4242.";
+    beforeEach(async () => {
+      for (const [tenant, ns] of [
+        ["acme", "alpha"],
+        ["acme", "beta"],
+        ["globex", "alpha"],
+      ] as const) {
+        await index.replaceDocumentChunks(tenant, ns, "shared-doc", [chunk(tenant, ns, "shared-doc", 0, text)]);
+        await index.replaceDocumentChunks(tenant, ns, `${ns}-only`, [chunk(tenant, ns, `${ns}-only`, 0, `${text} (copy in ${ns})`)]);
+      }
+    });
+
+    it("never returns chunks of another tenant", async () => {
+      for (const tenant of ["acme", "globex"]) {
+        const hits = await search({ tenantId: tenant, text: "launch code nightingale" });
+        expect(hits.length).toBeGreaterThan(0);
+        expect(hits.every((h) => h.chunk.tenantId === tenant)).toBe(true);
+      }
+      expect(await search({ tenantId: "initech", text: "launch code nightingale" })).toEqual([]);
+    });
+
+    it("never returns chunks of another namespace", async () => {
+      const alpha = await search({ tenantId: "acme", namespaces: ["alpha"], text: "launch code nightingale" });
+      expect(alpha).toHaveLength(2);
+      expect(alpha.every((h) => h.chunk.namespace === "alpha" && h.chunk.tenantId === "acme")).toBe(true);
+
+      const both = await search({ tenantId: "acme", namespaces: ["alpha", "beta"], text: "launch code nightingale" });
+      expect(new Set(both.map((h) => h.chunk.namespace))).toEqual(new Set(["alpha", "beta"]));
+      expect(both.every((h) => h.chunk.tenantId === "acme")).toBe(true);
+
+      const all = await search({ tenantId: "acme", text: "launch code nightingale" });
+      expect(all).toHaveLength(4);
+    });
+
+    it("an empty namespace list or an unknown namespace finds nothing", async () => {
+      expect(await search({ tenantId: "acme", namespaces: [], text: "launch code" })).toEqual([]);
+      expect(await search({ tenantId: "acme", namespaces: ["gamma"], text: "launch code" })).toEqual([]);
+    });
+
+    it("vector-only matches respect the scope too", async () => {
+      // No keyword overlap; only the dense side can match.
+      const hits = await index.search({ tenantId: "globex", namespaces: ["alpha"], text: "zzzz", vector: embedder.embedOne(text), limit: 20 });
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.every((h) => h.chunk.tenantId === "globex" && h.chunk.namespace === "alpha")).toBe(true);
+      expect(hits.every((h) => h.keywordScore === 0)).toBe(true);
+    });
+
+    it("documentId restricts the search to that document", async () => {
+      const hits = await search({ tenantId: "acme", namespaces: ["alpha"], documentId: "shared-doc", text: "launch code nightingale" });
+      expect(hits).toHaveLength(1);
+      expect(hits[0]!.chunk).toMatchObject({ tenantId: "acme", namespace: "alpha", documentId: "shared-doc" });
+      expect(await search({ tenantId: "acme", namespaces: ["alpha"], documentId: "no-such-doc", text: "launch code" })).toEqual([]);
+    });
+  });
+
+  it("deleteDocument removes the document from keyword and vector search", async () => {
+    const text = "Quarterly revenue grew by twelve percent.";
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, text), chunk("t1", "ns", "doc1", 1, "Costs stayed flat.")]);
+    await index.replaceDocumentChunks("t1", "other", "doc1", [chunk("t1", "other", "doc1", 0, text)]);
+    expect(await index.deleteDocument("t1", "ns", "doc1")).toBe(2);
+    expect(await index.deleteDocument("t1", "ns", "doc1")).toBe(0);
+
+    const keyword = await search({ tenantId: "t1", namespaces: ["ns"], text: "quarterly revenue" });
+    expect(keyword).toEqual([]);
+    const dense = await index.search({ tenantId: "t1", namespaces: ["ns"], text: "", vector: embedder.embedOne(text), limit: 10 });
+    expect(dense).toEqual([]);
+    expect(await index.listDocumentChunks("t1", "ns", "doc1")).toEqual([]);
+    // Same document id in another namespace is untouched.
+    expect((await search({ tenantId: "t1", namespaces: ["other"], text: "quarterly revenue" })).map((h) => h.chunk.namespace)).toEqual(["other"]);
+  });
+
+  it("data survives reopening the index", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "persistent giraffe facts")]);
+    await index.close();
+    index = new SqliteChunkIndex(dir);
+    expect((await search({ tenantId: "t1", text: "giraffe" })).map((h) => h.chunk.content)).toEqual(["persistent giraffe facts"]);
+  });
+
+  it("queries with quotes and FTS operators do not throw and still match the words", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "foo fighters play bar music")]);
+    for (const q of ['foo" OR bar*', '"unbalanced', "NEAR(foo bar)", "foo AND NOT bar", "col:foo ^bar", "-foo +bar", "*", '""', "(((", "foo' OR '1'='1"]) {
+      await expect(search({ tenantId: "t1", text: q })).resolves.toBeDefined();
+    }
+    const hits = await search({ tenantId: "t1", text: 'foo" OR bar*' });
+    expect(hits.map((h) => h.chunk.documentId)).toEqual(["doc1"]);
+  });
+});
+
+describe("ftsQuery", () => {
+  it("quotes each analysed term and ORs them (operators become plain words or vanish)", () => {
+    expect(ftsQuery('foo" OR bar*')).toBe('"foo" OR "bar"');
+    expect(ftsQuery("running dogs")).toBe('"run" OR "dog"');
+  });
+
+  it("deduplicates terms", () => {
+    expect(ftsQuery("dog dogs DOG")).toBe('"dog"');
+  });
+
+  it("is undefined when nothing searchable remains", () => {
+    expect(ftsQuery("the and of")).toBeUndefined();
+    expect(ftsQuery('"*" ()')).toBeUndefined();
+  });
+});

@@ -1,0 +1,55 @@
+import { protoEnum } from "../src/enums";
+import { DOCUMENT_STATUSES, DREAMING_MODES, isFinalStatus, statusRank, TASK_TYPES } from "../src/status";
+
+describe("protoEnum.status", () => {
+  it.each(DOCUMENT_STATUSES)("round-trips %s", (s) => {
+    const proto = protoEnum.status.to(s);
+    expect(proto).toBe(`DOCUMENT_STATUS_${s.toUpperCase()}`);
+    expect(protoEnum.status.from(proto)).toBe(s);
+  });
+
+  it("maps missing, unspecified and foreign values to unknown", () => {
+    expect(protoEnum.status.from(undefined)).toBe("unknown");
+    expect(protoEnum.status.from("")).toBe("unknown");
+    expect(protoEnum.status.from("DOCUMENT_STATUS_UNSPECIFIED")).toBe("unknown");
+    expect(protoEnum.status.from("DOCUMENT_STATUS_EXPLODED")).toBe("unknown");
+    expect(protoEnum.status.from("TASK_TYPE_MEMORY")).toBe("unknown");
+    expect(protoEnum.status.from("done")).toBe("unknown");
+  });
+});
+
+describe("protoEnum.taskType", () => {
+  it.each(TASK_TYPES)("round-trips %s", (t) => {
+    expect(protoEnum.taskType.from(protoEnum.taskType.to(t))).toBe(t);
+  });
+
+  it("uses UNSPECIFIED for an absent value and reads it back as undefined", () => {
+    expect(protoEnum.taskType.to(undefined)).toBe("TASK_TYPE_UNSPECIFIED");
+    expect(protoEnum.taskType.from("TASK_TYPE_UNSPECIFIED")).toBeUndefined();
+    expect(protoEnum.taskType.from("DREAMING_DYNAMIC")).toBeUndefined();
+  });
+});
+
+describe("protoEnum.dreaming", () => {
+  it.each(DREAMING_MODES)("round-trips %s", (d) => {
+    expect(protoEnum.dreaming.to(d)).toBe(`DREAMING_${d.toUpperCase()}`);
+    expect(protoEnum.dreaming.from(protoEnum.dreaming.to(d))).toBe(d);
+  });
+
+  it("uses UNSPECIFIED for an absent value and reads it back as undefined", () => {
+    expect(protoEnum.dreaming.to(undefined)).toBe("DREAMING_UNSPECIFIED");
+    expect(protoEnum.dreaming.from("DREAMING_UNSPECIFIED")).toBeUndefined();
+    expect(protoEnum.dreaming.from(undefined)).toBeUndefined();
+  });
+});
+
+describe("status helpers", () => {
+  it("only done and failed are final", () => {
+    expect(DOCUMENT_STATUSES.filter(isFinalStatus)).toEqual(["done", "failed"]);
+  });
+
+  it("ranks pipeline states in order", () => {
+    const order = ["queued", "extracting", "chunking", "embedding", "indexing", "done"] as const;
+    for (let i = 1; i < order.length; i++) expect(statusRank(order[i]!)).toBeGreaterThan(statusRank(order[i - 1]!));
+  });
+});

@@ -1,0 +1,243 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { HashingEmbedder, type Embedder, SqliteChunkIndex } from "@engram/index";
+import type { Clock } from "@engram/kernel";
+import { rootLogger } from "@engram/observability";
+import type { DocumentSource, DocumentSourceReader, PipelineEvents, StateChange } from "../../src/app/ports";
+import { ProcessDocumentUseCase, type ProcessCommand, SEQUENCE } from "../../src/app/process-document.usecase";
+import { TextExtractor } from "../../src/app/text.extractor";
+
+const logger = rootLogger({ level: "silent" });
+const clock: Clock = { now: () => new Date("2024-06-01T12:00:00.000Z") };
+
+type IndexedInfo = Parameters<PipelineEvents["indexed"]>[0];
+
+class RecordingEvents implements PipelineEvents {
+  readonly states: StateChange[] = [];
+  readonly indexedCalls: IndexedInfo[] = [];
+  readonly order: string[] = [];
+  async stateChanged(change: StateChange): Promise<void> {
+    this.states.push(change);
+    this.order.push(change.status);
+  }
+  async indexed(info: IndexedInfo): Promise<void> {
+    this.indexedCalls.push(info);
+    this.order.push("indexed");
+  }
+}
+
+class MapSources implements DocumentSourceReader {
+  readonly sources = new Map<string, DocumentSource>();
+  reads = 0;
+  failWith: Error | undefined;
+  async read(tenantId: string, namespace: string, documentId: string, generation: number): Promise<DocumentSource | undefined> {
+    this.reads++;
+    if (this.failWith) throw this.failWith;
+    const s = this.sources.get(`${tenantId}/${namespace}/${documentId}`);
+    return s && { ...s, current: s.generation === generation };
+  }
+  put(s: Omit<DocumentSource, "current">): void {
+    this.sources.set(`${s.tenantId}/${s.namespace}/${s.documentId}`, { ...s, current: true });
+  }
+}
+
+/** The real embedder, recording each batch size. */
+class CountingEmbedder implements Embedder {
+  private readonly inner = new HashingEmbedder(64);
+  readonly id = this.inner.id;
+  readonly dimensions = this.inner.dimensions;
+  readonly batches: number[] = [];
+  async embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]> {
+    this.batches.push(texts.length);
+    return this.inner.embed(texts, kind);
+  }
+}
+
+const ARTICLE = [
+  "# Release notes",
+  "",
+  "Engram now ships an embedded event bus that stores every message durably in SQLite.",
+  "",
+  "The pipeline worker extracts text, splits it into chunks, embeds each chunk and indexes it for recall.",
+  "",
+  "## Upgrading",
+  "",
+  "Stop the old process, replace the binary and start it again; queued documents resume where they stopped.",
+  "",
+  "Search quality improved for short questions about rate limits and promotions.",
+].join("\n");
+
+describe("ProcessDocumentUseCase", () => {
+  let dir: string;
+  let index: SqliteChunkIndex;
+  let sources: MapSources;
+  let events: RecordingEvents;
+  let embedder: CountingEmbedder;
+  let useCase: ProcessDocumentUseCase;
+
+  const cmd = (over: Partial<ProcessCommand> = {}): ProcessCommand => ({
+    tenantId: "acme",
+    namespace: "user_1",
+    documentId: "d_doc1",
+    generation: 2,
+    taskType: "TASK_TYPE_MEMORY",
+    dreaming: "DREAMING_DYNAMIC",
+    lastAttempt: false,
+    ...over,
+  });
+
+  const source = (over: Partial<DocumentSource> = {}): Omit<DocumentSource, "current"> => ({
+    tenantId: "acme",
+    namespace: "user_1",
+    documentId: "d_doc1",
+    generation: 2,
+    kind: "text",
+    text: ARTICLE,
+    customId: "notes-1",
+    metadata: { team: "core", version: 3 },
+    createdAt: "2024-05-01T00:00:00.000Z",
+    updatedAt: "2024-05-02T00:00:00.000Z",
+    ...over,
+  });
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-worker-"));
+    index = new SqliteChunkIndex(dir);
+    sources = new MapSources();
+    events = new RecordingEvents();
+    embedder = new CountingEmbedder();
+    useCase = new ProcessDocumentUseCase({
+      sources,
+      extractor: new TextExtractor(),
+      embedder,
+      index,
+      events,
+      clock,
+      chunking: { maxTokens: 32, overlapTokens: 4 },
+      embedBatchSize: 2,
+      logger,
+    });
+  });
+
+  afterEach(async () => {
+    await index.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("publishes extracting -> chunking -> embedding -> indexing -> done with sequences 1..5, then indexed", async () => {
+    sources.put(source());
+    await useCase.execute(cmd());
+
+    expect(events.order).toEqual(["extracting", "chunking", "embedding", "indexing", "done", "indexed"]);
+    expect(events.states.map((s) => s.sequence)).toEqual([1, 2, 3, 4, 5]);
+    expect(SEQUENCE.done).toBe(5);
+    for (const s of events.states) {
+      expect(s).toMatchObject({ tenantId: "acme", namespace: "user_1", documentId: "d_doc1", generation: 2 });
+      expect(s.reason).toBeUndefined();
+    }
+    // Title and content type are known from chunking on.
+    expect(events.states[0]!.title).toBeUndefined();
+    for (const s of events.states.slice(1)) expect(s).toMatchObject({ title: "Release notes", contentType: "markdown" });
+
+    const chunks = await index.listDocumentChunks("acme", "user_1", "d_doc1");
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(events.indexedCalls).toEqual([
+      {
+        tenantId: "acme",
+        namespace: "user_1",
+        documentId: "d_doc1",
+        generation: 2,
+        chunkCount: chunks.length,
+        title: "Release notes",
+        contentType: "markdown",
+        customId: "notes-1",
+        taskType: "TASK_TYPE_MEMORY",
+        dreaming: "DREAMING_DYNAMIC",
+      },
+    ]);
+    expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
+    for (const c of chunks) {
+      expect(ARTICLE.slice(c.startOffset, c.endOffset).trim()).toBe(c.content);
+      expect(c.id).toMatch(/^c_[0-9A-Za-z]{20}$/);
+      expect(c.createdAt).toBe("2024-06-01T12:00:00.000Z");
+      expect(c.document).toEqual({ title: "Release notes", contentType: "markdown", customId: "notes-1", metadata: { team: "core", version: 3 }, createdAt: "2024-05-01T00:00:00.000Z", updatedAt: "2024-05-02T00:00:00.000Z" });
+    }
+    // Embedded in batches of embedBatchSize.
+    expect(embedder.batches.reduce((a, b) => a + b, 0)).toBe(chunks.length);
+    expect(Math.max(...embedder.batches)).toBeLessThanOrEqual(2);
+
+    const q = "how do I upgrade and resume queued documents?";
+    const hits = await index.search({ tenantId: "acme", namespaces: ["user_1"], text: q, vector: new HashingEmbedder(64).embedOne(q), limit: 5 });
+    expect(hits[0]!.chunk.content).toContain("queued documents resume");
+  });
+
+  it("is idempotent: a redelivery replaces the document's chunks", async () => {
+    sources.put(source());
+    await useCase.execute(cmd());
+    const first = await index.listDocumentChunks("acme", "user_1", "d_doc1");
+    await useCase.execute(cmd());
+    const second = await index.listDocumentChunks("acme", "user_1", "d_doc1");
+    expect(second.map((c) => c.content)).toEqual(first.map((c) => c.content));
+    expect(events.indexedCalls).toHaveLength(2);
+  });
+
+  it("fails a URL source with a reason and indexes nothing", async () => {
+    sources.put(source({ kind: "url", text: undefined, url: "https://example.com/page" }));
+    await expect(useCase.execute(cmd())).resolves.toBeUndefined();
+    expect(events.order).toEqual(["extracting", "failed"]);
+    const failed = events.states.at(-1)!;
+    expect(failed).toMatchObject({ status: "failed", sequence: 5, generation: 2, documentId: "d_doc1" });
+    expect(failed.reason).toMatch(/URL/);
+    expect(events.indexedCalls).toEqual([]);
+    expect(await index.listDocumentChunks("acme", "user_1", "d_doc1")).toEqual([]);
+  });
+
+  it("fails a document without extractable text", async () => {
+    sources.put(source({ text: " \n\n  " }));
+    await useCase.execute(cmd());
+    expect(events.order).toEqual(["extracting", "failed"]);
+    expect(events.states.at(-1)!.reason).toMatch(/no text/);
+  });
+
+  it("rethrows a source read error for the bus to retry when it is not the last attempt", async () => {
+    sources.put(source());
+    sources.failWith = new Error("ingestion unreachable");
+    await expect(useCase.execute(cmd({ lastAttempt: false }))).rejects.toThrow("ingestion unreachable");
+    expect(events.states).toEqual([]);
+    expect(events.indexedCalls).toEqual([]);
+  });
+
+  it("publishes failed with the error on the last attempt", async () => {
+    sources.put(source());
+    sources.failWith = new Error("ingestion unreachable");
+    await expect(useCase.execute(cmd({ lastAttempt: true }))).resolves.toBeUndefined();
+    expect(events.states).toHaveLength(1);
+    expect(events.states[0]).toMatchObject({ tenantId: "acme", namespace: "user_1", documentId: "d_doc1", generation: 2, status: "failed", sequence: 5 });
+    expect(events.states[0]!.reason).toContain("ingestion unreachable");
+    expect(events.indexedCalls).toEqual([]);
+  });
+
+  it("does nothing for a stale generation", async () => {
+    // The index holds the current generation's chunks; an old event must not touch them.
+    sources.put(source({ generation: 3, text: "Current generation text about zebras." }));
+    await useCase.execute(cmd({ generation: 3 }));
+    const before = await index.listDocumentChunks("acme", "user_1", "d_doc1");
+    events.states.length = 0;
+    events.indexedCalls.length = 0;
+    events.order.length = 0;
+    embedder.batches.length = 0;
+
+    await useCase.execute(cmd({ generation: 2, lastAttempt: true }));
+    expect(sources.reads).toBe(2);
+    expect(events.order).toEqual([]);
+    expect(embedder.batches).toEqual([]);
+    expect(await index.listDocumentChunks("acme", "user_1", "d_doc1")).toEqual(before);
+  });
+
+  it("does nothing when the document was deleted meanwhile", async () => {
+    await useCase.execute(cmd({ lastAttempt: true }));
+    expect(sources.reads).toBe(1);
+    expect(events.order).toEqual([]);
+  });
+});
