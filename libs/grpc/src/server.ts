@@ -12,7 +12,7 @@ export type ClientStreamImpl = (call: grpc.ServerReadableStream<any, any>) => Pr
 export type ServerStreamImpl = (request: any, call: grpc.ServerWritableStream<any, any>) => Promise<void>;
 export type ServiceImpl = Record<string, UnaryImpl | ClientStreamImpl | ServerStreamImpl>;
 
-const rpcDuration = () =>
+const rpcDuration =
   metrics.histogram(
     "engram_grpc_server_duration_seconds",
     "gRPC server call duration",
@@ -61,7 +61,7 @@ export class GrpcServer {
   private wrap(service: string, method: string, md: grpc.MethodDefinition<any, any>, fn: ServiceImpl[string] | undefined): grpc.UntypedHandleCall {
     const log = this.log;
     const finish = (start: bigint, code: grpc.status) =>
-      rpcDuration()
+      rpcDuration
         .labels(service, method, grpc.status[code] ?? String(code))
         .observe(Number(process.hrtime.bigint() - start) / 1e9);
     const fail = (err: unknown, call: { metadata: grpc.Metadata }) => {

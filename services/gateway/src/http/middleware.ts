@@ -17,7 +17,7 @@ export const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-const httpDuration = () =>
+const httpDuration =
   metrics.histogram(
     "engram_http_request_duration_seconds",
     "Gateway HTTP request duration",
@@ -32,7 +32,7 @@ export function accessLog(log: Logger): RequestHandler {
     res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : "unmatched";
-      httpDuration().labels(req.method, route, String(res.statusCode)).observe(seconds);
+      httpDuration.labels(req.method, route, String(res.statusCode)).observe(seconds);
       const entry = {
         requestId: req.requestId,
         method: req.method,

@@ -1,0 +1,231 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { decodeEvent, TOPICS } from "@engram/bus";
+import { type Clock, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
+import { SqliteDocumentRepository } from "../../src/adapters/embedded/document.sqlite";
+import { AddDocumentUseCase, type AddDocumentCommand } from "../../src/app/add-document.usecase";
+import { GetDocumentUseCase } from "../../src/app/get-document.usecase";
+import { RecordStateUseCase } from "../../src/app/record-state.usecase";
+import type { StateUpdate } from "../../src/domain/document";
+
+const NOW = "2024-03-04T05:06:07.000Z";
+
+describe("ingestion use cases on SqliteDocumentRepository", () => {
+  let dir: string;
+  let repo: SqliteDocumentRepository;
+  let add: AddDocumentUseCase;
+  let get: GetDocumentUseCase;
+  let record: RecordStateUseCase;
+  let written: number;
+  let now: Date;
+  const clock: Clock = { now: () => now };
+
+  const addCmd = (over: Partial<AddDocumentCommand> & { content?: string; customId?: string; metadata?: AddDocumentCommand["input"]["metadata"] } = {}): AddDocumentCommand => {
+    const { content, customId, metadata, ...rest } = over;
+    return {
+      tenantId: "acme",
+      namespace: "user_123",
+      input: { content: content ?? "Sarah is being promoted to VP of Product.", customId: customId ?? "chat-1", metadata: metadata ?? { type: "conversation" } },
+      ...rest,
+    };
+  };
+
+  const outboxRows = () => repo.outbox.pending(1000);
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-ingestion-"));
+    repo = new SqliteDocumentRepository(dir);
+    written = 0;
+    now = new Date(NOW);
+    add = new AddDocumentUseCase(repo, clock, () => written++);
+    get = new GetDocumentUseCase(repo);
+    record = new RecordStateUseCase(repo);
+  });
+
+  afterEach(async () => {
+    await repo.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("adds a document, queues its event in the outbox, and reads it back by service id and by custom id", async () => {
+    const res = await add.execute(addCmd({ requestId: "req-1" }));
+    expect(res.id).toMatch(/^d_[0-9A-Za-z]{20}$/);
+    expect(res).toEqual({ id: res.id, status: "queued", namespace: "user_123", customId: "chat-1" });
+    expect(written).toBe(1);
+
+    const byId = await get.execute("acme", "user_123", res.id);
+    expect(byId).toMatchObject({
+      id: res.id,
+      tenantId: "acme",
+      namespace: "user_123",
+      customId: "chat-1",
+      content: "Sarah is being promoted to VP of Product.",
+      metadata: { type: "conversation" },
+      status: "queued",
+      taskType: "memory",
+      dreaming: "dynamic",
+      sourceKind: "text",
+      generation: 1,
+      stateSequence: 0,
+      createdAt: NOW,
+      updatedAt: NOW,
+    });
+    expect(await get.execute("acme", "user_123", "chat-1")).toEqual(byId);
+    // Legacy reads without a namespace resolve in the whole tenant.
+    expect(await get.execute("acme", undefined, "chat-1")).toEqual(byId);
+    expect(await get.execute("acme", undefined, res.id)).toEqual(byId);
+
+    const rows = outboxRows();
+    expect(rows).toHaveLength(1);
+    const msg = rows[0]!.message;
+    expect(msg.topic).toBe(TOPICS.documents);
+    expect(msg.key).toBe(res.id);
+    expect(msg.headers["event-type"]).toBe("DocumentQueued");
+    expect(msg.headers["x-request-id"]).toBe("req-1");
+    expect(decodeEvent("DocumentQueued", msg.value)).toMatchObject({
+      document: { tenantId: "acme", namespace: "user_123", documentId: res.id, generation: 1 },
+      taskType: "TASK_TYPE_MEMORY",
+      dreaming: "DREAMING_DYNAMIC",
+      customId: "chat-1",
+    });
+  });
+
+  it("stores a URL as a url source", async () => {
+    const res = await add.execute(addCmd({ content: "https://example.com/post", customId: "link" }));
+    expect(await get.execute("acme", "user_123", res.id)).toMatchObject({ sourceKind: "url", url: "https://example.com/post" });
+  });
+
+  it("a document in another namespace is not found", async () => {
+    const res = await add.execute(addCmd());
+    await expect(get.execute("acme", "other_ns", "chat-1")).rejects.toThrow(NotFoundError);
+    await expect(get.execute("acme", "other_ns", res.id)).rejects.toThrow(NotFoundError);
+  });
+
+  it("never crosses tenants", async () => {
+    const res = await add.execute(addCmd());
+    await expect(get.execute("globex", "user_123", res.id)).rejects.toThrow(NotFoundError);
+    await expect(get.execute("globex", "user_123", "chat-1")).rejects.toThrow(NotFoundError);
+    await expect(get.execute("globex", undefined, "chat-1")).rejects.toThrow(NotFoundError);
+  });
+
+  it("the same custom id in two namespaces or tenants names different documents", async () => {
+    const a = await add.execute(addCmd());
+    const b = await add.execute(addCmd({ namespace: "user_456" }));
+    const c = await add.execute(addCmd({ tenantId: "globex" }));
+    expect(new Set([a.id, b.id, c.id]).size).toBe(3);
+    expect((await get.execute("acme", "user_456", "chat-1")).id).toBe(b.id);
+    expect((await get.execute("globex", "user_123", "chat-1")).id).toBe(c.id);
+  });
+
+  it("re-adding the same custom id and content returns the current status without a new outbox row", async () => {
+    const first = await add.execute(addCmd());
+    await record.execute("acme", first.id, { generation: 1, sequence: 1, status: "extracting", at: NOW });
+    now = new Date("2024-03-04T06:00:00.000Z");
+    const again = await add.execute(addCmd());
+    expect(again).toEqual({ id: first.id, status: "extracting", namespace: "user_123", customId: "chat-1" });
+    expect(outboxRows()).toHaveLength(1);
+    expect(written).toBe(1);
+    expect((await get.execute("acme", "user_123", "chat-1")).updatedAt).toBe(NOW);
+  });
+
+  it("re-adding with new content requeues as generation 2 with one more outbox row", async () => {
+    const first = await add.execute(addCmd());
+    for (const [sequence, status] of [
+      [1, "extracting"],
+      [5, "done"],
+    ] as const) {
+      await record.execute("acme", first.id, { generation: 1, sequence, status, at: NOW });
+    }
+    now = new Date("2024-03-05T00:00:00.000Z");
+    const again = await add.execute(addCmd({ content: "Sarah was promoted to VP of Product last week." }));
+    expect(again).toEqual({ id: first.id, status: "queued", namespace: "user_123", customId: "chat-1" });
+    const doc = await get.execute("acme", "user_123", "chat-1");
+    expect(doc).toMatchObject({ generation: 2, stateSequence: 0, status: "queued", content: "Sarah was promoted to VP of Product last week.", createdAt: NOW, updatedAt: "2024-03-05T00:00:00.000Z" });
+    const rows = outboxRows();
+    expect(rows).toHaveLength(2);
+    expect(decodeEvent("DocumentQueued", rows[1]!.message.value).document).toMatchObject({ documentId: first.id, generation: 2 });
+    expect(written).toBe(2);
+
+    // Late events of generation 1 no longer apply.
+    expect(await record.execute("acme", first.id, { generation: 1, sequence: 9, status: "done", at: NOW })).toBeUndefined();
+    expect((await get.execute("acme", "user_123", first.id)).status).toBe("queued");
+  });
+
+  it("a metadata-only update of a failed document reports failed and queues nothing", async () => {
+    const first = await add.execute(addCmd());
+    await record.execute("acme", first.id, { generation: 1, sequence: 5, status: "failed", reason: "no text", at: NOW });
+    now = new Date("2024-03-06T00:00:00.000Z");
+    const again = await add.execute(addCmd({ metadata: { type: "email" } }));
+    expect(again.status).toBe("failed");
+    const doc = await get.execute("acme", "user_123", "chat-1");
+    expect(doc).toMatchObject({ status: "failed", statusReason: "no text", metadata: { type: "email" }, generation: 1, updatedAt: "2024-03-06T00:00:00.000Z" });
+    expect(outboxRows()).toHaveLength(1);
+  });
+
+  it("GetDocument rejects a memory id with an InvalidArgumentError that mentions memory", async () => {
+    const memoryId = newId("memory");
+    const err = await get.execute("acme", "user_123", memoryId).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(InvalidArgumentError);
+    expect((err as InvalidArgumentError).message).toContain("memory");
+    expect((err as InvalidArgumentError).details).toContain("memories");
+    await expect(get.execute("acme", "user_123", "")).rejects.toThrow(InvalidArgumentError);
+  });
+
+  it("an unknown document id is not found", async () => {
+    await expect(get.execute("acme", "user_123", newId("document"))).rejects.toThrow(NotFoundError);
+    await expect(get.execute("acme", "user_123", "nope")).rejects.toThrow(/nope not found in namespace user_123/);
+  });
+
+  it("rejects invalid input before writing anything", async () => {
+    await expect(add.execute(addCmd({ namespace: "bad namespace" }))).rejects.toThrow(InvalidArgumentError);
+    await expect(add.execute(addCmd({ customId: newId("memory") }))).rejects.toThrow(/memory/);
+    await expect(add.execute(addCmd({ content: "   " }))).rejects.toThrow(InvalidArgumentError);
+    expect(outboxRows()).toHaveLength(0);
+    expect(written).toBe(0);
+  });
+
+  it("documents without a custom id are always new", async () => {
+    const a = await add.execute({ tenantId: "acme", namespace: "ns", input: { content: "same" } });
+    const b = await add.execute({ tenantId: "acme", namespace: "ns", input: { content: "same" } });
+    expect(a.id).not.toBe(b.id);
+    expect(a.customId).toBeUndefined();
+    expect(outboxRows()).toHaveLength(2);
+  });
+
+  describe("RecordStateUseCase", () => {
+    const at = (i: number) => `2024-03-04T05:07:0${i}.000Z`;
+    const states: StateUpdate[] = [
+      { generation: 1, sequence: 1, status: "extracting", at: at(1) },
+      { generation: 1, sequence: 2, status: "chunking", title: "Promotion", contentType: "text", at: at(2) },
+      { generation: 1, sequence: 3, status: "embedding", at: at(3) },
+      { generation: 1, sequence: 4, status: "indexing", at: at(4) },
+      { generation: 1, sequence: 5, status: "done", at: at(5) },
+    ];
+
+    it("applies states in order and ignores duplicates and stale ones", async () => {
+      const { id } = await add.execute(addCmd());
+      const applied: (string | undefined)[] = [];
+      for (const s of states) {
+        applied.push(await record.execute("acme", id, s));
+        // Redelivery of the same event: ignored.
+        applied.push(await record.execute("acme", id, s));
+      }
+      expect(applied).toEqual(["extracting", undefined, "chunking", undefined, "embedding", undefined, "indexing", undefined, "done", undefined]);
+      // An older state arriving late does not regress the document.
+      expect(await record.execute("acme", id, states[2]!)).toBeUndefined();
+      const doc = await get.execute("acme", "user_123", id);
+      expect(doc).toMatchObject({ status: "done", stateSequence: 5, title: "Promotion", contentType: "text", updatedAt: at(5) });
+    });
+
+    it("is scoped to the tenant and ignores unknown documents", async () => {
+      const { id } = await add.execute(addCmd());
+      expect(await record.execute("globex", id, states[0]!)).toBeUndefined();
+      expect(await record.execute("acme", newId("document"), states[0]!)).toBeUndefined();
+      expect((await get.execute("acme", "user_123", id)).status).toBe("queued");
+    });
+  });
+});
