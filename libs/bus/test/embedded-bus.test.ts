@@ -1,4 +1,4 @@
-import { EmbeddedEventBus } from "../src/embedded-bus";
+import { type EmbeddedEventBus } from "../src/embedded-bus";
 import { partitionFor } from "../src/partition";
 import { deadLetterTopic, type DeliveredMessage } from "../src/port";
 import { openBus, removeDir, sleep, tempDir, textMessage, textOf, until } from "./helpers";
@@ -133,7 +133,11 @@ describe("EmbeddedEventBus", () => {
     const dead: DeliveredMessage[] = [];
     await bus.subscribe({ group: "dlq-reader", topics: [deadLetterTopic(TOPIC)], handler: async (m) => void dead.push(m) });
 
-    await bus.publish([textMessage(TOPIC, "same-key", "ok-1"), textMessage(TOPIC, "same-key", "poison", { "event-type": "DocumentQueued" }), textMessage(TOPIC, "same-key", "ok-2")]);
+    await bus.publish([
+      textMessage(TOPIC, "same-key", "ok-1"),
+      textMessage(TOPIC, "same-key", "poison", { "event-type": "DocumentQueued" }),
+      textMessage(TOPIC, "same-key", "ok-2"),
+    ]);
     await until(() => processed.length === 2 && dead.length === 1, "dead letter and next message");
     await sleep(30);
 

@@ -44,7 +44,10 @@ describe("encodeEvent / decodeEvent", () => {
   });
 
   it("carries a failure reason", () => {
-    const decoded = decodeEvent("DocumentStateChanged", encodeEvent("DocumentStateChanged", { document: ref, status: "DOCUMENT_STATUS_FAILED", sequence: 5, reason: "no text" }));
+    const decoded = decodeEvent(
+      "DocumentStateChanged",
+      encodeEvent("DocumentStateChanged", { document: ref, status: "DOCUMENT_STATUS_FAILED", sequence: 5, reason: "no text" }),
+    );
     expect(decoded.status).toBe("DOCUMENT_STATUS_FAILED");
     expect(decoded.reason).toBe("no text");
     expect(decoded.occurredAt).toBeNull();
@@ -60,7 +63,12 @@ describe("encodeEvent / decodeEvent", () => {
 
 describe("eventMessage", () => {
   it("routes by event type, keys by document id and stamps id and type headers", () => {
-    const m = eventMessage("DocumentStateChanged", ref.documentId, { document: ref, status: "DOCUMENT_STATUS_INDEXING", sequence: 4 }, { "x-request-id": "r1" });
+    const m = eventMessage(
+      "DocumentStateChanged",
+      ref.documentId,
+      { document: ref, status: "DOCUMENT_STATUS_INDEXING", sequence: 4 },
+      { "x-request-id": "r1" },
+    );
     expect(m.topic).toBe(TOPICS.documentState);
     expect(m.key).toBe(ref.documentId);
     expect(m.headers["event-type"]).toBe("DocumentStateChanged");

@@ -16,6 +16,9 @@ export class ConfigError extends Error {
 
 export type Env = Record<string, string | undefined>;
 
+/** Variables whose values are never echoed in a ConfigError (its message ends up in logs). */
+const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL/i;
+
 export function loadConfig<S extends z.ZodType>(component: string, schema: S, env: Env = process.env): z.infer<S> {
   // Treat empty strings as unset: `FOO=` in a compose file means "default".
   const cleaned: Env = {};
@@ -24,7 +27,7 @@ export function loadConfig<S extends z.ZodType>(component: string, schema: S, en
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => {
     const key = i.path.join(".") || "(environment)";
-    const given = i.path.length ? cleaned[String(i.path[0])] : undefined;
+    const given = i.path.length && !SECRET_NAME.test(String(i.path[0])) ? cleaned[String(i.path[0])] : undefined;
     return `${key}: ${i.message}${given !== undefined ? ` (got ${JSON.stringify(given)})` : ""}`;
   });
   throw new ConfigError(component, problems);

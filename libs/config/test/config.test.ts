@@ -26,7 +26,15 @@ describe("loadConfig", () => {
   });
 
   it("parses given values", () => {
-    const c = loadConfig("test", schema, { PORT: "9000", WORKERS: "8", DEBUG: "yes", TAGS: "x, y ,,z", NAME: "other", LOG_LEVEL: "debug", UPSTREAM: "localhost:50051" });
+    const c = loadConfig("test", schema, {
+      PORT: "9000",
+      WORKERS: "8",
+      DEBUG: "yes",
+      TAGS: "x, y ,,z",
+      NAME: "other",
+      LOG_LEVEL: "debug",
+      UPSTREAM: "localhost:50051",
+    });
     expect(c).toEqual({ PORT: 9000, WORKERS: 8, DEBUG: true, TAGS: ["x", "y", "z"], NAME: "other", LOG_LEVEL: "debug", UPSTREAM: "localhost:50051" });
   });
 
@@ -58,6 +66,15 @@ describe("loadConfig", () => {
     expect(err.problems).toHaveLength(1);
     expect(err.problems[0]).toMatch(/^ADDRESS:/);
     expect(err.problems[0]).not.toContain("got");
+  });
+
+  it("never echoes the value of a secret-looking variable", () => {
+    const secrets = z.object({ OPENAI_API_KEY: z.string().min(20), DB_PASSWORD: z.string().min(12), AUTH_TOKEN: z.string().min(10), PORT: env.port(1) });
+    const err = configErrorOf(() => loadConfig("svc", secrets, { OPENAI_API_KEY: "sk-live-abc", DB_PASSWORD: "hunter2", AUTH_TOKEN: "tok123", PORT: "http" }));
+    expect(err.problems).toHaveLength(4);
+    for (const secret of ["sk-live-abc", "hunter2", "tok123"]) expect(err.message).not.toContain(secret);
+    // Other values are still shown to help the operator.
+    expect(err.message).toContain('(got "http")');
   });
 
   it("ignores unrelated variables", () => {

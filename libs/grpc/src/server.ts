@@ -12,13 +12,12 @@ export type ClientStreamImpl = (call: grpc.ServerReadableStream<any, any>) => Pr
 export type ServerStreamImpl = (request: any, call: grpc.ServerWritableStream<any, any>) => Promise<void>;
 export type ServiceImpl = Record<string, UnaryImpl | ClientStreamImpl | ServerStreamImpl>;
 
-const rpcDuration =
-  metrics.histogram(
-    "engram_grpc_server_duration_seconds",
-    "gRPC server call duration",
-    ["service", "method", "code"],
-    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  );
+const rpcDuration = metrics.histogram(
+  "engram_grpc_server_duration_seconds",
+  "gRPC server call duration",
+  ["service", "method", "code"],
+  [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
 
 /** W3C traceparent propagated in gRPC metadata. */
 export function traceparentOf(call: { metadata: grpc.Metadata }): string | undefined {
@@ -61,9 +60,7 @@ export class GrpcServer {
   private wrap(service: string, method: string, md: grpc.MethodDefinition<any, any>, fn: ServiceImpl[string] | undefined): grpc.UntypedHandleCall {
     const log = this.log;
     const finish = (start: bigint, code: grpc.status) =>
-      rpcDuration
-        .labels(service, method, grpc.status[code] ?? String(code))
-        .observe(Number(process.hrtime.bigint() - start) / 1e9);
+      rpcDuration.labels(service, method, grpc.status[code] ?? String(code)).observe(Number(process.hrtime.bigint() - start) / 1e9);
     const fail = (err: unknown, call: { metadata: grpc.Metadata }) => {
       const st = toGrpcError(err);
       if (st.code === grpc.status.INTERNAL || st.code === grpc.status.UNKNOWN)

@@ -20,7 +20,14 @@ function chunk(tenantId: string, namespace: string, documentId: string, position
     endOffset: position * 100 + content.length,
     tokenCount: content.split(/\s+/).length,
     vector: embedder.embedOne(content),
-    document: { title: `${documentId} title`, contentType: "text", customId: `custom-${documentId}`, metadata: { source: "test", n: position }, createdAt: "2024-01-01T00:00:00.000Z", updatedAt: "2024-01-02T00:00:00.000Z" },
+    document: {
+      title: `${documentId} title`,
+      contentType: "text",
+      customId: `custom-${documentId}`,
+      metadata: { source: "test", n: position },
+      createdAt: "2024-01-01T00:00:00.000Z",
+      updatedAt: "2024-01-02T00:00:00.000Z",
+    },
     createdAt: "2024-01-03T00:00:00.000Z",
   };
 }
@@ -46,12 +53,22 @@ describe("SqliteChunkIndex", () => {
     const listed = await index.listDocumentChunks("t1", "ns", "doc1");
     expect(listed.map((c) => c.content)).toEqual(["first part", "second part"]);
     expect(listed[0]).toMatchObject({ tenantId: "t1", namespace: "ns", documentId: "doc1", position: 0, startOffset: 0, endOffset: 10 });
-    expect(listed[0]!.document).toEqual({ title: "doc1 title", contentType: "text", customId: "custom-doc1", metadata: { source: "test", n: 0 }, createdAt: "2024-01-01T00:00:00.000Z", updatedAt: "2024-01-02T00:00:00.000Z" });
+    expect(listed[0]!.document).toEqual({
+      title: "doc1 title",
+      contentType: "text",
+      customId: "custom-doc1",
+      metadata: { source: "test", n: 0 },
+      createdAt: "2024-01-01T00:00:00.000Z",
+      updatedAt: "2024-01-02T00:00:00.000Z",
+    });
     expect(listed[0]).not.toHaveProperty("vector");
   });
 
   it("replaceDocumentChunks replaces: the second call leaves only the new chunks", async () => {
-    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "zebras graze on savanna grass"), chunk("t1", "ns", "doc1", 1, "lions hunt at dusk")]);
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [
+      chunk("t1", "ns", "doc1", 0, "zebras graze on savanna grass"),
+      chunk("t1", "ns", "doc1", 1, "lions hunt at dusk"),
+    ]);
     await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "penguins swim in cold water")]);
     expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["penguins swim in cold water"]);
     expect(await search({ tenantId: "t1", text: "zebras savanna" })).toEqual([]);
@@ -70,7 +87,9 @@ describe("SqliteChunkIndex", () => {
 
   it("rejects chunks whose scope does not match the document, atomically", async () => {
     await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "kept")]);
-    await expect(index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "new"), chunk("t2", "ns", "doc1", 1, "foreign")])).rejects.toThrow(/scope/);
+    await expect(
+      index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "new"), chunk("t2", "ns", "doc1", 1, "foreign")]),
+    ).rejects.toThrow(/scope/);
     expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["kept"]);
   });
 

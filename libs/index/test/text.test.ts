@@ -45,7 +45,7 @@ describe("HashingEmbedder", () => {
   const norm = (v: Float32Array) => Math.sqrt(dot(v, v));
 
   it("produces unit-length vectors of the configured size", async () => {
-    const [a, b] = await e.embed(["Sarah is being promoted to VP of Product.", "x"], "document");
+    const [a, b] = await e.embed(["Sarah is being promoted to VP of Product.", "x"]);
     expect(a).toHaveLength(256);
     expect(norm(a!)).toBeCloseTo(1, 5);
     expect(norm(b!)).toBeCloseTo(1, 5);

@@ -1,8 +1,9 @@
-import { apiClient, type EngramProcess, waitFor } from "@engram/testing";
+import { type apiClient, type EngramProcess, waitFor } from "@engram/testing";
 
 export type Api = ReturnType<typeof apiClient>;
 
 /** Polls a v5 document until it reaches a final state. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- documents are arbitrary JSON in tests
 export async function waitDone(api: Api, namespace: string, id: string, timeoutMs = 20_000): Promise<Record<string, any>> {
   return waitFor(
     async () => {

@@ -17,13 +17,12 @@ export const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
-const httpDuration =
-  metrics.histogram(
-    "engram_http_request_duration_seconds",
-    "Gateway HTTP request duration",
-    ["method", "route", "status"],
-    [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  );
+const httpDuration = metrics.histogram(
+  "engram_http_request_duration_seconds",
+  "Gateway HTTP request duration",
+  ["method", "route", "status"],
+  [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+);
 
 /** One structured log line and one histogram sample per request. */
 export function accessLog(log: Logger): RequestHandler {
@@ -35,6 +34,7 @@ export function accessLog(log: Logger): RequestHandler {
       httpDuration.labels(req.method, route, String(res.statusCode)).observe(seconds);
       const entry = {
         requestId: req.requestId,
+        traceId: traceIdOf(req.traceparent),
         method: req.method,
         path: req.path,
         status: res.statusCode,

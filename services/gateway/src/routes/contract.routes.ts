@@ -130,7 +130,10 @@ export function publicContractRoutes(b: Backends): Router {
 function uploadForward(b: Backends): RequestHandler {
   return async (req, res) => {
     const header = { header: { context: callContext(req), namespace: req.params.namespace ?? "" } };
-    const out = await clientStreamCall<unknown, unknown>(b.ingestion.client, "UploadDocumentFile", [header], { requestId: req.requestId, traceparent: req.traceparent });
+    const out = await clientStreamCall<unknown, unknown>(b.ingestion.client, "UploadDocumentFile", [header], {
+      requestId: req.requestId,
+      traceparent: req.traceparent,
+    });
     res.json(out);
   };
 }

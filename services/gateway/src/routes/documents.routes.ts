@@ -58,11 +58,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
         ? b.recall.call<ListChunksResponse__Output>("ListChunks", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req)
         : undefined,
       include.has("memories")
-        ? b.memories.call<ListDocumentMemoriesResponse__Output>(
-            "ListDocumentMemories",
-            { context: ctx(req), namespace: d.namespace, documentId: d.id },
-            req,
-          )
+        ? b.memories.call<ListDocumentMemoriesResponse__Output>("ListDocumentMemories", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req)
         : undefined,
     ]);
     if (chunks) body.chunks = chunks.chunks.map(presentChunk);
@@ -107,11 +103,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
     const id = pathId.parse(req.params.id);
     const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace: "", id }, req);
     const d = document!;
-    const chunks = await b.recall.call<ListChunksResponse__Output>(
-      "ListChunks",
-      { context: ctx(req), namespace: d.namespace, documentId: d.id },
-      req,
-    );
+    const chunks = await b.recall.call<ListChunksResponse__Output>("ListChunks", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req);
     res.json({ documentId: d.id, chunks: chunks.chunks.map(presentChunk), total: chunks.total });
   });
 

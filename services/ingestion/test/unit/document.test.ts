@@ -64,7 +64,13 @@ describe("decideAdd", () => {
 });
 
 describe("applyState", () => {
-  const update = (over: Partial<StateUpdate> = {}): StateUpdate => ({ generation: 1, sequence: 1, status: "extracting", at: "2024-01-01T00:01:00.000Z", ...over });
+  const update = (over: Partial<StateUpdate> = {}): StateUpdate => ({
+    generation: 1,
+    sequence: 1,
+    status: "extracting",
+    at: "2024-01-01T00:01:00.000Z",
+    ...over,
+  });
 
   it("applies a higher sequence of the same generation", () => {
     const next = applyState(record(), update({ sequence: 2, status: "chunking", title: "Promotion", contentType: "text" }));
@@ -85,7 +91,9 @@ describe("applyState", () => {
   });
 
   it("failed carries its reason (or a default one)", () => {
-    expect(applyState(record({ stateSequence: 1, status: "extracting" }), update({ sequence: 5, status: "failed", reason: "no text could be extracted" }))).toMatchObject({
+    expect(
+      applyState(record({ stateSequence: 1, status: "extracting" }), update({ sequence: 5, status: "failed", reason: "no text could be extracted" })),
+    ).toMatchObject({
       status: "failed",
       statusReason: "no text could be extracted",
       stateSequence: 5,

@@ -21,12 +21,18 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
   let now: Date;
   const clock: Clock = { now: () => now };
 
-  const addCmd = (over: Partial<AddDocumentCommand> & { content?: string; customId?: string; metadata?: AddDocumentCommand["input"]["metadata"] } = {}): AddDocumentCommand => {
+  const addCmd = (
+    over: Partial<AddDocumentCommand> & { content?: string; customId?: string; metadata?: AddDocumentCommand["input"]["metadata"] } = {},
+  ): AddDocumentCommand => {
     const { content, customId, metadata, ...rest } = over;
     return {
       tenantId: "acme",
       namespace: "user_123",
-      input: { content: content ?? "Sarah is being promoted to VP of Product.", customId: customId ?? "chat-1", metadata: metadata ?? { type: "conversation" } },
+      input: {
+        content: content ?? "Sarah is being promoted to VP of Product.",
+        customId: customId ?? "chat-1",
+        metadata: metadata ?? { type: "conversation" },
+      },
       ...rest,
     };
   };
@@ -141,7 +147,14 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
     const again = await add.execute(addCmd({ content: "Sarah was promoted to VP of Product last week." }));
     expect(again).toEqual({ id: first.id, status: "queued", namespace: "user_123", customId: "chat-1" });
     const doc = await get.execute("acme", "user_123", "chat-1");
-    expect(doc).toMatchObject({ generation: 2, stateSequence: 0, status: "queued", content: "Sarah was promoted to VP of Product last week.", createdAt: NOW, updatedAt: "2024-03-05T00:00:00.000Z" });
+    expect(doc).toMatchObject({
+      generation: 2,
+      stateSequence: 0,
+      status: "queued",
+      content: "Sarah was promoted to VP of Product last week.",
+      createdAt: NOW,
+      updatedAt: "2024-03-05T00:00:00.000Z",
+    });
     const rows = outboxRows();
     expect(rows).toHaveLength(2);
     expect(decodeEvent("DocumentQueued", rows[1]!.message.value).document).toMatchObject({ documentId: first.id, generation: 2 });

@@ -22,8 +22,12 @@ export interface ProcessCommand {
 /** State sequence numbers within one generation (monotonic; see ingestion applyState). */
 export const SEQUENCE = { extracting: 1, chunking: 2, embedding: 3, indexing: 4, done: 5, failed: 5 } as const;
 
-const stageSeconds =
-  metrics.histogram("engram_pipeline_stage_duration_seconds", "Pipeline stage duration", ["stage"], [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30]);
+const stageSeconds = metrics.histogram(
+  "engram_pipeline_stage_duration_seconds",
+  "Pipeline stage duration",
+  ["stage"],
+  [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+);
 
 /**
  * extract -> chunk -> embed -> index, publishing each state. Idempotent: a
@@ -76,9 +80,7 @@ export class ProcessDocumentUseCase {
     try {
       return await fn();
     } finally {
-      stageSeconds
-        .labels(stage)
-        .observe(Number(process.hrtime.bigint() - start) / 1e9);
+      stageSeconds.labels(stage).observe(Number(process.hrtime.bigint() - start) / 1e9);
     }
   }
 

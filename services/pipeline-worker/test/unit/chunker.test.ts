@@ -117,7 +117,10 @@ describe("chunkText", () => {
       const chunks = chunkText(text, { maxTokens, overlapTokens: 8 });
       expectWellFormed(text, chunks, maxTokens);
       for (const c of chunks.slice(0, -1)) {
-        const lastLine = c.content.split("\n").filter((l) => l.trim()).pop()!;
+        const lastLine = c.content
+          .split("\n")
+          .filter((l) => l.trim())
+          .pop()!;
         expect(lastLine).not.toMatch(/^#{1,6}\s/);
       }
     }
@@ -131,14 +134,28 @@ describe("chunkText", () => {
     const chunks = chunkText(text, { maxTokens: 60, overlapTokens: 0 });
     expectWellFormed(text, chunks, 60);
     for (const c of chunks.slice(0, -1)) {
-      const lastLine = c.content.split("\n").filter((l) => l.trim()).pop()!;
+      const lastLine = c.content
+        .split("\n")
+        .filter((l) => l.trim())
+        .pop()!;
       expect(lastLine).not.toMatch(/^#{1,6}\s/);
     }
     expect(chunks.some((c) => c.content.startsWith("# Part two\n\n## Chapter one"))).toBe(true);
   });
 
   it("does not split a fenced code block that fits in a chunk, even with blank lines inside", () => {
-    const code = ["```ts", "function add(a: number, b: number) {", "  return a + b;", "}", "", "", "// usage", "const total = add(1, 2);", "console.log(total);", "```"].join("\n");
+    const code = [
+      "```ts",
+      "function add(a: number, b: number) {",
+      "  return a + b;",
+      "}",
+      "",
+      "",
+      "// usage",
+      "const total = add(1, 2);",
+      "console.log(total);",
+      "```",
+    ].join("\n");
     const text = `${prose(3)}\n\n${code}\n\n${prose(3, 3)}`;
     expect(countTokens(code)).toBeLessThanOrEqual(40);
     for (const maxTokens of [40, 50, 64]) {
@@ -159,7 +176,9 @@ describe("chunkText", () => {
   });
 
   it("splits an oversized paragraph with punctuation at line starts without drifting", () => {
-    const lines = Array.from({ length: 40 }, (_, i) => (i % 4 === 0 ? `...and then step ${i} happened` : i % 4 === 1 ? `!important note ${i}` : `?maybe line ${i} is fine`));
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      i % 4 === 0 ? `...and then step ${i} happened` : i % 4 === 1 ? `!important note ${i}` : `?maybe line ${i} is fine`,
+    );
     const text = lines.join("\n");
     const chunks = chunkText(text, { maxTokens: 30, overlapTokens: 6 });
     expectWellFormed(text, chunks, 30);

@@ -48,9 +48,11 @@ class CountingEmbedder implements Embedder {
   readonly id = this.inner.id;
   readonly dimensions = this.inner.dimensions;
   readonly batches: number[] = [];
+  readonly kinds: string[] = [];
   async embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]> {
     this.batches.push(texts.length);
-    return this.inner.embed(texts, kind);
+    this.kinds.push(kind);
+    return this.inner.embed(texts);
   }
 }
 
@@ -161,11 +163,19 @@ describe("ProcessDocumentUseCase", () => {
       expect(ARTICLE.slice(c.startOffset, c.endOffset).trim()).toBe(c.content);
       expect(c.id).toMatch(/^c_[0-9A-Za-z]{20}$/);
       expect(c.createdAt).toBe("2024-06-01T12:00:00.000Z");
-      expect(c.document).toEqual({ title: "Release notes", contentType: "markdown", customId: "notes-1", metadata: { team: "core", version: 3 }, createdAt: "2024-05-01T00:00:00.000Z", updatedAt: "2024-05-02T00:00:00.000Z" });
+      expect(c.document).toEqual({
+        title: "Release notes",
+        contentType: "markdown",
+        customId: "notes-1",
+        metadata: { team: "core", version: 3 },
+        createdAt: "2024-05-01T00:00:00.000Z",
+        updatedAt: "2024-05-02T00:00:00.000Z",
+      });
     }
     // Embedded in batches of embedBatchSize.
     expect(embedder.batches.reduce((a, b) => a + b, 0)).toBe(chunks.length);
     expect(Math.max(...embedder.batches)).toBeLessThanOrEqual(2);
+    expect(new Set(embedder.kinds)).toEqual(new Set(["document"]));
 
     const q = "how do I upgrade and resume queued documents?";
     const hits = await index.search({ tenantId: "acme", namespaces: ["user_1"], text: q, vector: new HashingEmbedder(64).embedOne(q), limit: 5 });

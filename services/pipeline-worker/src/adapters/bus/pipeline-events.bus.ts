@@ -17,30 +17,40 @@ export class BusPipelineEvents implements PipelineEvents {
 
   async stateChanged(c: StateChange): Promise<void> {
     await this.bus.publish([
-      eventMessage("DocumentStateChanged", c.documentId, {
-        document: { tenantId: c.tenantId, namespace: c.namespace, documentId: c.documentId, generation: c.generation },
-        status: protoEnum.status.to(c.status) as never,
-        reason: c.reason ?? "",
-        occurredAt: toTimestamp(this.clock.now()),
-        sequence: c.sequence,
-        title: c.title ?? "",
-        contentType: c.contentType ?? "",
-      }, traceHeaders(c.traceparent)),
+      eventMessage(
+        "DocumentStateChanged",
+        c.documentId,
+        {
+          document: { tenantId: c.tenantId, namespace: c.namespace, documentId: c.documentId, generation: c.generation },
+          status: protoEnum.status.to(c.status) as never,
+          reason: c.reason ?? "",
+          occurredAt: toTimestamp(this.clock.now()),
+          sequence: c.sequence,
+          title: c.title ?? "",
+          contentType: c.contentType ?? "",
+        },
+        traceHeaders(c.traceparent),
+      ),
     ]);
   }
 
   async indexed(i: Parameters<PipelineEvents["indexed"]>[0]): Promise<void> {
     await this.bus.publish([
-      eventMessage("DocumentIndexed", i.documentId, {
-        document: { tenantId: i.tenantId, namespace: i.namespace, documentId: i.documentId, generation: i.generation },
-        taskType: i.taskType as never,
-        dreaming: i.dreaming as never,
-        chunkCount: i.chunkCount,
-        occurredAt: toTimestamp(this.clock.now()),
-        title: i.title ?? "",
-        contentType: i.contentType ?? "",
-        customId: i.customId ?? "",
-      }, traceHeaders(i.traceparent)),
+      eventMessage(
+        "DocumentIndexed",
+        i.documentId,
+        {
+          document: { tenantId: i.tenantId, namespace: i.namespace, documentId: i.documentId, generation: i.generation },
+          taskType: i.taskType as never,
+          dreaming: i.dreaming as never,
+          chunkCount: i.chunkCount,
+          occurredAt: toTimestamp(this.clock.now()),
+          title: i.title ?? "",
+          contentType: i.contentType ?? "",
+          customId: i.customId ?? "",
+        },
+        traceHeaders(i.traceparent),
+      ),
     ]);
   }
 }

@@ -25,7 +25,7 @@ export class GrpcDocumentSourceReader implements DocumentSourceReader {
         this.client,
         "GetDocumentSource",
         { context: { tenantId }, namespace, id: documentId, generation },
-        { deadlineMs: 60_000 },
+        { deadlineMs: 60_000, traceparent },
       );
     } catch (err) {
       if (isServiceError(err) && err.code === grpc.status.NOT_FOUND) return undefined;
