@@ -261,7 +261,14 @@ async function stop(proc: EngramProcess): Promise<StopResult> {
   const r = await Promise.race([proc.stop("SIGTERM"), bound]);
   const ms = performance.now() - t0;
   if (r === "timeout") {
-    killAll();
+    for (const { pid } of processTree(proc.child.pid!).reverse()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }
+    live.delete(proc);
     return { ms, code: null, signal: "timeout (SIGKILLed)" };
   }
   live.delete(proc);
