@@ -4,7 +4,7 @@ import type { AddDocumentResponse__Output } from "@engram/grpc/src/gen/engram/in
 import type { GetDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentResponse";
 import type { ListChunksResponse__Output } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksResponse";
 import type { ListDocumentMemoriesResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/ListDocumentMemoriesResponse";
-import { protoEnum } from "@engram/kernel";
+import { type Dreaming, type JsonObject, protoEnum, type TaskType } from "@engram/kernel";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
 import { includeParam, pathId, pathNamespace, v3Document, v5Document, v5Query } from "./schemas";
@@ -19,30 +19,45 @@ export interface DocumentRoutesOptions {
 export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router {
   const r = Router();
   const ctx = (req: Request) => callContext(req);
+  /** The one AddDocument call both API generations make; they differ only in field names. */
+  const add = (
+    req: Request,
+    a: {
+      namespace: string;
+      document: Record<string, unknown>;
+      taskType?: TaskType;
+      dreaming?: Dreaming;
+      containerTags?: string[];
+      metadata?: JsonObject;
+      group?: JsonObject;
+    },
+  ) =>
+    b.ingestion.call<AddDocumentResponse__Output>(
+      "AddDocument",
+      {
+        context: ctx(req),
+        namespace: a.namespace,
+        document: { ...a.document, metadata: toStruct(a.metadata), group: toStruct(a.group) },
+        taskType: protoEnum.taskType.to(a.taskType),
+        dreaming: protoEnum.dreaming.to(a.dreaming),
+        containerTags: a.containerTags ?? [],
+      },
+      req,
+    );
 
   // --- v5 ---
   r.post("/ns/:namespace/document", async (req, res) => {
     const namespace = pathNamespace.parse(req.params.namespace);
     const q = v5Query.parse(req.query);
     const body = v5Document.parse(req.body);
-    const out = await b.ingestion.call<AddDocumentResponse__Output>(
-      "AddDocument",
-      {
-        context: ctx(req),
-        namespace,
-        document: {
-          content: body.content,
-          customId: body.id ?? "",
-          supportingContext: body.supportingContext ?? "",
-          metadata: toStruct(body.metadata),
-          group: toStruct(body.group),
-          date: body.date ?? "",
-        },
-        taskType: protoEnum.taskType.to(q.taskType),
-        dreaming: protoEnum.dreaming.to(q.dreaming),
-      },
-      req,
-    );
+    const out = await add(req, {
+      namespace,
+      document: { content: body.content, customId: body.id ?? "", supportingContext: body.supportingContext ?? "", date: body.date ?? "" },
+      metadata: body.metadata,
+      group: body.group,
+      taskType: q.taskType,
+      dreaming: q.dreaming,
+    });
     res.json({ id: out.customId || out.id, status: protoEnum.status.from(out.status) });
   });
 
@@ -70,26 +85,21 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
   r.post("/v3/documents", async (req, res) => {
     const body = v3Document.parse(req.body);
     const namespace = body.containerTag ?? body.containerTags?.[0] ?? opts.defaultNamespace;
-    const out = await b.ingestion.call<AddDocumentResponse__Output>(
-      "AddDocument",
-      {
-        context: ctx(req),
-        namespace,
-        document: {
-          content: body.content,
-          customId: body.customId ?? "",
-          supportingContext: body.entityContext ?? "",
-          metadata: toStruct(body.metadata),
-          group: toStruct(body.filterByMetadata),
-          date: body.documentDate ?? "",
-          filepath: body.filepath ?? "",
-        },
-        taskType: protoEnum.taskType.to(body.taskType),
-        dreaming: protoEnum.dreaming.to(body.dreaming),
-        containerTags: body.containerTags ?? [],
+    const out = await add(req, {
+      namespace,
+      document: {
+        content: body.content,
+        customId: body.customId ?? "",
+        supportingContext: body.entityContext ?? "",
+        date: body.documentDate ?? "",
+        filepath: body.filepath ?? "",
       },
-      req,
-    );
+      metadata: body.metadata,
+      group: body.filterByMetadata,
+      taskType: body.taskType,
+      dreaming: body.dreaming,
+      containerTags: body.containerTags,
+    });
     res.json({ id: out.id, status: protoEnum.status.from(out.status) });
   });
 

@@ -3,7 +3,8 @@ import type { SearchV4Request__Output } from "@engram/grpc/src/gen/engram/recall
 import type { SearchV4Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
 import type { ListChunksRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksRequest";
 import type { ListChunksResponse } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksResponse";
-import type { ChunkIndex } from "@engram/index";
+import type { ChunkIndex, IndexedChunk } from "@engram/index";
+import type { Chunk } from "@engram/grpc/src/gen/engram/common/v1/Chunk";
 import { InvalidArgumentError, UnimplementedError } from "@engram/kernel";
 import type { SearchDocumentsUseCase } from "../app/search-documents.usecase";
 
@@ -12,6 +13,20 @@ const DEFAULT_THRESHOLD = 0.6;
 function namespacesOf(namespace: string, tags: string[]): string[] | undefined {
   const all = [...new Set([namespace, ...tags].filter(Boolean))];
   return all.length ? all : undefined;
+}
+
+function chunkToProto(c: Omit<IndexedChunk, "vector">): Chunk {
+  return {
+    id: c.id,
+    documentId: c.documentId,
+    position: c.position,
+    content: c.content,
+    startOffset: c.startOffset,
+    endOffset: c.endOffset,
+    tokenCount: c.tokenCount,
+    createdAt: toTimestamp(c.createdAt),
+    namespace: c.namespace,
+  };
 }
 
 /** engram.recall.v1.RecallService: proto <-> use case mapping only. */
@@ -25,17 +40,7 @@ export function recallGrpc(uc: { searchDocuments: SearchDocumentsUseCase; index:
       const chunks = await uc.index.listDocumentChunks(tenantId, req.namespace, req.documentId);
       return {
         chunks: chunks.map((c) => ({
-          chunk: {
-            id: c.id,
-            documentId: c.documentId,
-            position: c.position,
-            content: c.content,
-            startOffset: c.startOffset,
-            endOffset: c.endOffset,
-            tokenCount: c.tokenCount,
-            createdAt: toTimestamp(c.createdAt),
-            namespace: c.namespace,
-          },
+          chunk: chunkToProto(c),
           type: "CHUNK_TYPE_TEXT" as const,
         })),
         total: chunks.length,
@@ -67,18 +72,7 @@ export function recallGrpc(uc: { searchDocuments: SearchDocumentsUseCase; index:
         const best = h.chunks[0]!.chunk;
         const doc = best.document;
         return {
-          chunk: {
-            id: best.id,
-            documentId: best.documentId,
-            position: best.position,
-            content: best.content,
-            startOffset: best.startOffset,
-            endOffset: best.endOffset,
-            tokenCount: best.tokenCount,
-            createdAt: toTimestamp(best.createdAt),
-            metadata: toStruct(doc.metadata),
-            namespace: best.namespace,
-          },
+          chunk: { ...chunkToProto(best), metadata: toStruct(doc.metadata) },
           similarity: h.similarity,
           documents: [
             {
