@@ -100,16 +100,19 @@ export class ProcessRuntime {
 
   /**
    * SIGTERM/SIGINT: stop gracefully; exit 0 when done. A hard deadline exits
-   * non-zero if shutdown hangs. A second signal exits at once.
+   * non-zero if shutdown hangs. Copies of the signal arriving within a second
+   * (a terminal's Ctrl-C reaches the whole process group, and wrappers such as
+   * npm forward it again) are ignored; a signal sent later exits at once.
    */
   installSignalHandlers(hardDeadlineMs = 10_000): void {
-    let signalled = false;
+    let firstAt: number | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
-      if (signalled) {
+      if (firstAt !== undefined) {
+        if (Date.now() - firstAt < 1000) return;
         this.log.warn({ signal }, "second signal: exiting now");
         process.exit(1);
       }
-      signalled = true;
+      firstAt = Date.now();
       this.log.info({ signal }, "shutting down");
       const timer = setTimeout(() => {
         this.log.error({ hardDeadlineMs }, "shutdown did not finish in time; exiting");
