@@ -10,6 +10,7 @@ import type { DocumentQueued__Output } from "@engram/grpc/src/gen/engram/events/
 import type { DocumentStateChanged__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentStateChanged";
 import type { DocumentIndexed__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentIndexed";
 import type { DocumentDeleted__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentDeleted";
+import type { DocumentMetadataChanged, DocumentMetadataChanged__Output } from "@engram/grpc/src/gen/engram/events/v1/DocumentMetadataChanged";
 import type { DeliveredMessage, OutgoingMessage } from "./port";
 
 /** Topics and the event types each carries (protos/engram/events/v1). */
@@ -23,18 +24,21 @@ export interface EventPayloads {
   DocumentStateChanged: DocumentStateChanged;
   DocumentIndexed: DocumentIndexed;
   DocumentDeleted: DocumentDeleted;
+  DocumentMetadataChanged: DocumentMetadataChanged;
 }
 export interface EventOutputs {
   DocumentQueued: DocumentQueued__Output;
   DocumentStateChanged: DocumentStateChanged__Output;
   DocumentIndexed: DocumentIndexed__Output;
   DocumentDeleted: DocumentDeleted__Output;
+  DocumentMetadataChanged: DocumentMetadataChanged__Output;
 }
 export type EventType = keyof EventPayloads;
 
 export const EVENT_TOPIC: Record<EventType, string> = {
   DocumentQueued: TOPICS.documents,
   DocumentDeleted: TOPICS.documents,
+  DocumentMetadataChanged: TOPICS.documents,
   DocumentStateChanged: TOPICS.documentState,
   DocumentIndexed: TOPICS.documentState,
 };

@@ -1,13 +1,22 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { type EventBus, OutboxRelay, type Subscription, TOPICS } from "@engram/bus";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { SqliteDocumentRepository } from "./adapters/embedded/document.sqlite";
-import { AddDocumentUseCase } from "./app/add-document.usecase";
+import { FsFileStore } from "./adapters/filesystem/file-store.fs";
+import { AddDocumentBatchUseCase, AddDocumentUseCase } from "./app/add-document.usecase";
+import { DeleteDocumentsUseCase } from "./app/delete-documents.usecase";
+import { FileUrlUseCase } from "./app/file-url.usecase";
 import { GetDocumentUseCase } from "./app/get-document.usecase";
+import { ListDocumentsUseCase } from "./app/list-documents.usecase";
 import { RecordStateUseCase } from "./app/record-state.usecase";
 import { RequeueStaleUseCase } from "./app/requeue-stale.usecase";
 import { stateEventsHandler } from "./app/state-events.consumer";
+import { UpdateDocumentUseCase } from "./app/update-document.usecase";
+import { UploadDocumentFileUseCase } from "./app/upload-document-file.usecase";
 import type { IngestionConfig } from "./config";
 import { ingestionGrpc } from "./grpc/ingestion.grpc";
 
@@ -20,25 +29,49 @@ export interface IngestionDeps {
 
 export const INGESTION_CONSUMER_GROUP = "ingestion";
 
+/** The signing key of file links: configured, or generated once and kept (mode 0600) in the data directory. */
+function fileUrlSecret(config: IngestionConfig): Buffer {
+  if (config.ENGRAM_FILE_URL_SECRET) return Buffer.from(config.ENGRAM_FILE_URL_SECRET, "utf8");
+  const file = path.join(config.ENGRAM_DATA_DIR, "file-url.secret");
+  fs.mkdirSync(config.ENGRAM_DATA_DIR, { recursive: true });
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 });
+  } catch (err) {
+    if ((err as { code?: string }).code !== "EEXIST") throw err;
+  }
+  return Buffer.from(fs.readFileSync(file, "utf8").trim(), "utf8");
+}
+
 /** Builds the ingestion service. Nothing happens until start(). */
 export function createIngestionModule(deps: IngestionDeps): ServiceModule {
+  const { config } = deps;
   const log = deps.logger.child({ component: "ingestion" });
   const clock = deps.clock ?? systemClock;
-  const repo = new SqliteDocumentRepository(deps.config.ENGRAM_DATA_DIR);
+  const repo = new SqliteDocumentRepository(config.ENGRAM_DATA_DIR);
+  const files = new FsFileStore(config.ENGRAM_DATA_DIR);
   const relay = new OutboxRelay("ingestion", repo.outbox, deps.bus, log.child({ component: "ingestion.outbox" }), { idleMs: 500 });
   const notify = () => relay.notify();
-  const addDocument = new AddDocumentUseCase(repo, clock, notify);
   const getDocument = new GetDocumentUseCase(repo);
   const recordState = new RecordStateUseCase(repo);
-  const requeueStale = new RequeueStaleUseCase(repo, clock, deps.config.INGESTION_STALE_AFTER_MS, notify);
+  const requeueStale = new RequeueStaleUseCase(repo, clock, config.INGESTION_STALE_AFTER_MS, notify);
   let subscription: Subscription | undefined;
   let sweep: NodeJS.Timeout | undefined;
 
   return {
     name: "ingestion",
     grpcServices: {
-      "engram.ingestion.v1.IngestionService": ingestionGrpc({ addDocument, getDocument }),
-      // Contracts designed; the operations arrive with the documents release (UNIMPLEMENTED until then).
+      "engram.ingestion.v1.IngestionService": ingestionGrpc({
+        addDocument: new AddDocumentUseCase(repo, clock, notify),
+        addBatch: new AddDocumentBatchUseCase(repo, clock, notify),
+        upload: new UploadDocumentFileUseCase(repo, files, clock, config.INGESTION_MAX_FILE_BYTES, notify),
+        getDocument,
+        updateDocument: new UpdateDocumentUseCase(repo, files, getDocument, clock, notify),
+        listDocuments: new ListDocumentsUseCase(repo),
+        deleteDocuments: new DeleteDocumentsUseCase(repo, files, clock, notify),
+        fileUrls: new FileUrlUseCase(repo, files, getDocument, fileUrlSecret(config), clock),
+        files,
+      }),
+      // Contracts designed; the operations arrive with later releases (UNIMPLEMENTED until then).
       "engram.ingestion.v1.ContainerTagService": {},
       "engram.ingestion.v1.ConversationService": {},
     },
@@ -54,7 +87,7 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
           (n) => n && log.warn({ requeued: n }, "re-queued documents without progress"),
           (err) => log.error({ err }, "stale document sweep failed"),
         );
-      }, deps.config.INGESTION_STALE_SWEEP_MS);
+      }, config.INGESTION_STALE_SWEEP_MS);
       sweep.unref();
     },
     async stop() {
@@ -62,6 +95,7 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
       await subscription?.close();
       await relay.stop();
       await repo.close();
+      await files.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Pagination as _engram_common_v1_Pagination, Pagination__Output as 
 import type { ProfileBucket as _engram_common_v1_ProfileBucket, ProfileBucket__Output as _engram_common_v1_ProfileBucket__Output } from './engram/common/v1/ProfileBucket';
 import type { DocumentDeleted as _engram_events_v1_DocumentDeleted, DocumentDeleted__Output as _engram_events_v1_DocumentDeleted__Output } from './engram/events/v1/DocumentDeleted';
 import type { DocumentIndexed as _engram_events_v1_DocumentIndexed, DocumentIndexed__Output as _engram_events_v1_DocumentIndexed__Output } from './engram/events/v1/DocumentIndexed';
+import type { DocumentMetadataChanged as _engram_events_v1_DocumentMetadataChanged, DocumentMetadataChanged__Output as _engram_events_v1_DocumentMetadataChanged__Output } from './engram/events/v1/DocumentMetadataChanged';
 import type { DocumentQueued as _engram_events_v1_DocumentQueued, DocumentQueued__Output as _engram_events_v1_DocumentQueued__Output } from './engram/events/v1/DocumentQueued';
 import type { DocumentRef as _engram_events_v1_DocumentRef, DocumentRef__Output as _engram_events_v1_DocumentRef__Output } from './engram/events/v1/DocumentRef';
 import type { DocumentStateChanged as _engram_events_v1_DocumentStateChanged, DocumentStateChanged__Output as _engram_events_v1_DocumentStateChanged__Output } from './engram/events/v1/DocumentStateChanged';
@@ -41,6 +42,7 @@ export interface ProtoGrpcType {
       v1: {
         DocumentDeleted: MessageTypeDefinition<_engram_events_v1_DocumentDeleted, _engram_events_v1_DocumentDeleted__Output>
         DocumentIndexed: MessageTypeDefinition<_engram_events_v1_DocumentIndexed, _engram_events_v1_DocumentIndexed__Output>
+        DocumentMetadataChanged: MessageTypeDefinition<_engram_events_v1_DocumentMetadataChanged, _engram_events_v1_DocumentMetadataChanged__Output>
         DocumentQueued: MessageTypeDefinition<_engram_events_v1_DocumentQueued, _engram_events_v1_DocumentQueued__Output>
         DocumentRef: MessageTypeDefinition<_engram_events_v1_DocumentRef, _engram_events_v1_DocumentRef__Output>
         DocumentStateChanged: MessageTypeDefinition<_engram_events_v1_DocumentStateChanged, _engram_events_v1_DocumentStateChanged__Output>

@@ -1,7 +1,7 @@
 import { eventMessage, type OutgoingMessage } from "@engram/bus";
-import { toTimestamp } from "@engram/grpc";
+import { toStruct, toTimestamp } from "@engram/grpc";
 import { protoEnum } from "@engram/kernel";
-import type { DocumentRecord } from "../domain/document";
+import type { AddPlan, DocumentRecord } from "../domain/document";
 
 /** The events ingestion publishes, built from the domain record. */
 export function documentQueued(doc: DocumentRecord, headers: Record<string, string> = {}): OutgoingMessage {
@@ -14,9 +14,35 @@ export function documentQueued(doc: DocumentRecord, headers: Record<string, stri
       dreaming: protoEnum.dreaming.to(doc.dreaming) as never,
       queuedAt: toTimestamp(doc.updatedAt),
       customId: doc.customId ?? "",
+      mimeType: doc.file?.mimeType ?? "",
+      fileName: doc.file?.name ?? "",
     },
     headers,
   );
+}
+
+export function documentMetadataChanged(doc: DocumentRecord, at: Date, headers: Record<string, string> = {}): OutgoingMessage {
+  return eventMessage(
+    "DocumentMetadataChanged",
+    doc.id,
+    {
+      document: { tenantId: doc.tenantId, namespace: doc.namespace, documentId: doc.id, generation: doc.generation },
+      metadata: toStruct(doc.metadata) ?? { fields: {} },
+      customId: doc.customId ?? "",
+      occurredAt: toTimestamp(at),
+    },
+    headers,
+  );
+}
+
+/** Events an add plan must publish with its write. */
+export function eventsForPlan(plan: AddPlan, at: Date, headers: Record<string, string>): OutgoingMessage[] {
+  if (plan.write === "none") return [];
+  if (plan.queue) return [documentQueued(plan.next, headers)];
+  // Fields changed without new content: a processed document's index copy must follow.
+  return plan.previous.status === "done" && JSON.stringify(plan.previous.metadata ?? null) !== JSON.stringify(plan.next.metadata ?? null)
+    ? [documentMetadataChanged(plan.next, at, headers)]
+    : [];
 }
 
 export function documentDeleted(doc: DocumentRecord, at: Date, headers: Record<string, string> = {}): OutgoingMessage {

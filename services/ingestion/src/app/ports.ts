@@ -1,5 +1,28 @@
 import type { OutgoingMessage } from "@engram/bus";
+import type { FilterExpr } from "@engram/filters";
+import type { DocumentStatus } from "@engram/kernel";
 import type { DocumentRecord } from "../domain/document";
+
+export interface DocumentListQuery {
+  tenantId: string;
+  /** Undefined = every namespace of the tenant. */
+  namespaces?: string[];
+  statuses?: DocumentStatus[];
+  filter?: FilterExpr;
+  /** Exact path, or a prefix when it ends with '/'. */
+  filepath?: string;
+  sort: "createdAt" | "updatedAt";
+  order: "asc" | "desc";
+  offset: number;
+  limit: number;
+}
+
+export interface DocumentWrite {
+  /** Absent for an insert; for an update, the record as read (optimistic check). */
+  previous?: DocumentRecord;
+  next: DocumentRecord;
+  events: OutgoingMessage[];
+}
 
 /**
  * Storage port for documents. Writes take the events the change must publish:
@@ -10,13 +33,32 @@ export interface DocumentRepository {
   /** Service id lookup within the tenant. */
   findById(tenantId: string, id: string): Promise<DocumentRecord | undefined>;
   findByCustomId(tenantId: string, namespace: string, customId: string): Promise<DocumentRecord | undefined>;
+  /** Several caller ids of one namespace at once (batch adds). */
+  findByCustomIds(tenantId: string, namespace: string, customIds: string[]): Promise<Map<string, DocumentRecord>>;
   /** Legacy reads without a namespace: newest document with that caller id in the tenant. */
   findByCustomIdInTenant(tenantId: string, customId: string): Promise<DocumentRecord | undefined>;
   /** Throws AlreadyExistsError when the caller id is taken in the namespace. */
   insert(doc: DocumentRecord, events: OutgoingMessage[]): Promise<void>;
   /** Optimistic: applies only when the stored updatedAt/generation/sequence still match `previous`. */
   update(previous: DocumentRecord, next: DocumentRecord, events: OutgoingMessage[]): Promise<boolean>;
+  /** Several writes in one transaction; per write, whether it applied (a lost race returns false). */
+  writeMany(writes: DocumentWrite[]): Promise<boolean[]>;
+  /** Removes documents and stores their events in one transaction; returns the ids removed. */
+  delete(docs: DocumentRecord[], events: OutgoingMessage[]): Promise<string[]>;
+  list(q: DocumentListQuery): Promise<{ items: DocumentRecord[]; total: number }>;
   /** Documents in a non-final state whose last change is older than the cut-off. */
   listStale(olderThan: string, limit: number): Promise<DocumentRecord[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Durable store for uploaded originals. `write` resolves only when the bytes
+ * are on stable storage (the 2xx of a file add means exactly that).
+ */
+export interface FileStore {
+  /** Throws PayloadTooLargeError past maxBytes and leaves nothing behind. */
+  write(key: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ sizeBytes: number; sha256: string }>;
+  read(key: string): AsyncIterable<Uint8Array>;
+  delete(key: string): Promise<void>;
   close(): Promise<void>;
 }

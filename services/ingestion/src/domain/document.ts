@@ -1,5 +1,16 @@
 import { createHash } from "node:crypto";
-import { type DocumentStatus, type Dreaming, InvalidArgumentError, idKindOf, isFinalStatus, type JsonObject, statusRank, type TaskType } from "@engram/kernel";
+import {
+  DEFAULT_DREAMING,
+  DEFAULT_TASK_TYPE,
+  type DocumentStatus,
+  type Dreaming,
+  InvalidArgumentError,
+  idKindOf,
+  isFinalStatus,
+  type JsonObject,
+  statusRank,
+  type TaskType,
+} from "@engram/kernel";
 
 export type SourceKind = "text" | "url" | "file" | "connector" | "conversation";
 
@@ -23,7 +34,11 @@ export interface DocumentRecord {
   url?: string;
   title?: string;
   contentType?: string;
-  /** Hash of the content that was last queued. */
+  /** The stored original of a file document. */
+  file?: StoredFile;
+  /** Legacy containerTags beyond the namespace (v3 containerTags). */
+  containerTags?: string[];
+  /** Hash of the content that was last queued (file documents: of the bytes). */
   contentHash: string;
   /** Incremented whenever new content is queued for processing. */
   generation: number;
@@ -31,6 +46,17 @@ export interface DocumentRecord {
   stateSequence: number;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface StoredFile {
+  /** Key of the bytes in the FileStore. */
+  key: string;
+  name?: string;
+  mimeType?: string;
+  /** The API's fileType hint (pdf, docx, image, ...). */
+  fileType?: string;
+  sizeBytes: number;
+  sha256: string;
 }
 
 export interface DocumentInput {
@@ -142,4 +168,84 @@ export function applyState(doc: DocumentRecord, u: StateUpdate): DocumentRecord 
     contentType: u.contentType || doc.contentType,
     updatedAt: u.at,
   };
+}
+
+export interface AddOptions {
+  tenantId: string;
+  namespace: string;
+  taskType?: TaskType;
+  dreaming?: Dreaming;
+  containerTags?: string[];
+  /** For file documents: the stored bytes (their hash is the content hash). */
+  file?: StoredFile;
+}
+
+/** The outcome of an add: the record to store (if any) and whether it must be (re)processed. */
+export type AddPlan =
+  | { write: "insert"; next: DocumentRecord; queue: true }
+  | { write: "update"; previous: DocumentRecord; next: DocumentRecord; queue: boolean }
+  | { write: "none"; current: DocumentRecord };
+
+/**
+ * Pure decision for one add (single, batch, file): a new document, new
+ * content for an existing caller id (next generation, queued), changed fields
+ * only (stored, current state reported), or an exact duplicate (nothing).
+ */
+export function planAdd(existing: DocumentRecord | undefined, input: DocumentInput, o: AddOptions, now: string, newDocumentId: () => string): AddPlan {
+  const hash = o.file ? o.file.sha256 : contentHash(input.content);
+  const kind: SourceKind = o.file ? "file" : sourceKindOf(input.content);
+  const source = { sourceKind: kind, url: kind === "url" ? input.content.trim() : undefined, file: o.file, contentHash: hash };
+  const fields = {
+    supportingContext: input.supportingContext,
+    metadata: input.metadata,
+    group: input.group,
+    date: input.date,
+    filepath: input.filepath,
+    containerTags: o.containerTags?.filter((t) => t !== o.namespace),
+  };
+  if (!existing) {
+    return {
+      write: "insert",
+      queue: true,
+      next: {
+        id: newDocumentId(),
+        tenantId: o.tenantId,
+        namespace: o.namespace,
+        customId: input.customId,
+        content: input.content,
+        ...fields,
+        ...source,
+        status: "queued",
+        taskType: o.taskType ?? DEFAULT_TASK_TYPE,
+        dreaming: o.dreaming ?? DEFAULT_DREAMING,
+        generation: 1,
+        stateSequence: 0,
+        createdAt: now,
+        updatedAt: now,
+      },
+    };
+  }
+  if (existing.contentHash !== hash) {
+    return {
+      write: "update",
+      previous: existing,
+      queue: true,
+      next: {
+        ...existing,
+        ...fields,
+        ...source,
+        content: input.content,
+        taskType: o.taskType ?? existing.taskType,
+        dreaming: o.dreaming ?? existing.dreaming,
+        status: "queued",
+        statusReason: undefined,
+        generation: existing.generation + 1,
+        stateSequence: 0,
+        updatedAt: now,
+      },
+    };
+  }
+  const decision = decideAdd(existing, { ...input, content: existing.content });
+  if (decision.action === "update-fields") return { write: "update", previous: existing, queue: false, next: { ...existing, ...fields, updatedAt: now } };
+  return { write: "none", current: existing };
 }

@@ -1,19 +1,54 @@
 import type * as grpc from "@grpc/grpc-js";
-import { requestIdOf, type ServiceImpl, traceparentOf } from "@engram/grpc";
+import { fromStruct, requestIdOf, type ServiceImpl, toTimestamp, traceparentOf } from "@engram/grpc";
+import type { AddDocumentBatchRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentBatchRequest";
+import type { AddDocumentBatchResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentBatchResponse";
 import type { AddDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentRequest";
 import type { AddDocumentResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentResponse";
+import type { CreateFileUrlRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/CreateFileUrlRequest";
+import type { CreateFileUrlResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/CreateFileUrlResponse";
+import type { DeleteDocumentsRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/DeleteDocumentsRequest";
+import type { DeleteDocumentsResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/DeleteDocumentsResponse";
 import type { GetDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentRequest";
 import type { GetDocumentResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentResponse";
 import type { GetDocumentSourceRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentSourceRequest";
 import type { GetDocumentSourceResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentSourceResponse";
-import { protoEnum } from "@engram/kernel";
-import type { AddDocumentUseCase } from "../app/add-document.usecase";
+import type { ListDocumentsRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ListDocumentsRequest";
+import type { ListDocumentsResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ListDocumentsResponse";
+import type { ListProcessingDocumentsRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ListProcessingDocumentsRequest";
+import type { ListProcessingDocumentsResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ListProcessingDocumentsResponse";
+import type { ReadDocumentFileRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ReadDocumentFileRequest";
+import type { ReadDocumentFileResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ReadDocumentFileResponse";
+import type { UpdateDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UpdateDocumentRequest";
+import type { UploadDocumentFileRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileRequest";
+import type { UploadDocumentFileHeader__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileHeader";
+import { InvalidArgumentError, protoEnum } from "@engram/kernel";
+import type { AddDocumentBatchUseCase, AddDocumentUseCase } from "../app/add-document.usecase";
+import type { DeleteDocumentsUseCase } from "../app/delete-documents.usecase";
+import type { FileUrlUseCase } from "../app/file-url.usecase";
 import type { GetDocumentUseCase } from "../app/get-document.usecase";
-import { documentToProto, inputFromProto, sourceKindToProto, tenantOf } from "./mappers";
+import type { ListDocumentsUseCase } from "../app/list-documents.usecase";
+import type { FileStore } from "../app/ports";
+import type { UpdateDocumentUseCase } from "../app/update-document.usecase";
+import type { UploadDocumentFileUseCase } from "../app/upload-document-file.usecase";
+import { documentToProto, filterFromProto, inputFromProto, pageFromProto, sourceKindToProto, tenantOf } from "./mappers";
 
 export interface IngestionUseCases {
   addDocument: AddDocumentUseCase;
+  addBatch: AddDocumentBatchUseCase;
+  upload: UploadDocumentFileUseCase;
   getDocument: GetDocumentUseCase;
+  updateDocument: UpdateDocumentUseCase;
+  listDocuments: ListDocumentsUseCase;
+  deleteDocuments: DeleteDocumentsUseCase;
+  fileUrls: FileUrlUseCase;
+  files: FileStore;
+}
+
+const CHUNK = 256 * 1024;
+const trace = (call: { metadata: grpc.Metadata }) => ({ requestId: requestIdOf(call), traceparent: traceparentOf(call) });
+
+async function* frames(bytes: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  for await (const b of bytes) for (let i = 0; i < b.byteLength; i += CHUNK) yield b.subarray(i, i + CHUNK);
 }
 
 /** engram.ingestion.v1.IngestionService: proto <-> use case mapping only. */
@@ -26,8 +61,68 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
         input: inputFromProto(req.document),
         taskType: protoEnum.taskType.from(req.taskType),
         dreaming: protoEnum.dreaming.from(req.dreaming),
-        requestId: requestIdOf(call),
-        traceparent: traceparentOf(call),
+        containerTags: req.containerTags,
+        ...trace(call),
+      });
+      return { id: res.id, status: protoEnum.status.to(res.status) as never, namespace: res.namespace, customId: res.customId ?? "" };
+    },
+
+    async addDocumentBatch(req: AddDocumentBatchRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentBatchResponse> {
+      const res = await uc.addBatch.execute(
+        {
+          tenantId: tenantOf(req.context),
+          namespace: req.namespace,
+          taskType: protoEnum.taskType.from(req.taskType),
+          dreaming: protoEnum.dreaming.from(req.dreaming),
+          containerTags: req.containerTags,
+          ...trace(call),
+        },
+        req.documents.map((d) => ({ input: inputFromProto(d), namespace: d.namespace || undefined })),
+      );
+      return {
+        count: res.count,
+        failed: res.failed,
+        results: res.results.map((r) => ({
+          id: r.id ?? "",
+          customId: r.customId ?? "",
+          url: r.url ?? "",
+          status: r.status === "error" ? "DOCUMENT_STATUS_UNSPECIFIED" : (protoEnum.status.to(r.status) as never),
+          error: r.status === "error",
+          errorMessage: r.error ?? "",
+          index: r.index,
+        })),
+      };
+    },
+
+    async uploadDocumentFile(call: grpc.ServerReadableStream<UploadDocumentFileRequest__Output, unknown>): Promise<AddDocumentResponse> {
+      const it = call[Symbol.asyncIterator]() as AsyncIterator<UploadDocumentFileRequest__Output>;
+      const first = await it.next();
+      const h: UploadDocumentFileHeader__Output | null | undefined = first.done ? undefined : first.value.header;
+      if (!h) throw new InvalidArgumentError("the upload stream must start with its header");
+      async function* bytes(): AsyncIterable<Uint8Array> {
+        for (let n = await it.next(); !n.done; n = await it.next()) {
+          if (n.value.header) throw new InvalidArgumentError("only the first message of an upload may be a header");
+          if (n.value.data?.length) yield n.value.data;
+        }
+      }
+      const res = await uc.upload.execute({
+        tenantId: tenantOf(h.context),
+        namespace: h.namespace,
+        fileName: h.fileName || undefined,
+        mimeType: h.mimeType || undefined,
+        fileType: h.fileType || undefined,
+        input: {
+          customId: h.customId || undefined,
+          supportingContext: h.supportingContext || undefined,
+          metadata: fromStruct(h.metadata),
+          group: fromStruct(h.group),
+          date: h.date || undefined,
+        },
+        taskType: protoEnum.taskType.from(h.taskType),
+        dreaming: protoEnum.dreaming.from(h.dreaming),
+        containerTags: h.containerTags,
+        bytes: bytes(),
+        ...trace(call),
       });
       return { id: res.id, status: protoEnum.status.to(res.status) as never, namespace: res.namespace, customId: res.customId ?? "" };
     },
@@ -37,17 +132,96 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
       return { document: documentToProto(doc) };
     },
 
+    async updateDocument(req: UpdateDocumentRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentResponse> {
+      const mask = new Set(req.updateMask);
+      const d = req.document;
+      const res = await uc.updateDocument.execute({
+        tenantId: tenantOf(req.context),
+        namespace: req.namespace || undefined,
+        id: req.id,
+        patch: {
+          content: mask.has("content") ? (d?.content ?? "") : undefined,
+          customId: mask.has("custom_id") ? d?.customId : undefined,
+          namespace: mask.has("namespace") ? d?.namespace : undefined,
+          containerTags: mask.has("container_tags") ? req.containerTags : undefined,
+          metadata: mask.has("metadata") ? (fromStruct(d?.metadata) ?? {}) : undefined,
+          group: mask.has("group") ? (fromStruct(d?.group) ?? {}) : undefined,
+          filepath: mask.has("filepath") ? d?.filepath : undefined,
+          taskType: protoEnum.taskType.from(req.taskType),
+        },
+        ...trace(call),
+      });
+      return { id: res.id, status: protoEnum.status.to(res.status) as never, namespace: res.namespace, customId: res.customId ?? "" };
+    },
+
+    async listDocuments(req: ListDocumentsRequest__Output): Promise<ListDocumentsResponse> {
+      const namespaces = [...new Set([req.namespace, ...req.containerTags].filter(Boolean))];
+      const page = await uc.listDocuments.execute({
+        tenantId: tenantOf(req.context),
+        namespaces: namespaces.length ? namespaces : undefined,
+        filter: filterFromProto(req.filter),
+        ...pageFromProto(req.page, { limit: 10 }),
+      });
+      return {
+        documents: page.items.map((d) => documentToProto(d, { includeContent: req.includeContent })),
+        pagination: { currentPage: page.currentPage, limit: page.limit, totalItems: page.totalItems, totalPages: page.totalPages },
+      };
+    },
+
+    async listProcessingDocuments(req: ListProcessingDocumentsRequest__Output): Promise<ListProcessingDocumentsResponse> {
+      const page = await uc.listDocuments.execute({
+        tenantId: tenantOf(req.context),
+        namespaces: req.namespace ? [req.namespace] : undefined,
+        statuses: ["unknown", "queued", "extracting", "chunking", "embedding", "indexing"],
+        page: 1,
+        limit: 1100,
+        sort: "createdAt",
+        order: "asc",
+      });
+      return { documents: page.items.map((d) => documentToProto(d, { includeContent: false })), totalCount: page.totalItems };
+    },
+
+    async deleteDocuments(req: DeleteDocumentsRequest__Output): Promise<DeleteDocumentsResponse> {
+      const tenantId = tenantOf(req.context);
+      if (req.ids.length && req.containerTags.length) throw new InvalidArgumentError("give either ids or containerTags, not both");
+      const res = req.ids.length
+        ? await uc.deleteDocuments.byIds(tenantId, req.namespace || undefined, req.ids)
+        : await uc.deleteDocuments.byNamespaces(tenantId, req.containerTags);
+      return { count: res.count, errors: res.errors, deletedIds: res.deletedIds, containerTags: req.containerTags };
+    },
+
+    async createFileUrl(req: CreateFileUrlRequest__Output): Promise<CreateFileUrlResponse> {
+      const { token, expiresAt, doc } = await uc.fileUrls.create(tenantOf(req.context), req.namespace || undefined, req.id, req.expiresInSeconds);
+      return { token, expiresAt: toTimestamp(expiresAt), fileName: doc.file?.name ?? "", mimeType: doc.file?.mimeType ?? "" };
+    },
+
+    async readDocumentFile(req: ReadDocumentFileRequest__Output, call: grpc.ServerWritableStream<unknown, ReadDocumentFileResponse>): Promise<void> {
+      const { doc, bytes } = await uc.fileUrls.open(req.token);
+      call.write({
+        info: { fileName: doc.file?.name ?? "", mimeType: doc.file?.mimeType ?? "application/octet-stream", sizeBytes: String(doc.file?.sizeBytes ?? 0) },
+      });
+      for await (const b of frames(bytes)) if (!call.write({ data: b })) await new Promise((r) => call.once("drain", r));
+    },
+
     async getDocumentSource(req: GetDocumentSourceRequest__Output, call: grpc.ServerWritableStream<unknown, GetDocumentSourceResponse>): Promise<void> {
       const doc = await uc.getDocument.execute(tenantOf(req.context), req.namespace || undefined, req.id);
+      const current = req.generation === 0 || req.generation === doc.generation;
       call.write({
         info: {
           document: documentToProto(doc),
           sourceKind: sourceKindToProto(doc.sourceKind) as never,
-          text: doc.sourceKind === "url" ? "" : doc.content,
+          text: doc.sourceKind === "text" || doc.sourceKind === "conversation" || doc.sourceKind === "connector" ? doc.content : "",
           url: doc.url ?? "",
-          current: req.generation === 0 || req.generation === doc.generation,
+          mimeType: doc.file?.mimeType ?? "",
+          fileName: doc.file?.name ?? "",
+          sizeBytes: String(doc.file?.sizeBytes ?? 0),
+          fileType: doc.file?.fileType ?? "",
+          current,
         },
       });
+      if (current && doc.file) {
+        for await (const b of frames(uc.files.read(doc.file.key))) if (!call.write({ data: b })) await new Promise((r) => call.once("drain", r));
+      }
     },
   };
 }

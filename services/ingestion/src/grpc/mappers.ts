@@ -2,6 +2,9 @@ import { fromStruct, toStruct, toTimestamp } from "@engram/grpc";
 import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { DocumentInput__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/DocumentInput";
 import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
+import type { PageRequest__Output } from "@engram/grpc/src/gen/engram/common/v1/PageRequest";
+import type { Filter__Output } from "@engram/grpc/src/gen/engram/common/v1/Filter";
+import { type FilterExpr, parseFilter } from "@engram/filters";
 import { InvalidArgumentError, protoEnum } from "@engram/kernel";
 import type { DocumentInput, DocumentRecord } from "../domain/document";
 
@@ -36,12 +39,26 @@ export function inputFromProto(d: DocumentInput__Output | null | undefined): Doc
   };
 }
 
-export function documentToProto(d: DocumentRecord): Document {
+export function filterFromProto(f: Filter__Output | null | undefined): FilterExpr | undefined {
+  const expr = fromStruct(f?.expression);
+  return expr && Object.keys(expr).length ? parseFilter(expr) : undefined;
+}
+
+export function pageFromProto(p: PageRequest__Output | null | undefined, defaults: { limit: number }) {
+  return {
+    page: p?.page || 1,
+    limit: p?.limit || defaults.limit,
+    sort: p?.sort || "createdAt",
+    order: p?.order === "SORT_ORDER_ASC" ? "asc" : "desc",
+  };
+}
+
+export function documentToProto(d: DocumentRecord, opts: { includeContent?: boolean } = {}): Document {
   return {
     id: d.id,
     customId: d.customId ?? "",
     namespace: d.namespace,
-    content: d.content,
+    content: opts.includeContent === false ? "" : d.content,
     supportingContext: d.supportingContext ?? "",
     metadata: toStruct(d.metadata),
     group: toStruct(d.group),
@@ -58,6 +75,9 @@ export function documentToProto(d: DocumentRecord): Document {
     url: d.url ?? "",
     filepath: d.filepath ?? "",
     generation: d.generation,
-    containerTags: [d.namespace],
+    fileName: d.file?.name ?? "",
+    mimeType: d.file?.mimeType ?? "",
+    sizeBytes: String(d.file?.sizeBytes ?? 0),
+    containerTags: [d.namespace, ...(d.containerTags ?? [])],
   };
 }

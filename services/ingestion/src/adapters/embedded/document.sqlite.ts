@@ -2,7 +2,8 @@ import { OUTBOX_TABLE_SQL, type OutgoingMessage, SqliteOutbox } from "@engram/bu
 import { AlreadyExistsError } from "@engram/kernel";
 import { jsonColumn, openSqlite, type SqliteDatabase } from "@engram/storage";
 import type { DocumentRecord } from "../../domain/document";
-import type { DocumentRepository } from "../../app/ports";
+import type { DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import { matchesFilter } from "@engram/filters";
 
 const MIGRATIONS = [
   `CREATE TABLE documents (
@@ -18,6 +19,9 @@ const MIGRATIONS = [
    CREATE INDEX documents_by_custom_id ON documents (tenant_id, custom_id, updated_at) WHERE custom_id IS NOT NULL;
    CREATE INDEX documents_by_status ON documents (status, updated_at);
    ${OUTBOX_TABLE_SQL}`,
+  `ALTER TABLE documents ADD COLUMN file TEXT;
+   ALTER TABLE documents ADD COLUMN container_tags TEXT;
+   CREATE INDEX documents_by_tenant_status ON documents (tenant_id, status, updated_at);`,
 ];
 
 interface Row {
@@ -44,6 +48,8 @@ interface Row {
   state_sequence: number;
   created_at: string;
   updated_at: string;
+  file: string | null;
+  container_tags: string | null;
 }
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
@@ -73,6 +79,8 @@ function fromRow(r: Row): DocumentRecord {
     stateSequence: r.state_sequence,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    file: jsonColumn.read(r.file),
+    containerTags: jsonColumn.read(r.container_tags),
   };
 }
 
@@ -101,6 +109,8 @@ function toParams(d: DocumentRecord): Record<string, unknown> {
     state_sequence: d.stateSequence,
     created_at: d.createdAt,
     updated_at: d.updatedAt,
+    file: jsonColumn.write(d.file),
+    container_tags: jsonColumn.write(d.containerTags?.length ? d.containerTags : undefined),
   };
 }
 
@@ -136,6 +146,19 @@ export class SqliteDocumentRepository implements DocumentRepository {
     return r && fromRow(r);
   }
 
+  async findByCustomIds(tenantId: string, namespace: string, customIds: string[]): Promise<Map<string, DocumentRecord>> {
+    const out = new Map<string, DocumentRecord>();
+    const unique = [...new Set(customIds)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT * FROM documents WHERE tenant_id = ? AND namespace = ? AND custom_id IN (${part.map(() => "?").join(",")})`)
+        .all(tenantId, namespace, ...part) as Row[];
+      for (const r of rows) out.set(r.custom_id!, fromRow(r));
+    }
+    return out;
+  }
+
   async findByCustomIdInTenant(tenantId: string, customId: string): Promise<DocumentRecord | undefined> {
     const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND custom_id = ? ORDER BY updated_at DESC LIMIT 1").get(tenantId, customId) as
       Row | undefined;
@@ -156,6 +179,16 @@ export class SqliteDocumentRepository implements DocumentRepository {
   }
 
   async update(previous: DocumentRecord, next: DocumentRecord, events: OutgoingMessage[]): Promise<boolean> {
+    try {
+      return this.updateTx(previous, next, events);
+    } catch (err) {
+      if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE")
+        throw new AlreadyExistsError(`a document with id ${next.customId} already exists in ${next.namespace}`);
+      throw err;
+    }
+  }
+
+  private updateTx(previous: DocumentRecord, next: DocumentRecord, events: OutgoingMessage[]): boolean {
     return this.db.transaction(() => {
       const res = this.updateStmt.run({
         ...toParams(next),
@@ -167,6 +200,83 @@ export class SqliteDocumentRepository implements DocumentRepository {
       this.outbox.add(events);
       return true;
     })();
+  }
+
+  async writeMany(writes: DocumentWrite[]): Promise<boolean[]> {
+    return this.db.transaction(() =>
+      writes.map((w) => {
+        try {
+          // Each write in its own savepoint: a lost race fails that item only.
+          return this.db.transaction(() => {
+            if (!w.previous) this.insertStmt.run(toParams(w.next));
+            else {
+              const res = this.updateStmt.run({
+                ...toParams(w.next),
+                prev_updated_at: w.previous.updatedAt,
+                prev_generation: w.previous.generation,
+                prev_state_sequence: w.previous.stateSequence,
+              });
+              if (res.changes !== 1) return false;
+            }
+            this.outbox.add(w.events);
+            return true;
+          })();
+        } catch (err) {
+          if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") return false;
+          throw err;
+        }
+      }),
+    )();
+  }
+
+  async delete(docs: DocumentRecord[], events: OutgoingMessage[]): Promise<string[]> {
+    const del = this.db.prepare("DELETE FROM documents WHERE tenant_id = ? AND id = ?");
+    return this.db.transaction(() => {
+      const removed = docs.filter((d) => del.run(d.tenantId, d.id).changes === 1).map((d) => d.id);
+      const keep = new Set(removed);
+      // Only events of documents that were really removed are published.
+      this.outbox.add(events.filter((e) => keep.has(e.key)));
+      return removed;
+    })();
+  }
+
+  async list(q: DocumentListQuery): Promise<{ items: DocumentRecord[]; total: number }> {
+    const where: string[] = ["tenant_id = ?"];
+    const args: unknown[] = [q.tenantId];
+    if (q.namespaces) {
+      if (q.namespaces.length === 0) return { items: [], total: 0 };
+      where.push(`namespace IN (${q.namespaces.map(() => "?").join(",")})`);
+      args.push(...q.namespaces);
+    }
+    if (q.statuses?.length) {
+      where.push(`status IN (${q.statuses.map(() => "?").join(",")})`);
+      args.push(...q.statuses);
+    }
+    if (q.filepath) {
+      if (q.filepath.endsWith("/")) {
+        where.push("substr(filepath, 1, ?) = ?");
+        args.push(q.filepath.length, q.filepath);
+      } else {
+        where.push("filepath = ?");
+        args.push(q.filepath);
+      }
+    }
+    const order = `${q.sort === "updatedAt" ? "updated_at" : "created_at"} ${q.order === "asc" ? "ASC" : "DESC"}, id ${q.order === "asc" ? "ASC" : "DESC"}`;
+    const sql = `FROM documents WHERE ${where.join(" AND ")}`;
+    if (!q.filter) {
+      const total = (this.db.prepare(`SELECT COUNT(*) AS n ${sql}`).get(...args) as { n: number }).n;
+      const rows = this.db.prepare(`SELECT * ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as Row[];
+      return { items: rows.map(fromRow), total };
+    }
+    // Metadata filters are evaluated on each candidate of the scope, streamed in order.
+    const items: DocumentRecord[] = [];
+    let total = 0;
+    for (const r of this.db.prepare(`SELECT * ${sql} ORDER BY ${order}`).iterate(...args) as Iterable<Row>) {
+      if (!matchesFilter(q.filter, jsonColumn.read(r.metadata))) continue;
+      if (total >= q.offset && items.length < q.limit) items.push(fromRow(r));
+      total++;
+    }
+    return { items, total };
   }
 
   async listStale(olderThan: string, limit: number): Promise<DocumentRecord[]> {

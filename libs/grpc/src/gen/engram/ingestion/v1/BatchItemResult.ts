@@ -3,6 +3,9 @@
 import type { DocumentStatus as _engram_common_v1_DocumentStatus, DocumentStatus__Output as _engram_common_v1_DocumentStatus__Output } from '../../../engram/common/v1/DocumentStatus';
 
 export interface BatchItemResult {
+  /**
+   * Service id of an accepted item.
+   */
   'id'?: (string);
   'url'?: (string);
   /**
@@ -15,9 +18,16 @@ export interface BatchItemResult {
    * Index of the item in the request.
    */
   'index'?: (number);
+  /**
+   * The item's caller-defined id, when it had one.
+   */
+  'customId'?: (string);
 }
 
 export interface BatchItemResult__Output {
+  /**
+   * Service id of an accepted item.
+   */
   'id': (string);
   'url': (string);
   /**
@@ -30,4 +40,8 @@ export interface BatchItemResult__Output {
    * Index of the item in the request.
    */
   'index': (number);
+  /**
+   * The item's caller-defined id, when it had one.
+   */
+  'customId': (string);
 }

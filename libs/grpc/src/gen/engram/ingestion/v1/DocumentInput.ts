@@ -10,6 +10,10 @@ export interface DocumentInput {
   'group'?: (_google_protobuf_Struct | null);
   'date'?: (string);
   'filepath'?: (string);
+  /**
+   * Batch items only (legacy per-item containerTag): overrides the request's namespace.
+   */
+  'namespace'?: (string);
 }
 
 export interface DocumentInput__Output {
@@ -20,4 +24,8 @@ export interface DocumentInput__Output {
   'group': (_google_protobuf_Struct__Output | null);
   'date': (string);
   'filepath': (string);
+  /**
+   * Batch items only (legacy per-item containerTag): overrides the request's namespace.
+   */
+  'namespace': (string);
 }

@@ -22,6 +22,10 @@ export interface DocumentSourceInfo {
    * False when the generation asked for is no longer current.
    */
   'current'?: (boolean);
+  /**
+   * The client's fileType hint for file sources (pdf, docx, image, ...).
+   */
+  'fileType'?: (string);
 }
 
 export interface DocumentSourceInfo__Output {
@@ -42,4 +46,8 @@ export interface DocumentSourceInfo__Output {
    * False when the generation asked for is no longer current.
    */
   'current': (boolean);
+  /**
+   * The client's fileType hint for file sources (pdf, docx, image, ...).
+   */
+  'fileType': (string);
 }
