@@ -1,3 +1,4 @@
+import type { FilterExpr } from "@engram/filters";
 import type { JsonObject } from "@engram/kernel";
 
 /**
@@ -30,6 +31,8 @@ export interface IndexedChunk {
 }
 
 export interface ChunkSearchQuery {
+  /** Metadata filter on the chunk's document (the API's AND/OR syntax, parsed). */
+  filter?: FilterExpr;
   tenantId: string;
   /** Namespaces to search (results never leave them); undefined = every namespace of the tenant. */
   namespaces?: string[];
@@ -51,9 +54,14 @@ export interface ChunkHit {
 }
 
 export interface ChunkIndex {
-  /** Replaces every chunk of the document (idempotent for redeliveries). */
+  /**
+   * Replaces every chunk of the document (idempotent for redeliveries). Chunks
+   * of the document in any other namespace of the tenant go too (a moved document).
+   */
   replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void>;
   deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number>;
+  /** Refreshes the document fields copied onto its chunks (metadata after an update). */
+  updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number>;
   search(query: ChunkSearchQuery): Promise<ChunkHit[]>;
   listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]>;
   close(): Promise<void>;

@@ -3,3 +3,4 @@ export * from "./embedder";
 export * from "./chunk-index";
 export * from "./sqlite-chunk-index";
 export * from "./scoring";
+export * from "./openai-embedder";

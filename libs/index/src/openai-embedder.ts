@@ -91,7 +91,8 @@ function serverMessage(body: string): string {
 
 function positiveInt(name: string, v: number | undefined, fallback: number, allowZero = false): number {
   if (v === undefined) return fallback;
-  if (!Number.isInteger(v) || v < (allowZero ? 0 : 1)) throw new RangeError(`OpenAICompatibleEmbedder: ${name} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${v}`);
+  if (!Number.isInteger(v) || v < (allowZero ? 0 : 1))
+    throw new RangeError(`OpenAICompatibleEmbedder: ${name} must be a ${allowZero ? "non-negative" : "positive"} integer, got ${v}`);
   return v;
 }
 

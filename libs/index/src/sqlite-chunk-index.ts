@@ -1,4 +1,6 @@
 import { openSqlite, jsonColumn, type SqliteDatabase } from "@engram/storage";
+import { type FilterExpr, matchesFilter } from "@engram/filters";
+import type { JsonObject } from "@engram/kernel";
 import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk } from "./chunk-index";
 import { analyze } from "./text";
 import { dot } from "./embedder";
@@ -76,7 +78,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     );
     const insertFts = this.db.prepare("INSERT INTO chunks_fts (rowid, terms) VALUES (?, ?)");
     this.db.transaction(() => {
-      this.deleteSync(tenantId, namespace, documentId);
+      this.deleteSync(tenantId, undefined, documentId);
       for (const c of chunks) {
         if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
         const info = insert.run({ ...c, doc: jsonColumn.write(c.document), vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength) });
@@ -85,18 +87,31 @@ export class SqliteChunkIndex implements ChunkIndex {
     })();
   }
 
-  private deleteSync(tenantId: string, namespace: string, documentId: string): number {
-    const rids = this.db.prepare("SELECT rid FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ?").all(tenantId, namespace, documentId) as {
-      rid: number;
-    }[];
+  /** Deletes a document's chunks in one namespace, or in every namespace of the tenant when none is given. */
+  private deleteSync(tenantId: string, namespace: string | undefined, documentId: string): number {
+    const scope = namespace === undefined ? "tenant_id = ? AND document_id = ?" : "tenant_id = ? AND namespace = ? AND document_id = ?";
+    const args = namespace === undefined ? [tenantId, documentId] : [tenantId, namespace, documentId];
+    const rids = this.db.prepare(`SELECT rid FROM chunks WHERE ${scope}`).all(...args) as { rid: number }[];
     const delFts = this.db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
     for (const r of rids) delFts.run(r.rid);
-    this.db.prepare("DELETE FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ?").run(tenantId, namespace, documentId);
+    this.db.prepare(`DELETE FROM chunks WHERE ${scope}`).run(...args);
     return rids.length;
   }
 
   async deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number> {
     return this.db.transaction(() => this.deleteSync(tenantId, namespace, documentId))();
+  }
+
+  async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
+    const rows = this.db.prepare("SELECT rid, doc FROM chunks WHERE tenant_id = ? AND document_id = ?").all(tenantId, documentId) as { rid: number; doc: string }[];
+    const upd = this.db.prepare("UPDATE chunks SET doc = ? WHERE rid = ?");
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const doc = jsonColumn.read<IndexedChunk["document"]>(r.doc) ?? { createdAt: updatedAt, updatedAt };
+        upd.run(jsonColumn.write({ ...doc, metadata, updatedAt }), r.rid);
+      }
+    })();
+    return rows.length;
   }
 
   async listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]> {
@@ -106,30 +121,42 @@ export class SqliteChunkIndex implements ChunkIndex {
     return rows.map(fromRow);
   }
 
+  /** Chunks (rowids) of the scope whose document metadata passes the filter. */
+  private allowedRids(scope: string, scopeArgs: unknown[], filter: FilterExpr): Set<number> {
+    const out = new Set<number>();
+    for (const r of this.db.prepare(`SELECT c.rid AS rid, c.doc AS doc FROM chunks c WHERE ${scope}`).iterate(...scopeArgs) as Iterable<{ rid: number; doc: string }>) {
+      if (matchesFilter(filter, jsonColumn.read<IndexedChunk["document"]>(r.doc)?.metadata)) out.add(r.rid);
+    }
+    return out;
+  }
+
   async search(q: ChunkSearchQuery): Promise<ChunkHit[]> {
     if (q.namespaces && q.namespaces.length === 0) return [];
     const ns = q.namespaces ? ` AND c.namespace IN (${q.namespaces.map(() => "?").join(",")})` : "";
     const scope = `c.tenant_id = ?${ns}${q.documentId ? " AND c.document_id = ?" : ""}`;
     const scopeArgs: unknown[] = [q.tenantId, ...(q.namespaces ?? []), ...(q.documentId ? [q.documentId] : [])];
+    const allowed = q.filter ? this.allowedRids(scope, scopeArgs, q.filter) : undefined;
 
     const keyword = new Map<number, number>();
     const match = ftsQuery(q.text);
     if (match) {
+      // Filtered searches rank every keyword match, then keep the allowed ones.
+      const limit = allowed ? "" : ` LIMIT ${CANDIDATES}`;
       const rows = this.db
-        .prepare(
-          `SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts) LIMIT ${CANDIDATES}`,
-        )
+        .prepare(`SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts)${limit}`)
         .all(match, ...scopeArgs) as { rid: number; s: number }[];
-      for (const r of rows) keyword.set(r.rid, r.s);
+      for (const r of rows) {
+        if (allowed && !allowed.has(r.rid)) continue;
+        keyword.set(r.rid, r.s);
+        if (keyword.size >= CANDIDATES) break;
+      }
     }
 
     const dense = new Map<number, number>();
-    const vecRows = this.db.prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}`).all(...scopeArgs) as {
-      rid: number;
-      vector: Buffer;
-    }[];
+    const vecRows = this.db.prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}`).all(...scopeArgs) as { rid: number; vector: Buffer }[];
     const scored: { rid: number; s: number }[] = [];
     for (const r of vecRows) {
+      if (allowed && !allowed.has(r.rid)) continue;
       const v = new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4);
       scored.push({ rid: r.rid, s: dot(q.vector, v) });
     }

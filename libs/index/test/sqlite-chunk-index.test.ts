@@ -1,3 +1,4 @@
+import { parseFilter } from "@engram/filters";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -128,7 +129,8 @@ describe("SqliteChunkIndex", () => {
         ["acme", "beta"],
         ["globex", "alpha"],
       ] as const) {
-        await index.replaceDocumentChunks(tenant, ns, "shared-doc", [chunk(tenant, ns, "shared-doc", 0, text)]);
+        // Document ids are unique per tenant; identical content lives in each namespace under its own id.
+        await index.replaceDocumentChunks(tenant, ns, `shared-doc-${ns}`, [chunk(tenant, ns, `shared-doc-${ns}`, 0, text)]);
         await index.replaceDocumentChunks(tenant, ns, `${ns}-only`, [chunk(tenant, ns, `${ns}-only`, 0, `${text} (copy in ${ns})`)]);
       }
     });
@@ -169,9 +171,9 @@ describe("SqliteChunkIndex", () => {
     });
 
     it("documentId restricts the search to that document", async () => {
-      const hits = await search({ tenantId: "acme", namespaces: ["alpha"], documentId: "shared-doc", text: "launch code nightingale" });
+      const hits = await search({ tenantId: "acme", namespaces: ["alpha"], documentId: "shared-doc-alpha", text: "launch code nightingale" });
       expect(hits).toHaveLength(1);
-      expect(hits[0]!.chunk).toMatchObject({ tenantId: "acme", namespace: "alpha", documentId: "shared-doc" });
+      expect(hits[0]!.chunk).toMatchObject({ tenantId: "acme", namespace: "alpha", documentId: "shared-doc-alpha" });
       expect(await search({ tenantId: "acme", namespaces: ["alpha"], documentId: "no-such-doc", text: "launch code" })).toEqual([]);
     });
   });
@@ -179,7 +181,7 @@ describe("SqliteChunkIndex", () => {
   it("deleteDocument removes the document from keyword and vector search", async () => {
     const text = "Quarterly revenue grew by twelve percent.";
     await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, text), chunk("t1", "ns", "doc1", 1, "Costs stayed flat.")]);
-    await index.replaceDocumentChunks("t1", "other", "doc1", [chunk("t1", "other", "doc1", 0, text)]);
+    await index.replaceDocumentChunks("t1", "other", "doc2", [chunk("t1", "other", "doc2", 0, text)]);
     expect(await index.deleteDocument("t1", "ns", "doc1")).toBe(2);
     expect(await index.deleteDocument("t1", "ns", "doc1")).toBe(0);
 
@@ -188,8 +190,27 @@ describe("SqliteChunkIndex", () => {
     const dense = await index.search({ tenantId: "t1", namespaces: ["ns"], text: "", vector: embedder.embedOne(text), limit: 10 });
     expect(dense).toEqual([]);
     expect(await index.listDocumentChunks("t1", "ns", "doc1")).toEqual([]);
-    // Same document id in another namespace is untouched.
+    // The same text in another namespace (another document) is untouched.
     expect((await search({ tenantId: "t1", namespaces: ["other"], text: "quarterly revenue" })).map((h) => h.chunk.namespace)).toEqual(["other"]);
+  });
+
+  it("re-indexing a document under another namespace moves it (no copy stays behind)", async () => {
+    await index.replaceDocumentChunks("t1", "old", "doc1", [chunk("t1", "old", "doc1", 0, "migrating albatross colonies")]);
+    await index.replaceDocumentChunks("t1", "new", "doc1", [chunk("t1", "new", "doc1", 0, "migrating albatross colonies")]);
+    expect(await search({ tenantId: "t1", namespaces: ["old"], text: "albatross" })).toEqual([]);
+    expect((await search({ tenantId: "t1", namespaces: ["new"], text: "albatross" })).map((h) => h.chunk.documentId)).toEqual(["doc1"]);
+  });
+
+  it("filters by document metadata and follows metadata updates", async () => {
+    const meta = (m: Record<string, string | number>) => (c: ReturnType<typeof chunk>) => ({ ...c, document: { ...c.document, metadata: m } });
+    await index.replaceDocumentChunks("t1", "ns", "a", [meta({ team: "red", year: 2023 })(chunk("t1", "ns", "a", 0, "pelican survey results"))]);
+    await index.replaceDocumentChunks("t1", "ns", "b", [meta({ team: "blue", year: 2024 })(chunk("t1", "ns", "b", 0, "pelican survey results"))]);
+    const filtered = (filter: unknown) =>
+      index.search({ tenantId: "t1", text: "pelican survey", vector: embedder.embedOne("pelican survey"), limit: 10, filter: parseFilter(filter) });
+    expect((await filtered({ AND: [{ key: "team", value: "red" }] })).map((h) => h.chunk.documentId)).toEqual(["a"]);
+    expect((await filtered({ AND: [{ key: "year", value: "2023", filterType: "numeric", numericOperator: ">" }] })).map((h) => h.chunk.documentId)).toEqual(["b"]);
+    expect(await index.updateDocumentMetadata("t1", "b", { team: "red" }, "2025-01-01T00:00:00.000Z")).toBe(1);
+    expect((await filtered({ AND: [{ key: "team", value: "red" }] })).map((h) => h.chunk.documentId).sort()).toEqual(["a", "b"]);
   });
 
   it("data survives reopening the index", async () => {
