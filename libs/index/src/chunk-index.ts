@@ -18,6 +18,8 @@ export interface IndexedChunk {
   endOffset: number;
   tokenCount: number;
   vector: Float32Array;
+  /** Id of the embedder that made the vector; vectors of other models are never compared. */
+  model?: string;
   /** Denormalised document fields for filtering and result rendering. */
   document: {
     title?: string;
@@ -38,6 +40,8 @@ export interface ChunkSearchQuery {
   namespaces?: string[];
   text: string;
   vector: Float32Array;
+  /** Embedder id of the query vector: only chunks embedded by the same model join the dense ranking. */
+  model?: string;
   limit: number;
   documentId?: string;
 }

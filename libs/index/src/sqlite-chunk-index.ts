@@ -17,6 +17,7 @@ const MIGRATIONS = [
      vector BLOB NOT NULL);
    CREATE INDEX chunks_by_document ON chunks (tenant_id, namespace, document_id, position);
    CREATE VIRTUAL TABLE chunks_fts USING fts5(terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');`,
+  `ALTER TABLE chunks ADD COLUMN model TEXT NOT NULL DEFAULT '';`,
 ];
 
 interface ChunkRow {
@@ -73,15 +74,15 @@ export class SqliteChunkIndex implements ChunkIndex {
 
   async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void> {
     const insert = this.db.prepare(
-      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector)
-       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector)`,
+      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model)
+       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model)`,
     );
     const insertFts = this.db.prepare("INSERT INTO chunks_fts (rowid, terms) VALUES (?, ?)");
     this.db.transaction(() => {
       this.deleteSync(tenantId, undefined, documentId);
       for (const c of chunks) {
         if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
-        const info = insert.run({ ...c, doc: jsonColumn.write(c.document), vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength) });
+        const info = insert.run({ ...c, model: c.model ?? "", doc: jsonColumn.write(c.document), vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength) });
         insertFts.run(info.lastInsertRowid, analyze(c.content).join(" "));
       }
     })();
@@ -153,7 +154,11 @@ export class SqliteChunkIndex implements ChunkIndex {
     }
 
     const dense = new Map<number, number>();
-    const vecRows = this.db.prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}`).all(...scopeArgs) as { rid: number; vector: Buffer }[];
+    const sameModel = q.model === undefined ? "" : " AND c.model = ?";
+    const vecRows = this.db.prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`).all(...scopeArgs, ...(q.model === undefined ? [] : [q.model])) as {
+      rid: number;
+      vector: Buffer;
+    }[];
     const scored: { rid: number; s: number }[] = [];
     for (const r of vecRows) {
       if (allowed && !allowed.has(r.rid)) continue;

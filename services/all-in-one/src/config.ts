@@ -71,7 +71,7 @@ export function loadAllInOneConfig(e: Env = process.env) {
   if (
     result.worker &&
     result.recall &&
-    (result.worker.EMBEDDER !== result.recall.EMBEDDER || result.worker.EMBEDDING_DIMENSIONS !== result.recall.EMBEDDING_DIMENSIONS)
+    (["EMBEDDER", "EMBEDDING_DIMENSIONS", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL"] as const).some((k) => result.worker![k] !== result.recall![k])
   ) {
     problems.push("pipeline-worker and recall must use the same embedder and dimensions");
   }

@@ -1,21 +1,33 @@
 import { env, loadConfig, z, type Env } from "@engram/config";
+import { embedderConfigShape } from "@engram/index";
 
-export const workerConfigSchema = z.object({
-  ENGRAM_DATA_DIR: env.string("./.data"),
-  INGESTION_ADDRESS: env.string("127.0.0.1:50051"),
-  PIPELINE_WORKER_GRPC_ADDRESS: env.string("0.0.0.0:50052"),
-  CHUNK_MAX_TOKENS: env.int(512, { min: 32, max: 8192 }),
-  CHUNK_OVERLAP_TOKENS: env.int(64, { min: 0, max: 1024 }),
-  EMBEDDER: z.enum(["hashing"], { message: "must be hashing" }).default("hashing"),
-  EMBEDDING_DIMENSIONS: env.int(384, { min: 16, max: 4096 }),
-  EMBED_BATCH_SIZE: env.int(64, { min: 1, max: 2048 }),
-  /** Delivery attempts of one event before the document fails (the bus retries with backoff). */
-  BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
-});
+export const workerConfigSchema = z
+  .object({
+    ENGRAM_DATA_DIR: env.string("./.data"),
+    INGESTION_ADDRESS: env.string("127.0.0.1:50051"),
+    PIPELINE_WORKER_GRPC_ADDRESS: env.string("0.0.0.0:50052"),
+    CHUNK_MAX_TOKENS: env.int(512, { min: 32, max: 8192 }),
+    CHUNK_OVERLAP_TOKENS: env.int(64, { min: 0, max: 1024 }),
+    ...embedderConfigShape,
+    /** Delivery attempts of one event before the document fails (the bus retries with backoff). */
+    BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
+    /** Worker threads for extraction (CPU-heavy parsing stays off the event loop). */
+    EXTRACT_THREADS: env.int(2, { min: 1, max: 32 }),
+    EXTRACT_TIMEOUT_MS: env.int(120_000, { min: 1000 }),
+    /** URL documents: allow private, loopback and link-local addresses (off: they are refused). */
+    ENGRAM_ALLOW_PRIVATE_URLS: env.bool(false),
+    FETCH_MAX_BYTES: env.int(50 * 1024 * 1024, { min: 1024 }),
+    FETCH_TIMEOUT_MS: env.int(30_000, { min: 1000 }),
+    FETCH_MAX_REDIRECTS: env.int(5, { min: 0, max: 20 }),
+  })
+  .superRefine((c, ctx) => {
+    if (c.CHUNK_OVERLAP_TOKENS >= c.CHUNK_MAX_TOKENS) ctx.addIssue({ code: "custom", path: ["CHUNK_OVERLAP_TOKENS"], message: "must be smaller than CHUNK_MAX_TOKENS" });
+    if (c.EMBEDDER === "openai" && !c.EMBEDDING_BASE_URL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_BASE_URL"], message: "is required when EMBEDDER=openai" });
+    if (c.EMBEDDER === "openai" && !c.EMBEDDING_MODEL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_MODEL"], message: "is required when EMBEDDER=openai" });
+  });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
 export function loadWorkerConfig(e: Env = process.env): WorkerConfig {
-  const c = loadConfig("pipeline-worker", workerConfigSchema, e);
-  return c;
+  return loadConfig("pipeline-worker", workerConfigSchema, e);
 }

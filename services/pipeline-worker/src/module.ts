@@ -1,6 +1,6 @@
 import type { EventBus, Subscription } from "@engram/bus";
 import { TOPICS } from "@engram/bus";
-import { type ChunkIndex, HashingEmbedder } from "@engram/index";
+import { type ChunkIndex, createEmbedder } from "@engram/index";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
@@ -26,12 +26,11 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
   const log = deps.logger.child({ component: "pipeline-worker" });
   const clock = deps.clock ?? systemClock;
   const { config } = deps;
-  if (config.CHUNK_OVERLAP_TOKENS >= config.CHUNK_MAX_TOKENS) throw new Error("CHUNK_OVERLAP_TOKENS must be smaller than CHUNK_MAX_TOKENS");
   const sources = new GrpcDocumentSourceReader(config.INGESTION_ADDRESS);
   const process = new ProcessDocumentUseCase({
     sources,
     extractor: new TextExtractor(),
-    embedder: new HashingEmbedder(config.EMBEDDING_DIMENSIONS),
+    embedder: createEmbedder(config),
     index: deps.index,
     events: new BusPipelineEvents(deps.bus, clock),
     clock,

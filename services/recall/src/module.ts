@@ -1,4 +1,4 @@
-import { type ChunkIndex, HashingEmbedder } from "@engram/index";
+import { type ChunkIndex, createEmbedder } from "@engram/index";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { SearchDocumentsUseCase } from "./app/search-documents.usecase";
@@ -13,7 +13,7 @@ export interface RecallDeps {
 }
 
 export function createRecallModule(deps: RecallDeps): ServiceModule {
-  const embedder = new HashingEmbedder(deps.config.EMBEDDING_DIMENSIONS);
+  const embedder = createEmbedder(deps.config);
   const searchDocuments = new SearchDocumentsUseCase(deps.index, embedder);
   return {
     name: "recall",

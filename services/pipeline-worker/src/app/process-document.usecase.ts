@@ -127,6 +127,7 @@ export class ProcessDocumentUseCase {
       endOffset: p.endOffset,
       tokenCount: p.tokenCount,
       vector: vectors[i]!,
+      model: embedder.id,
       document: {
         title,
         contentType: extracted.contentType,

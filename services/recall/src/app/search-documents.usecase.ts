@@ -38,6 +38,7 @@ export class SearchDocumentsUseCase {
       namespaces: query.namespaces,
       text: q,
       vector: vector!,
+      model: this.embedder.id,
       limit: Math.max(50, query.limit * 5),
       documentId: query.documentId,
     });
