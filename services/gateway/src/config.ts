@@ -41,6 +41,10 @@ export const gatewayConfigSchema = z.object({
   CONNECTIONS_ADDRESS: env.string("127.0.0.1:50055"),
   /** Largest JSON body accepted (bytes). */
   GATEWAY_JSON_LIMIT_BYTES: env.int(16 * 1024 * 1024, { min: 1024 }),
+  /** Largest file upload accepted (bytes); larger gets 413. */
+  GATEWAY_UPLOAD_LIMIT_BYTES: env.int(50 * 1024 * 1024, { min: 1024 }),
+  /** Public base URL of the gateway, used in file links (default: taken from each request's Host). */
+  ENGRAM_PUBLIC_URL: z.string().url("must be a URL such as https://engram.example.com").optional(),
   /** Deadline of each gRPC call made for a request. */
   GATEWAY_RPC_DEADLINE_MS: env.int(30_000, { min: 100 }),
   /** Seconds an API key lookup is cached (revocations take effect within this time). */

@@ -49,6 +49,8 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     keys,
     logger: log,
     jsonLimitBytes: config.GATEWAY_JSON_LIMIT_BYTES,
+    uploadLimitBytes: config.GATEWAY_UPLOAD_LIMIT_BYTES,
+    publicUrl: config.ENGRAM_PUBLIC_URL,
     defaultNamespace: "default",
     ready: () => backendsReady && !stopping,
   });

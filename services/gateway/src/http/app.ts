@@ -4,6 +4,7 @@ import type { KeyService } from "../auth/keys.service";
 import { contractRoutes, publicContractRoutes } from "../routes/contract.routes";
 import { documentRoutes } from "../routes/documents.routes";
 import { searchRoutes } from "../routes/search.routes";
+import { fileRoutes } from "../routes/files.routes";
 import type { Backends } from "./backends";
 import { errorHandler, HttpProblem, notFoundHandler } from "./errors";
 import { accessLog, authenticate, requestId } from "./middleware";
@@ -13,7 +14,9 @@ export interface AppOptions {
   keys: KeyService;
   logger: Logger;
   jsonLimitBytes: number;
+  uploadLimitBytes: number;
   defaultNamespace: string;
+  publicUrl?: string;
   /** Readiness: every backend serving and not shutting down. */
   ready: () => boolean;
 }
@@ -39,8 +42,11 @@ export function createApp(o: AppOptions): Express {
   });
 
   const json = express.json({ limit: o.jsonLimitBytes, strict: true, type: ["application/json", "application/*+json"] });
+  const files = fileRoutes(o.backends, { maxBytes: o.uploadLimitBytes, defaultNamespace: o.defaultNamespace });
   app.use(publicContractRoutes(o.backends));
+  app.use(files.open);
   app.use(authenticate(o.keys));
+  app.use(files.authed);
   app.use((req, _res, next) => {
     // A JSON body must be declared as JSON; an undeclared body on a JSON route is rejected clearly.
     if (
@@ -57,7 +63,7 @@ export function createApp(o: AppOptions): Express {
   });
   app.use(json);
   app.use(contractRoutes(o.backends));
-  app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
+  app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(searchRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));

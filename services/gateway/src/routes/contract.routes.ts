@@ -1,5 +1,4 @@
 import { Router, type Request, type RequestHandler } from "express";
-import { clientStreamCall } from "@engram/grpc";
 import type { Backend, Backends } from "../http/backends";
 import { callContext } from "../http/context";
 
@@ -20,33 +19,17 @@ function forward(backend: Backend, rpc: string, build: Build = () => ({})): Requ
 }
 
 const ns: Build = (req) => ({ namespace: req.params.namespace });
-const id: Build = (req) => ({ id: req.params.id });
 
 export const PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github", "granola", "web-crawler", "s3"];
 
 export function contractRoutes(b: Backends): Router {
   const r = Router();
 
-  // Documents (v5 + v3)
-  r.post("/ns/:namespace/document/batch", forward(b.ingestion, "AddDocumentBatch", ns));
-  r.post("/ns/:namespace/document/file", uploadForward(b));
-  r.post("/ns/:namespace/list/documents", forward(b.ingestion, "ListDocuments", ns));
+  // Lists of chunks and memories, forgetting (memories release)
   r.post("/ns/:namespace/list/chunks", forward(b.recall, "ListChunks", ns));
   r.post("/ns/:namespace/list/memories", forward(b.memories, "ListMemories", ns));
-  r.delete("/ns/:namespace/document", forward(b.ingestion, "DeleteDocuments", ns));
   r.delete("/ns/:namespace/memories/semantic", forward(b.memories, "ForgetMemoriesByQuery", ns));
   r.delete("/ns/:namespace/memories", forward(b.memories, "ForgetMemoriesByIds", ns));
-  r.post("/v3/documents/batch", forward(b.ingestion, "AddDocumentBatch"));
-  r.post("/v3/documents/file", uploadForward(b));
-  r.post("/v3/documents/list", forward(b.ingestion, "ListDocuments"));
-  r.get("/v3/documents/processing", forward(b.ingestion, "ListProcessingDocuments"));
-  r.delete("/v3/documents/bulk", forward(b.ingestion, "DeleteDocuments"));
-  r.get("/v3/documents/:id/file-url", forward(b.ingestion, "CreateFileUrl", id));
-  r.patch("/v3/documents/:id", forward(b.ingestion, "UpdateDocument", id));
-  r.delete(
-    "/v3/documents/:id",
-    forward(b.ingestion, "DeleteDocuments", (req) => ({ ids: [req.params.id] })),
-  );
 
   // Recall
   r.post("/v3/search", forward(b.recall, "SearchV3"));
@@ -68,46 +51,23 @@ export function contractRoutes(b: Backends): Router {
   r.post("/v3/settings/suggest-buckets", forward(b.settings, "SuggestProfileBuckets"));
   r.get("/v3/container-tags/list", forward(b.containerTags, "ListContainerTags"));
   r.post("/v3/container-tags/merge", forward(b.containerTags, "MergeContainerTags"));
-  r.get(
-    "/v3/container-tags/merge/:mergeId",
-    forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })),
-  );
-  r.get(
-    "/v3/container-tags/:containerTag",
-    forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })),
-  );
-  r.patch(
-    "/v3/container-tags/:containerTag",
-    forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })),
-  );
-  r.delete(
-    "/v3/container-tags/:containerTag",
-    forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })),
-  );
+  r.get("/v3/container-tags/merge/:mergeId", forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })));
+  r.get("/v3/container-tags/:containerTag", forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })));
+  r.patch("/v3/container-tags/:containerTag", forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })));
+  r.delete("/v3/container-tags/:containerTag", forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })));
 
   // Connections
   r.post("/v3/connections/list", forward(b.connections, "ListConnections"));
-  r.get(
-    "/v3/connections/:connectionId/resources",
-    forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })),
-  );
-  r.post(
-    "/v3/connections/:connectionId/configure",
-    forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })),
-  );
+  r.get("/v3/connections/:connectionId/resources", forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })));
+  r.post("/v3/connections/:connectionId/configure", forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })));
   r.post("/v3/connections/:provider/connection", forward(b.connections, "GetConnectionByTags"));
   r.post("/v3/connections/:provider/documents", forward(b.connections, "ListConnectionDocuments"));
   r.post("/v3/connections/:provider/import", forward(b.connections, "ImportConnections"));
   r.post("/v3/connections/:provider", forward(b.connections, "CreateConnection"));
-  r.get(
-    "/v3/connections/:connectionId",
-    forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })),
-  );
+  r.get("/v3/connections/:connectionId", forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })));
   r.delete("/v3/connections/:idOrProvider", (req, res, next) => {
     const x = req.params.idOrProvider;
-    const handler = PROVIDERS.includes(x)
-      ? forward(b.connections, "DeleteConnectionByProvider")
-      : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
+    const handler = PROVIDERS.includes(x) ? forward(b.connections, "DeleteConnectionByProvider") : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
     return handler(req, res, next);
   });
   return r;
@@ -125,15 +85,4 @@ export function publicContractRoutes(b: Backends): Router {
     res.json(out);
   });
   return r;
-}
-
-function uploadForward(b: Backends): RequestHandler {
-  return async (req, res) => {
-    const header = { header: { context: callContext(req), namespace: req.params.namespace ?? "" } };
-    const out = await clientStreamCall<unknown, unknown>(b.ingestion.client, "UploadDocumentFile", [header], {
-      requestId: req.requestId,
-      traceparent: req.traceparent,
-    });
-    res.json(out);
-  };
 }

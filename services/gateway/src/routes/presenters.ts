@@ -43,7 +43,7 @@ export function presentV3Document(d: Document__Output) {
     summary: orNull(d.summary),
     taskType: protoEnum.taskType.from(d.taskType) ?? "memory",
     title: orNull(d.title),
-    type: orNull(d.contentType),
+    type: v3Type(d.contentType),
     url: orNull(d.url),
     filepath: orNull(d.filepath),
   };
@@ -61,5 +61,57 @@ export function presentChunk(e: ChunkEntry__Output) {
     tokenCount: c.tokenCount,
     type: e.type === "CHUNK_TYPE_IMAGE" ? "image" : "text",
     createdAt: iso(c.createdAt),
+  };
+}
+
+/** Engram's detected content types -> the v3 `type` enum of the OpenAPI description. */
+const V3_TYPE: Record<string, string> = {
+  text: "text",
+  markdown: "text",
+  pdf: "pdf",
+  webpage: "webpage",
+  html: "webpage",
+  image: "image",
+  video: "video",
+  audio: "audio",
+};
+
+export function v3Type(contentType: string): string | null {
+  if (!contentType) return null;
+  return V3_TYPE[contentType] ?? "text";
+}
+
+/** An item of the legacy list (POST /v3/documents/list, OpenAPI `memories` array). */
+export function presentV3ListItem(d: Document__Output, includeContent: boolean) {
+  return {
+    id: d.id,
+    customId: orNull(d.customId),
+    connectionId: orNull(d.connectionId),
+    containerTags: d.containerTags.length ? d.containerTags : [d.namespace],
+    createdAt: iso(d.createdAt),
+    updatedAt: iso(d.updatedAt),
+    filepath: orNull(d.filepath),
+    metadata: fromStruct(d.metadata) ?? null,
+    status: protoEnum.status.from(d.status),
+    summary: orNull(d.summary),
+    title: orNull(d.title),
+    type: v3Type(d.contentType) ?? "text",
+    url: orNull(d.url),
+    ...(includeContent ? { content: d.content } : {}),
+  };
+}
+
+/** An item of GET /v3/documents/processing. */
+export function presentProcessing(d: Document__Output) {
+  return {
+    id: d.id,
+    customId: orNull(d.customId),
+    title: orNull(d.title),
+    type: v3Type(d.contentType) ?? "text",
+    status: protoEnum.status.from(d.status),
+    createdAt: iso(d.createdAt),
+    updatedAt: iso(d.updatedAt),
+    metadata: fromStruct(d.metadata) ?? null,
+    containerTags: d.containerTags.length ? d.containerTags : [d.namespace],
   };
 }

@@ -87,3 +87,170 @@ export const v4Search = z.object({
 
 export const pathNamespace = scope("namespace");
 export const pathId = z.string().min(1).max(255, "id must be at most 255 characters");
+
+// --- batch, list, delete, patch (documents release) ---
+
+export const v5BatchEnvelope = z
+  .object({
+    documents: z
+      .array(z.unknown(), { message: "documents must be an array" })
+      .min(1, "documents must hold 1 to 600 items")
+      .max(600, "documents must hold 1 to 600 items (got more than 600)"),
+  })
+  .strict();
+
+export const v3BatchItem = z
+  .object({
+    content,
+    containerTag: scope("containerTag").optional(),
+    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
+    customId: customId("customId").optional(),
+    metadata: metadata.optional(),
+    taskType: taskType.optional(),
+    filepath: z.string().max(1024).optional(),
+    filterByMetadata: metadata.optional(),
+    entityContext: z.string().max(1500, "entityContext must be at most 1500 characters").optional(),
+    dreaming: dreaming.optional(),
+  })
+  .strict();
+
+export const v3BatchEnvelope = z
+  .object({
+    documents: z
+      .array(z.unknown(), { message: "documents must be an array" })
+      .min(1, "documents must hold 1 to 600 items")
+      .max(600, "documents must hold 1 to 600 items (got more than 600)"),
+    containerTag: scope("containerTag").optional(),
+    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
+    metadata: metadata.optional(),
+    taskType: taskType.optional(),
+    filepath: z.string().max(1024).optional(),
+    filterByMetadata: metadata.optional(),
+    entityContext: z.string().max(1500).optional(),
+    dreaming: dreaming.optional(),
+    content: z.null().optional(),
+  })
+  .strict();
+
+const intLike = (field: string, min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^\d+$/, `${field} must be a whole number`)])
+    .transform((v) => Number(v))
+    .pipe(z.number().int(`${field} must be a whole number`).min(min, `${field} must be at least ${min}`).max(max, `${field} must be at most ${max}`));
+
+export const listQuery = z
+  .object({
+    page: intLike("page", 1, 1_000_000).optional(),
+    limit: intLike("limit", 1, 1100).optional(),
+    sort: z.enum(["createdAt", "updatedAt"], { message: "sort must be createdAt or updatedAt" }).optional(),
+    order: z.enum(["asc", "desc"], { message: "order must be asc or desc" }).optional(),
+  })
+  .strict();
+
+/** The filter JSON may be sent as an object or as a JSON string (OpenAPI: "a JSON string or Query object"). */
+export const filterValue = z.union([
+  z.record(z.string(), z.unknown()),
+  z.string().transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as Record<string, unknown>;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "filters must be a filter object or its JSON string" });
+      return z.NEVER;
+    }
+  }),
+]);
+
+export const v5ListBody = z
+  .object({ filter: filterValue.optional(), filters: filterValue.optional() })
+  .strict()
+  .optional();
+
+export const v3ListBody = z
+  .object({
+    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
+    filters: filterValue.optional(),
+    includeContent: z.boolean().optional(),
+    limit: intLike("limit", 1, 1100).optional(),
+    page: intLike("page", 1, 1_000_000).optional(),
+    order: z.enum(["asc", "desc"], { message: "order must be asc or desc" }).optional(),
+    sort: z.enum(["createdAt", "updatedAt"], { message: "sort must be createdAt or updatedAt" }).optional(),
+    filepath: z.string().optional(),
+  })
+  .strict();
+
+export const idList = z
+  .array(z.string().min(1, "ids must not be empty strings").max(255), { message: "ids must be an array of strings" })
+  .min(1, "ids must hold 1 to 100 ids")
+  .max(100, "ids must hold 1 to 100 ids (got more than 100)");
+
+export const v5DeleteBody = z.object({ ids: idList }).strict();
+
+export const v3BulkDeleteBody = z
+  .object({ ids: idList.optional(), containerTags: z.array(scope("containerTags[]")).min(1).max(100).optional(), filepath: z.string().optional() })
+  .strict()
+  .refine((b) => Boolean(b.ids) !== Boolean(b.containerTags), "give either ids or containerTags");
+
+export const v3Patch = z
+  .object({
+    containerTag: scope("containerTag").optional(),
+    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
+    content,
+    customId: customId("customId").optional(),
+    metadata: metadata.optional(),
+    taskType: taskType.optional(),
+    filepath: z.string().max(1024).optional(),
+    filterByMetadata: metadata.optional(),
+  })
+  .partial()
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, "the body names no field to change");
+
+/** Multipart text parts: plain strings, metadata/group/filterByMetadata as JSON strings. */
+const jsonPart = (field: string) =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: `${field} must be a JSON-encoded object` });
+        return z.NEVER;
+      }
+    })
+    .pipe(metadata);
+
+export const v5FileParts = z
+  .object({
+    id: customId("id").optional(),
+    supportingContext: z.string().max(1500, "supportingContext must be at most 1500 characters").optional(),
+    date: date.optional(),
+    metadata: jsonPart("metadata").optional(),
+    group: jsonPart("group").optional(),
+  })
+  .strict();
+
+export const v3FileParts = z
+  .object({
+    containerTag: scope("containerTag").optional(),
+    containerTags: z.string().optional(),
+    fileType: z.string().max(32).optional(),
+    mimeType: z.string().max(255).optional(),
+    metadata: jsonPart("metadata").optional(),
+    filterByMetadata: jsonPart("filterByMetadata").optional(),
+    filepath: z.string().max(1024).optional(),
+    useAdvancedProcessing: z.string().optional(),
+    customId: customId("customId").optional(),
+    entityContext: z.string().max(1500, "entityContext must be at most 1500 characters").optional(),
+    taskType: taskType.optional(),
+    dreaming: dreaming.optional(),
+  })
+  .strict();
+
+export const fileQuery = z
+  .object({
+    fileType: z.string().max(32).optional(),
+    mimeType: z.string().max(255).optional(),
+    taskType: taskType.optional(),
+    dreaming: dreaming.optional(),
+  })
+  .strict();
