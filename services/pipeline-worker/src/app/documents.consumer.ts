@@ -1,4 +1,5 @@
 import { decodeEvent, type DeliveredMessage, eventTypeOf } from "@engram/bus";
+import { fromStruct, fromTimestamp } from "@engram/grpc";
 import type { ChunkIndex } from "@engram/index";
 import type { Logger } from "@engram/observability";
 import type { ProcessDocumentUseCase } from "./process-document.usecase";
@@ -21,6 +22,12 @@ export function documentsHandler(deps: { process: ProcessDocumentUseCase; index:
         lastAttempt: msg.attempt >= deps.maxAttempts,
         traceparent: msg.headers.traceparent,
       });
+    } else if (type === "DocumentMetadataChanged") {
+      const ev = decodeEvent("DocumentMetadataChanged", msg.value);
+      const ref = ev.document;
+      if (!ref?.tenantId || !ref.documentId) return;
+      const at = (fromTimestamp(ev.occurredAt) ?? new Date()).toISOString();
+      await deps.index.updateDocumentMetadata(ref.tenantId, ref.documentId, fromStruct(ev.metadata), at);
     } else if (type === "DocumentDeleted") {
       const ev = decodeEvent("DocumentDeleted", msg.value);
       const ref = ev.document;

@@ -10,6 +10,11 @@ export interface DocumentSource {
   kind: "text" | "url" | "file" | "connector" | "conversation";
   text?: string;
   url?: string;
+  /** File sources: the stored original. */
+  bytes?: Uint8Array;
+  fileName?: string;
+  mimeType?: string;
+  fileType?: string;
   customId?: string;
   metadata?: JsonObject;
   title?: string;
@@ -28,7 +33,7 @@ export interface ExtractedText {
   contentType: string;
 }
 
-/** Turns a source into plain text. */
+/** Turns a source (text, URL or file) into clean text. Throws UnprocessableDocumentError for input that can never work. */
 export interface Extractor {
   extract(source: DocumentSource): Promise<ExtractedText>;
 }

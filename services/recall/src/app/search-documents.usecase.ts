@@ -1,3 +1,4 @@
+import type { FilterExpr } from "@engram/filters";
 import type { ChunkHit, ChunkIndex, Embedder } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
 
@@ -9,6 +10,7 @@ export interface SearchDocumentsQuery {
   limit: number;
   threshold: number;
   documentId?: string;
+  filter?: FilterExpr;
 }
 
 export interface DocumentHit {
@@ -41,6 +43,7 @@ export class SearchDocumentsUseCase {
       model: this.embedder.id,
       limit: Math.max(50, query.limit * 5),
       documentId: query.documentId,
+      filter: query.filter,
     });
     const byDoc = new Map<string, DocumentHit>();
     for (const h of hits) {

@@ -1,4 +1,5 @@
-import { type ServiceImpl, toStruct, toTimestamp } from "@engram/grpc";
+import { parseFilter } from "@engram/filters";
+import { fromStruct, type ServiceImpl, toStruct, toTimestamp } from "@engram/grpc";
 import type { SearchV4Request__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Request";
 import type { SearchV4Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
 import type { ListChunksRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksRequest";
@@ -59,7 +60,8 @@ export function recallGrpc(uc: { searchDocuments: SearchDocumentsUseCase; index:
           'memory formation arrives in a later release; use searchMode "documents"',
         );
       }
-      if (req.filter?.expression) throw new UnimplementedError("search filters", "metadata filters arrive in a later release");
+      const filterJson = fromStruct(req.filter?.expression);
+      const filter = filterJson && Object.keys(filterJson).length ? parseFilter(filterJson) : undefined;
       const limit = req.limit || 10;
       const hits = await uc.searchDocuments.execute({
         tenantId,
@@ -67,6 +69,7 @@ export function recallGrpc(uc: { searchDocuments: SearchDocumentsUseCase; index:
         q: req.q,
         limit,
         threshold: req.threshold ?? DEFAULT_THRESHOLD,
+        filter,
       });
       const results = hits.map((h) => {
         const best = h.chunks[0]!.chunk;
