@@ -9,6 +9,8 @@ const common = {
 module.exports = {
   // Two cores: each e2e file starts its own stack process.
   maxWorkers: 2,
+  // End-to-end tests start whole stacks; unit tests finish far below this.
+  testTimeout: 60_000,
   reporters: ["default", "<rootDir>/scripts/jest-summary-reporter.js"],
   projects: [
     {
@@ -20,7 +22,6 @@ module.exports = {
       ...common,
       displayName: "e2e",
       testMatch: ["<rootDir>/tests/e2e/test/**/*.test.ts"],
-      testTimeout: 60_000,
     },
   ],
 };

@@ -82,7 +82,12 @@ export class SqliteChunkIndex implements ChunkIndex {
       this.deleteSync(tenantId, undefined, documentId);
       for (const c of chunks) {
         if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
-        const info = insert.run({ ...c, model: c.model ?? "", doc: jsonColumn.write(c.document), vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength) });
+        const info = insert.run({
+          ...c,
+          model: c.model ?? "",
+          doc: jsonColumn.write(c.document),
+          vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength),
+        });
         insertFts.run(info.lastInsertRowid, analyze(c.content).join(" "));
       }
     })();
@@ -104,7 +109,10 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
-    const rows = this.db.prepare("SELECT rid, doc FROM chunks WHERE tenant_id = ? AND document_id = ?").all(tenantId, documentId) as { rid: number; doc: string }[];
+    const rows = this.db.prepare("SELECT rid, doc FROM chunks WHERE tenant_id = ? AND document_id = ?").all(tenantId, documentId) as {
+      rid: number;
+      doc: string;
+    }[];
     const upd = this.db.prepare("UPDATE chunks SET doc = ? WHERE rid = ?");
     this.db.transaction(() => {
       for (const r of rows) {
@@ -125,7 +133,10 @@ export class SqliteChunkIndex implements ChunkIndex {
   /** Chunks (rowids) of the scope whose document metadata passes the filter. */
   private allowedRids(scope: string, scopeArgs: unknown[], filter: FilterExpr): Set<number> {
     const out = new Set<number>();
-    for (const r of this.db.prepare(`SELECT c.rid AS rid, c.doc AS doc FROM chunks c WHERE ${scope}`).iterate(...scopeArgs) as Iterable<{ rid: number; doc: string }>) {
+    for (const r of this.db.prepare(`SELECT c.rid AS rid, c.doc AS doc FROM chunks c WHERE ${scope}`).iterate(...scopeArgs) as Iterable<{
+      rid: number;
+      doc: string;
+    }>) {
       if (matchesFilter(filter, jsonColumn.read<IndexedChunk["document"]>(r.doc)?.metadata)) out.add(r.rid);
     }
     return out;
@@ -144,7 +155,9 @@ export class SqliteChunkIndex implements ChunkIndex {
       // Filtered searches rank every keyword match, then keep the allowed ones.
       const limit = allowed ? "" : ` LIMIT ${CANDIDATES}`;
       const rows = this.db
-        .prepare(`SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts)${limit}`)
+        .prepare(
+          `SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts)${limit}`,
+        )
         .all(match, ...scopeArgs) as { rid: number; s: number }[];
       for (const r of rows) {
         if (allowed && !allowed.has(r.rid)) continue;
@@ -155,7 +168,9 @@ export class SqliteChunkIndex implements ChunkIndex {
 
     const dense = new Map<number, number>();
     const sameModel = q.model === undefined ? "" : " AND c.model = ?";
-    const vecRows = this.db.prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`).all(...scopeArgs, ...(q.model === undefined ? [] : [q.model])) as {
+    const vecRows = this.db
+      .prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`)
+      .all(...scopeArgs, ...(q.model === undefined ? [] : [q.model])) as {
       rid: number;
       vector: Buffer;
     }[];

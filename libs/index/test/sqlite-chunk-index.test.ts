@@ -208,7 +208,9 @@ describe("SqliteChunkIndex", () => {
     const filtered = (filter: unknown) =>
       index.search({ tenantId: "t1", text: "pelican survey", vector: embedder.embedOne("pelican survey"), limit: 10, filter: parseFilter(filter) });
     expect((await filtered({ AND: [{ key: "team", value: "red" }] })).map((h) => h.chunk.documentId)).toEqual(["a"]);
-    expect((await filtered({ AND: [{ key: "year", value: "2023", filterType: "numeric", numericOperator: ">" }] })).map((h) => h.chunk.documentId)).toEqual(["b"]);
+    expect((await filtered({ AND: [{ key: "year", value: "2023", filterType: "numeric", numericOperator: ">" }] })).map((h) => h.chunk.documentId)).toEqual([
+      "b",
+    ]);
     expect(await index.updateDocumentMetadata("t1", "b", { team: "red" }, "2025-01-01T00:00:00.000Z")).toBe(1);
     expect((await filtered({ AND: [{ key: "team", value: "red" }] })).map((h) => h.chunk.documentId).sort()).toEqual(["a", "b"]);
   });

@@ -21,8 +21,10 @@ export const workerConfigSchema = z
     FETCH_MAX_REDIRECTS: env.int(5, { min: 0, max: 20 }),
   })
   .superRefine((c, ctx) => {
-    if (c.CHUNK_OVERLAP_TOKENS >= c.CHUNK_MAX_TOKENS) ctx.addIssue({ code: "custom", path: ["CHUNK_OVERLAP_TOKENS"], message: "must be smaller than CHUNK_MAX_TOKENS" });
-    if (c.EMBEDDER === "openai" && !c.EMBEDDING_BASE_URL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_BASE_URL"], message: "is required when EMBEDDER=openai" });
+    if (c.CHUNK_OVERLAP_TOKENS >= c.CHUNK_MAX_TOKENS)
+      ctx.addIssue({ code: "custom", path: ["CHUNK_OVERLAP_TOKENS"], message: "must be smaller than CHUNK_MAX_TOKENS" });
+    if (c.EMBEDDER === "openai" && !c.EMBEDDING_BASE_URL)
+      ctx.addIssue({ code: "custom", path: ["EMBEDDING_BASE_URL"], message: "is required when EMBEDDER=openai" });
     if (c.EMBEDDER === "openai" && !c.EMBEDDING_MODEL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_MODEL"], message: "is required when EMBEDDER=openai" });
   });
 

@@ -8,7 +8,9 @@ import { BusPipelineEvents } from "./adapters/bus/pipeline-events.bus";
 import { GrpcDocumentSourceReader } from "./adapters/ingestion/document-source.grpc";
 import { documentsHandler } from "./app/documents.consumer";
 import { ProcessDocumentUseCase } from "./app/process-document.usecase";
-import { TextExtractor } from "./app/text.extractor";
+import { GuardedFetcher } from "@engram/fetch";
+import { ExtractionPool } from "./adapters/extract/pool";
+import { SourceExtractor } from "./adapters/source-extractor";
 import type { WorkerConfig } from "./config";
 
 export interface WorkerDeps {
@@ -27,9 +29,16 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
   const clock = deps.clock ?? systemClock;
   const { config } = deps;
   const sources = new GrpcDocumentSourceReader(config.INGESTION_ADDRESS);
+  const pool = new ExtractionPool({ threads: config.EXTRACT_THREADS, timeoutMs: config.EXTRACT_TIMEOUT_MS });
+  const fetcher = new GuardedFetcher({
+    allowPrivate: config.ENGRAM_ALLOW_PRIVATE_URLS,
+    maxBytes: config.FETCH_MAX_BYTES,
+    timeoutMs: config.FETCH_TIMEOUT_MS,
+    maxRedirects: config.FETCH_MAX_REDIRECTS,
+  });
   const process = new ProcessDocumentUseCase({
     sources,
-    extractor: new TextExtractor(),
+    extractor: new SourceExtractor(pool, fetcher),
     embedder: createEmbedder(config),
     index: deps.index,
     events: new BusPipelineEvents(deps.bus, clock),
@@ -53,6 +62,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
     async stop() {
       await subscription?.close();
       sources.close();
+      await pool.close();
     },
   };
 }

@@ -32,7 +32,7 @@ describe("documents API (both generations)", () => {
     const res = await api("POST", "/ns/batch/document/batch", {
       documents: [
         { content: "Alpha item about otters.", id: "a1" },
-        { content: "" , id: "bad-empty" },
+        { content: "", id: "bad-empty" },
         { content: "Beta item about beavers.", id: "b1", metadata: { kind: "rodent" } },
         { content: "https://example.invalid/page", id: "has space" },
         { content: "Gamma item about geese." },
@@ -61,7 +61,10 @@ describe("documents API (both generations)", () => {
     expect(tooMany.body.details).toMatch(/600/);
     expect((await api("POST", "/ns/batch/document/batch", { documents: [] })).status).toBe(400);
 
-    const v3 = await api("POST", "/v3/documents/batch", { containerTag: "legacy-batch", documents: ["Plain string document about herons.", { content: "Object document", customId: "obj-1" }, { content: 5 }] });
+    const v3 = await api("POST", "/v3/documents/batch", {
+      containerTag: "legacy-batch",
+      documents: ["Plain string document about herons.", { content: "Object document", customId: "obj-1" }, { content: 5 }],
+    });
     expect(v3.status).toBe(200);
     expect(v3.body.success).toBe(2);
     expect(v3.body.failed).toBe(1);
@@ -71,7 +74,11 @@ describe("documents API (both generations)", () => {
 
   it("lists documents with pagination, sort and AND/OR metadata filters (v5 and v3)", async () => {
     for (let i = 0; i < 5; i++) {
-      await api("POST", "/ns/listing/document", { content: `Listing document number ${i}`, id: `l${i}`, metadata: { parity: i % 2 ? "odd" : "even", n: i, tags: i < 2 ? ["low"] : ["high"] } });
+      await api("POST", "/ns/listing/document", {
+        content: `Listing document number ${i}`,
+        id: `l${i}`,
+        metadata: { parity: i % 2 ? "odd" : "even", n: i, tags: i < 2 ? ["low"] : ["high"] },
+      });
     }
     const page1 = await api("POST", "/ns/listing/list/documents?page=1&limit=2&sort=createdAt&order=asc");
     expect(page1.status).toBe(200);
@@ -83,7 +90,17 @@ describe("documents API (both generations)", () => {
     expect(page3.body.documents.map((d: { id: string }) => d.id)).toEqual(["l4"]);
 
     const filtered = await api("POST", "/ns/listing/list/documents?order=asc", {
-      filter: { OR: [{ AND: [{ key: "parity", value: "even" }, { key: "n", value: "2", filterType: "numeric", numericOperator: ">=" }] }, { key: "tags", value: "LOW", filterType: "array_contains", ignoreCase: true, negate: false }] },
+      filter: {
+        OR: [
+          {
+            AND: [
+              { key: "parity", value: "even" },
+              { key: "n", value: "2", filterType: "numeric", numericOperator: ">=" },
+            ],
+          },
+          { key: "tags", value: "LOW", filterType: "array_contains", ignoreCase: true, negate: false },
+        ],
+      },
     });
     expect(filtered.status).toBe(200);
     expect(filtered.body.documents.map((d: { id: string }) => d.id)).toEqual(["l0", "l1", "l2", "l4"]);
@@ -93,7 +110,13 @@ describe("documents API (both generations)", () => {
     expect((await api("POST", "/ns/listing/list/documents?sort=title")).status).toBe(400);
     expect((await api("POST", "/ns/listing/list/documents?limit=0")).status).toBe(400);
 
-    const v3 = await api("POST", "/v3/documents/list", { containerTags: ["listing"], limit: 2, page: 2, order: "asc", filters: JSON.stringify({ AND: [{ key: "parity", value: "odd" }] }) });
+    const v3 = await api("POST", "/v3/documents/list", {
+      containerTags: ["listing"],
+      limit: 2,
+      page: 2,
+      order: "asc",
+      filters: JSON.stringify({ AND: [{ key: "parity", value: "odd" }] }),
+    });
     expect(v3.status).toBe(200);
     expect(v3.body.pagination).toEqual({ currentPage: 2, limit: 2, totalItems: 2, totalPages: 1 });
     expect(v3.body.memories).toEqual([]);
@@ -116,7 +139,9 @@ describe("documents API (both generations)", () => {
       { id: "m_AAAAAAAAAAAAAAAAAAAA", error: expect.stringMatching(/memory id/) },
     ]);
     expect((await api("GET", "/ns/del/document/zep")).status).toBe(404);
-    await waitFor(async () => (await searchChunks(api, "zeppelin hangar airships", "del")).length === 0, { what: "chunks of the deleted document to leave search" });
+    await waitFor(async () => (await searchChunks(api, "zeppelin hangar airships", "del")).length === 0, {
+      what: "chunks of the deleted document to leave search",
+    });
     const quarryChunks = await searchChunks(api, "quarry granite", "del");
     expect(quarryChunks).toHaveLength(1);
 
@@ -139,7 +164,12 @@ describe("documents API (both generations)", () => {
   });
 
   it("PATCH changes fields: metadata reaches search filters; new content is re-processed", async () => {
-    const add = await api("POST", "/v3/documents", { content: "Notes about the lighthouse keeper.", containerTag: "patch", customId: "lh", metadata: { stage: "draft" } });
+    const add = await api("POST", "/v3/documents", {
+      content: "Notes about the lighthouse keeper.",
+      containerTag: "patch",
+      customId: "lh",
+      metadata: { stage: "draft" },
+    });
     await waitDone(api, "patch", "lh");
     const byStage = (stage: string) => searchChunks(api, "lighthouse keeper", "patch", { filters: { AND: [{ key: "stage", value: stage }] } });
     expect(await byStage("draft")).toHaveLength(1);
@@ -158,7 +188,12 @@ describe("documents API (both generations)", () => {
 
   it("uploads files (v5 and v3), keeps the original behind an expiring link, and limits the size", async () => {
     const text = "Uploaded field notes: the kestrel hovers before it dives.";
-    const v5 = await upload(engram, "/ns/files/document/file", { id: "notes-txt", metadata: JSON.stringify({ source: "upload" }) }, { name: "notes.txt", type: "text/plain", bytes: new TextEncoder().encode(text) });
+    const v5 = await upload(
+      engram,
+      "/ns/files/document/file",
+      { id: "notes-txt", metadata: JSON.stringify({ source: "upload" }) },
+      { name: "notes.txt", type: "text/plain", bytes: new TextEncoder().encode(text) },
+    );
     expect(v5.status).toBe(200);
     expect(v5.body).toEqual({ id: "notes-txt", status: "queued" });
     const done = await waitDone(api, "files", "notes-txt");
@@ -166,7 +201,12 @@ describe("documents API (both generations)", () => {
     expect(done.metadata).toEqual({ source: "upload" });
     expect(await searchChunks(api, "kestrel hovers", "files")).toEqual([expect.stringContaining("kestrel hovers")]);
 
-    const v3 = await upload(engram, "/v3/documents/file", { containerTags: '["files"]', customId: "md-file" }, { name: "readme.md", bytes: new TextEncoder().encode("# Title\n\nMarkdown body about puffins.") });
+    const v3 = await upload(
+      engram,
+      "/v3/documents/file",
+      { containerTags: '["files"]', customId: "md-file" },
+      { name: "readme.md", bytes: new TextEncoder().encode("# Title\n\nMarkdown body about puffins.") },
+    );
     expect(v3.status).toBe(200);
     expect(v3.body.id).toMatch(/^d_/);
     const link = await api("GET", `/v3/documents/${v3.body.id}/file-url`);

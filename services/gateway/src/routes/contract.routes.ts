@@ -51,23 +51,46 @@ export function contractRoutes(b: Backends): Router {
   r.post("/v3/settings/suggest-buckets", forward(b.settings, "SuggestProfileBuckets"));
   r.get("/v3/container-tags/list", forward(b.containerTags, "ListContainerTags"));
   r.post("/v3/container-tags/merge", forward(b.containerTags, "MergeContainerTags"));
-  r.get("/v3/container-tags/merge/:mergeId", forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })));
-  r.get("/v3/container-tags/:containerTag", forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })));
-  r.patch("/v3/container-tags/:containerTag", forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })));
-  r.delete("/v3/container-tags/:containerTag", forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })));
+  r.get(
+    "/v3/container-tags/merge/:mergeId",
+    forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })),
+  );
+  r.get(
+    "/v3/container-tags/:containerTag",
+    forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+  );
+  r.patch(
+    "/v3/container-tags/:containerTag",
+    forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+  );
+  r.delete(
+    "/v3/container-tags/:containerTag",
+    forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+  );
 
   // Connections
   r.post("/v3/connections/list", forward(b.connections, "ListConnections"));
-  r.get("/v3/connections/:connectionId/resources", forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })));
-  r.post("/v3/connections/:connectionId/configure", forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })));
+  r.get(
+    "/v3/connections/:connectionId/resources",
+    forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })),
+  );
+  r.post(
+    "/v3/connections/:connectionId/configure",
+    forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })),
+  );
   r.post("/v3/connections/:provider/connection", forward(b.connections, "GetConnectionByTags"));
   r.post("/v3/connections/:provider/documents", forward(b.connections, "ListConnectionDocuments"));
   r.post("/v3/connections/:provider/import", forward(b.connections, "ImportConnections"));
   r.post("/v3/connections/:provider", forward(b.connections, "CreateConnection"));
-  r.get("/v3/connections/:connectionId", forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })));
+  r.get(
+    "/v3/connections/:connectionId",
+    forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })),
+  );
   r.delete("/v3/connections/:idOrProvider", (req, res, next) => {
     const x = req.params.idOrProvider;
-    const handler = PROVIDERS.includes(x) ? forward(b.connections, "DeleteConnectionByProvider") : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
+    const handler = PROVIDERS.includes(x)
+      ? forward(b.connections, "DeleteConnectionByProvider")
+      : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
     return handler(req, res, next);
   });
   return r;

@@ -66,7 +66,15 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
   /** The one AddDocument call both API generations make; they differ only in field names. */
   const add = (
     req: Request,
-    a: { namespace: string; document: Record<string, unknown>; taskType?: TaskType; dreaming?: Dreaming; containerTags?: string[]; metadata?: JsonObject; group?: JsonObject },
+    a: {
+      namespace: string;
+      document: Record<string, unknown>;
+      taskType?: TaskType;
+      dreaming?: Dreaming;
+      containerTags?: string[];
+      metadata?: JsonObject;
+      group?: JsonObject;
+    },
   ) =>
     b.ingestion.call<AddDocumentResponse__Output>(
       "AddDocument",
@@ -88,7 +96,14 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
    */
   const batch = async (
     req: Request,
-    a: { namespace: string; items: unknown[]; parse: (item: unknown) => Record<string, unknown>; taskType?: TaskType; dreaming?: Dreaming; containerTags?: string[] },
+    a: {
+      namespace: string;
+      items: unknown[];
+      parse: (item: unknown) => Record<string, unknown>;
+      taskType?: TaskType;
+      dreaming?: Dreaming;
+      containerTags?: string[];
+    },
   ): Promise<BatchOutcome[]> => {
     const outcomes: BatchOutcome[] = [];
     const sent: { index: number; doc: Record<string, unknown> }[] = [];
@@ -159,14 +174,23 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
       dreaming: q.dreaming,
       parse: (item) => {
         const d = v5Document.parse(item);
-        return { content: d.content, customId: d.id ?? "", supportingContext: d.supportingContext ?? "", date: d.date ?? "", metadata: toStruct(d.metadata), group: toStruct(d.group) };
+        return {
+          content: d.content,
+          customId: d.id ?? "",
+          supportingContext: d.supportingContext ?? "",
+          date: d.date ?? "",
+          metadata: toStruct(d.metadata),
+          group: toStruct(d.group),
+        };
       },
     });
     res.json({
       count: results.filter((x) => x.ok).length,
       failed: results.filter((x) => !x.ok).length,
       results: results.map((x) =>
-        x.ok ? { id: x.customId ?? x.id, status: x.status } : { ...(x.customId ? { id: x.customId } : x.url ? { url: x.url } : {}), status: "error", error: x.error },
+        x.ok
+          ? { id: x.customId ?? x.id, status: x.status }
+          : { ...(x.customId ? { id: x.customId } : x.url ? { url: x.url } : {}), status: "error", error: x.error },
       ),
     });
   });
@@ -222,7 +246,13 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
     const namespace = body.containerTag ?? body.containerTags?.[0] ?? opts.defaultNamespace;
     const out = await add(req, {
       namespace,
-      document: { content: body.content, customId: body.customId ?? "", supportingContext: body.entityContext ?? "", date: body.documentDate ?? "", filepath: body.filepath ?? "" },
+      document: {
+        content: body.content,
+        customId: body.customId ?? "",
+        supportingContext: body.entityContext ?? "",
+        date: body.documentDate ?? "",
+        filepath: body.filepath ?? "",
+      },
       metadata: body.metadata,
       group: body.filterByMetadata,
       taskType: body.taskType,

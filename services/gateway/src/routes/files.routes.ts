@@ -49,7 +49,8 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
       if (!err) return next();
       const e = err as { code?: string; field?: string };
       if (e.code === "LIMIT_FILE_SIZE") return next(new HttpProblem(413, "File too large", `files are limited to ${opts.maxBytes} bytes`));
-      if (e.code === "LIMIT_UNEXPECTED_FILE") return next(new HttpProblem(400, "Invalid upload", `unexpected file part '${e.field}': send exactly one part named 'file'`));
+      if (e.code === "LIMIT_UNEXPECTED_FILE")
+        return next(new HttpProblem(400, "Invalid upload", `unexpected file part '${e.field}': send exactly one part named 'file'`));
       if (typeof e.code === "string" && e.code.startsWith("LIMIT_")) return next(new HttpProblem(400, "Invalid upload", (err as Error).message));
       return next(new HttpProblem(400, "Invalid upload", (err as Error).message ?? "malformed multipart body"));
     });
@@ -95,7 +96,15 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
     const namespace = pathNamespace.parse(req.params.namespace);
     const q = fileQuery.parse(req.query);
     const p = v5FileParts.parse(req.body ?? {});
-    const out = await send(req, { namespace, customId: p.id, supportingContext: p.supportingContext, date: p.date, metadata: p.metadata, group: p.group, ...q });
+    const out = await send(req, {
+      namespace,
+      customId: p.id,
+      supportingContext: p.supportingContext,
+      date: p.date,
+      metadata: p.metadata,
+      group: p.group,
+      ...q,
+    });
     res.json({ id: out.customId || out.id, status: protoEnum.status.from(out.status) });
   });
 
@@ -121,7 +130,12 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
   /** Expiring file links (GET /v3/documents/{id}/file-url) are served here, without an API key. */
   const open = Router();
   open.get("/files/:token", async (req, res) => {
-    const parts = await serverStreamCall<ReadDocumentFileResponse__Output>(b.ingestion.client, "ReadDocumentFile", { token: req.params.token }, { requestId: req.requestId });
+    const parts = await serverStreamCall<ReadDocumentFileResponse__Output>(
+      b.ingestion.client,
+      "ReadDocumentFile",
+      { token: req.params.token },
+      { requestId: req.requestId },
+    );
     const info = parts.find((x) => x.info)?.info;
     res.setHeader("content-type", info?.mimeType || "application/octet-stream");
     if (info?.fileName) res.setHeader("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(info.fileName)}`);

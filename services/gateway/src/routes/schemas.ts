@@ -160,10 +160,7 @@ export const filterValue = z.union([
   }),
 ]);
 
-export const v5ListBody = z
-  .object({ filter: filterValue.optional(), filters: filterValue.optional() })
-  .strict()
-  .optional();
+export const v5ListBody = z.object({ filter: filterValue.optional(), filters: filterValue.optional() }).strict().optional();
 
 export const v3ListBody = z
   .object({

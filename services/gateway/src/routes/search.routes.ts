@@ -1,5 +1,6 @@
 import { Router } from "express";
-import { fromStruct, fromTimestamp } from "@engram/grpc";
+import { fromStruct, fromTimestamp, toStruct } from "@engram/grpc";
+import type { JsonObject } from "@engram/kernel";
 import type { SearchV4Response__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
@@ -23,7 +24,7 @@ export function searchRoutes(b: Backends): Router {
         searchMode: SEARCH_MODE[body.searchMode ?? "memories"],
         ...(body.threshold !== undefined ? { threshold: body.threshold } : {}),
         limit: body.limit ?? 10,
-        filter: body.filters ? { expression: body.filters } : null,
+        filter: body.filters ? { expression: toStruct(body.filters as JsonObject) } : null,
         include: body.include ?? {},
         rerank: body.rerank ?? false,
         rewriteQuery: body.rewriteQuery ?? false,

@@ -4,9 +4,23 @@ import path from "node:path";
 import { HashingEmbedder, type Embedder, SqliteChunkIndex } from "@engram/index";
 import type { Clock } from "@engram/kernel";
 import { rootLogger } from "@engram/observability";
-import type { DocumentSource, DocumentSourceReader, PipelineEvents, StateChange } from "../../src/app/ports";
+import type { DocumentSource, DocumentSourceReader, ExtractedText, Extractor, PipelineEvents, StateChange } from "../../src/app/ports";
 import { ProcessDocumentUseCase, type ProcessCommand, SEQUENCE } from "../../src/app/process-document.usecase";
-import { TextExtractor } from "../../src/app/text.extractor";
+import { UnprocessableDocumentError } from "../../src/domain/errors";
+
+/** Extractor double: text passes through; URL sources are refused like an unreachable page. */
+class FakeExtractor implements Extractor {
+  async extract(source: DocumentSource): Promise<ExtractedText> {
+    if (source.kind === "url") throw new UnprocessableDocumentError(`the URL could not be used: ${source.url} was refused`);
+    const text = source.text ?? "";
+    const first = text
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim();
+    const markdown = first?.startsWith("#") ?? false;
+    return { text, title: first?.replace(/^#+\s*/, ""), contentType: markdown ? "markdown" : "text" };
+  }
+}
 
 const logger = rootLogger({ level: "silent" });
 const clock: Clock = { now: () => new Date("2024-06-01T12:00:00.000Z") };
@@ -111,7 +125,7 @@ describe("ProcessDocumentUseCase", () => {
     embedder = new CountingEmbedder();
     useCase = new ProcessDocumentUseCase({
       sources,
-      extractor: new TextExtractor(),
+      extractor: new FakeExtractor(),
       embedder,
       index,
       events,

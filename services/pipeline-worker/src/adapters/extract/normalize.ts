@@ -7,11 +7,15 @@ export interface Decoded {
   encoding: string;
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000E-\u001F\u007F]/g;
+/** Control characters that real text never holds (ESC of terminal colours and the DOS end-of-file mark are tolerated). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const BINARY_CONTROL = /[\u0000-\u0008\u000E-\u0019\u001C-\u001F\u007F]/g;
 
 function utf16Guess(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined {
   const n = Math.min(bytes.length, 4096) & ~1;
-  if (n < 4) return undefined;
+  if (n < 8) return undefined;
   let evenZero = 0;
   let oddZero = 0;
   for (let i = 0; i < n; i += 2) {
@@ -56,19 +60,23 @@ export function decodeText(bytes: Uint8Array): Decoded | undefined {
       }
     }
   }
-  const controls = decoded.text.length ? (decoded.text.match(CONTROL)?.length ?? 0) : 0;
-  if (decoded.text.includes("\u0000") || controls > Math.max(2, decoded.text.length * 0.01)) return undefined;
+  const controls = decoded.text.match(BINARY_CONTROL)?.length ?? 0;
+  if (controls > decoded.text.length * 0.002) return undefined;
   return decoded;
 }
 
 /** CRLF/CR to LF, form feeds to paragraph breaks, other control characters and zero-width marks removed. */
 export function normalizeNewlines(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(/\f/g, "\n\n")
-    .replace(/[\u2028\u2029]/g, "\n")
-    .replace(CONTROL, "")
-    .replace(/[\uFEFF\u200B]/g, "");
+  return (
+    text
+      .replace(/\r\n?/g, "\n")
+      .replace(/\f/g, "\n\n")
+      .replace(/[\u2028\u2029]/g, "\n")
+      // eslint-disable-next-line no-control-regex -- terminal colour codes (ESC [ ... m)
+      .replace(/\u001B\[[0-9;?]*[A-Za-z]/g, "")
+      .replace(CONTROL, "")
+      .replace(/[\uFEFF\u200B]/g, "")
+  );
 }
 
 /** Final clean-up of every extraction: newlines normalised, trailing spaces and runs of blank lines removed. */
@@ -77,7 +85,7 @@ export function tidy(text: string): string {
     .replace(/\u00A0/g, " ")
     .replace(/[ \t]+$/gm, "")
     .replace(/\n{3,}/g, "\n\n")
-    .replace(/^\n+|\s+$/g, "");
+    .replace(/^\s+|\s+$/g, "");
 }
 
 const LIGATURES: Record<string, string> = { "\uFB00": "ff", "\uFB01": "fi", "\uFB02": "fl", "\uFB03": "ffi", "\uFB04": "ffl", "\uFB05": "st", "\uFB06": "st" };
@@ -146,6 +154,27 @@ export function pipeCell(value: string): string {
     .trim();
 }
 
+/** Cell Markdown on one line: a nested pipe table becomes "a, b; c, d", other lines are joined with spaces. */
+export function flattenCell(markdown: string): string {
+  const lines = markdown
+    .split("\n")
+    .map((l) => l.replace(/\\$/, ""))
+    .filter((l) => l.trim() && !/^\|(\s*:?-{3,}:?\s*\|)+\s*$/.test(l.trim()));
+  const parts = lines.map((l) => {
+    const t = l.trim();
+    if (t.startsWith("|") && t.endsWith("|"))
+      return t
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((s) => s.trim().replace(/\\\|/g, "|"))
+        .filter(Boolean)
+        .join(", ");
+    return t;
+  });
+  const nestedTable = lines.some((l) => l.trim().startsWith("|"));
+  return pipeCell(parts.join(nestedTable ? "; " : " "));
+}
+
 /** Renders rows as a GitHub pipe table; the first row is the header. Columns that are empty in every row are dropped. */
 export function pipeTable(rows: string[][], align: Align[] = []): string {
   const width = Math.max(0, ...rows.map((r) => r.length));
@@ -156,6 +185,18 @@ export function pipeTable(rows: string[][], align: Align[] = []): string {
   const line = (r: string[]) => `| ${keep.map((i) => r[i]).join(" | ")} |`;
   const sep = keep.map((i) => (align[i] === "center" ? ":---:" : align[i] === "right" ? "---:" : "---"));
   return [line(cells[0]!), `| ${sep.join(" | ")} |`, ...cells.slice(1).map(line)].join("\n");
+}
+
+/**
+ * Splits leading rows that hold a single value above a wider table (title
+ * lines of a sheet or CSV export) from the table itself.
+ */
+export function leadingTitleRows(rows: string[][]): { lines: string[]; rows: string[][] } {
+  const count = (r: string[]) => r.filter((c) => c.trim()).length;
+  if (Math.max(0, ...rows.map(count)) < 2) return { lines: [], rows };
+  let i = 0;
+  while (i < rows.length - 1 && count(rows[i]!) === 1) i++;
+  return { lines: rows.slice(0, i).map((r) => r.find((c) => c.trim())!.trim()), rows: rows.slice(i) };
 }
 
 /** Removes rows that are entirely empty. */

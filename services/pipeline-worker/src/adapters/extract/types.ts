@@ -9,21 +9,7 @@ export interface ExtractInput {
 
 /** A detected document type (also the `contentType` reported for it). */
 export type ContentType =
-  | "text"
-  | "markdown"
-  | "html"
-  | "webpage"
-  | "pdf"
-  | "docx"
-  | "pptx"
-  | "xlsx"
-  | "csv"
-  | "odt"
-  | "rtf"
-  | "epub"
-  | "json"
-  | "code"
-  | "image";
+  "text" | "markdown" | "html" | "webpage" | "pdf" | "docx" | "pptx" | "xlsx" | "csv" | "odt" | "rtf" | "epub" | "json" | "code" | "image";
 
 export interface Extracted {
   text: string;

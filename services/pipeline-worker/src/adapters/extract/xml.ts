@@ -85,6 +85,3 @@ export function textContent(node: XNode | undefined): string {
   if (!node) return "";
   return node.children.map((c) => (isNode(c) ? textContent(c) : c)).join("");
 }
-
-/** Name without its namespace prefix ("w:p" -> "p"). */
-export const localName = (name: string): string => name.slice(name.indexOf(":") + 1);

@@ -1,0 +1,4 @@
+export * from "./errors";
+export * from "./address";
+export * from "./policy";
+export * from "./fetcher";

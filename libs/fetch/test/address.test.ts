@@ -1,0 +1,80 @@
+import { isPrivateAddress } from "../src";
+
+describe("isPrivateAddress", () => {
+  const privateOnes: [string, string][] = [
+    ["127.0.0.1", "loopback"],
+    ["127.255.255.254", "loopback /8"],
+    ["10.0.0.1", "RFC 1918"],
+    ["172.16.0.1", "RFC 1918"],
+    ["172.31.255.255", "RFC 1918"],
+    ["192.168.1.1", "RFC 1918"],
+    ["169.254.169.254", "cloud metadata, link-local"],
+    ["169.254.0.1", "link-local"],
+    ["0.0.0.0", "unspecified"],
+    ["0.1.2.3", "this network 0/8"],
+    ["100.64.0.1", "CGNAT"],
+    ["100.127.255.255", "CGNAT"],
+    ["198.18.0.1", "benchmarking"],
+    ["198.19.255.255", "benchmarking"],
+    ["192.0.0.8", "IETF protocol assignments"],
+    ["192.0.2.1", "TEST-NET-1"],
+    ["198.51.100.7", "TEST-NET-2"],
+    ["203.0.113.9", "TEST-NET-3"],
+    ["224.0.0.1", "multicast"],
+    ["239.255.255.250", "multicast (SSDP)"],
+    ["240.0.0.1", "reserved 240/4"],
+    ["255.255.255.255", "broadcast"],
+    ["::1", "IPv6 loopback"],
+    ["::", "IPv6 unspecified"],
+    ["::ffff:127.0.0.1", "IPv4-mapped loopback"],
+    ["::ffff:7f00:1", "IPv4-mapped loopback, hex"],
+    ["::ffff:10.0.0.1", "IPv4-mapped private"],
+    ["::ffff:169.254.169.254", "IPv4-mapped metadata"],
+    ["::ffff:0.0.0.0", "IPv4-mapped unspecified"],
+    ["::127.0.0.1", "IPv4-compatible (deprecated)"],
+    ["fe80::1", "link-local"],
+    ["fe80::1%eth0", "link-local with zone"],
+    ["febf:ffff::1", "link-local upper end"],
+    ["fc00::1", "unique-local"],
+    ["fd12:3456:789a::1", "unique-local"],
+    ["fec0::1", "site-local (deprecated)"],
+    ["ff02::1", "multicast"],
+    ["ff05::2", "multicast"],
+    ["64:ff9b::7f00:1", "NAT64 of 127.0.0.1"],
+    ["64:ff9b::a9fe:a9fe", "NAT64 of 169.254.169.254"],
+    ["64:ff9b:1::1", "local-use NAT64"],
+    ["2001:db8::1", "documentation"],
+    ["2002:7f00:1::1", "6to4"],
+    ["2001:0:4136:e378::1", "Teredo"],
+    ["2001:2::1", "benchmarking"],
+    ["100::1", "discard"],
+    ["1234::1", "outside 2000::/3"],
+    ["[::1]", "bracketed loopback"],
+    ["localhost", "not an address"],
+    ["", "empty"],
+    ["300.1.1.1", "invalid"],
+  ];
+  it.each(privateOnes)("%s is private (%s)", (ip) => {
+    expect(isPrivateAddress(ip)).toBe(true);
+  });
+
+  const publicOnes: string[] = [
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "172.15.255.255",
+    "172.32.0.1",
+    "100.63.255.255",
+    "100.128.0.1",
+    "169.253.255.255",
+    "2606:4700:4700::1111",
+    "2001:4860:4860::8888",
+    "2a00:1450:4001:82a::200e",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "[2606:4700:4700::1111]",
+  ];
+  it.each(publicOnes)("%s is public", (ip) => {
+    expect(isPrivateAddress(ip)).toBe(false);
+  });
+});
