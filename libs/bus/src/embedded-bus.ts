@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { type Logger, metrics } from "@engram/observability";
-import { openSqlite, type SqliteDatabase } from "@engram/storage";
+import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import {
   deadLetterTopic,
   type DeliveredMessage,
@@ -38,6 +38,8 @@ const MIGRATIONS = [
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Wake-ups are per topic-partition: a publish wakes only the loops that have new work. */
+const wakeKey = (topic: string, partition: number) => `${topic}#${partition}`;
 
 /**
  * The in-process event bus for all-in-one mode: a partitioned, durable log in
@@ -46,6 +48,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export class EmbeddedEventBus implements EventBus {
   private readonly db: SqliteDatabase;
+  private readonly stmt: (sql: string) => SqliteStatement;
+  private readonly tx: <T>(fn: () => T) => T;
   private readonly wake = new EventEmitter();
   private readonly subs = new Set<EmbeddedSubscription>();
   private readonly versions = new Map<string, number>();
@@ -59,10 +63,12 @@ export class EmbeddedEventBus implements EventBus {
   constructor(private readonly opts: EmbeddedBusOptions) {
     this.partitions = opts.partitions ?? 8;
     this.db = openSqlite({ dataDir: opts.dataDir, name: "bus", migrations: MIGRATIONS });
+    this.stmt = statementCache(this.db);
+    this.tx = transactor(this.db);
     this.wake.setMaxListeners(0);
-    this.insert = this.db.prepare("INSERT INTO messages (topic, partition, offset, key, value, headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
-    this.nextOffset = this.db.prepare("SELECT next_offset AS n FROM heads WHERE topic = ? AND partition = ?");
-    this.bumpHead = this.db.prepare(
+    this.insert = this.stmt("INSERT INTO messages (topic, partition, offset, key, value, headers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)");
+    this.nextOffset = this.stmt("SELECT next_offset AS n FROM heads WHERE topic = ? AND partition = ?");
+    this.bumpHead = this.stmt(
       "INSERT INTO heads (topic, partition, next_offset) VALUES (?, ?, ?) ON CONFLICT (topic, partition) DO UPDATE SET next_offset = excluded.next_offset",
     );
     this.pruneTimer = setInterval(() => this.prune(), 60_000);
@@ -74,16 +80,16 @@ export class EmbeddedEventBus implements EventBus {
     if (messages.length === 0) return;
     const now = Date.now();
     const touched = new Set<string>();
-    this.db.transaction(() => {
+    this.tx(() => {
       for (const m of messages) {
         const p = partitionFor(m.key, this.partitions);
         const row = this.nextOffset.get(m.topic, p) as { n: number } | undefined;
         const offset = row?.n ?? 0;
         this.insert.run(m.topic, p, offset, m.key, Buffer.from(m.value), JSON.stringify(m.headers), now);
         this.bumpHead.run(m.topic, p, offset + 1);
-        touched.add(m.topic);
+        touched.add(wakeKey(m.topic, p));
       }
-    })();
+    });
     for (const m of messages) metrics.counter("engram_bus_published_total", "Events published", ["topic"]).labels(m.topic).inc();
     for (const t of touched) {
       this.versions.set(t, (this.versions.get(t) ?? 0) + 1);
@@ -123,22 +129,22 @@ export class EmbeddedEventBus implements EventBus {
     return this.opts;
   }
 
-  /** Changes on every publish to the topic, so a consumer never sleeps through a wake-up. */
-  topicVersion(topic: string): number {
-    return this.versions.get(topic) ?? 0;
+  /** Changes on every publish to the topic-partition, so a consumer never sleeps through a wake-up. */
+  topicVersion(key: string): number {
+    return this.versions.get(key) ?? 0;
   }
 
-  onWake(topic: string, fn: () => void): () => void {
-    this.wake.on(topic, fn);
-    return () => this.wake.off(topic, fn);
+  onWake(key: string, fn: () => void): () => void {
+    this.wake.on(key, fn);
+    return () => this.wake.off(key, fn);
   }
 
   committed(group: string, topic: string, partition: number): number {
-    const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, partition) as
+    const row = this.stmt("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, partition) as
       { committed: number } | undefined;
     if (row) return row.committed;
     // A new group starts at the earliest retained message (Kafka's auto.offset.reset=earliest).
-    const first = this.db.prepare("SELECT MIN(offset) AS o FROM messages WHERE topic = ? AND partition = ?").get(topic, partition) as { o: number | null };
+    const first = this.stmt("SELECT MIN(offset) AS o FROM messages WHERE topic = ? AND partition = ?").get(topic, partition) as { o: number | null };
     const start = first.o ?? (this.nextOffset.get(topic, partition) as { n: number } | undefined)?.n ?? 0;
     this.commit(group, topic, partition, start);
     return start;
@@ -173,7 +179,7 @@ export class EmbeddedEventBus implements EventBus {
     for (const topic of topics) {
       for (let p = 0; p < this.partitions; p++) {
         const head = (this.nextOffset.get(topic, p) as { n: number } | undefined)?.n ?? 0;
-        const row = this.db.prepare("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, p) as
+        const row = this.stmt("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, p) as
           { committed: number } | undefined;
         lag += Math.max(0, head - (row?.committed ?? 0));
       }
@@ -212,8 +218,8 @@ class EmbeddedSubscription {
     await Promise.all(this.loops);
   }
 
-  private waitForWork(topic: string, seenVersion: number): Promise<void> {
-    if (this.stopping || this.bus.topicVersion(topic) !== seenVersion) return Promise.resolve();
+  private waitForWork(key: string, seenVersion: number): Promise<void> {
+    if (this.stopping || this.bus.topicVersion(key) !== seenVersion) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const finish = () => {
         clearTimeout(timer);
@@ -222,7 +228,7 @@ class EmbeddedSubscription {
         resolve();
       };
       const timer = setTimeout(finish, this.bus.options.pollMs ?? 1000);
-      const off = this.bus.onWake(topic, finish);
+      const off = this.bus.onWake(key, finish);
       this.pending.add(finish);
     });
   }
@@ -236,12 +242,14 @@ class EmbeddedSubscription {
     const fetchSize = this.bus.options.fetchSize ?? 32;
     // Stagger the start so a fresh process does not hit SQLite from every loop at once.
     await sleep(partition);
+    // Only this loop commits for (group, topic, partition), so the position is tracked here.
+    let from = this.bus.committed(group, topic, partition);
+    const key = wakeKey(topic, partition);
     while (!this.stopping) {
-      const version = this.bus.topicVersion(topic);
-      const from = this.bus.committed(group, topic, partition);
+      const version = this.bus.topicVersion(key);
       const batch = this.bus.fetch(topic, partition, from, fetchSize);
       if (batch.length === 0) {
-        await this.waitForWork(topic, version);
+        await this.waitForWork(key, version);
         continue;
       }
       for (const msg of batch) {
@@ -282,6 +290,7 @@ class EmbeddedSubscription {
           }
         }
         this.bus.commit(group, topic, partition, msg.offset + 1);
+        from = msg.offset + 1;
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
-import type { SqliteDatabase } from "@engram/storage";
+import { type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import type { EventBus, EventHeaders, OutgoingMessage } from "./port";
 
 /**
@@ -28,7 +28,11 @@ export const OUTBOX_TABLE_SQL = `CREATE TABLE IF NOT EXISTS outbox (
 
 export class SqliteOutbox implements OutboxStore {
   private readonly insert;
+  private readonly stmt: (sql: string) => SqliteStatement;
+  private readonly tx: <T>(fn: () => T) => T;
   constructor(private readonly db: SqliteDatabase) {
+    this.stmt = statementCache(db);
+    this.tx = transactor(db);
     this.insert = db.prepare("INSERT INTO outbox (topic, key, value, headers, created_at) VALUES (?, ?, ?, ?, ?)");
   }
 
@@ -39,7 +43,7 @@ export class SqliteOutbox implements OutboxStore {
   }
 
   pending(limit: number): OutboxEntry[] {
-    const rows = this.db.prepare("SELECT id, topic, key, value, headers FROM outbox ORDER BY id LIMIT ?").all(limit) as {
+    const rows = this.stmt("SELECT id, topic, key, value, headers FROM outbox ORDER BY id LIMIT ?").all(limit) as {
       id: number;
       topic: string;
       key: string;
@@ -54,12 +58,12 @@ export class SqliteOutbox implements OutboxStore {
 
   remove(ids: number[]): void {
     if (ids.length === 0) return;
-    const del = this.db.prepare("DELETE FROM outbox WHERE id = ?");
-    this.db.transaction(() => ids.forEach((id) => del.run(id)))();
+    const del = this.stmt("DELETE FROM outbox WHERE id = ?");
+    this.tx(() => ids.forEach((id) => del.run(id)));
   }
 
   backlog(): number {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM outbox").get() as { n: number }).n;
+    return (this.stmt("SELECT COUNT(*) AS n FROM outbox").get() as { n: number }).n;
   }
 }
 

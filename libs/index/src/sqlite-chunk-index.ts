@@ -1,4 +1,4 @@
-import { openSqlite, jsonColumn, type SqliteDatabase } from "@engram/storage";
+import { openSqlite, jsonColumn, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import { type FilterExpr, matchesFilter } from "@engram/filters";
 import type { JsonObject } from "@engram/kernel";
 import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk } from "./chunk-index";
@@ -67,18 +67,22 @@ const CANDIDATES = 200;
  */
 export class SqliteChunkIndex implements ChunkIndex {
   private readonly db: SqliteDatabase;
+  private readonly stmt: (sql: string) => SqliteStatement;
+  private readonly tx: <T>(fn: () => T) => T;
 
   constructor(dataDir: string) {
     this.db = openSqlite({ dataDir, name: "index", migrations: MIGRATIONS });
+    this.stmt = statementCache(this.db);
+    this.tx = transactor(this.db);
   }
 
   async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void> {
-    const insert = this.db.prepare(
+    const insert = this.stmt(
       `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model)
        VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model)`,
     );
-    const insertFts = this.db.prepare("INSERT INTO chunks_fts (rowid, terms) VALUES (?, ?)");
-    this.db.transaction(() => {
+    const insertFts = this.stmt("INSERT INTO chunks_fts (rowid, terms) VALUES (?, ?)");
+    this.tx(() => {
       this.deleteSync(tenantId, undefined, documentId);
       for (const c of chunks) {
         if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
@@ -90,36 +94,36 @@ export class SqliteChunkIndex implements ChunkIndex {
         });
         insertFts.run(info.lastInsertRowid, analyze(c.content).join(" "));
       }
-    })();
+    });
   }
 
   /** Deletes a document's chunks in one namespace, or in every namespace of the tenant when none is given. */
   private deleteSync(tenantId: string, namespace: string | undefined, documentId: string): number {
     const scope = namespace === undefined ? "tenant_id = ? AND document_id = ?" : "tenant_id = ? AND namespace = ? AND document_id = ?";
     const args = namespace === undefined ? [tenantId, documentId] : [tenantId, namespace, documentId];
-    const rids = this.db.prepare(`SELECT rid FROM chunks WHERE ${scope}`).all(...args) as { rid: number }[];
-    const delFts = this.db.prepare("DELETE FROM chunks_fts WHERE rowid = ?");
+    const rids = this.stmt(`SELECT rid FROM chunks WHERE ${scope}`).all(...args) as { rid: number }[];
+    const delFts = this.stmt("DELETE FROM chunks_fts WHERE rowid = ?");
     for (const r of rids) delFts.run(r.rid);
-    this.db.prepare(`DELETE FROM chunks WHERE ${scope}`).run(...args);
+    this.stmt(`DELETE FROM chunks WHERE ${scope}`).run(...args);
     return rids.length;
   }
 
   async deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number> {
-    return this.db.transaction(() => this.deleteSync(tenantId, namespace, documentId))();
+    return this.tx(() => this.deleteSync(tenantId, namespace, documentId));
   }
 
   async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
-    const rows = this.db.prepare("SELECT rid, doc FROM chunks WHERE tenant_id = ? AND document_id = ?").all(tenantId, documentId) as {
+    const rows = this.stmt("SELECT rid, doc FROM chunks WHERE tenant_id = ? AND document_id = ?").all(tenantId, documentId) as {
       rid: number;
       doc: string;
     }[];
-    const upd = this.db.prepare("UPDATE chunks SET doc = ? WHERE rid = ?");
-    this.db.transaction(() => {
+    const upd = this.stmt("UPDATE chunks SET doc = ? WHERE rid = ?");
+    this.tx(() => {
       for (const r of rows) {
         const doc = jsonColumn.read<IndexedChunk["document"]>(r.doc) ?? { createdAt: updatedAt, updatedAt };
         upd.run(jsonColumn.write({ ...doc, metadata, updatedAt }), r.rid);
       }
-    })();
+    });
     return rows.length;
   }
 
@@ -133,7 +137,7 @@ export class SqliteChunkIndex implements ChunkIndex {
   /** Chunks (rowids) of the scope whose document metadata passes the filter. */
   private allowedRids(scope: string, scopeArgs: unknown[], filter: FilterExpr): Set<number> {
     const out = new Set<number>();
-    for (const r of this.db.prepare(`SELECT c.rid AS rid, c.doc AS doc FROM chunks c WHERE ${scope}`).iterate(...scopeArgs) as Iterable<{
+    for (const r of this.stmt(`SELECT c.rid AS rid, c.doc AS doc FROM chunks c WHERE ${scope}`).iterate(...scopeArgs) as Iterable<{
       rid: number;
       doc: string;
     }>) {
@@ -185,7 +189,7 @@ export class SqliteChunkIndex implements ChunkIndex {
 
     const fused = fuse(keyword, dense).slice(0, q.limit);
     if (fused.length === 0) return [];
-    const rows = this.db.prepare(`SELECT * FROM chunks WHERE rid IN (${fused.map(() => "?").join(",")})`).all(...fused.map((f) => f.rid)) as ChunkRow[];
+    const rows = this.stmt(`SELECT * FROM chunks WHERE rid IN (${fused.map(() => "?").join(",")})`).all(...fused.map((f) => f.rid)) as ChunkRow[];
     const byRid = new Map(rows.map((r) => [r.rid, r]));
     const queryTerms = analyze(q.text);
     return fused.flatMap((f) => {

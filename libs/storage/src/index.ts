@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 
 export type SqliteDatabase = Database.Database;
+export type SqliteStatement = Database.Statement;
 
 export interface OpenSqliteOptions {
   /** Data directory; the file is `<dataDir>/<name>.db`. `:memory:` for tests. */
@@ -47,3 +48,29 @@ export const jsonColumn = {
   write: (v: unknown): string | null => (v === undefined || v === null ? null : JSON.stringify(v)),
   read: <T>(v: unknown): T | undefined => (typeof v === "string" ? (JSON.parse(v) as T) : undefined),
 };
+
+/**
+ * Prepared-statement cache for one database: `sql` text -> statement.
+ * Preparing is far more expensive than running; hot paths must not re-prepare.
+ */
+export function statementCache(db: SqliteDatabase): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = db.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  };
+}
+
+/**
+ * Runs functions in a transaction through one cached better-sqlite3
+ * transaction wrapper (building a wrapper per call prepares BEGIN/COMMIT
+ * statements every time). Nested calls become savepoints.
+ */
+export function transactor(db: SqliteDatabase): <T>(fn: () => T) => T {
+  const run = db.transaction((fn: () => unknown) => fn());
+  return <T>(fn: () => T): T => run(fn) as T;
+}

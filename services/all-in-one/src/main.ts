@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const root = rootLogger({ level: config.process.LOG_LEVEL });
-  const log = root.child({ component: "all-in-one" });
+  const log = root.child({ component: "all-in-one" }, { level: root.levelVal > 30 && config.process.LOG_LEVEL !== "silent" ? "info" : root.level });
   const stack = await startStack(config, root);
   stack.runtime.installSignalHandlers(10_000);
   const fatal = (kind: string) => (err: unknown) => {

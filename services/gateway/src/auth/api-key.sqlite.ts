@@ -1,4 +1,4 @@
-import { openSqlite, type SqliteDatabase } from "@engram/storage";
+import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache } from "@engram/storage";
 import type { ApiKeyRecord, ApiKeyStore } from "./api-key";
 
 const MIGRATIONS = [
@@ -30,11 +30,13 @@ const fromRow = (r: Row): ApiKeyRecord => ({
 /** Embedded key store: <dataDir>/gateway.db. */
 export class SqliteApiKeyStore implements ApiKeyStore {
   private readonly db: SqliteDatabase;
+  private readonly stmt: (sql: string) => SqliteStatement;
   constructor(dataDir: string) {
     this.db = openSqlite({ dataDir, name: "gateway", migrations: MIGRATIONS });
+    this.stmt = statementCache(this.db);
   }
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const r = this.db.prepare("SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
+    const r = this.stmt("SELECT * FROM api_keys WHERE hash = ?").get(hash) as Row | undefined;
     return r && fromRow(r);
   }
   async insert(rec: ApiKeyRecord): Promise<void> {
@@ -43,13 +45,13 @@ export class SqliteApiKeyStore implements ApiKeyStore {
       .run(rec.id, rec.tenantId, rec.name, rec.prefix, rec.hash, rec.createdAt, rec.revokedAt ?? null);
   }
   async list(): Promise<ApiKeyRecord[]> {
-    return (this.db.prepare("SELECT * FROM api_keys ORDER BY created_at").all() as Row[]).map(fromRow);
+    return (this.stmt("SELECT * FROM api_keys ORDER BY created_at").all() as Row[]).map(fromRow);
   }
   async revoke(id: string, at: Date): Promise<boolean> {
-    return this.db.prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at.toISOString(), id).changes === 1;
+    return this.stmt("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at.toISOString(), id).changes === 1;
   }
   async countActive(): Promise<number> {
-    return (this.db.prepare("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL").get() as { n: number }).n;
+    return (this.stmt("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL").get() as { n: number }).n;
   }
   async close(): Promise<void> {
     if (this.db.open) this.db.close();

@@ -54,18 +54,20 @@ export interface StateChange {
 
 /** Publishes pipeline progress (DocumentStateChanged, DocumentIndexed). */
 export interface PipelineEvents {
-  stateChanged(change: StateChange): Promise<void>;
-  indexed(info: {
-    tenantId: string;
-    namespace: string;
-    documentId: string;
-    generation: number;
-    chunkCount: number;
-    title?: string;
-    contentType?: string;
-    customId?: string;
-    taskType: string;
-    dreaming: string;
-    traceparent?: string;
-  }): Promise<void>;
+  /** Publishes a state; with `indexed`, DocumentIndexed follows in the same (atomic) publish. */
+  stateChanged(change: StateChange, indexed?: IndexedInfo): Promise<void>;
+}
+
+export interface IndexedInfo {
+  tenantId: string;
+  namespace: string;
+  documentId: string;
+  generation: number;
+  chunkCount: number;
+  title?: string;
+  contentType?: string;
+  customId?: string;
+  taskType: string;
+  dreaming: string;
+  traceparent?: string;
 }

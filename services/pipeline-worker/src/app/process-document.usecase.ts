@@ -140,7 +140,9 @@ export class ProcessDocumentUseCase {
     }));
     await this.time("index", () => index.replaceDocumentChunks(cmd.tenantId, cmd.namespace, cmd.documentId, chunks));
 
-    await events.stateChanged({ ...ref, status: "done", sequence: SEQUENCE.done, ...meta });
-    await events.indexed({ ...ref, chunkCount: chunks.length, ...meta, customId: source.customId, taskType: cmd.taskType, dreaming: cmd.dreaming });
+    await events.stateChanged(
+      { ...ref, status: "done", sequence: SEQUENCE.done, ...meta },
+      { ...ref, chunkCount: chunks.length, ...meta, customId: source.customId, taskType: cmd.taskType, dreaming: cmd.dreaming },
+    );
   }
 }

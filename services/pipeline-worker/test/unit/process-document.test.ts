@@ -25,19 +25,19 @@ class FakeExtractor implements Extractor {
 const logger = rootLogger({ level: "silent" });
 const clock: Clock = { now: () => new Date("2024-06-01T12:00:00.000Z") };
 
-type IndexedInfo = Parameters<PipelineEvents["indexed"]>[0];
+type IndexedInfo = NonNullable<Parameters<PipelineEvents["stateChanged"]>[1]>;
 
 class RecordingEvents implements PipelineEvents {
   readonly states: StateChange[] = [];
   readonly indexedCalls: IndexedInfo[] = [];
   readonly order: string[] = [];
-  async stateChanged(change: StateChange): Promise<void> {
+  async stateChanged(change: StateChange, indexed?: IndexedInfo): Promise<void> {
     this.states.push(change);
     this.order.push(change.status);
-  }
-  async indexed(info: IndexedInfo): Promise<void> {
-    this.indexedCalls.push(info);
-    this.order.push("indexed");
+    if (indexed) {
+      this.indexedCalls.push(indexed);
+      this.order.push("indexed");
+    }
   }
 }
 

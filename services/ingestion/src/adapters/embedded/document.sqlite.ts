@@ -1,6 +1,6 @@
 import { OUTBOX_TABLE_SQL, type OutgoingMessage, SqliteOutbox } from "@engram/bus";
 import { AlreadyExistsError } from "@engram/kernel";
-import { jsonColumn, openSqlite, type SqliteDatabase } from "@engram/storage";
+import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import type { DocumentRecord } from "../../domain/document";
 import type { DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
 import { matchesFilter } from "@engram/filters";
@@ -119,15 +119,19 @@ const COLUMNS = Object.keys(toParams({} as DocumentRecord));
 /** Embedded document store: <dataDir>/ingestion.db with the outbox beside the documents. */
 export class SqliteDocumentRepository implements DocumentRepository {
   readonly db: SqliteDatabase;
+  private readonly stmt: (sql: string) => SqliteStatement;
+  private readonly tx: <T>(fn: () => T) => T;
   readonly outbox: SqliteOutbox;
   private readonly insertStmt;
   private readonly updateStmt;
 
   constructor(dataDir: string) {
     this.db = openSqlite({ dataDir, name: "ingestion", migrations: MIGRATIONS });
+    this.stmt = statementCache(this.db);
+    this.tx = transactor(this.db);
     this.outbox = new SqliteOutbox(this.db);
-    this.insertStmt = this.db.prepare(`INSERT INTO documents (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => "@" + c).join(", ")})`);
-    this.updateStmt = this.db.prepare(
+    this.insertStmt = this.stmt(`INSERT INTO documents (${COLUMNS.join(", ")}) VALUES (${COLUMNS.map((c) => "@" + c).join(", ")})`);
+    this.updateStmt = this.stmt(
       `UPDATE documents SET ${COLUMNS.filter((c) => c !== "id")
         .map((c) => `${c} = @${c}`)
         .join(", ")}
@@ -136,12 +140,12 @@ export class SqliteDocumentRepository implements DocumentRepository {
   }
 
   async findById(tenantId: string, id: string): Promise<DocumentRecord | undefined> {
-    const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND id = ?").get(tenantId, id) as Row | undefined;
+    const r = this.stmt("SELECT * FROM documents WHERE tenant_id = ? AND id = ?").get(tenantId, id) as Row | undefined;
     return r && fromRow(r);
   }
 
   async findByCustomId(tenantId: string, namespace: string, customId: string): Promise<DocumentRecord | undefined> {
-    const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND namespace = ? AND custom_id = ?").get(tenantId, namespace, customId) as
+    const r = this.stmt("SELECT * FROM documents WHERE tenant_id = ? AND namespace = ? AND custom_id = ?").get(tenantId, namespace, customId) as
       Row | undefined;
     return r && fromRow(r);
   }
@@ -160,17 +164,17 @@ export class SqliteDocumentRepository implements DocumentRepository {
   }
 
   async findByCustomIdInTenant(tenantId: string, customId: string): Promise<DocumentRecord | undefined> {
-    const r = this.db.prepare("SELECT * FROM documents WHERE tenant_id = ? AND custom_id = ? ORDER BY updated_at DESC LIMIT 1").get(tenantId, customId) as
+    const r = this.stmt("SELECT * FROM documents WHERE tenant_id = ? AND custom_id = ? ORDER BY updated_at DESC LIMIT 1").get(tenantId, customId) as
       Row | undefined;
     return r && fromRow(r);
   }
 
   async insert(doc: DocumentRecord, events: OutgoingMessage[]): Promise<void> {
     try {
-      this.db.transaction(() => {
+      this.tx(() => {
         this.insertStmt.run(toParams(doc));
         this.outbox.add(events);
-      })();
+      });
     } catch (err) {
       if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE")
         throw new AlreadyExistsError(`a document with id ${doc.customId} already exists in ${doc.namespace}`);
@@ -189,7 +193,7 @@ export class SqliteDocumentRepository implements DocumentRepository {
   }
 
   private updateTx(previous: DocumentRecord, next: DocumentRecord, events: OutgoingMessage[]): boolean {
-    return this.db.transaction(() => {
+    return this.tx(() => {
       const res = this.updateStmt.run({
         ...toParams(next),
         prev_updated_at: previous.updatedAt,
@@ -199,15 +203,15 @@ export class SqliteDocumentRepository implements DocumentRepository {
       if (res.changes !== 1) return false;
       this.outbox.add(events);
       return true;
-    })();
+    });
   }
 
   async writeMany(writes: DocumentWrite[]): Promise<boolean[]> {
-    return this.db.transaction(() =>
+    return this.tx(() =>
       writes.map((w) => {
         try {
           // Each write in its own savepoint: a lost race fails that item only.
-          return this.db.transaction(() => {
+          return this.tx(() => {
             if (!w.previous) this.insertStmt.run(toParams(w.next));
             else {
               const res = this.updateStmt.run({
@@ -220,24 +224,24 @@ export class SqliteDocumentRepository implements DocumentRepository {
             }
             this.outbox.add(w.events);
             return true;
-          })();
+          });
         } catch (err) {
           if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE") return false;
           throw err;
         }
       }),
-    )();
+    );
   }
 
   async delete(docs: DocumentRecord[], events: OutgoingMessage[]): Promise<string[]> {
-    const del = this.db.prepare("DELETE FROM documents WHERE tenant_id = ? AND id = ?");
-    return this.db.transaction(() => {
+    const del = this.stmt("DELETE FROM documents WHERE tenant_id = ? AND id = ?");
+    return this.tx(() => {
       const removed = docs.filter((d) => del.run(d.tenantId, d.id).changes === 1).map((d) => d.id);
       const keep = new Set(removed);
       // Only events of documents that were really removed are published.
       this.outbox.add(events.filter((e) => keep.has(e.key)));
       return removed;
-    })();
+    });
   }
 
   async list(q: DocumentListQuery): Promise<{ items: DocumentRecord[]; total: number }> {
@@ -264,14 +268,14 @@ export class SqliteDocumentRepository implements DocumentRepository {
     const order = `${q.sort === "updatedAt" ? "updated_at" : "created_at"} ${q.order === "asc" ? "ASC" : "DESC"}, id ${q.order === "asc" ? "ASC" : "DESC"}`;
     const sql = `FROM documents WHERE ${where.join(" AND ")}`;
     if (!q.filter) {
-      const total = (this.db.prepare(`SELECT COUNT(*) AS n ${sql}`).get(...args) as { n: number }).n;
-      const rows = this.db.prepare(`SELECT * ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as Row[];
+      const total = (this.stmt(`SELECT COUNT(*) AS n ${sql}`).get(...args) as { n: number }).n;
+      const rows = this.stmt(`SELECT * ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as Row[];
       return { items: rows.map(fromRow), total };
     }
     // Metadata filters are evaluated on each candidate of the scope, streamed in order.
     const items: DocumentRecord[] = [];
     let total = 0;
-    for (const r of this.db.prepare(`SELECT * ${sql} ORDER BY ${order}`).iterate(...args) as Iterable<Row>) {
+    for (const r of this.stmt(`SELECT * ${sql} ORDER BY ${order}`).iterate(...args) as Iterable<Row>) {
       if (!matchesFilter(q.filter, jsonColumn.read(r.metadata))) continue;
       if (total >= q.offset && items.length < q.limit) items.push(fromRow(r));
       total++;

@@ -2,7 +2,7 @@ import { type EventBus, eventMessage } from "@engram/bus";
 import { toTimestamp } from "@engram/grpc";
 import { type Clock, protoEnum } from "@engram/kernel";
 import { childTraceparent } from "@engram/observability";
-import type { PipelineEvents, StateChange } from "../../app/ports";
+import type { IndexedInfo, PipelineEvents, StateChange } from "../../app/ports";
 
 function traceHeaders(traceparent: string | undefined): Record<string, string> {
   return traceparent ? { traceparent: childTraceparent(traceparent) } : {};
@@ -15,42 +15,44 @@ export class BusPipelineEvents implements PipelineEvents {
     private readonly clock: Clock,
   ) {}
 
-  async stateChanged(c: StateChange): Promise<void> {
-    await this.bus.publish([
+  async stateChanged(c: StateChange, i?: IndexedInfo): Promise<void> {
+    const now = toTimestamp(this.clock.now());
+    const document = { tenantId: c.tenantId, namespace: c.namespace, documentId: c.documentId, generation: c.generation };
+    const messages = [
       eventMessage(
         "DocumentStateChanged",
         c.documentId,
         {
-          document: { tenantId: c.tenantId, namespace: c.namespace, documentId: c.documentId, generation: c.generation },
+          document,
           status: protoEnum.status.to(c.status) as never,
           reason: c.reason ?? "",
-          occurredAt: toTimestamp(this.clock.now()),
+          occurredAt: now,
           sequence: c.sequence,
           title: c.title ?? "",
           contentType: c.contentType ?? "",
         },
         traceHeaders(c.traceparent),
       ),
-    ]);
-  }
-
-  async indexed(i: Parameters<PipelineEvents["indexed"]>[0]): Promise<void> {
-    await this.bus.publish([
-      eventMessage(
-        "DocumentIndexed",
-        i.documentId,
-        {
-          document: { tenantId: i.tenantId, namespace: i.namespace, documentId: i.documentId, generation: i.generation },
-          taskType: i.taskType as never,
-          dreaming: i.dreaming as never,
-          chunkCount: i.chunkCount,
-          occurredAt: toTimestamp(this.clock.now()),
-          title: i.title ?? "",
-          contentType: i.contentType ?? "",
-          customId: i.customId ?? "",
-        },
-        traceHeaders(i.traceparent),
-      ),
-    ]);
+    ];
+    if (i) {
+      messages.push(
+        eventMessage(
+          "DocumentIndexed",
+          i.documentId,
+          {
+            document,
+            taskType: i.taskType as never,
+            dreaming: i.dreaming as never,
+            chunkCount: i.chunkCount,
+            occurredAt: now,
+            title: i.title ?? "",
+            contentType: i.contentType ?? "",
+            customId: i.customId ?? "",
+          },
+          traceHeaders(i.traceparent),
+        ),
+      );
+    }
+    await this.bus.publish(messages);
   }
 }

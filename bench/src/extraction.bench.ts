@@ -1,16 +1,16 @@
 /*
  * Extraction time per fixture, printed as a Markdown table:
- *   node --import tsx services/pipeline-worker/test/unit/extract/timings.ts
+ *   pnpm bench:extract
  * "first" includes loading the format's libraries in a fresh process, "again"
  * is a second run of the same file. Ends with a generated 100-page PDF, direct
  * and through the worker pool.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { extractDocument, type ExtractInput } from "../../../src/adapters/extract";
-import { ExtractionPool } from "../../../src/adapters/extract/pool";
-import { fixtureExists, manifest, readFixture } from "./fixtures";
-import { bigPdf } from "./make-pdf";
+import { extractDocument, type ExtractInput } from "../../services/pipeline-worker/src/adapters/extract";
+import { ExtractionPool } from "../../services/pipeline-worker/src/adapters/extract/pool";
+import { fixtureExists, manifest, readFixture } from "../../services/pipeline-worker/test/unit/extract/fixtures";
+import { bigPdf } from "../../services/pipeline-worker/test/unit/extract/make-pdf";
 
 async function time(input: ExtractInput): Promise<number> {
   const t0 = performance.now();
@@ -23,7 +23,13 @@ async function main() {
   const inputs: [string, ExtractInput][] = manifest()
     .filter((r) => fixtureExists(r.file))
     .map((r) => [r.file, { bytes: readFixture(r.file), fileName: path.basename(r.file) }]);
-  inputs.push(["(test) fixtures/memo.png", { bytes: new Uint8Array(fs.readFileSync(path.join(__dirname, "fixtures/memo.png"))), fileName: "memo.png" }]);
+  inputs.push([
+    "(test) fixtures/memo.png",
+    {
+      bytes: new Uint8Array(fs.readFileSync(path.join(__dirname, "../../services/pipeline-worker/test/unit/extract/fixtures/memo.png"))),
+      fileName: "memo.png",
+    },
+  ]);
   for (const [name, input] of inputs) rows.push([name, input.bytes.length, await time(input), await time(input)]);
   const big = bigPdf(100);
   rows.push(["(generated) 100-page PDF", big.length, await time({ bytes: big, fileName: "big.pdf" }), await time({ bytes: big, fileName: "big.pdf" })]);
