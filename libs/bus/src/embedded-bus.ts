@@ -151,17 +151,18 @@ export class EmbeddedEventBus implements EventBus {
   }
 
   commit(group: string, topic: string, partition: number, offset: number): void {
-    this.db
-      .prepare(
-        "INSERT INTO group_offsets (group_id, topic, partition, committed) VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed = excluded.committed",
-      )
-      .run(group, topic, partition, offset);
+    this.stmt(
+      "INSERT INTO group_offsets (group_id, topic, partition, committed) VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed = excluded.committed",
+    ).run(group, topic, partition, offset);
   }
 
   fetch(topic: string, partition: number, fromOffset: number, limit: number): DeliveredMessage[] {
-    const rows = this.db
-      .prepare("SELECT offset, key, value, headers FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?")
-      .all(topic, partition, fromOffset, limit) as { offset: number; key: string; value: Buffer; headers: string }[];
+    const rows = this.stmt("SELECT offset, key, value, headers FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?").all(
+      topic,
+      partition,
+      fromOffset,
+      limit,
+    ) as { offset: number; key: string; value: Buffer; headers: string }[];
     return rows.map((r) => ({
       topic,
       partition,

@@ -128,9 +128,11 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   async listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]> {
-    const rows = this.db
-      .prepare("SELECT * FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ? ORDER BY position")
-      .all(tenantId, namespace, documentId) as ChunkRow[];
+    const rows = this.stmt("SELECT * FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ? ORDER BY position").all(
+      tenantId,
+      namespace,
+      documentId,
+    ) as ChunkRow[];
     return rows.map(fromRow);
   }
 
@@ -158,11 +160,9 @@ export class SqliteChunkIndex implements ChunkIndex {
     if (match) {
       // Filtered searches rank every keyword match, then keep the allowed ones.
       const limit = allowed ? "" : ` LIMIT ${CANDIDATES}`;
-      const rows = this.db
-        .prepare(
-          `SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts)${limit}`,
-        )
-        .all(match, ...scopeArgs) as { rid: number; s: number }[];
+      const rows = this.stmt(
+        `SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts)${limit}`,
+      ).all(match, ...scopeArgs) as { rid: number; s: number }[];
       for (const r of rows) {
         if (allowed && !allowed.has(r.rid)) continue;
         keyword.set(r.rid, r.s);
@@ -172,9 +172,10 @@ export class SqliteChunkIndex implements ChunkIndex {
 
     const dense = new Map<number, number>();
     const sameModel = q.model === undefined ? "" : " AND c.model = ?";
-    const vecRows = this.db
-      .prepare(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`)
-      .all(...scopeArgs, ...(q.model === undefined ? [] : [q.model])) as {
+    const vecRows = this.stmt(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`).all(
+      ...scopeArgs,
+      ...(q.model === undefined ? [] : [q.model]),
+    ) as {
       rid: number;
       vector: Buffer;
     }[];

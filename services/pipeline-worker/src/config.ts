@@ -12,6 +12,8 @@ export const workerConfigSchema = z
     /** Delivery attempts of one event before the document fails (the bus retries with backoff). */
     BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
     /** Worker threads for extraction (CPU-heavy parsing stays off the event loop). */
+    /** Minimum time between published intermediate states of one document (0: publish every state). */
+    PIPELINE_PROGRESS_INTERVAL_MS: env.int(50, { min: 0, max: 60_000 }),
     EXTRACT_THREADS: env.int(2, { min: 1, max: 32 }),
     EXTRACT_TIMEOUT_MS: env.int(120_000, { min: 1000 }),
     /** URL documents: allow private, loopback and link-local addresses (off: they are refused). */

@@ -45,6 +45,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
     clock,
     chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
     embedBatchSize: config.EMBED_BATCH_SIZE,
+    progressIntervalMs: config.PIPELINE_PROGRESS_INTERVAL_MS,
     logger: log,
   });
   let subscription: Subscription | undefined;

@@ -40,9 +40,15 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     return r && fromRow(r);
   }
   async insert(rec: ApiKeyRecord): Promise<void> {
-    this.db
-      .prepare("INSERT INTO api_keys (id, tenant_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(rec.id, rec.tenantId, rec.name, rec.prefix, rec.hash, rec.createdAt, rec.revokedAt ?? null);
+    this.stmt("INSERT INTO api_keys (id, tenant_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+      rec.id,
+      rec.tenantId,
+      rec.name,
+      rec.prefix,
+      rec.hash,
+      rec.createdAt,
+      rec.revokedAt ?? null,
+    );
   }
   async list(): Promise<ApiKeyRecord[]> {
     return (this.stmt("SELECT * FROM api_keys ORDER BY created_at").all() as Row[]).map(fromRow);

@@ -48,6 +48,13 @@ export class ProcessDocumentUseCase {
       chunking: ChunkerOptions;
       embedBatchSize: number;
       logger: Logger;
+      /**
+       * Intermediate states (chunking, embedding, indexing) are published only
+       * when this long has passed since the last published state, so small
+       * documents do not pay one event per sub-millisecond stage. extracting,
+       * done and failed are always published. 0 = publish every state.
+       */
+      progressIntervalMs?: number;
     },
   ) {}
 
@@ -92,15 +99,21 @@ export class ProcessDocumentUseCase {
     if (!source.current) return; // a newer generation is (or will be) processed
 
     await events.stateChanged({ ...ref, status: "extracting", sequence: SEQUENCE.extracting });
+    let lastPublished = performance.now();
+    const progress = async (change: Parameters<PipelineEvents["stateChanged"]>[0]) => {
+      if (performance.now() - lastPublished < (this.deps.progressIntervalMs ?? 0)) return;
+      await events.stateChanged(change);
+      lastPublished = performance.now();
+    };
     const extracted = await this.time("extract", () => extractor.extract(source));
     if (!extracted.text.trim()) throw new UnprocessableDocumentError("no text could be extracted from the document");
     const title = extracted.title ?? source.title;
     const meta = { title, contentType: extracted.contentType };
 
-    await events.stateChanged({ ...ref, status: "chunking", sequence: SEQUENCE.chunking, ...meta });
+    await progress({ ...ref, status: "chunking", sequence: SEQUENCE.chunking, ...meta });
     const pieces = await this.time("chunk", () => chunkText(extracted.text, this.deps.chunking));
 
-    await events.stateChanged({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
+    await progress({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
     const vectors = await this.time("embed", async () => {
       const out: Float32Array[] = [];
       for (let i = 0; i < pieces.length; i += this.deps.embedBatchSize) {
@@ -114,7 +127,7 @@ export class ProcessDocumentUseCase {
       return out;
     });
 
-    await events.stateChanged({ ...ref, status: "indexing", sequence: SEQUENCE.indexing, ...meta });
+    await progress({ ...ref, status: "indexing", sequence: SEQUENCE.indexing, ...meta });
     const now = clock.now().toISOString();
     const chunks: IndexedChunk[] = pieces.map((p, i) => ({
       id: newId("chunk"),

@@ -155,9 +155,11 @@ export class SqliteDocumentRepository implements DocumentRepository {
     const unique = [...new Set(customIds)];
     for (let i = 0; i < unique.length; i += 500) {
       const part = unique.slice(i, i + 500);
-      const rows = this.db
-        .prepare(`SELECT * FROM documents WHERE tenant_id = ? AND namespace = ? AND custom_id IN (${part.map(() => "?").join(",")})`)
-        .all(tenantId, namespace, ...part) as Row[];
+      const rows = this.stmt(`SELECT * FROM documents WHERE tenant_id = ? AND namespace = ? AND custom_id IN (${part.map(() => "?").join(",")})`).all(
+        tenantId,
+        namespace,
+        ...part,
+      ) as Row[];
       for (const r of rows) out.set(r.custom_id!, fromRow(r));
     }
     return out;
@@ -284,9 +286,10 @@ export class SqliteDocumentRepository implements DocumentRepository {
   }
 
   async listStale(olderThan: string, limit: number): Promise<DocumentRecord[]> {
-    const rows = this.db
-      .prepare("SELECT * FROM documents WHERE status NOT IN ('done', 'failed') AND updated_at < ? ORDER BY updated_at LIMIT ?")
-      .all(olderThan, limit) as Row[];
+    const rows = this.stmt("SELECT * FROM documents WHERE status NOT IN ('done', 'failed') AND updated_at < ? ORDER BY updated_at LIMIT ?").all(
+      olderThan,
+      limit,
+    ) as Row[];
     return rows.map(fromRow);
   }
 
