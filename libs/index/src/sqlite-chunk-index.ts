@@ -18,6 +18,8 @@ const MIGRATIONS = [
    CREATE INDEX chunks_by_document ON chunks (tenant_id, namespace, document_id, position);
    CREATE VIRTUAL TABLE chunks_fts USING fts5(terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');`,
   `ALTER TABLE chunks ADD COLUMN model TEXT NOT NULL DEFAULT '';`,
+  // Re-indexing, deleting and metadata refreshes look a document up by id alone (it may have moved namespace).
+  `CREATE INDEX chunks_by_document_id ON chunks (tenant_id, document_id);`,
 ];
 
 interface ChunkRow {
