@@ -1,4 +1,4 @@
-import { apiClient, type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
+import { apiClient, type EngramProcess, startEngram, tempDataDir, waitFor } from "@engram/testing";
 import { stopQuietly, waitDone } from "./helpers";
 
 describe("process lifecycle", () => {
@@ -31,6 +31,31 @@ describe("process lifecycle", () => {
     expect(search.body.results[0].chunk).toContain("pelican migration");
     const herons = await api("POST", "/v4/search", { q: "herons colonies estuary", containerTag: "kb", searchMode: "documents" });
     expect(herons.body.results[0].chunk).toContain("Herons nest");
+  });
+
+  it("loses nothing when the process is killed mid-pipeline: every accepted document ends done after a restart", async () => {
+    const dataDir = tempDataDir();
+    const key = "crash-key-0123456789abcdef0";
+    engram = await startEngram({ dataDir, apiKey: key });
+    let api = apiClient(engram.url, key);
+    const documents = Array.from({ length: 150 }, (_, i) => ({ content: `Crash-safety document ${i} about lighthouses and tides.`, id: `c${i}` }));
+    const res = await api("POST", "/ns/crash/document/batch", { documents });
+    expect(res.body.count).toBe(150);
+    // No grace: SIGKILL while the pipeline is working through the batch.
+    const killed = await engram.stop("SIGKILL");
+    expect(killed.signal).toBe("SIGKILL");
+
+    engram = await startEngram({ dataDir, apiKey: key });
+    api = apiClient(engram.url, key);
+    const statuses = await waitFor(
+      async () => {
+        const list = await api("POST", "/ns/crash/list/documents?limit=200");
+        const s = list.body.documents.map((d: { system: { status: string } }) => d.system.status);
+        return s.length === 150 && s.every((x: string) => x === "done") ? s : undefined;
+      },
+      { timeoutMs: 60_000, what: "every accepted document to be done after the restart" },
+    );
+    expect(statuses).toHaveLength(150);
   });
 
   it("creates and prints a key on first start only, and that key works", async () => {

@@ -107,7 +107,8 @@ export class ProcessDocumentUseCase {
     };
     const extracted = await this.time("extract", () => extractor.extract(source));
     if (!extracted.text.trim()) throw new UnprocessableDocumentError("no text could be extracted from the document");
-    const title = extracted.title ?? source.title;
+    // Without a title in the content, the file name (without extension) names the document.
+    const title = extracted.title ?? source.title ?? source.fileName?.replace(/\.[^.]+$/, "");
     const meta = { title, contentType: extracted.contentType };
 
     await progress({ ...ref, status: "chunking", sequence: SEQUENCE.chunking, ...meta });
