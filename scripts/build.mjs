@@ -12,12 +12,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const entries = {
   "all-in-one": "services/all-in-one/src/main.ts",
   "keys-cli": "services/gateway/src/cli/keys.cli.ts",
+  // Loaded by the extraction pool's worker threads (found beside the bundle).
+  "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
 };
 
 // Everything is bundled except native addons and packages that read files
 // next to their own code; those stay resolvable from the
 // repository root (or the image's node_modules).
-const external = ["better-sqlite3", "grpc-health-check"];
+// (native addons, the worker-thread pool and the OCR/PDF engines, which load
+// their own worker scripts and data files by path). The root package.json
+// lists them so `node dist/all-in-one.js` runs from the repository.
+const external = ["better-sqlite3", "grpc-health-check", "piscina", "tesseract.js", "tesseract.js-core", "@tesseract.js-data/eng", "unpdf"];
 
 fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
 for (const [name, entry] of Object.entries(entries)) {

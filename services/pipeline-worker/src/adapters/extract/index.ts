@@ -15,8 +15,6 @@ export { UnprocessableDocumentError };
 
 type Extractor = (d: Detection, input: ExtractInput) => Promise<Extracted> | Extracted;
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const load = <T>(id: string): T => require(id) as T;
 type Formats = {
   text: typeof import("./formats/text");
   markdown: typeof import("./formats/markdown");
@@ -33,7 +31,25 @@ type Formats = {
   code: typeof import("./formats/code");
   image: typeof import("./formats/image");
 };
-const format = <K extends keyof Formats>(name: K): Formats[K] => load<Formats[K]>(`./formats/${name}`);
+/* eslint-disable @typescript-eslint/no-require-imports -- static require() paths: lazy, and bundlers can still follow them */
+const LOADERS: { [K in keyof Formats]: () => Formats[K] } = {
+  text: () => require("./formats/text"),
+  markdown: () => require("./formats/markdown"),
+  html: () => require("./formats/html"),
+  pdf: () => require("./formats/pdf"),
+  docx: () => require("./formats/docx"),
+  pptx: () => require("./formats/pptx"),
+  xlsx: () => require("./formats/xlsx"),
+  csv: () => require("./formats/csv"),
+  odt: () => require("./formats/odt"),
+  rtf: () => require("./formats/rtf"),
+  epub: () => require("./formats/epub"),
+  json: () => require("./formats/json"),
+  code: () => require("./formats/code"),
+  image: () => require("./formats/image"),
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+const format = <K extends keyof Formats>(name: K): Formats[K] => LOADERS[name]();
 
 const text = (d: Detection) => d.text ?? "";
 
