@@ -62,11 +62,15 @@ describe("URL documents and the OpenAI-compatible embedder", () => {
         if (req.url !== "/v1/embeddings" || req.headers.authorization !== "Bearer sk-test") return res.writeHead(401).end("{}");
         const parsed = JSON.parse(body) as { model: string; input: string[] };
         requests.push(parsed);
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data: parsed.input.map((t, index) => ({ index, embedding: embed(t) })) }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: parsed.input.map((t, index) => ({ index, embedding: embed(t) })) }));
       });
     });
     servers.push(api$.server);
-    engram = await startEngram({ env: { EMBEDDER: "openai", EMBEDDING_BASE_URL: `${api$.url}/v1`, EMBEDDING_MODEL: "test-embed", EMBEDDING_API_KEY: "sk-test" } });
+    engram = await startEngram({
+      env: { EMBEDDER: "openai", EMBEDDING_BASE_URL: `${api$.url}/v1`, EMBEDDING_MODEL: "test-embed", EMBEDDING_API_KEY: "sk-test" },
+    });
     const api = apiClient(engram.url, engram.apiKey);
     await api("POST", "/ns/emb/document", { content: "Otters hold hands while they sleep.", id: "otters" });
     expect((await waitDone(api, "emb", "otters")).system.status).toBe("done");
