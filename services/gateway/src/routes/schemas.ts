@@ -99,20 +99,8 @@ export const v5BatchEnvelope = z
   })
   .strict();
 
-export const v3BatchItem = z
-  .object({
-    content,
-    containerTag: scope("containerTag").optional(),
-    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
-    customId: customId("customId").optional(),
-    metadata: metadata.optional(),
-    taskType: taskType.optional(),
-    filepath: z.string().max(1024).optional(),
-    filterByMetadata: metadata.optional(),
-    entityContext: z.string().max(1500, "entityContext must be at most 1500 characters").optional(),
-    dreaming: dreaming.optional(),
-  })
-  .strict();
+/** A v3 batch item: the single-add body without a document date (OpenAPI). */
+export const v3BatchItem = v3Document.omit({ documentDate: true });
 
 export const v3BatchEnvelope = z
   .object({
@@ -187,17 +175,9 @@ export const v3BulkDeleteBody = z
   .strict()
   .refine((b) => Boolean(b.ids) !== Boolean(b.containerTags), "give either ids or containerTags");
 
-export const v3Patch = z
-  .object({
-    containerTag: scope("containerTag").optional(),
-    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
-    content,
-    customId: customId("customId").optional(),
-    metadata: metadata.optional(),
-    taskType: taskType.optional(),
-    filepath: z.string().max(1024).optional(),
-    filterByMetadata: metadata.optional(),
-  })
+/** PATCH /v3/documents/{id}: the add body's fields, every one optional, at least one given. */
+export const v3Patch = v3Document
+  .omit({ entityContext: true, dreaming: true, documentDate: true })
   .partial()
   .strict()
   .refine((b) => Object.keys(b).length > 0, "the body names no field to change");
