@@ -36,7 +36,8 @@ export function accessLog(log: Logger): RequestHandler {
         requestId: req.requestId,
         traceId: traceIdOf(req.traceparent),
         method: req.method,
-        path: req.path,
+        // File-link tokens are credentials: never logged.
+        path: req.path.startsWith("/files/") ? "/files/[token]" : req.path,
         status: res.statusCode,
         ms: Math.round(seconds * 1000),
         tenant: req.principal?.tenantId,

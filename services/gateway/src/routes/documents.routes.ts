@@ -305,6 +305,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
         page: { page: body.page ?? 1, limit: body.limit ?? 10, sort: body.sort ?? "createdAt", order: sortOrder(body.order) },
         filter: body.filters ? { expression: toStruct(body.filters as JsonObject) } : null,
         includeContent: body.includeContent ?? false,
+        filepath: body.filepath ?? "",
       },
       req,
     );

@@ -77,6 +77,7 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
             dreaming: protoEnum.dreaming.to(h.dreaming),
             containerTags: h.containerTags ?? [],
             sizeBytes: String(file!.size),
+            filepath: h.filepath ?? "",
           },
         };
         for await (const chunk of fs.createReadStream(file!.path, { highWaterMark: FRAME })) yield { data: chunk as Buffer };

@@ -39,10 +39,9 @@ export function documentMetadataChanged(doc: DocumentRecord, at: Date, headers: 
 export function eventsForPlan(plan: AddPlan, at: Date, headers: Record<string, string>): OutgoingMessage[] {
   if (plan.write === "none") return [];
   if (plan.queue) return [documentQueued(plan.next, headers)];
-  // Fields changed without new content: a processed document's index copy must follow.
-  return plan.previous.status === "done" && JSON.stringify(plan.previous.metadata ?? null) !== JSON.stringify(plan.next.metadata ?? null)
-    ? [documentMetadataChanged(plan.next, at, headers)]
-    : [];
+  // Fields changed without new content: the index copy must follow. Events of one document share a
+  // partition, so a change made while the document is being processed is applied after its indexing.
+  return JSON.stringify(plan.previous.metadata ?? null) !== JSON.stringify(plan.next.metadata ?? null) ? [documentMetadataChanged(plan.next, at, headers)] : [];
 }
 
 export function documentDeleted(doc: DocumentRecord, at: Date, headers: Record<string, string> = {}): OutgoingMessage {

@@ -78,7 +78,7 @@ export class UpdateDocumentUseCase {
       const events =
         newContent || moved
           ? [documentQueued(next, headers)]
-          : doc.status === "done" && JSON.stringify(doc.metadata ?? null) !== JSON.stringify(next.metadata ?? null)
+          : JSON.stringify(doc.metadata ?? null) !== JSON.stringify(next.metadata ?? null)
             ? [documentMetadataChanged(next, now, headers)]
             : [];
       let ok: boolean;

@@ -117,6 +117,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
           metadata: fromStruct(h.metadata),
           group: fromStruct(h.group),
           date: h.date || undefined,
+          filepath: h.filepath || undefined,
         },
         taskType: protoEnum.taskType.from(h.taskType),
         dreaming: protoEnum.dreaming.from(h.dreaming),
@@ -160,6 +161,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
         tenantId: tenantOf(req.context),
         namespaces: namespaces.length ? namespaces : undefined,
         filter: filterFromProto(req.filter),
+        filepath: req.filepath || undefined,
         ...pageFromProto(req.page, { limit: 10 }),
       });
       return {

@@ -14,6 +14,10 @@ export interface ListDocumentsRequest {
   'page'?: (_engram_common_v1_PageRequest | null);
   'filter'?: (_engram_common_v1_Filter | null);
   'includeContent'?: (boolean);
+  /**
+   * Exact path, or a prefix when it ends with '/'.
+   */
+  'filepath'?: (string);
 }
 
 export interface ListDocumentsRequest__Output {
@@ -26,4 +30,8 @@ export interface ListDocumentsRequest__Output {
   'page': (_engram_common_v1_PageRequest__Output | null);
   'filter': (_engram_common_v1_Filter__Output | null);
   'includeContent': (boolean);
+  /**
+   * Exact path, or a prefix when it ends with '/'.
+   */
+  'filepath': (string);
 }

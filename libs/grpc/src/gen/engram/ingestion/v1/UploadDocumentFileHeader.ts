@@ -27,6 +27,7 @@ export interface UploadDocumentFileHeader {
   'dreaming'?: (_engram_common_v1_Dreaming);
   'containerTags'?: (string)[];
   'sizeBytes'?: (number | string | Long);
+  'filepath'?: (string);
 }
 
 export interface UploadDocumentFileHeader__Output {
@@ -50,4 +51,5 @@ export interface UploadDocumentFileHeader__Output {
   'dreaming': (_engram_common_v1_Dreaming__Output);
   'containerTags': (string)[];
   'sizeBytes': (string);
+  'filepath': (string);
 }
