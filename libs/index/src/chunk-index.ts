@@ -40,6 +40,12 @@ export interface ChunkSearchQuery {
   namespaces?: string[];
   text: string;
   vector: Float32Array;
+  /**
+   * Weight of the dense ranking in the fusion (keyword weight is 1). Default
+   * 0.5; callers pass 0 for an embedder without semantic signal, whose
+   * vectors only repeat the keyword evidence with noise (measured by bench:quality).
+   */
+  denseWeight?: number;
   /** Embedder id of the query vector: only chunks embedded by the same model join the dense ranking. */
   model?: string;
   limit: number;

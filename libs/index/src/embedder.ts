@@ -9,6 +9,8 @@ export interface Embedder {
   /** Stable identifier of the model; vectors of different ids never mix. */
   readonly id: string;
   readonly dimensions: number;
+  /** True when vectors carry meaning beyond the words themselves (a trained model). */
+  readonly semantic: boolean;
   embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]>;
 }
 
@@ -31,6 +33,7 @@ function hash(s: string, seed: number): number {
  */
 export class HashingEmbedder implements Embedder {
   readonly id: string;
+  readonly semantic = false;
   constructor(readonly dimensions = 384) {
     this.id = `hashing-v1-${dimensions}`;
   }

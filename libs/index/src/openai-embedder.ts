@@ -126,6 +126,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  *   carrying `retryable`.
  */
 export class OpenAICompatibleEmbedder implements Embedder {
+  readonly semantic = true;
   readonly id: string;
   readonly model: string;
   private readonly url: string;

@@ -4,7 +4,7 @@ import { analyze } from "./text";
 export const FUSION = { k: 60, keyword: 1.0, dense: 0.5 };
 
 /** Weighted RRF over two ranked candidate maps (id -> raw score, higher is better). */
-export function fuse(keyword: Map<number, number>, dense: Map<number, number>): { rid: number; score: number }[] {
+export function fuse(keyword: Map<number, number>, dense: Map<number, number>, denseWeight: number = FUSION.dense): { rid: number; score: number }[] {
   const rank = (m: Map<number, number>) => new Map([...m.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([rid], i) => [rid, i + 1]));
   const kr = rank(keyword);
   const dr = rank(dense);
@@ -15,7 +15,7 @@ export function fuse(keyword: Map<number, number>, dense: Map<number, number>): 
     const d = dr.get(rid);
     // A candidate only the dense side found must also be similar enough to matter.
     if (k === undefined && (dense.get(rid) ?? 0) < 0.15) continue;
-    out.push({ rid, score: (k ? FUSION.keyword / (FUSION.k + k) : 0) + (d ? FUSION.dense / (FUSION.k + d) : 0) });
+    out.push({ rid, score: (k ? FUSION.keyword / (FUSION.k + k) : 0) + (d ? denseWeight / (FUSION.k + d) : 0) });
   }
   return out.sort((a, b) => b.score - a.score || a.rid - b.rid);
 }

@@ -190,7 +190,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     scored.sort((a, b) => b.s - a.s);
     for (const r of scored.slice(0, CANDIDATES)) dense.set(r.rid, r.s);
 
-    const fused = fuse(keyword, dense).slice(0, q.limit);
+    const fused = fuse(keyword, dense, q.denseWeight).slice(0, q.limit);
     if (fused.length === 0) return [];
     const rows = this.stmt(`SELECT * FROM chunks WHERE rid IN (${fused.map(() => "?").join(",")})`).all(...fused.map((f) => f.rid)) as ChunkRow[];
     const byRid = new Map(rows.map((r) => [r.rid, r]));

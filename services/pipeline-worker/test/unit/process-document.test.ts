@@ -61,6 +61,7 @@ class CountingEmbedder implements Embedder {
   private readonly inner = new HashingEmbedder(64);
   readonly id = this.inner.id;
   readonly dimensions = this.inner.dimensions;
+  readonly semantic = this.inner.semantic;
   readonly batches: number[] = [];
   readonly kinds: string[] = [];
   async embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]> {

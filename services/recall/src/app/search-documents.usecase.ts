@@ -41,6 +41,8 @@ export class SearchDocumentsUseCase {
       text: q,
       vector: vector!,
       model: this.embedder.id,
+      // Hashing vectors only echo the keywords: ranking stays lexical; a trained model joins the fusion.
+      denseWeight: this.embedder.semantic ? 0.5 : 0,
       limit: Math.max(50, query.limit * 5),
       documentId: query.documentId,
       filter: query.filter,
