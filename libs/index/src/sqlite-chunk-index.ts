@@ -174,9 +174,15 @@ export class SqliteChunkIndex implements ChunkIndex {
 
     const dense = new Map<number, number>();
     const sameModel = q.model === undefined ? "" : " AND c.model = ?";
-    const vecRows = this.stmt(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`).all(
-      ...scopeArgs,
-      ...(q.model === undefined ? [] : [q.model]),
+    // Without a dense weight the exact scan would only feed similarity: skip it and score the final rows alone.
+    const scanDense = q.denseWeight === undefined || q.denseWeight > 0;
+    const vecRows = (
+      !scanDense
+        ? []
+        : this.stmt(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`).all(
+            ...scopeArgs,
+            ...(q.model === undefined ? [] : [q.model]),
+          )
     ) as {
       rid: number;
       vector: Buffer;
@@ -198,7 +204,12 @@ export class SqliteChunkIndex implements ChunkIndex {
     return fused.flatMap((f) => {
       const row = byRid.get(f.rid);
       if (!row) return [];
-      const vectorScore = dense.get(f.rid) ?? 0;
+      const own = row as ChunkRow & { vector: Buffer; model: string };
+      const vectorScore =
+        dense.get(f.rid) ??
+        (!scanDense && (q.model === undefined || own.model === q.model)
+          ? dot(q.vector, new Float32Array(own.vector.buffer, own.vector.byteOffset, own.vector.byteLength / 4))
+          : 0);
       const coverage = keywordCoverage(queryTerms, row.content);
       return [
         {
