@@ -4,8 +4,8 @@ import type { JsonObject } from "@engram/kernel";
 /**
  * The document index (read model shared by pipeline-worker, which writes it,
  * and recall, which reads it). Every record carries tenant and namespace and
- * every read filters by both. Implementations: embedded (SQLite FTS5 +
- * vectors) and Qdrant (named dense + sparse vectors).
+ * every read filters by both. Implementations: embedded (SQLite rows +
+ * the in-memory SearchEngine) and Qdrant (named dense + sparse vectors).
  */
 export interface IndexedChunk {
   id: string;
@@ -63,6 +63,17 @@ export interface ChunkHit {
   vectorScore: number;
 }
 
+/** A page of a namespace's chunks, ordered by creation date, then document id, then position. */
+export interface ListChunksQuery {
+  tenantId: string;
+  namespace: string;
+  /** Metadata filter on the chunk's document. */
+  filter?: FilterExpr;
+  offset: number;
+  limit: number;
+  order: "asc" | "desc";
+}
+
 export interface ChunkIndex {
   /**
    * Replaces every chunk of the document (idempotent for redeliveries). Chunks
@@ -74,5 +85,7 @@ export interface ChunkIndex {
   updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number>;
   search(query: ChunkSearchQuery): Promise<ChunkHit[]>;
   listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]>;
+  /** Chunks of a namespace (optionally filtered by document metadata), one page, with the total count of matching chunks. */
+  listChunks(q: ListChunksQuery): Promise<{ items: Omit<IndexedChunk, "vector">[]; total: number }>;
   close(): Promise<void>;
 }

@@ -5,3 +5,6 @@ export * from "./sqlite-chunk-index";
 export * from "./scoring";
 export * from "./openai-embedder";
 export * from "./embedder-config";
+export * from "./engine/types";
+export * from "./engine/analysis";
+export * from "./engine/search-engine";

@@ -1,10 +1,10 @@
 import { openSqlite, jsonColumn, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import { type FilterExpr, matchesFilter } from "@engram/filters";
 import type { JsonObject } from "@engram/kernel";
-import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk } from "./chunk-index";
-import { analyze } from "./text";
-import { dot } from "./embedder";
-import { fuse, keywordCoverage } from "./scoring";
+import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk, ListChunksQuery } from "./chunk-index";
+import { analyzeForStorage } from "./engine/analysis";
+import { SearchEngine } from "./engine/search-engine";
+import { type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
 
 const MIGRATIONS = [
   `CREATE TABLE chunks (
@@ -20,7 +20,14 @@ const MIGRATIONS = [
   `ALTER TABLE chunks ADD COLUMN model TEXT NOT NULL DEFAULT '';`,
   // Re-indexing, deleting and metadata refreshes look a document up by id alone (it may have moved namespace).
   `CREATE INDEX chunks_by_document_id ON chunks (tenant_id, document_id);`,
+  // Search moved to the in-memory engine: the analysed terms are stored with the row (NULL for rows of
+  // earlier releases until the index backfills them on open), FTS5 goes, and chunk lists are ordered by date.
+  `ALTER TABLE chunks ADD COLUMN terms TEXT;
+   DROP TABLE chunks_fts;
+   CREATE INDEX chunks_by_created ON chunks (tenant_id, namespace, created_at, document_id, position);`,
 ];
+
+const ROW_COLUMNS = "rid, id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at";
 
 interface ChunkRow {
   rid: number;
@@ -53,68 +60,190 @@ function fromRow(r: ChunkRow): Omit<IndexedChunk, "vector"> {
   };
 }
 
-/** FTS5 query from analysed terms: each term quoted (no operator injection), OR-ed. */
-export function ftsQuery(text: string): string | undefined {
-  const terms = [...new Set(analyze(text))].slice(0, 64);
-  if (terms.length === 0) return undefined;
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
+/** What a filter or a document restriction needs to know about a chunk, kept in memory for loaded partitions. */
+interface DocInfo {
+  documentId: string;
+  metadata: JsonObject | undefined;
 }
 
-const CANDIDATES = 200;
+function splitKey(partition: string): [string, string] {
+  const i = partition.indexOf("\u0000");
+  return [partition.slice(0, i), partition.slice(i + 1)];
+}
 
 /**
- * Embedded chunk index: one SQLite file (<dataDir>/index.db) with a
- * contentless FTS5 table over analysed terms (BM25) and float32 vectors
- * scanned exactly (cosine). Shared by the worker (writer) and recall (reader).
+ * Embedded chunk index: the durable rows live in one SQLite file
+ * (<dataDir>/index.db, with each chunk's analysed terms and float32 vector);
+ * searches run in the in-memory `SearchEngine`, one partition per (tenant,
+ * namespace), loaded from the rows on first use. Writes go to SQLite first, in
+ * one transaction, then to the loaded partitions. Another process writing the
+ * same file is noticed through `PRAGMA data_version`: the loaded partitions
+ * are then dropped and reloaded on demand.
  */
 export class SqliteChunkIndex implements ChunkIndex {
   private readonly db: SqliteDatabase;
   private readonly stmt: (sql: string) => SqliteStatement;
   private readonly tx: <T>(fn: () => T) => T;
+  readonly engine: SearchEngine;
+  /** rid -> document id and metadata, for chunks of loaded partitions. */
+  private readonly info = new Map<number, DocInfo>();
+  /** Namespaces holding (or having held) chunks, per tenant. */
+  private readonly namespaces = new Map<string, Set<string>>();
+  private dataVersion: number;
 
   constructor(dataDir: string) {
     this.db = openSqlite({ dataDir, name: "index", migrations: MIGRATIONS });
     this.stmt = statementCache(this.db);
     this.tx = transactor(this.db);
+    this.backfillTerms();
+    for (const r of this.stmt("SELECT DISTINCT tenant_id, namespace FROM chunks").all() as { tenant_id: string; namespace: string }[])
+      this.noteNamespace(r.tenant_id, r.namespace);
+    this.engine = new SearchEngine({ load: (p, o) => this.loadPartition(p, o) });
+    this.dataVersion = this.readDataVersion();
+  }
+
+  /** Rows written by an earlier release have no stored analysis: compute it once. */
+  private backfillTerms(): void {
+    const select = this.stmt("SELECT rid, content FROM chunks WHERE terms IS NULL LIMIT 1000");
+    const update = this.stmt("UPDATE chunks SET terms = ? WHERE rid = ?");
+    for (;;) {
+      const rows = select.all() as { rid: number; content: string }[];
+      if (rows.length === 0) break;
+      this.tx(() => {
+        for (const r of rows) update.run(analyzeForStorage(r.content), r.rid);
+      });
+    }
+  }
+
+  private readDataVersion(): number {
+    return this.db.pragma("data_version", { simple: true }) as number;
+  }
+
+  /** Drops every loaded partition when another connection changed the file since we last looked. */
+  private syncWithOtherWriters(): void {
+    const v = this.readDataVersion();
+    if (v === this.dataVersion) return;
+    this.dataVersion = v;
+    for (const [tenant, set] of this.namespaces) for (const ns of set) this.engine.evict(partitionKey(tenant, ns));
+    this.info.clear();
+    this.namespaces.clear();
+    for (const r of this.stmt("SELECT DISTINCT tenant_id, namespace FROM chunks").all() as { tenant_id: string; namespace: string }[])
+      this.noteNamespace(r.tenant_id, r.namespace);
+  }
+
+  private noteNamespace(tenantId: string, namespace: string): void {
+    let set = this.namespaces.get(tenantId);
+    if (!set) this.namespaces.set(tenantId, (set = new Set()));
+    set.add(namespace);
+  }
+
+  private *loadPartition(partition: string, options?: LoadOptions): Iterable<EngineRecord> {
+    const [tenantId, namespace] = splitKey(partition);
+    const withVectors = options !== undefined && options.vectorModels.size > 0;
+    const rows = this.stmt(
+      `SELECT rid, document_id, doc, terms, model${withVectors ? ", vector" : ""} FROM chunks WHERE tenant_id = ? AND namespace = ? ORDER BY rid`,
+    ).iterate(tenantId, namespace) as Iterable<{ rid: number; document_id: string; doc: string; terms: string | null; model: string; vector?: Buffer }>;
+    // Chunks of one document share one parsed copy of its fields.
+    const docs = new Map<string, DocInfo>();
+    for (const r of rows) {
+      let d = docs.get(r.document_id);
+      if (!d) {
+        d = { documentId: r.document_id, metadata: jsonColumn.read<IndexedChunk["document"]>(r.doc)?.metadata };
+        docs.set(r.document_id, d);
+      }
+      this.info.set(r.rid, d);
+      const keepVector = withVectors && r.vector && options!.vectorModels.has(r.model);
+      yield {
+        rid: r.rid,
+        analyzed: r.terms ?? "",
+        ...(keepVector
+          ? { vector: new Float32Array(r.vector!.buffer.slice(r.vector!.byteOffset, r.vector!.byteOffset + r.vector!.byteLength)), model: r.model }
+          : {}),
+      };
+    }
   }
 
   async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void> {
+    for (const c of chunks)
+      if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
     const insert = this.stmt(
-      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model)
-       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model)`,
+      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model, terms)
+       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model, @terms)`,
     );
-    const insertFts = this.stmt("INSERT INTO chunks_fts (rowid, terms) VALUES (?, ?)");
-    this.tx(() => {
-      this.deleteSync(tenantId, undefined, documentId);
-      for (const c of chunks) {
-        if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
+    const analyzed = chunks.map((c) => analyzeForStorage(c.content));
+    const doc = chunks.length ? jsonColumn.write(chunks[0]!.document) : null;
+    const rids: number[] = [];
+    this.syncWithOtherWriters();
+    const removed = this.tx(() => {
+      const gone = this.deleteSync(tenantId, undefined, documentId);
+      chunks.forEach((c, i) => {
         const info = insert.run({
-          ...c,
+          id: c.id,
+          tenantId,
+          namespace,
+          documentId,
+          position: c.position,
+          content: c.content,
+          startOffset: c.startOffset,
+          endOffset: c.endOffset,
+          tokenCount: c.tokenCount,
+          createdAt: c.createdAt,
           model: c.model ?? "",
-          doc: jsonColumn.write(c.document),
+          doc: i === 0 || c.document !== chunks[0]!.document ? jsonColumn.write(c.document) : doc,
           vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength),
+          terms: analyzed[i]!,
         });
-        insertFts.run(info.lastInsertRowid, analyze(c.content).join(" "));
-      }
+        rids.push(Number(info.lastInsertRowid));
+      });
+      return gone;
     });
+    this.dataVersion = this.readDataVersion();
+    this.forget(tenantId, removed);
+    if (chunks.length === 0) return;
+    this.noteNamespace(tenantId, namespace);
+    const p = partitionKey(tenantId, namespace);
+    if (!this.engine.isLoaded(p)) return;
+    const infos = new Map<string, DocInfo>();
+    const records: EngineRecord[] = chunks.map((c, i) => {
+      let d = infos.get(JSON.stringify(c.document.metadata ?? null));
+      if (!d) infos.set(JSON.stringify(c.document.metadata ?? null), (d = { documentId, metadata: c.document.metadata }));
+      this.info.set(rids[i]!, d);
+      return { rid: rids[i]!, analyzed: analyzed[i]!, vector: c.vector, ...(c.model !== undefined ? { model: c.model } : {}) };
+    });
+    this.engine.upsert(p, records);
+  }
+
+  /** Removes deleted rows from the loaded partitions and the rid map. */
+  private forget(tenantId: string, removed: { rid: number; namespace: string }[]): void {
+    const byNs = new Map<string, number[]>();
+    for (const r of removed) {
+      this.info.delete(r.rid);
+      let list = byNs.get(r.namespace);
+      if (!list) byNs.set(r.namespace, (list = []));
+      list.push(r.rid);
+    }
+    for (const [ns, list] of byNs) this.engine.remove(partitionKey(tenantId, ns), list);
   }
 
   /** Deletes a document's chunks in one namespace, or in every namespace of the tenant when none is given. */
-  private deleteSync(tenantId: string, namespace: string | undefined, documentId: string): number {
+  private deleteSync(tenantId: string, namespace: string | undefined, documentId: string): { rid: number; namespace: string }[] {
     const scope = namespace === undefined ? "tenant_id = ? AND document_id = ?" : "tenant_id = ? AND namespace = ? AND document_id = ?";
     const args = namespace === undefined ? [tenantId, documentId] : [tenantId, namespace, documentId];
-    const rids = this.stmt(`SELECT rid FROM chunks WHERE ${scope}`).all(...args) as { rid: number }[];
-    const delFts = this.stmt("DELETE FROM chunks_fts WHERE rowid = ?");
-    for (const r of rids) delFts.run(r.rid);
-    this.stmt(`DELETE FROM chunks WHERE ${scope}`).run(...args);
-    return rids.length;
+    const rows = this.stmt(`SELECT rid, namespace FROM chunks WHERE ${scope}`).all(...args) as { rid: number; namespace: string }[];
+    if (rows.length) this.stmt(`DELETE FROM chunks WHERE ${scope}`).run(...args);
+    return rows;
   }
 
   async deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number> {
-    return this.tx(() => this.deleteSync(tenantId, namespace, documentId));
+    this.syncWithOtherWriters();
+    const removed = this.tx(() => this.deleteSync(tenantId, namespace, documentId));
+    this.dataVersion = this.readDataVersion();
+    this.forget(tenantId, removed);
+    return removed.length;
   }
 
   async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
+    this.syncWithOtherWriters();
     const rows = this.stmt("SELECT rid, doc FROM chunks WHERE tenant_id = ? AND document_id = ?").all(tenantId, documentId) as {
       rid: number;
       doc: string;
@@ -126,11 +255,14 @@ export class SqliteChunkIndex implements ChunkIndex {
         upd.run(jsonColumn.write({ ...doc, metadata, updatedAt }), r.rid);
       }
     });
+    this.dataVersion = this.readDataVersion();
+    const d: DocInfo = { documentId, metadata };
+    for (const r of rows) if (this.info.has(r.rid)) this.info.set(r.rid, d);
     return rows.length;
   }
 
   async listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]> {
-    const rows = this.stmt("SELECT * FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ? ORDER BY position").all(
+    const rows = this.stmt(`SELECT ${ROW_COLUMNS} FROM chunks WHERE tenant_id = ? AND namespace = ? AND document_id = ? ORDER BY position`).all(
       tenantId,
       namespace,
       documentId,
@@ -138,88 +270,88 @@ export class SqliteChunkIndex implements ChunkIndex {
     return rows.map(fromRow);
   }
 
-  /** Chunks (rowids) of the scope whose document metadata passes the filter. */
-  private allowedRids(scope: string, scopeArgs: unknown[], filter: FilterExpr): Set<number> {
-    const out = new Set<number>();
-    for (const r of this.stmt(`SELECT c.rid AS rid, c.doc AS doc FROM chunks c WHERE ${scope}`).iterate(...scopeArgs) as Iterable<{
+  async listChunks(q: ListChunksQuery): Promise<{ items: Omit<IndexedChunk, "vector">[]; total: number }> {
+    const dir = q.order === "desc" ? "DESC" : "ASC";
+    const order = `ORDER BY created_at ${dir}, document_id ${dir}, position ${dir}`;
+    const offset = Math.max(0, Math.floor(q.offset));
+    const limit = Math.max(0, Math.floor(q.limit));
+    if (!q.filter) {
+      const total = (this.stmt("SELECT COUNT(*) AS n FROM chunks WHERE tenant_id = ? AND namespace = ?").get(q.tenantId, q.namespace) as { n: number }).n;
+      const rows = this.stmt(`SELECT ${ROW_COLUMNS} FROM chunks WHERE tenant_id = ? AND namespace = ? ${order} LIMIT ? OFFSET ?`).all(
+        q.tenantId,
+        q.namespace,
+        limit,
+        offset,
+      ) as ChunkRow[];
+      return { items: rows.map(fromRow), total };
+    }
+    // Filtered: the filter runs on each document's metadata once, in list order; only the page is read in full.
+    const filter = q.filter;
+    const verdict = new Map<string, boolean>();
+    const page: number[] = [];
+    let total = 0;
+    for (const r of this.stmt(`SELECT rid, document_id, doc FROM chunks WHERE tenant_id = ? AND namespace = ? ${order}`).iterate(
+      q.tenantId,
+      q.namespace,
+    ) as Iterable<{
       rid: number;
+      document_id: string;
       doc: string;
     }>) {
-      if (matchesFilter(filter, jsonColumn.read<IndexedChunk["document"]>(r.doc)?.metadata)) out.add(r.rid);
+      let ok = verdict.get(r.document_id);
+      if (ok === undefined) verdict.set(r.document_id, (ok = matchesFilter(filter, jsonColumn.read<IndexedChunk["document"]>(r.doc)?.metadata)));
+      if (!ok) continue;
+      if (total >= offset && page.length < limit) page.push(r.rid);
+      total++;
     }
-    return out;
+    return { items: this.rowsByRid(page).map(fromRow), total };
+  }
+
+  /** Rows by rid, in the order given (missing rows skipped). */
+  private rowsByRid(rids: number[]): ChunkRow[] {
+    if (rids.length === 0) return [];
+    const rows = this.stmt(`SELECT ${ROW_COLUMNS} FROM chunks WHERE rid IN (SELECT value FROM json_each(?))`).all(JSON.stringify(rids)) as ChunkRow[];
+    const byRid = new Map(rows.map((r) => [r.rid, r]));
+    return rids.flatMap((rid) => byRid.get(rid) ?? []);
+  }
+
+  /** Record predicate of a query: document restriction and metadata filter, each document's verdict computed once. */
+  private acceptFor(documentId: string | undefined, filter: FilterExpr | undefined): ((rid: number) => boolean) | undefined {
+    if (documentId === undefined && !filter) return undefined;
+    const verdict = new Map<DocInfo, boolean>();
+    return (rid) => {
+      const d = this.info.get(rid);
+      if (!d) return false;
+      let ok = verdict.get(d);
+      if (ok === undefined) {
+        ok = (documentId === undefined || d.documentId === documentId) && (!filter || matchesFilter(filter, d.metadata));
+        verdict.set(d, ok);
+      }
+      return ok;
+    };
   }
 
   async search(q: ChunkSearchQuery): Promise<ChunkHit[]> {
-    if (q.namespaces && q.namespaces.length === 0) return [];
-    const ns = q.namespaces ? ` AND c.namespace IN (${q.namespaces.map(() => "?").join(",")})` : "";
-    const scope = `c.tenant_id = ?${ns}${q.documentId ? " AND c.document_id = ?" : ""}`;
-    const scopeArgs: unknown[] = [q.tenantId, ...(q.namespaces ?? []), ...(q.documentId ? [q.documentId] : [])];
-    const allowed = q.filter ? this.allowedRids(scope, scopeArgs, q.filter) : undefined;
-
-    const keyword = new Map<number, number>();
-    const match = ftsQuery(q.text);
-    if (match) {
-      // Filtered searches rank every keyword match, then keep the allowed ones.
-      const limit = allowed ? "" : ` LIMIT ${CANDIDATES}`;
-      const rows = this.stmt(
-        `SELECT c.rid AS rid, -bm25(chunks_fts) AS s FROM chunks_fts JOIN chunks c ON c.rid = chunks_fts.rowid WHERE chunks_fts MATCH ? AND ${scope} ORDER BY bm25(chunks_fts)${limit}`,
-      ).all(match, ...scopeArgs) as { rid: number; s: number }[];
-      for (const r of rows) {
-        if (allowed && !allowed.has(r.rid)) continue;
-        keyword.set(r.rid, r.s);
-        if (keyword.size >= CANDIDATES) break;
-      }
-    }
-
-    const dense = new Map<number, number>();
-    const sameModel = q.model === undefined ? "" : " AND c.model = ?";
-    // Without a dense weight the exact scan would only feed similarity: skip it and score the final rows alone.
-    const scanDense = q.denseWeight === undefined || q.denseWeight > 0;
-    const vecRows = (
-      !scanDense
-        ? []
-        : this.stmt(`SELECT c.rid AS rid, c.vector AS vector FROM chunks c WHERE ${scope}${sameModel}`).all(
-            ...scopeArgs,
-            ...(q.model === undefined ? [] : [q.model]),
-          )
-    ) as {
-      rid: number;
-      vector: Buffer;
-    }[];
-    const scored: { rid: number; s: number }[] = [];
-    for (const r of vecRows) {
-      if (allowed && !allowed.has(r.rid)) continue;
-      const v = new Float32Array(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength / 4);
-      scored.push({ rid: r.rid, s: dot(q.vector, v) });
-    }
-    scored.sort((a, b) => b.s - a.s);
-    for (const r of scored.slice(0, CANDIDATES)) dense.set(r.rid, r.s);
-
-    const fused = fuse(keyword, dense, q.denseWeight).slice(0, q.limit);
-    if (fused.length === 0) return [];
-    const rows = this.stmt(`SELECT * FROM chunks WHERE rid IN (${fused.map(() => "?").join(",")})`).all(...fused.map((f) => f.rid)) as ChunkRow[];
+    this.syncWithOtherWriters();
+    const namespaces = q.namespaces ?? [...(this.namespaces.get(q.tenantId) ?? [])];
+    if (namespaces.length === 0) return [];
+    const denseWeight = q.denseWeight ?? 0.5;
+    const hits = this.engine.search({
+      partitions: namespaces.map((ns) => partitionKey(q.tenantId, ns)),
+      text: q.text,
+      vector: q.vector,
+      // Chunks stored without a model id carry "" (vectors of an unnamed embedder compare with each other only).
+      model: q.model ?? "",
+      denseWeight,
+      limit: q.limit,
+      accept: this.acceptFor(q.documentId, q.filter),
+    });
+    const rows = this.rowsByRid(hits.map((h) => h.rid));
     const byRid = new Map(rows.map((r) => [r.rid, r]));
-    const queryTerms = analyze(q.text);
-    return fused.flatMap((f) => {
-      const row = byRid.get(f.rid);
+    return hits.flatMap((h) => {
+      const row = byRid.get(h.rid);
       if (!row) return [];
-      const own = row as ChunkRow & { vector: Buffer; model: string };
-      const vectorScore =
-        dense.get(f.rid) ??
-        (!scanDense && (q.model === undefined || own.model === q.model)
-          ? dot(q.vector, new Float32Array(own.vector.buffer, own.vector.byteOffset, own.vector.byteLength / 4))
-          : 0);
-      const coverage = keywordCoverage(queryTerms, row.content);
-      return [
-        {
-          chunk: fromRow(row),
-          score: f.score,
-          similarity: Math.max(0, Math.min(1, Math.max(vectorScore, coverage))),
-          keywordScore: keyword.get(f.rid) ?? 0,
-          vectorScore,
-        },
-      ];
+      return [{ chunk: fromRow(row), score: h.score, similarity: h.similarity, keywordScore: h.keywordScore, vectorScore: h.vectorScore }];
     });
   }
 

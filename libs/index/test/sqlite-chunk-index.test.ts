@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import type { ChunkSearchQuery, IndexedChunk } from "../src/chunk-index";
 import { HashingEmbedder } from "../src/embedder";
-import { ftsQuery, SqliteChunkIndex } from "../src/sqlite-chunk-index";
+import { SqliteChunkIndex } from "../src/sqlite-chunk-index";
+import Database from "better-sqlite3";
 
 const embedder = new HashingEmbedder(128);
 let seq = 0;
@@ -222,6 +223,99 @@ describe("SqliteChunkIndex", () => {
     expect((await search({ tenantId: "t1", text: "giraffe" })).map((h) => h.chunk.content)).toEqual(["persistent giraffe facts"]);
   });
 
+  it("a filtered search returns `limit` accepted chunks even when better chunks are filtered out", async () => {
+    const withMeta = (c: IndexedChunk, team: string) => ({ ...c, document: { ...c.document, metadata: { team } } });
+    for (let d = 0; d < 30; d++)
+      await index.replaceDocumentChunks("t1", "ns", `red${d}`, [withMeta(chunk("t1", "ns", `red${d}`, 0, "orbital mechanics orbital mechanics"), "red")]);
+    for (let d = 0; d < 4; d++)
+      await index.replaceDocumentChunks("t1", "ns", `blue${d}`, [
+        withMeta(chunk("t1", "ns", `blue${d}`, 0, `a long note that mentions orbital mechanics once among many other words ${d}`), "blue"),
+      ]);
+    const hits = await index.search({
+      tenantId: "t1",
+      text: "orbital mechanics",
+      vector: embedder.embedOne("orbital mechanics"),
+      denseWeight: 0,
+      limit: 3,
+      filter: parseFilter({ key: "team", value: "blue" }),
+    });
+    expect(hits).toHaveLength(3);
+    expect(hits.every((h) => h.chunk.documentId.startsWith("blue"))).toBe(true);
+  });
+
+  it("search sees writes made after its partition was loaded (replace, delete, metadata)", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "walrus tusks")]);
+    expect((await search({ tenantId: "t1", text: "walrus" })).map((h) => h.chunk.documentId)).toEqual(["doc1"]);
+    await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "walrus colony on ice floes")]);
+    expect((await search({ tenantId: "t1", text: "walrus" })).map((h) => h.chunk.documentId).sort()).toEqual(["doc1", "doc2"]);
+    await index.deleteDocument("t1", "ns", "doc1");
+    expect((await search({ tenantId: "t1", text: "walrus" })).map((h) => h.chunk.documentId)).toEqual(["doc2"]);
+    await index.updateDocumentMetadata("t1", "doc2", { kind: "field-notes" }, "2025-01-01T00:00:00.000Z");
+    const filtered = await search({ tenantId: "t1", text: "walrus", filter: parseFilter({ key: "kind", value: "field-notes" }) });
+    expect(filtered.map((h) => h.chunk.documentId)).toEqual(["doc2"]);
+    expect(filtered[0]!.chunk.document.metadata).toEqual({ kind: "field-notes" });
+  });
+
+  it("a second index on the same file (another process) sees the first one's writes", async () => {
+    const other = new SqliteChunkIndex(dir);
+    try {
+      expect(await other.search({ tenantId: "t1", text: "narwhal", vector: embedder.embedOne("narwhal"), limit: 5 })).toEqual([]);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "narwhal horn")]);
+      const hits = await other.search({ tenantId: "t1", text: "narwhal", vector: embedder.embedOne("narwhal"), limit: 5 });
+      expect(hits.map((h) => h.chunk.documentId)).toEqual(["doc1"]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("only vectors of the query's model join the dense ranking", async () => {
+    const tagged = (c: IndexedChunk, model: string) => ({ ...c, model });
+    const text = "completely unrelated words";
+    await index.replaceDocumentChunks("t1", "ns", "m1", [tagged(chunk("t1", "ns", "m1", 0, text), "model-a")]);
+    await index.replaceDocumentChunks("t1", "ns", "m2", [tagged(chunk("t1", "ns", "m2", 0, text), "model-b")]);
+    const q = (model: string) => index.search({ tenantId: "t1", text: "zzz", vector: embedder.embedOne(text), model, denseWeight: 0.5, limit: 5 });
+    expect((await q("model-a")).map((h) => h.chunk.documentId)).toEqual(["m1"]);
+    expect((await q("model-b")).map((h) => h.chunk.documentId)).toEqual(["m2"]);
+    expect(await q("model-c")).toEqual([]);
+  });
+
+  describe("listChunks", () => {
+    beforeEach(async () => {
+      const at = (c: IndexedChunk, createdAt: string, team: string) => ({ ...c, createdAt, document: { ...c.document, metadata: { team } } });
+      await index.replaceDocumentChunks("t1", "ns", "b", [
+        at(chunk("t1", "ns", "b", 1, "b1"), "2024-02-01", "red"),
+        at(chunk("t1", "ns", "b", 0, "b0"), "2024-02-01", "red"),
+      ]);
+      await index.replaceDocumentChunks("t1", "ns", "a", [at(chunk("t1", "ns", "a", 0, "a0"), "2024-02-01", "blue")]);
+      await index.replaceDocumentChunks("t1", "ns", "c", [at(chunk("t1", "ns", "c", 0, "c0"), "2024-01-01", "red")]);
+      await index.replaceDocumentChunks("t1", "other", "d", [at(chunk("t1", "other", "d", 0, "d0"), "2024-01-01", "red")]);
+      await index.replaceDocumentChunks("t2", "ns", "e", [at(chunk("t2", "ns", "e", 0, "e0"), "2024-01-01", "red")]);
+    });
+    const list = (more: Partial<Parameters<SqliteChunkIndex["listChunks"]>[0]> = {}) =>
+      index.listChunks({ tenantId: "t1", namespace: "ns", offset: 0, limit: 10, order: "asc", ...more });
+
+    it("orders by creation date, then document, then position, in the namespace only", async () => {
+      const all = await list();
+      expect(all.total).toBe(4);
+      expect(all.items.map((c) => c.content)).toEqual(["c0", "a0", "b0", "b1"]);
+      expect(all.items[0]).not.toHaveProperty("vector");
+      expect((await list({ order: "desc" })).items.map((c) => c.content)).toEqual(["b1", "b0", "a0", "c0"]);
+    });
+
+    it("pages with offset and limit and counts every match", async () => {
+      const page = await list({ offset: 1, limit: 2 });
+      expect(page).toMatchObject({ total: 4 });
+      expect(page.items.map((c) => c.content)).toEqual(["a0", "b0"]);
+      expect((await list({ offset: 10 })).items).toEqual([]);
+    });
+
+    it("filters by document metadata", async () => {
+      const red = await list({ filter: parseFilter({ key: "team", value: "red" }), offset: 1, limit: 1 });
+      expect(red.total).toBe(3);
+      expect(red.items.map((c) => c.content)).toEqual(["b0"]);
+    });
+  });
+
   it("queries with quotes and FTS operators do not throw and still match the words", async () => {
     await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "foo fighters play bar music")]);
     for (const q of ['foo" OR bar*', '"unbalanced', "NEAR(foo bar)", "foo AND NOT bar", "col:foo ^bar", "-foo +bar", "*", '""', "(((", "foo' OR '1'='1"]) {
@@ -232,18 +326,42 @@ describe("SqliteChunkIndex", () => {
   });
 });
 
-describe("ftsQuery", () => {
-  it("quotes each analysed term and ORs them (operators become plain words or vanish)", () => {
-    expect(ftsQuery('foo" OR bar*')).toBe('"foo" OR "bar"');
-    expect(ftsQuery("running dogs")).toBe('"run" OR "dog"');
-  });
+describe("SqliteChunkIndex on data of the previous release", () => {
+  it("backfills the stored analysis of old rows, drops FTS5 and finds them", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-index-old-"));
+    try {
+      // The schema as the previous release left it (three migrations, FTS5 table, no terms column).
+      const db = new Database(path.join(dir, "index.db"));
+      db.exec(`CREATE TABLE chunks (
+         rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+         tenant_id TEXT NOT NULL, namespace TEXT NOT NULL, document_id TEXT NOT NULL,
+         position INTEGER NOT NULL, content TEXT NOT NULL,
+         start_offset INTEGER NOT NULL, end_offset INTEGER NOT NULL, token_count INTEGER NOT NULL,
+         doc TEXT NOT NULL, created_at TEXT NOT NULL, vector BLOB NOT NULL);
+       CREATE INDEX chunks_by_document ON chunks (tenant_id, namespace, document_id, position);
+       CREATE VIRTUAL TABLE chunks_fts USING fts5(terms, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+       ALTER TABLE chunks ADD COLUMN model TEXT NOT NULL DEFAULT '';
+       CREATE INDEX chunks_by_document_id ON chunks (tenant_id, document_id);
+       PRAGMA user_version = 3;`);
+      const c = chunk("t1", "ns", "old-doc", 0, "Legacy rows about migrating herons");
+      const v = c.vector;
+      db.prepare(
+        `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model)
+         VALUES (?, 't1', 'ns', 'old-doc', 0, ?, 0, 10, 5, ?, ?, ?, '')`,
+      ).run(c.id, c.content, JSON.stringify(c.document), c.createdAt, Buffer.from(v.buffer, v.byteOffset, v.byteLength));
+      db.close();
 
-  it("deduplicates terms", () => {
-    expect(ftsQuery("dog dogs DOG")).toBe('"dog"');
-  });
-
-  it("is undefined when nothing searchable remains", () => {
-    expect(ftsQuery("the and of")).toBeUndefined();
-    expect(ftsQuery('"*" ()')).toBeUndefined();
+      const index = new SqliteChunkIndex(dir);
+      const hits = await index.search({ tenantId: "t1", text: "heron migration", vector: embedder.embedOne("heron migration"), limit: 5 });
+      expect(hits.map((h) => h.chunk.documentId)).toEqual(["old-doc"]);
+      expect(hits[0]!.chunk.document.metadata).toEqual({ source: "test", n: 0 });
+      await index.close();
+      const check = new Database(path.join(dir, "index.db"));
+      expect(check.prepare("SELECT terms FROM chunks").get()).toEqual({ terms: "legaci row migrat heron" });
+      expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'chunks_fts'").all()).toEqual([]);
+      check.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

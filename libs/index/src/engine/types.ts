@@ -31,8 +31,21 @@ export interface EngineRecord {
   model?: string;
 }
 
-/** Loads every record of a partition from the durable store (called once per partition, lazily). */
-export type PartitionLoader = (partition: string) => Iterable<EngineRecord>;
+/**
+ * Hints the engine gives a loader (optional addition to the contract): the
+ * loader may leave out vectors of models not listed, which the engine would
+ * drop anyway (it keeps vectors only for the models that queries use).
+ */
+export interface LoadOptions {
+  vectorModels: ReadonlySet<string>;
+}
+
+/**
+ * Loads every record of a partition from the durable store (called once per
+ * partition, lazily; again after `evict`, or when a query first needs the
+ * vectors of a model the partition was loaded without).
+ */
+export type PartitionLoader = (partition: string, options?: LoadOptions) => Iterable<EngineRecord>;
 
 export interface EngineQuery {
   /** Partitions to search; results never come from any other. */

@@ -1,0 +1,257 @@
+import { analyze } from "../text";
+import { recordTerms } from "./analysis";
+import { Partition } from "./partition";
+import { type Bm25Params, collectionStats, type CollectionStats, documentFrequency, idf, retrieveTopK, type WeightedTerm } from "./retrieve";
+import { TopK } from "./top-k";
+import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, PartitionLoader } from "./types";
+
+/** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
+export interface RankingConfig {
+  /** BM25 saturation and length normalisation. */
+  k1: number;
+  b: number;
+  /** Keyword candidates kept for fusion (at least `limit`). */
+  candidates: number;
+  /** Weighted reciprocal-rank fusion constant. */
+  rrfK: number;
+  /** A record found only by the dense side needs at least this cosine. */
+  denseOnlyMinCosine: number;
+}
+
+export const DEFAULT_RANKING: RankingConfig = {
+  k1: 1.2,
+  b: 0.75,
+  candidates: 200,
+  rrfK: 60,
+  denseOnlyMinCosine: 0.15,
+};
+
+export interface SearchEngineOptions {
+  load: PartitionLoader;
+  /** Overrides of the ranking parameters (benches and experiments; production uses the defaults). */
+  ranking?: Partial<RankingConfig>;
+}
+
+interface Candidate {
+  part: number;
+  slot: number;
+  keyword: number;
+  keywordRank: number;
+  dense: number;
+  denseRank: number;
+  score: number;
+}
+
+function dotAt(q: Float32Array, data: Float32Array, offset: number, dims: number): number {
+  let s = 0;
+  for (let i = 0; i < dims; i++) s += q[i]! * data[offset + i]!;
+  return s;
+}
+
+/** Competition ranks of a list sorted best first: equal scores share a rank ("1224"), so fusion never splits a tie arbitrarily. */
+function tiedRanks(sorted: readonly { score: number }[]): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < sorted.length; i++) out.push(i > 0 && sorted[i]!.score === sorted[i - 1]!.score ? out[i - 1]! : i + 1);
+  return out;
+}
+
+function norm(v: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
+  return Math.sqrt(s);
+}
+
+/**
+ * In-memory hybrid search over partitions loaded lazily from the durable
+ * store: BM25 with MaxScore top-k (keyword side), exact cosine over
+ * contiguous same-model vector blocks (dense side, only when the query gives
+ * the dense ranking a weight), weighted reciprocal-rank fusion, and a
+ * similarity in [0, 1] for thresholds.
+ */
+export class SearchEngine implements HybridSearchEngine {
+  private readonly parts = new Map<string, Partition>();
+  private readonly load: PartitionLoader;
+  readonly ranking: RankingConfig;
+  /** Embedder models whose vectors partitions keep: those that queries (or similarity calls) used. */
+  private readonly vectorModels = new Set<string>();
+
+  constructor(opts: SearchEngineOptions) {
+    this.load = opts.load;
+    this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
+  }
+
+  /** The partition, loaded from the store on first use (and again when it lacks the vectors of a model now in use). */
+  private partition(key: string, model?: string): Partition {
+    let p = this.parts.get(key);
+    if (model !== undefined && !this.vectorModels.has(model)) this.vectorModels.add(model);
+    if (p && model !== undefined && !p.vectorModels.has(model)) p = undefined;
+    if (!p) {
+      p = new Partition(key, new Set(this.vectorModels));
+      for (const r of this.load(key, { vectorModels: p.vectorModels })) p.add(r.rid, recordTerms(r), r.vector, r.model);
+      if (p.needsCompaction()) p.compact();
+      this.parts.set(key, p);
+    }
+    return p;
+  }
+
+  /** True when the partition is in memory (diagnostics, tests). */
+  isLoaded(partition: string): boolean {
+    return this.parts.has(partition);
+  }
+
+  upsert(partition: string, records: EngineRecord[]): void {
+    const p = this.parts.get(partition);
+    // Not loaded yet: the store already holds the records, the first query loads them with the rest.
+    if (!p) return;
+    for (const r of records) p.add(r.rid, recordTerms(r), r.vector, r.model);
+    if (p.needsCompaction()) p.compact();
+  }
+
+  remove(partition: string, rids: number[]): void {
+    const p = this.parts.get(partition);
+    if (!p) return;
+    for (const rid of rids) p.remove(rid);
+    if (p.needsCompaction()) p.compact();
+  }
+
+  evict(partition: string): void {
+    this.parts.delete(partition);
+  }
+
+  /** Bytes held by the loaded partitions' structures (approximate). */
+  memoryBytes(): number {
+    let b = 0;
+    for (const p of this.parts.values()) b += p.bytes();
+    return b;
+  }
+
+  search(q: EngineQuery): EngineHit[] {
+    const limit = Math.max(0, Math.floor(q.limit));
+    if (limit === 0 || q.partitions.length === 0) return [];
+    const useDense = q.denseWeight > 0 && q.vector !== undefined && q.model !== undefined;
+    const keys = [...new Set(q.partitions)];
+    const parts = keys.map((k) => this.partition(k, useDense ? q.model : undefined));
+    const stats = collectionStats(parts);
+    const queryTerms = this.queryTerms(parts, stats, analyze(q.text));
+
+    const want = Math.max(limit, this.ranking.candidates);
+    const byKey = new Map<number, Candidate>();
+    const keyOf = (part: number, slot: number) => part * 0x100000000 + slot;
+
+    const keyword = retrieveTopK(parts, queryTerms, stats, this.params(), want, q.accept).sorted();
+    const kwRanks = tiedRanks(keyword);
+    keyword.forEach((h, i) =>
+      byKey.set(keyOf(h.part, h.slot), { part: h.part, slot: h.slot, keyword: h.score, keywordRank: kwRanks[i]!, dense: 0, denseRank: 0, score: 0 }),
+    );
+
+    if (useDense) {
+      const dense = this.denseTopK(parts, q.vector!, q.model!, want, q.accept);
+      const denseRanks = tiedRanks(dense);
+      dense.forEach((h, i) => {
+        const key = keyOf(h.part, h.slot);
+        const c = byKey.get(key);
+        if (c) {
+          c.dense = h.score;
+          c.denseRank = denseRanks[i]!;
+        } else if (h.score >= this.ranking.denseOnlyMinCosine) {
+          byKey.set(key, { part: h.part, slot: h.slot, keyword: 0, keywordRank: 0, dense: h.score, denseRank: denseRanks[i]!, score: 0 });
+        }
+      });
+    }
+
+    const k = this.ranking.rrfK;
+    const cands = [...byKey.values()];
+    for (const c of cands) c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? q.denseWeight / (k + c.denseRank) : 0);
+    cands.sort((a, b) => b.score - a.score || a.part - b.part || a.slot - b.slot);
+    const top = cands.slice(0, limit);
+
+    return top.map((c) => {
+      const part = parts[c.part]!;
+      let vectorScore = c.dense;
+      if (useDense && c.denseRank === 0) {
+        const row = part.rowOf(q.model!, c.slot);
+        if (row >= 0) {
+          const block = part.vectors.get(q.model!)!;
+          vectorScore = dotAt(q.vector!, block.data, row * block.dims, block.dims);
+        }
+      }
+      const coverage = this.coverage(part, c.slot, queryTerms);
+      const similarity = Math.max(0, Math.min(1, Math.max(useDense ? vectorScore : 0, coverage)));
+      return { rid: part.rids[c.slot]!, score: c.score, similarity, keywordScore: c.keyword, vectorScore };
+    });
+  }
+
+  similarity(partition: string, rid: number, text: string, vector?: Float32Array, model?: string): number | undefined {
+    const useDense = vector !== undefined && model !== undefined;
+    const part = this.partition(partition, useDense ? model : undefined);
+    const slot = part.slotOf.get(rid);
+    if (slot === undefined) return undefined;
+    const stats = collectionStats([part]);
+    const terms = this.queryTerms([part], stats, analyze(text));
+    let cos = 0;
+    if (useDense) {
+      const row = part.rowOf(model!, slot);
+      if (row >= 0) {
+        const block = part.vectors.get(model!)!;
+        const n = norm(vector!);
+        if (n > 0) cos = dotAt(vector!, block.data, row * block.dims, block.dims) / n;
+      }
+    }
+    return Math.max(0, Math.min(1, Math.max(cos, this.coverage(part, slot, terms))));
+  }
+
+  private params(): Bm25Params {
+    return { k1: this.ranking.k1, b: this.ranking.b };
+  }
+
+  /** Distinct query terms weighted by query frequency × idf over the queried partitions. */
+  private queryTerms(parts: readonly Partition[], stats: CollectionStats, terms: readonly string[]): WeightedTerm[] {
+    const qtf = new Map<string, number>();
+    for (const t of terms) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    const out: WeightedTerm[] = [];
+    for (const [term, times] of qtf) {
+      const df = documentFrequency(parts, term);
+      // Unknown terms keep the idf of an unseen term: they weigh in coverage, never match.
+      out.push({ term, weight: times * idf(stats.n, df) });
+    }
+    return out;
+  }
+
+  /** Share of the query's idf mass whose terms occur in the record (1 = every query term present). */
+  private coverage(part: Partition, slot: number, terms: readonly WeightedTerm[]): number {
+    let total = 0;
+    let hit = 0;
+    const seq = part.termsOf(slot);
+    for (const t of terms) {
+      total += t.weight;
+      const id = part.dict.get(t.term);
+      if (id !== undefined && seq.includes(id)) hit += t.weight;
+    }
+    return total > 0 ? hit / total : 0;
+  }
+
+  /** Exact cosine (vectors are unit length) over the same-model vectors of the partitions. */
+  private denseTopK(parts: readonly Partition[], vector: Float32Array, model: string, k: number, accept?: (rid: number) => boolean) {
+    const heap = new TopK(k);
+    const qn = norm(vector);
+    if (qn === 0) return [];
+    const qv = new Float32Array(vector.length);
+    for (let i = 0; i < vector.length; i++) qv[i] = vector[i]! / qn;
+    for (let pi = 0; pi < parts.length; pi++) {
+      const part = parts[pi]!;
+      const block = part.vectors.get(model);
+      if (!block || block.dims !== qv.length) continue;
+      const { data, rowSlot, dims } = block;
+      const alive = part.alive;
+      for (let row = 0; row < block.rows; row++) {
+        const slot = rowSlot[row]!;
+        if (!alive[slot]) continue;
+        const s = dotAt(qv, data, row * dims, dims);
+        if (s <= heap.threshold) continue;
+        if (accept && !accept(part.rids[slot]!)) continue;
+        heap.push(s, pi, slot);
+      }
+    }
+    return heap.sorted();
+  }
+}

@@ -1,0 +1,240 @@
+import { analyze } from "../src/text";
+import { analyzeForStorage, parseStoredTerms } from "../src/engine/analysis";
+import { SearchEngine } from "../src/engine/search-engine";
+import { type EngineQuery, type EngineRecord, partitionKey } from "../src/engine/types";
+import { Bm25Index } from "../../../bench/src/quality/bm25";
+
+const P1 = partitionKey("t1", "ns1");
+const P2 = partitionKey("t1", "ns2");
+const P3 = partitionKey("t2", "ns1");
+
+function unit(xs: number[]): Float32Array {
+  const v = Float32Array.from(xs);
+  const n = Math.hypot(...xs);
+  return v.map((x) => x / n);
+}
+
+/** An engine over an in-memory "store" (partition -> records), counting loads. */
+function setup(initial: Record<string, EngineRecord[]> = {}) {
+  const store = new Map<string, EngineRecord[]>(Object.entries(initial));
+  const loads: string[] = [];
+  const engine = new SearchEngine({
+    load: (p) => {
+      loads.push(p);
+      return store.get(p) ?? [];
+    },
+  });
+  const q = (text: string, more: Partial<EngineQuery> = {}) => engine.search({ partitions: [P1], text, denseWeight: 0, limit: 10, ...more });
+  return { engine, store, loads, q };
+}
+
+describe("analyzeForStorage", () => {
+  it("keeps the analysed terms in text order and loads back without re-analysis", () => {
+    const text = "Running dogs chased the running cats";
+    expect(analyzeForStorage(text)).toBe("run dog chase run cat");
+    expect(parseStoredTerms(analyzeForStorage(text))).toEqual(analyze(text));
+    expect(parseStoredTerms("")).toEqual([]);
+  });
+});
+
+describe("SearchEngine", () => {
+  it("loads a partition lazily, once, and only the partitions a query names", () => {
+    const { engine, loads } = setup({ [P1]: [{ rid: 1, text: "alpha" }], [P2]: [{ rid: 2, text: "alpha" }] });
+    expect(loads).toEqual([]);
+    engine.search({ partitions: [P1], text: "alpha", denseWeight: 0, limit: 5 });
+    engine.search({ partitions: [P1], text: "alpha beta", denseWeight: 0, limit: 5 });
+    expect(loads).toEqual([P1]);
+    expect(engine.isLoaded(P2)).toBe(false);
+    engine.evict(P1);
+    engine.search({ partitions: [P1], text: "alpha", denseWeight: 0, limit: 5 });
+    expect(loads).toEqual([P1, P1]);
+  });
+
+  it("ranks by BM25 like the reference implementation (rare terms and term frequency win)", () => {
+    const docs = [
+      "the cat sat on the mat",
+      "a dog and a cat and another cat",
+      "dogs are loyal animals that love walks",
+      "a zebra is a striped animal",
+      "cat food prices rose sharply this year for cat owners and cat shelters",
+      "nothing relevant here at all",
+    ];
+    const { q } = setup({ [P1]: docs.map((text, i) => ({ rid: i + 1, text })) });
+    const ref = new Bm25Index(
+      docs.map((text, i) => ({ id: String(i + 1), text })),
+      { k1: 1.2, b: 0.75, stopWords: new Set(["the", "a", "and", "on", "are", "that", "is", "this", "for", "at", "all", "here"]), stem: true },
+    );
+    for (const query of ["cat", "zebra cat", "dog animal", "striped zebra"]) {
+      const got = q(query).map((h) => String(h.rid));
+      const want = ref.search(query, 10).map((h) => h.id);
+      expect(got.slice(0, 2)).toEqual(want.slice(0, 2));
+    }
+    expect(q("zebra")[0]!.rid).toBe(4);
+    expect(q("nonexistentword")).toEqual([]);
+  });
+
+  it("never returns records of a partition the query does not name; multi-partition queries merge with shared statistics", () => {
+    const { engine } = setup({
+      [P1]: [{ rid: 1, text: "launch code nightingale" }],
+      [P2]: [{ rid: 2, text: "launch code nightingale copy" }],
+      [P3]: [{ rid: 3, text: "launch code nightingale" }],
+    });
+    const s = (partitions: string[]) => engine.search({ partitions, text: "nightingale launch", denseWeight: 0, limit: 10 }).map((h) => h.rid);
+    expect(s([P1])).toEqual([1]);
+    expect(s([P3])).toEqual([3]);
+    expect(s([P1, P2]).sort()).toEqual([1, 2]);
+    expect(s([partitionKey("t9", "ns1")])).toEqual([]);
+    expect(s([])).toEqual([]);
+    // The shorter record ranks first whichever partition order the query lists.
+    expect(s([P2, P1])[0]).toBe(1);
+  });
+
+  it("ranks across partitions with summed statistics (a term rare overall beats one common overall)", () => {
+    // In P1 alone "alpha" and "beta" are equally rare; P2 is full of "alpha", so across both "beta" is rarer.
+    const p2 = Array.from({ length: 20 }, (_, i) => ({ rid: 100 + i, text: `alpha filler${i}` }));
+    const { engine } = setup({
+      [P1]: [
+        { rid: 1, text: "alpha gamma" },
+        { rid: 2, text: "beta gamma" },
+      ],
+      [P2]: p2,
+    });
+    const alone = engine.search({ partitions: [P1], text: "alpha beta", denseWeight: 0, limit: 2 });
+    expect(alone[0]!.score).toBeCloseTo(alone[1]!.score, 12);
+    const both = engine.search({ partitions: [P1, P2], text: "alpha beta", denseWeight: 0, limit: 30 });
+    expect(both[0]!.rid).toBe(2);
+    expect(both.findIndex((h) => h.rid === 1)).toBeGreaterThan(0);
+  });
+
+  it("upsert replaces a record's terms; remove tombstones it; statistics follow", () => {
+    const { engine, q } = setup({
+      [P1]: [
+        { rid: 1, text: "zebras graze on savanna grass" },
+        { rid: 2, text: "lions hunt at dusk" },
+      ],
+    });
+    expect(q("zebra").map((h) => h.rid)).toEqual([1]);
+    engine.upsert(P1, [{ rid: 1, text: "penguins swim in cold water" }]);
+    expect(q("zebra")).toEqual([]);
+    expect(q("penguin").map((h) => h.rid)).toEqual([1]);
+    engine.remove(P1, [2, 999]);
+    expect(q("lion")).toEqual([]);
+    engine.upsert(P1, [{ rid: 3, analyzed: analyzeForStorage("lions again") }]);
+    expect(q("lion").map((h) => h.rid)).toEqual([3]);
+  });
+
+  it("upserts into a partition not loaded yet are left to the loader (no double counting)", () => {
+    const { engine, store, q } = setup();
+    store.set(P1, [{ rid: 1, text: "kiwi fruit" }]);
+    engine.upsert(P1, [{ rid: 1, text: "kiwi fruit" }]);
+    const hits = q("kiwi");
+    expect(hits.map((h) => h.rid)).toEqual([1]);
+  });
+
+  it("compacts after many removals and keeps answering the same", () => {
+    const records = Array.from({ length: 400 }, (_, i) => ({ rid: i + 1, text: `record ${i} ${(i + 1) % 2 ? "odd" : "even"} common words here` }));
+    const { engine, q } = setup({ [P1]: records });
+    const before = q("odd common", { limit: 500 }).length;
+    expect(before).toBe(400);
+    engine.remove(
+      P1,
+      records.filter((r) => r.rid % 2 === 0).map((r) => r.rid),
+    );
+    const mem = engine.memoryBytes();
+    const after = q("odd common", { limit: 500 });
+    expect(after).toHaveLength(200);
+    expect(after.every((h) => h.rid % 2 === 1)).toBe(true);
+    // Compaction ran: the tombstoned half is gone from memory.
+    expect(mem).toBeLessThan(0.8 * setupBytes(records));
+    expect(q("even")).toEqual([]);
+  });
+
+  it("applies accept while generating candidates, so `limit` accepted hits come back when they exist", () => {
+    // 300 strong matches rejected by the filter, 5 weak ones accepted.
+    const records = [
+      ...Array.from({ length: 300 }, (_, i) => ({ rid: i + 1, text: "quantum quantum quantum physics" })),
+      ...Array.from({ length: 5 }, (_, i) => ({ rid: 1000 + i, text: `quantum mention in a much longer text about cooking number ${i} and more words` })),
+    ];
+    const { q } = setup({ [P1]: records });
+    const hits = q("quantum physics", { limit: 3, accept: (rid) => rid >= 1000 });
+    expect(hits).toHaveLength(3);
+    expect(hits.every((h) => h.rid >= 1000)).toBe(true);
+    expect(q("quantum physics", { limit: 10, accept: (rid) => rid >= 1000 })).toHaveLength(5);
+    expect(q("quantum physics", { limit: 3, accept: () => false })).toEqual([]);
+  });
+
+  it("dense side compares only vectors of the query's model, only when the dense weight is positive", () => {
+    const a = unit([1, 0, 0]);
+    const b = unit([0, 1, 0]);
+    const { engine, q } = setup({
+      [P1]: [
+        { rid: 1, text: "first record", vector: a, model: "m1" },
+        { rid: 2, text: "second record", vector: a, model: "m2" },
+        { rid: 3, text: "third record", vector: b, model: "m1" },
+      ],
+    });
+    const dense = q("zzz", { vector: a, model: "m1", denseWeight: 1 });
+    expect(dense.map((h) => h.rid)).toEqual([1]);
+    expect(dense[0]!.vectorScore).toBeCloseTo(1, 5);
+    expect(dense[0]!.keywordScore).toBe(0);
+    expect(q("zzz", { vector: a, model: "m2", denseWeight: 1 }).map((h) => h.rid)).toEqual([2]);
+    expect(q("zzz", { vector: a, model: "m1", denseWeight: 0 })).toEqual([]);
+    expect(q("zzz", { vector: a, model: "m3", denseWeight: 1 })).toEqual([]);
+    // Replaced records lose their vector.
+    engine.upsert(P1, [{ rid: 1, text: "first record", vector: b, model: "m1" }]);
+    expect(
+      q("zzz", { vector: a, model: "m1", denseWeight: 1 })
+        .map((h) => h.rid)
+        .sort(),
+    ).toEqual([]);
+    expect(
+      q("zzz", { vector: b, model: "m1", denseWeight: 1 })
+        .map((h) => h.rid)
+        .sort(),
+    ).toEqual([1, 3]);
+  });
+
+  it("fuses keyword and dense rankings: the dense side orders records the keyword side cannot tell apart, and adds records it missed", () => {
+    const q0 = unit([1, 0, 0]);
+    const { q } = setup({
+      [P1]: [
+        { rid: 1, text: "solar panel efficiency", vector: unit([0, 0, 1]), model: "m" },
+        { rid: 2, text: "solar panel efficiency", vector: unit([1, 0.1, 0]), model: "m" },
+        { rid: 3, text: "photovoltaic output", vector: q0, model: "m" },
+      ],
+    });
+    expect(q("solar panel").map((h) => h.rid)).toEqual([1, 2]);
+    const hits = q("solar panel", { vector: q0, model: "m", denseWeight: 0.5 });
+    expect(hits.map((h) => h.rid)).toEqual([2, 1, 3]);
+    const hit3 = hits.find((h) => h.rid === 3)!;
+    expect(hit3.keywordScore).toBe(0);
+    expect(hit3.similarity).toBeCloseTo(1, 4);
+  });
+
+  it("similarity is in [0, 1]: 1 when every query term is present, lower when only weak terms are", () => {
+    const { engine, q } = setup({
+      [P1]: [
+        { rid: 1, text: "sarah was promoted to vp of product" },
+        { rid: 2, text: "the product launch is next week" },
+        { rid: 3, text: "product roadmap product owner product" },
+      ],
+    });
+    const hits = q("sarah promoted product");
+    expect(hits[0]!.rid).toBe(1);
+    expect(hits[0]!.similarity).toBe(1);
+    const weak = hits.find((h) => h.rid === 2)!;
+    expect(weak.similarity).toBeGreaterThan(0);
+    expect(weak.similarity).toBeLessThan(0.6);
+    for (const h of hits) expect(h.similarity).toBeLessThanOrEqual(1);
+    expect(engine.similarity(P1, 1, "sarah promoted")).toBe(1);
+    expect(engine.similarity(P1, 2, "sarah promoted")).toBe(0);
+    expect(engine.similarity(P1, 99, "sarah")).toBeUndefined();
+    expect(engine.similarity(P1, 1, "zzz", unit([1, 0]), "m")).toBe(0);
+  });
+});
+
+function setupBytes(records: EngineRecord[]): number {
+  const e = new SearchEngine({ load: () => records });
+  e.search({ partitions: [P1], text: "x", denseWeight: 0, limit: 1 });
+  return e.memoryBytes();
+}
