@@ -1,0 +1,108 @@
+/**
+ * Language ports used by memory formation (memories service) and recall.
+ * Each has an offline default (deterministic, no network) and an
+ * OpenAI-compatible chat-completions provider, chosen by configuration.
+ */
+
+export interface ChunkText {
+  position: number;
+  content: string;
+}
+
+export interface ExtractionInput {
+  /** The document's text as chunks in position order (conversations: the transcript). */
+  chunks: ChunkText[];
+  /** supportingContext (legacy entityContext): guides extraction, e.g. "The user is Sarah Chen, a product manager". */
+  supportingContext?: string;
+  title?: string;
+  /** ISO 8601 date the content was authored (document date, else its creation time): relative dates resolve against it. */
+  referenceDate: string;
+  /** Profile buckets the facts may be classified into. */
+  buckets?: { key: string; description: string }[];
+}
+
+export interface ExtractedFact {
+  /** Atomic, self-contained statement: subjects resolved (no "I"/"he"/"it" left unresolved), relative dates made absolute. */
+  content: string;
+  /** Permanent trait (name, profession, hometown, allergy, long-standing preference) vs. a dynamic/episodic fact. */
+  isStatic: boolean;
+  /** Absolute dates (YYYY-MM-DD, or YYYY-MM, or full ISO) of the events the fact refers to. */
+  eventDates: string[];
+  /** Inferred rather than stated. */
+  isInference: boolean;
+  /** Positions of the chunks the fact came from. */
+  chunkPositions: number[];
+  /** Normalised subject of the fact (e.g. "sarah chen", "the user"), when known: used to relate facts. */
+  subject?: string;
+  bucketKeys?: string[];
+}
+
+export interface FactExtractor {
+  readonly id: string;
+  extract(input: ExtractionInput): Promise<ExtractedFact[]>;
+}
+
+export type RelationKind = "duplicate" | "updates" | "extends" | "derives" | "unrelated";
+
+export interface RelationCandidate {
+  id: string;
+  content: string;
+  similarity: number;
+  subject?: string;
+  isStatic: boolean;
+}
+
+export interface RelationDecision {
+  kind: RelationKind;
+  /** The candidate it relates to (absent for unrelated). */
+  targetId?: string;
+}
+
+/** dreaming=dynamic: how a new fact relates to existing memories of the same container (candidates ranked by similarity). */
+export interface MemoryRelator {
+  readonly id: string;
+  relate(fact: ExtractedFact, candidates: RelationCandidate[]): Promise<RelationDecision>;
+}
+
+export interface RerankItem {
+  id: string;
+  text: string;
+}
+
+export interface Reranker {
+  readonly id: string;
+  /** Scores in [0,1], sorted best first, every item returned. */
+  rerank(query: string, items: RerankItem[]): Promise<{ id: string; score: number }[]>;
+}
+
+export interface QueryRewriter {
+  readonly id: string;
+  rewrite(query: string): Promise<string>;
+}
+
+export interface AggregateInput {
+  id: string;
+  content: string;
+}
+
+/** search aggregate=true: synthesise new memories from several matching ones. */
+export interface MemoryAggregator {
+  readonly id: string;
+  aggregate(query: string, memories: AggregateInput[]): Promise<{ content: string; sourceIds: string[] }[]>;
+}
+
+export interface BucketClassifier {
+  readonly id: string;
+  /** One list of bucket keys per text (possibly empty), in input order. */
+  classify(texts: string[], buckets: { key: string; description: string }[]): Promise<string[][]>;
+}
+
+/** Every language port, as built by `createNlp`. */
+export interface Nlp {
+  extractor: FactExtractor;
+  relator: MemoryRelator;
+  reranker: Reranker;
+  rewriter: QueryRewriter;
+  aggregator: MemoryAggregator;
+  classifier: BucketClassifier;
+}
