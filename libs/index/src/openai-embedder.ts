@@ -1,3 +1,4 @@
+import { ProviderError, type RetryPolicy, displayUrl, parseRetryAfter, postJson, withRetries } from "@engram/provider-http";
 import { type Embedder, normalize } from "./embedder";
 
 export interface OpenAICompatibleEmbedderOptions {
@@ -32,62 +33,11 @@ export interface OpenAICompatibleEmbedderOptions {
  * timeouts, and giving up after exhausting retries on those) or not (other
  * 4xx, malformed responses, misconfiguration).
  */
-export class EmbeddingProviderError extends Error {
-  override readonly name = "EmbeddingProviderError";
-  readonly retryable: boolean;
-  /** HTTP status when the failure was an HTTP response. */
-  readonly status: number | undefined;
-  /** Wait the server asked for (`retry-after-ms` / `Retry-After`), in ms, when it sent one. */
-  readonly retryAfterMs: number | undefined;
-
-  constructor(message: string, opts: { retryable: boolean; status?: number; retryAfterMs?: number; cause?: unknown }) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
-    this.retryable = opts.retryable;
-    this.status = opts.status;
-    this.retryAfterMs = opts.retryAfterMs;
-  }
+export class EmbeddingProviderError extends ProviderError {
+  override name = "EmbeddingProviderError";
 }
 
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
-
-/**
- * Server-requested wait in milliseconds from `retry-after-ms` (milliseconds)
- * or `Retry-After` (delta-seconds or an HTTP date), or undefined when absent
- * or unparsable. Never negative.
- */
-export function parseRetryAfter(headers: { get(name: string): string | null }, now = Date.now()): number | undefined {
-  const ms = headers.get("retry-after-ms");
-  if (ms !== null && ms.trim() !== "") {
-    const n = Number(ms);
-    if (Number.isFinite(n)) return Math.max(0, n);
-  }
-  const ra = headers.get("retry-after");
-  if (ra === null || ra.trim() === "") return undefined;
-  const secs = Number(ra);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const at = Date.parse(ra);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** Best-effort extraction of the server's error message from an error body. */
-function serverMessage(body: string): string {
-  try {
-    const j = JSON.parse(body) as unknown;
-    if (j && typeof j === "object") {
-      const o = j as Record<string, unknown>;
-      const err = o.error;
-      if (typeof err === "string") return err;
-      if (err && typeof err === "object" && typeof (err as Record<string, unknown>).message === "string") return (err as { message: string }).message;
-      if (typeof o.message === "string") return o.message;
-      if (typeof o.detail === "string") return o.detail;
-      if (o.detail !== undefined) return JSON.stringify(o.detail);
-    }
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  const text = body.trim();
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
-}
+export { parseRetryAfter };
 
 function positiveInt(name: string, v: number | undefined, fallback: number, allowZero = false): number {
   if (v === undefined) return fallback;
@@ -101,8 +51,6 @@ function nonNegative(name: string, v: number | undefined, fallback: number): num
   if (!Number.isFinite(v) || v < 0) throw new RangeError(`OpenAICompatibleEmbedder: ${name} must be a non-negative number, got ${v}`);
   return v;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Embedder backed by any server speaking the OpenAI `POST /embeddings` API
@@ -134,10 +82,8 @@ export class OpenAICompatibleEmbedder implements Embedder {
   private readonly configuredDimensions: number | undefined;
   private learnedDimensions: number | undefined;
   private readonly batchSize: number;
-  private readonly maxRetries: number;
+  private readonly retryPolicy: RetryPolicy;
   private readonly timeoutMs: number;
-  private readonly initialBackoffMs: number;
-  private readonly maxBackoffMs: number;
   private readonly fetchImpl: typeof fetch;
   private readonly queryPrefix: string;
   private readonly documentPrefix: string;
@@ -150,10 +96,12 @@ export class OpenAICompatibleEmbedder implements Embedder {
     this.apiKey = options.apiKey || undefined;
     this.configuredDimensions = options.dimensions === undefined ? undefined : positiveInt("dimensions", options.dimensions, 0);
     this.batchSize = positiveInt("batchSize", options.batchSize, 64);
-    this.maxRetries = positiveInt("maxRetries", options.maxRetries, 5, true);
+    this.retryPolicy = {
+      maxRetries: positiveInt("maxRetries", options.maxRetries, 5, true),
+      initialBackoffMs: nonNegative("initialBackoffMs", options.initialBackoffMs, 500),
+      maxBackoffMs: nonNegative("maxBackoffMs", options.maxBackoffMs, 20_000),
+    };
     this.timeoutMs = positiveInt("timeoutMs", options.timeoutMs, 30_000);
-    this.initialBackoffMs = nonNegative("initialBackoffMs", options.initialBackoffMs, 500);
-    this.maxBackoffMs = nonNegative("maxBackoffMs", options.maxBackoffMs, 20_000);
     this.queryPrefix = options.queryPrefix ?? "";
     this.documentPrefix = options.documentPrefix ?? "";
     const f = options.fetch ?? globalThis.fetch;
@@ -181,66 +129,31 @@ export class OpenAICompatibleEmbedder implements Embedder {
     return out;
   }
 
-  private async embedBatchWithRetry(input: string[]): Promise<Float32Array[]> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.embedBatch(input);
-      } catch (e) {
-        if (!(e instanceof EmbeddingProviderError) || !e.retryable) throw e;
-        const err = e;
-        if (attempt >= this.maxRetries) {
-          throw new EmbeddingProviderError(`Embedding request to ${this.url} failed after ${attempt + 1} attempts: ${err.message}`, {
-            retryable: true,
-            status: err.status,
-            retryAfterMs: err.retryAfterMs,
-            cause: err,
-          });
-        }
-        const cap = Math.min(this.maxBackoffMs, this.initialBackoffMs * 2 ** attempt);
-        const delay = err.retryAfterMs !== undefined ? Math.min(err.retryAfterMs, this.maxBackoffMs) : Math.random() * cap;
-        await sleep(delay);
-      }
-    }
+  private embedBatchWithRetry(input: string[]): Promise<Float32Array[]> {
+    return withRetries(() => this.embedBatch(input), this.retryPolicy, {
+      errorClass: EmbeddingProviderError,
+      what: `Embedding request to ${displayUrl(this.url)}`,
+    });
   }
 
   /** One HTTP attempt; throws EmbeddingProviderError only. */
   private async embedBatch(input: string[]): Promise<Float32Array[]> {
     const body: Record<string, unknown> = { model: this.model, input, encoding_format: "float" };
     if (this.configuredDimensions !== undefined) body.dimensions = this.configuredDimensions;
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
-    let status: number;
-    let text: string;
-    let retryAfterMs: number | undefined;
-    try {
-      const res = await this.fetchImpl(this.url, { method: "POST", headers, body: JSON.stringify(body), signal: controller.signal });
-      status = res.status;
-      retryAfterMs = parseRetryAfter(res.headers);
-      text = await res.text();
-    } catch (e) {
-      const msg = controller.signal.aborted
-        ? `Embedding request to ${this.url} timed out after ${this.timeoutMs} ms`
-        : `Embedding request to ${this.url} failed: ${describeNetworkError(e)}`;
-      throw new EmbeddingProviderError(msg, { retryable: true, cause: e });
-    } finally {
-      clearTimeout(timer);
-    }
-
-    if (status < 200 || status > 299) {
-      throw new EmbeddingProviderError(`Embedding request to ${this.url} failed with HTTP ${status}: ${serverMessage(text) || "(empty body)"}`, {
-        retryable: RETRYABLE_STATUS.has(status),
-        status,
-        retryAfterMs,
-      });
-    }
+    const { status, text } = await postJson({
+      url: this.url,
+      body,
+      apiKey: this.apiKey,
+      timeoutMs: this.timeoutMs,
+      fetch: this.fetchImpl,
+      what: `Embedding request to ${displayUrl(this.url)}`,
+      errorClass: EmbeddingProviderError,
+    });
     return this.parse(text, input.length, status);
   }
 
   private parse(text: string, expected: number, status: number): Float32Array[] {
-    const bad = (why: string) => new EmbeddingProviderError(`Invalid embeddings response from ${this.url}: ${why}`, { retryable: false, status });
+    const bad = (why: string) => new EmbeddingProviderError(`Invalid embeddings response from ${displayUrl(this.url)}: ${why}`, { retryable: false, status });
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -275,11 +188,4 @@ export class OpenAICompatibleEmbedder implements Embedder {
     if (this.configuredDimensions === undefined && this.learnedDimensions === undefined) this.learnedDimensions = size;
     return out as Float32Array[];
   }
-}
-
-function describeNetworkError(e: unknown): string {
-  if (!(e instanceof Error)) return String(e);
-  const cause = (e as { cause?: unknown }).cause;
-  const detail = cause instanceof Error ? cause.message : cause !== undefined ? String(cause) : "";
-  return detail && detail !== e.message ? `${e.message} (${detail})` : e.message;
 }

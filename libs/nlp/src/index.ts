@@ -1,1 +1,17 @@
 export * from "./ports";
+export * from "./config";
+export * from "./create-nlp";
+export { OfflineFactExtractor, type OfflineFactExtractorOptions, extractFacts } from "./offline/extractor";
+export { OfflineMemoryRelator } from "./offline/relator";
+export { OfflineReranker } from "./offline/reranker";
+export { OfflineQueryRewriter } from "./offline/rewriter";
+export { OfflineAggregator } from "./offline/aggregator";
+export { OfflineBucketClassifier } from "./offline/classifier";
+export { resolveDates, parseReference } from "./offline/dates";
+export { ChatClient, ChatProviderError, type ChatClientOptions, type JsonTask } from "./openai/chat-client";
+export { OpenAIFactExtractor } from "./openai/extractor";
+export { OpenAIMemoryRelator } from "./openai/relator";
+export { OpenAIReranker } from "./openai/reranker";
+export { OpenAIQueryRewriter } from "./openai/rewriter";
+export { OpenAIAggregator } from "./openai/aggregator";
+export { OpenAIBucketClassifier } from "./openai/classifier";

@@ -1,0 +1,97 @@
+import { analyze } from "@engram/index";
+import type { BucketClassifier } from "../ports";
+
+/**
+ * Words related to common profile-bucket themes. A bucket whose key or
+ * description mentions a theme word also matches the theme's other words,
+ * at reduced weight ("work" also catches "employer", "promoted"...).
+ */
+const THEMES: string[] = [
+  "work job career employer employ company office colleague coworker boss manager salary promotion promoted hired team project profession occupation business client meeting role position",
+  "family sister brother mother mom father dad wife husband partner son daughter kid child children parent parents grandmother grandfather cousin aunt uncle sibling married spouse",
+  "health allergy allergic doctor diet medication medical illness disease symptom therapy exercise workout gym fitness sleep pain injury hospital diagnosis vegan vegetarian",
+  "food eat eating cook cooking recipe restaurant meal dish cuisine coffee tea drink favourite favorite vegan vegetarian breakfast dinner lunch",
+  "hobby hobbies interest interests enjoy enjoys likes love loves play plays music sport sports hiking reading reads game games painting guitar piano travel photography",
+  "preference preferences prefer prefers favorite favourite likes dislikes love hate style mode setting",
+  "location live lives living home city town country moved address neighborhood neighbourhood hometown born",
+  "travel trip trips flight flights vacation holiday visit visited visiting hotel abroad journey",
+  "education school university college degree study studied student class course graduated major teacher",
+  "goal goals plan plans planning want wants hope hopes dream aim objective intend learning",
+  "pet pets dog dogs cat cats puppy kitten animal",
+  "relationship relationships friend friends partner dating boyfriend girlfriend married engaged",
+  "finance money budget savings invest investment income expense expenses bank loan mortgage rent salary",
+  "schedule appointment appointments meeting deadline calendar event events date dates reminder",
+  "technology tech software computer phone laptop app programming code coding developer language",
+];
+
+/** Description words that say nothing about a topic. */
+const GENERIC = new Set(
+  analyze(
+    "user users information info thing things related relating relate about detail details fact facts include includes including stuff various general other personal memory memories data any kind kinds type types",
+  ),
+);
+
+interface Profile {
+  key: string;
+  weights: Map<string, number>;
+}
+
+function buildProfile(bucket: { key: string; description: string }): Profile {
+  const weights = new Map<string, number>();
+  const add = (stem: string, w: number) => {
+    if (GENERIC.has(stem)) return;
+    weights.set(stem, Math.max(weights.get(stem) ?? 0, w));
+  };
+  const keyWords = bucket.key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-.:/]+/g, " ");
+  for (const s of analyze(keyWords)) add(s, 2);
+  for (const s of analyze(bucket.description)) add(s, 1);
+  const direct = new Set(weights.keys());
+  for (const theme of THEMES) {
+    const stems = analyze(theme);
+    if (stems.some((s) => direct.has(s))) for (const s of stems) add(s, 0.5);
+  }
+  return { key: bucket.key, weights };
+}
+
+/**
+ * Offline bucket classification: each text's stems (the search index's
+ * analysis) against each bucket's key (weight 2), description (1) and the
+ * related words of a matching theme (0.5). A text joins every bucket whose
+ * summed weight reaches `threshold` (default 1: one key or description word,
+ * or two related words).
+ */
+export class OfflineBucketClassifier implements BucketClassifier {
+  readonly id = "offline-v1";
+  private readonly cache = new Map<string, Profile>();
+
+  constructor(private readonly threshold = 1) {}
+
+  async classify(texts: string[], buckets: { key: string; description: string }[]): Promise<string[][]> {
+    return this.classifySync(texts, buckets);
+  }
+
+  classifySync(texts: string[], buckets: { key: string; description: string }[]): string[][] {
+    const profiles = buckets.map((b) => this.profile(b));
+    return texts.map((t) => {
+      const stems = new Set(analyze(t));
+      const out: string[] = [];
+      for (const p of profiles) {
+        let score = 0;
+        for (const s of stems) score += p.weights.get(s) ?? 0;
+        if (score >= this.threshold) out.push(p.key);
+      }
+      return out;
+    });
+  }
+
+  private profile(b: { key: string; description: string }): Profile {
+    const id = `${b.key}\u0000${b.description}`;
+    let p = this.cache.get(id);
+    if (!p) {
+      p = buildProfile(b);
+      if (this.cache.size > 1000) this.cache.clear();
+      this.cache.set(id, p);
+    }
+    return p;
+  }
+}
