@@ -4,3 +4,4 @@ export * from "./convert";
 export * from "./server";
 export * from "./client";
 export * from "./health";
+export * from "./clients/profile-buckets";

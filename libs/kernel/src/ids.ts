@@ -13,6 +13,8 @@ export const ID_KINDS = {
   connection: "n",
   key: "k",
   event: "e",
+  /** One bulk operation (a forget-matching call tags every memory it forgets). */
+  batch: "b",
 } as const;
 
 export type IdKind = keyof typeof ID_KINDS;

@@ -68,12 +68,14 @@ export function loadAllInOneConfig(e: Env = process.env) {
   if (proc && proc.SHUTDOWN_DELAY_MS + proc.SHUTDOWN_DEADLINE_MS > 9_500) {
     problems.push("engram: SHUTDOWN_DELAY_MS + SHUTDOWN_DEADLINE_MS must stay below 9500 so SIGTERM completes within 10 s");
   }
+  const embedderKeys = ["EMBEDDER", "EMBEDDING_DIMENSIONS", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL"] as const;
   if (
     result.worker &&
     result.recall &&
-    (["EMBEDDER", "EMBEDDING_DIMENSIONS", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL"] as const).some((k) => result.worker![k] !== result.recall![k])
+    result.memories &&
+    embedderKeys.some((k) => result.worker![k] !== result.recall![k] || result.memories![k] !== result.recall![k])
   ) {
-    problems.push("pipeline-worker and recall must use the same embedder and dimensions");
+    problems.push("pipeline-worker, memories and recall must use the same embedder and dimensions");
   }
   if (problems.length) throw new ConfigError("engram", [...new Set(problems)]);
   return result as { [K in keyof typeof result]: NonNullable<(typeof result)[K]> };

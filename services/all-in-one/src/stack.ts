@@ -1,13 +1,14 @@
 import path from "node:path";
 import { EmbeddedEventBus } from "@engram/bus";
-import { type ChunkIndex, SqliteChunkIndex } from "@engram/index";
+import { type ChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
+import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
 import { ProcessRuntime } from "@engram/runtime";
 import { createGatewayModule } from "@engram/gateway/src/module";
 import { createIngestionModule } from "@engram/ingestion/src/module";
 import { createWorkerModule } from "@engram/pipeline-worker/src/module";
-import { createMemoriesModule } from "@engram/memories/src/module";
+import { createEmbeddedMemoryStore, createMemoriesModule } from "@engram/memories/src/module";
 import { createRecallModule } from "@engram/recall/src/module";
 import { createConnectionsModule } from "@engram/connections/src/module";
 import type { AllInOneConfig } from "./config";
@@ -20,7 +21,8 @@ export interface RunningStack {
 
 /**
  * The all-in-one composition root: every selected service module in this
- * process, started in dependency order, each on its own loopback gRPC port
+ * process, started in dependency order (ingestion, connections, recall,
+ * memories, pipeline-worker, gateway; each after the services it calls), each on its own loopback gRPC port
  * (the gateway and the worker still dial them), sharing one embedded event
  * bus and one embedded chunk index under the data directory.
  */
@@ -44,6 +46,15 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     index = idx;
     runtime.onStopped(() => idx.close());
   }
+  // The memory store is written by memories and read by recall (like the chunk index by the worker and recall).
+  let memoryStore: ReturnType<typeof createEmbeddedMemoryStore> | undefined;
+  if (targets.has("memories") || targets.has("recall")) {
+    const store = createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load }));
+    memoryStore = store;
+    runtime.onStopped(() => store.close());
+  }
+  // One set of language components (extractor, relator, reranker, ...) for both services.
+  const nlp = createNlp(c.memories);
   const grpc = `${p.GRPC_HOST}:0`;
   const local = (port: number | undefined) => `127.0.0.1:${port}`;
   const grpcPorts: Record<string, number> = {};
@@ -59,21 +70,30 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       grpcPorts.ingestion = (await runtime.add(createIngestionModule({ config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir }, bus, logger }), grpc))!;
       addresses.ingestion = local(grpcPorts.ingestion);
     }
-    if (targets.has("pipeline-worker")) {
-      const config = { ...c.worker, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS };
-      grpcPorts["pipeline-worker"] = (await runtime.add(createWorkerModule({ config, bus, index: index!, logger }), grpc))!;
-    }
-    if (targets.has("memories")) {
-      grpcPorts.memories = (await runtime.add(createMemoriesModule({ config: { ...c.memories, ENGRAM_DATA_DIR: dataDir }, logger }), grpc))!;
-      addresses.memories = local(grpcPorts.memories);
-    }
-    if (targets.has("recall")) {
-      grpcPorts.recall = (await runtime.add(createRecallModule({ config: { ...c.recall, ENGRAM_DATA_DIR: dataDir }, index: index!, logger }), grpc))!;
-      addresses.recall = local(grpcPorts.recall);
-    }
     if (targets.has("connections")) {
       grpcPorts.connections = (await runtime.add(createConnectionsModule({ config: { ...c.connections, ENGRAM_DATA_DIR: dataDir }, logger }), grpc))!;
       addresses.connections = local(grpcPorts.connections);
+    }
+    if (targets.has("recall")) {
+      const config = { ...c.recall, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, CONNECTIONS_ADDRESS: addresses.connections };
+      grpcPorts.recall = (await runtime.add(createRecallModule({ config, index: index!, memories: memoryStore!, nlp, logger }), grpc))!;
+      addresses.recall = local(grpcPorts.recall);
+    }
+    if (targets.has("memories")) {
+      const config = {
+        ...c.memories,
+        ENGRAM_DATA_DIR: dataDir,
+        INGESTION_ADDRESS: addresses.ingestion,
+        RECALL_ADDRESS: addresses.recall,
+        CONNECTIONS_ADDRESS: addresses.connections,
+        BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS,
+      };
+      grpcPorts.memories = (await runtime.add(createMemoriesModule({ config, bus, store: memoryStore!, nlp, logger }), grpc))!;
+      addresses.memories = local(grpcPorts.memories);
+    }
+    if (targets.has("pipeline-worker")) {
+      const config = { ...c.worker, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS };
+      grpcPorts["pipeline-worker"] = (await runtime.add(createWorkerModule({ config, bus, index: index!, logger }), grpc))!;
     }
     let httpPort: number | undefined;
     if (targets.has("gateway")) {

@@ -1,20 +1,103 @@
+import { type EventBus, type Subscription, TOPICS } from "@engram/bus";
+import { createEmbedder, type HybridSearchEngine, type PartitionLoader } from "@engram/index";
+import { type Clock, systemClock } from "@engram/kernel";
+import type { Nlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
+import { SqliteMemoryStore } from "./adapters/embedded/memory.sqlite";
+import { BusFormationEvents } from "./adapters/bus/formation-events.bus";
+import { ProfileBucketsClient } from "@engram/grpc";
+import { GrpcSourceDocumentReader } from "./adapters/grpc/source-document.grpc";
+import { CreateMemoriesUseCase } from "./app/create-memories.usecase";
+import { ForgetMemoriesUseCase } from "./app/forget-memories.usecase";
+import { FormMemoriesUseCase } from "./app/form-memories.usecase";
+import { KeyedMutex } from "./app/keyed-mutex";
+import { ListMemoriesUseCase } from "./app/list-memories.usecase";
+import { memoryEventsHandler } from "./app/memory-events.consumer";
+import { MemoryWriter } from "./app/memory-writer";
+import type { MemoryRepository } from "./app/ports";
+import { RetireMemoriesUseCase } from "./app/retire-memories.usecase";
+import { UpdateMemoryUseCase } from "./app/update-memory.usecase";
 import type { MemoriesConfig } from "./config";
+import { memoriesGrpc } from "./grpc/memories.grpc";
 
 export interface MemoriesDeps {
   config: MemoriesConfig;
+  bus: EventBus;
+  /** The memory store (also the read model recall searches; the composition root owns and closes it). */
+  store: MemoryRepository;
+  nlp: Nlp;
   logger: Logger;
+  clock?: Clock;
+}
+
+export const MEMORIES_CONSUMER_GROUP = "memories";
+
+/** The embedded memory store under the data directory, searched by the given engine. */
+export function createEmbeddedMemoryStore(config: MemoriesConfig, engine: (load: PartitionLoader) => HybridSearchEngine): SqliteMemoryStore {
+  return new SqliteMemoryStore(config.ENGRAM_DATA_DIR, { engine, vectors: createEmbedder(config).semantic });
 }
 
 /**
- * The memories service. Its contract (engram.memories.v1.MemoriesService) is
- * complete; memory formation and the memories API arrive with the memories
- * release, until then every RPC answers UNIMPLEMENTED (HTTP 501).
+ * The memories service: memories API (write, list, update, forget,
+ * forget-matching), memory formation on DocumentIndexed, provenance
+ * retirement on DocumentDeleted, and the expiry sweep.
  */
-export function createMemoriesModule(_deps: MemoriesDeps): ServiceModule {
+export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
+  const { config, store } = deps;
+  const log = deps.logger.child({ component: "memories" });
+  const clock = deps.clock ?? systemClock;
+  const lock = new KeyedMutex();
+  const embedder = createEmbedder(config);
+  const writer = new MemoryWriter(store, embedder);
+  const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS, recall: config.RECALL_ADDRESS });
+  const buckets = new ProfileBucketsClient(config.CONNECTIONS_ADDRESS);
+  const retire = new RetireMemoriesUseCase(store, clock);
+  const form = new FormMemoriesUseCase({
+    repo: store,
+    writer,
+    reader,
+    extractor: deps.nlp.extractor,
+    relator: deps.nlp.relator,
+    buckets,
+    events: new BusFormationEvents(deps.bus, clock),
+    clock,
+    lock,
+    logger: log,
+  });
+  let subscription: Subscription | undefined;
+  let sweep: NodeJS.Timeout | undefined;
+
   return {
     name: "memories",
-    grpcServices: { "engram.memories.v1.MemoriesService": {} },
+    grpcServices: {
+      "engram.memories.v1.MemoriesService": memoriesGrpc({
+        create: new CreateMemoriesUseCase({ repo: store, writer, classifier: deps.nlp.classifier, buckets, clock, lock }),
+        update: new UpdateMemoryUseCase({ repo: store, writer, clock, lock }),
+        forget: new ForgetMemoriesUseCase({ repo: store, clock, lock }),
+        list: new ListMemoriesUseCase(store, clock),
+        repo: store,
+      }),
+    },
+    async start() {
+      subscription = await deps.bus.subscribe({
+        group: MEMORIES_CONSUMER_GROUP,
+        topics: [TOPICS.documents, TOPICS.documentState],
+        handler: memoryEventsHandler({ form, retire, maxAttempts: config.BUS_MAX_ATTEMPTS, logger: log }),
+      });
+      sweep = setInterval(() => {
+        retire.expire().then(
+          (n) => n && log.info({ forgotten: n }, "memories past forgetAfter forgotten"),
+          (err) => log.error({ err }, "memory expiry sweep failed"),
+        );
+      }, config.MEMORY_EXPIRY_SWEEP_MS);
+      sweep.unref();
+    },
+    async stop() {
+      if (sweep) clearInterval(sweep);
+      await subscription?.close();
+      reader.close();
+      buckets.close();
+    },
   };
 }

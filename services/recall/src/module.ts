@@ -1,7 +1,15 @@
-import { type ChunkIndex, createEmbedder } from "@engram/index";
+import { ProfileBucketsClient } from "@engram/grpc";
+import { type ChunkIndex, createEmbedder, type MemoryIndex } from "@engram/index";
+import { type Clock, systemClock } from "@engram/kernel";
+import type { Nlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
+import { GrpcDocumentLookup } from "./adapters/grpc/document-lookup.grpc";
+import { ProfileUseCase } from "./app/profile.usecase";
+import { QueryPreparer } from "./app/query";
 import { SearchDocumentsUseCase } from "./app/search-documents.usecase";
+import { SearchV3UseCase } from "./app/search-v3.usecase";
+import { SearchUseCase } from "./app/search.usecase";
 import type { RecallConfig } from "./config";
 import { recallGrpc } from "./grpc/recall.grpc";
 
@@ -9,14 +17,51 @@ export interface RecallDeps {
   config: RecallConfig;
   /** The chunk index the pipeline-worker writes (read side). */
   index: ChunkIndex;
+  /** The memory read model the memories service writes. */
+  memories: MemoryIndex;
+  nlp: Pick<Nlp, "reranker" | "rewriter" | "aggregator" | "classifier">;
   logger: Logger;
+  clock?: Clock;
 }
 
+/** The recall service: search (v3, v4: memories, documents, hybrid), profiles, chunk listing. Read side only. */
 export function createRecallModule(deps: RecallDeps): ServiceModule {
-  const embedder = createEmbedder(deps.config);
-  const searchDocuments = new SearchDocumentsUseCase(deps.index, embedder);
+  const { config } = deps;
+  const clock = deps.clock ?? systemClock;
+  const preparer = new QueryPreparer(createEmbedder(config), deps.nlp.rewriter);
+  const documents = new SearchDocumentsUseCase(deps.index);
+  const lookup = new GrpcDocumentLookup(config.INGESTION_ADDRESS);
+  const buckets = new ProfileBucketsClient(config.CONNECTIONS_ADDRESS);
+  const search = new SearchUseCase({
+    memories: deps.memories,
+    chunks: deps.index,
+    documents,
+    preparer,
+    reranker: deps.nlp.reranker,
+    aggregator: deps.nlp.aggregator,
+    clock,
+  });
   return {
     name: "recall",
-    grpcServices: { "engram.recall.v1.RecallService": recallGrpc({ searchDocuments, index: deps.index }) },
+    grpcServices: {
+      "engram.recall.v1.RecallService": recallGrpc({
+        search,
+        searchV3: new SearchV3UseCase({ chunks: deps.index, documents, preparer, lookup, reranker: deps.nlp.reranker }),
+        profile: new ProfileUseCase({
+          memories: deps.memories,
+          search,
+          buckets,
+          classifier: deps.nlp.classifier,
+          clock,
+          limits: { staticMax: config.PROFILE_STATIC_MAX, dynamicMax: config.PROFILE_DYNAMIC_MAX, perBucketMax: config.PROFILE_BUCKET_MAX },
+        }),
+        buckets,
+        index: deps.index,
+      }),
+    },
+    async stop() {
+      lookup.close();
+      buckets.close();
+    },
   };
 }

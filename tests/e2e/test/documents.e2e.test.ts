@@ -52,7 +52,8 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
     expect(hit.similarity).toBeGreaterThan(0);
     expect(hit.similarity).toBeLessThanOrEqual(1);
     expect(hit.metadata).toEqual({ type: "note" });
-    expect(hit.documents[0].id).toBe(hit.id);
+    expect(hit.documents[0].id).toBe(hit.documentId);
+    expect(hit.id).toMatch(/^c_/);
   });
 
   it("returns chunks with include=chunks, each carrying its documentId", async () => {

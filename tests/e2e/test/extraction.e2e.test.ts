@@ -39,7 +39,7 @@ describe("file extraction end to end", () => {
     const v3 = await api("GET", `/v3/documents/${id}`);
     expect(v3.body.title).toBeTruthy();
     const search = await api("POST", "/v4/search", { q: phrase, containerTag: "files", searchMode: "documents", threshold: 0 });
-    expect(search.body.results.find((r: { id: string }) => r.id === v3.body.id)?.chunk).toContain(phrase.split(" ")[0]);
+    expect(search.body.results.find((r: { documentId: string }) => r.documentId === v3.body.id)?.chunk).toContain(phrase.split(" ")[0]);
   });
 
   it("fails a binary file named .pdf and a truncated PDF with readable reasons", async () => {

@@ -2,19 +2,7 @@ import type { ExtractedFact, ExtractionInput, FactExtractor } from "../ports";
 import { OfflineBucketClassifier } from "./classifier";
 import { type DateReference, parseReference, resolveDates } from "./dates";
 import { inferFacts } from "./inference";
-import {
-  ADVERBS,
-  AUX,
-  isAdverbWord,
-  isFemaleName,
-  isFirstName,
-  isGerund,
-  isLastName,
-  isMaleName,
-  isVerbForm,
-  lexTags,
-  thirdPerson,
-} from "./lexicon";
+import { ADVERBS, AUX, isAdverbWord, isFemaleName, isFirstName, isGerund, isLastName, isMaleName, isVerbForm, lexTags, thirdPerson } from "./lexicon";
 import { isStaticStatement } from "./static";
 import { firstVerbIndex, isParticiple, isVerbAt } from "./syntax";
 import { type Tok, join, sentences, tok, toks } from "./tokens";

@@ -3,6 +3,7 @@ import { type Logger, metrics } from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
 import { contractRoutes, publicContractRoutes } from "../routes/contract.routes";
 import { documentRoutes } from "../routes/documents.routes";
+import { memoryRoutes } from "../routes/memories.routes";
 import { searchRoutes } from "../routes/search.routes";
 import { fileRoutes } from "../routes/files.routes";
 import type { Backends } from "./backends";
@@ -65,6 +66,7 @@ export function createApp(o: AppOptions): Express {
   app.use(contractRoutes(o.backends));
   app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(searchRoutes(o.backends));
+  app.use(memoryRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));
   return app;

@@ -18,30 +18,11 @@ function forward(backend: Backend, rpc: string, build: Build = () => ({})): Requ
   };
 }
 
-const ns: Build = (req) => ({ namespace: req.params.namespace });
-
 export const PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github", "granola", "web-crawler", "s3"];
 
 export function contractRoutes(b: Backends): Router {
   const r = Router();
 
-  // Lists of chunks and memories, forgetting (memories release)
-  r.post("/ns/:namespace/list/chunks", forward(b.recall, "ListChunks", ns));
-  r.post("/ns/:namespace/list/memories", forward(b.memories, "ListMemories", ns));
-  r.delete("/ns/:namespace/memories/semantic", forward(b.memories, "ForgetMemoriesByQuery", ns));
-  r.delete("/ns/:namespace/memories", forward(b.memories, "ForgetMemoriesByIds", ns));
-
-  // Recall
-  r.post("/v3/search", forward(b.recall, "SearchV3"));
-  r.post("/v4/profile", forward(b.recall, "GetProfile"));
-  r.post("/v4/profile/buckets", forward(b.recall, "GetProfileBuckets"));
-
-  // Memories (v4)
-  r.post("/v4/memories/list", forward(b.memories, "ListMemories"));
-  r.post("/v4/memories/forget-matching", forward(b.memories, "ForgetMatchingMemories"));
-  r.post("/v4/memories", forward(b.memories, "CreateMemories"));
-  r.patch("/v4/memories", forward(b.memories, "UpdateMemory"));
-  r.delete("/v4/memories", forward(b.memories, "ForgetMemory"));
   r.post("/v4/conversations", forward(b.conversations, "IngestConversation"));
 
   // Settings and container tags

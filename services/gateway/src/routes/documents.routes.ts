@@ -31,7 +31,7 @@ import {
   v5ListBody,
   v5Query,
 } from "./schemas";
-import { presentChunk, presentProcessing, presentV3Document, presentV3ListItem, presentV5Document } from "./presenters";
+import { presentChunk, presentMemoryEntry, presentProcessing, presentV3Document, presentV3ListItem, presentV5Document } from "./presenters";
 import { ZodError } from "zod";
 
 export interface DocumentRoutesOptions {
@@ -210,7 +210,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
         : undefined,
     ]);
     if (chunks) body.chunks = chunks.chunks.map(presentChunk);
-    if (memories) body.memories = memories.memories;
+    if (memories) body.memories = memories.memories.map((m) => presentMemoryEntry(m));
     res.json(body);
   });
 

@@ -1,6 +1,10 @@
 import { fromStruct, fromTimestamp } from "@engram/grpc";
 import type { Document__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { ChunkEntry__Output } from "@engram/grpc/src/gen/engram/recall/v1/ChunkEntry";
+import type { Memory__Output } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
+import type { MemoryContextEntry__Output } from "@engram/grpc/src/gen/engram/recall/v1/MemoryContextEntry";
+import type { SearchV3Result__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV3Result";
+import type { SearchV4Result__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Result";
 import { protoEnum } from "@engram/kernel";
 
 const iso = (t: Parameters<typeof fromTimestamp>[0]) => fromTimestamp(t)?.toISOString() ?? null;
@@ -113,5 +117,183 @@ export function presentProcessing(d: Document__Output) {
     updatedAt: iso(d.updatedAt),
     metadata: fromStruct(d.metadata) ?? null,
     containerTags: d.containerTags.length ? d.containerTags : [d.namespace],
+  };
+}
+
+// --- memories and recall ---
+
+const RELATION: Record<string, "updates" | "extends" | "derives" | undefined> = {
+  MEMORY_RELATION_UPDATES: "updates",
+  MEMORY_RELATION_EXTENDS: "extends",
+  MEMORY_RELATION_DERIVES: "derives",
+};
+
+function temporalOf(m: Memory__Output) {
+  const t = m.temporalContext;
+  if (!t) return null;
+  const documentDate = iso(t.documentDate);
+  if (!documentDate && t.eventDates.length === 0) return null;
+  return { documentDate, eventDate: t.eventDates.length ? t.eventDates : null };
+}
+
+/** A memory as POST /v4/memories answers it. */
+export function presentCreatedMemory(m: Memory__Output) {
+  return {
+    id: m.id,
+    memory: m.content,
+    isStatic: m.isStatic,
+    createdAt: iso(m.createdAt),
+    forgetAfter: iso(m.forgetAfter),
+    forgetReason: m.forgetReason ?? null,
+    metadata: fromStruct(m.metadata) ?? null,
+  };
+}
+
+/** PATCH /v4/memories: the new version. */
+export function presentUpdatedMemory(m: Memory__Output) {
+  return {
+    id: m.id,
+    memory: m.content,
+    version: m.version,
+    parentMemoryId: orNull(m.parentMemoryId),
+    rootMemoryId: orNull(m.rootMemoryId),
+    createdAt: iso(m.createdAt),
+    forgetAfter: iso(m.forgetAfter),
+    forgetReason: m.forgetReason ?? null,
+    metadata: fromStruct(m.metadata) ?? null,
+  };
+}
+
+function presentHistoryItem(m: Memory__Output) {
+  return {
+    id: m.id,
+    memory: m.content,
+    version: m.version,
+    createdAt: iso(m.createdAt),
+    updatedAt: iso(m.updatedAt),
+    parentMemoryId: orNull(m.parentMemoryId),
+    rootMemoryId: orNull(m.rootMemoryId),
+    isLatest: m.isLatest,
+    isForgotten: m.isForgotten,
+  };
+}
+
+/** A memory entry (POST /v4/memories/list; v5 lists and include=memories without history). */
+export function presentMemoryEntry(m: Memory__Output, history?: Memory__Output[]) {
+  const relations = Object.entries(m.memoryRelations ?? {}).flatMap(([id, r]) => (RELATION[r] ? [[id, RELATION[r]]] : []));
+  return {
+    id: m.id,
+    memory: m.content,
+    version: m.version,
+    isLatest: m.isLatest,
+    isForgotten: m.isForgotten,
+    isStatic: m.isStatic,
+    isInference: m.isInference ?? null,
+    createdAt: iso(m.createdAt),
+    updatedAt: iso(m.updatedAt),
+    spaceId: m.spaceId,
+    orgId: m.tenantId,
+    sourceCount: m.documentIds.length,
+    parentMemoryId: orNull(m.parentMemoryId),
+    rootMemoryId: orNull(m.rootMemoryId),
+    forgetAfter: iso(m.forgetAfter),
+    forgetReason: m.forgetReason ?? null,
+    metadata: fromStruct(m.metadata) ?? null,
+    memoryRelations: relations.length ? Object.fromEntries(relations) : null,
+    temporalContext: temporalOf(m),
+    ...(history ? { history: history.map(presentHistoryItem) } : {}),
+    documentIds: m.documentIds,
+  };
+}
+
+export interface SearchIncludeFlags {
+  documents?: boolean;
+  summaries?: boolean;
+  relatedMemories?: boolean;
+  chunks?: boolean;
+}
+
+function presentContextEntry(e: MemoryContextEntry__Output) {
+  return {
+    relation: RELATION[e.relation] ?? "updates",
+    ...(e.relativeVersion !== undefined ? { version: e.relativeVersion } : {}),
+    memory: e.memory?.content ?? "",
+    metadata: fromStruct(e.memory?.metadata) ?? null,
+    updatedAt: iso(e.memory?.updatedAt),
+  };
+}
+
+function presentSearchDocument(d: Document__Output, include: SearchIncludeFlags) {
+  return {
+    id: d.id,
+    ...(include.documents ? { title: d.title || null, type: d.contentType || null, metadata: fromStruct(d.metadata) ?? null } : {}),
+    ...(include.summaries ? { summary: d.summary || null } : {}),
+    createdAt: iso(d.createdAt),
+    updatedAt: iso(d.updatedAt),
+  };
+}
+
+/** One result of POST /v4/search (and of a profile's searchResults): a memory result or a chunk result. */
+export function presentSearchResult(r: SearchV4Result__Output, include: SearchIncludeFlags) {
+  const withDocuments = include.documents || include.summaries;
+  if (r.chunk) {
+    const doc = r.documents[0];
+    return {
+      id: r.chunk.id,
+      chunk: r.chunk.content,
+      documentId: r.chunk.documentId,
+      metadata: fromStruct(r.chunk.metadata) ?? null,
+      updatedAt: iso(doc?.updatedAt) ?? iso(r.chunk.createdAt),
+      similarity: r.similarity,
+      ...(withDocuments && doc ? { documents: [presentSearchDocument(doc, include)] } : {}),
+    };
+  }
+  const m = r.memory!;
+  return {
+    id: m.id,
+    memory: m.content,
+    metadata: fromStruct(m.metadata) ?? null,
+    updatedAt: iso(m.updatedAt),
+    similarity: r.similarity,
+    version: m.version,
+    ...(m.filepath ? { filepath: m.filepath } : {}),
+    ...(m.isAggregated ? { isAggregated: true } : {}),
+    ...(include.relatedMemories && r.context
+      ? {
+          context: {
+            parents: r.context.parents.map(presentContextEntry),
+            children: r.context.children.map(presentContextEntry),
+            related: r.context.related.map(presentContextEntry),
+          },
+        }
+      : {}),
+    ...(withDocuments ? { documents: r.documents.map((d) => presentSearchDocument(d, include)) } : {}),
+    ...(include.chunks
+      ? {
+          chunks: r.chunks.map((c) => ({
+            content: c.chunk?.content ?? "",
+            score: c.score,
+            position: c.chunk?.position ?? 0,
+            documentId: c.chunk?.documentId ?? "",
+          })),
+        }
+      : {}),
+  };
+}
+
+/** One result of POST /v3/search: a document with its matching chunks. */
+export function presentV3SearchResult(r: SearchV3Result__Output, include: { fullDocs: boolean; summary: boolean }) {
+  const d = r.document!;
+  return {
+    documentId: d.id,
+    title: d.title || null,
+    type: v3Type(d.contentType),
+    metadata: fromStruct(d.metadata) ?? null,
+    score: r.score,
+    chunks: r.chunks.map((c) => ({ content: c.chunk?.content ?? "", isRelevant: c.isRelevant, score: c.score })),
+    createdAt: iso(d.createdAt),
+    updatedAt: iso(d.updatedAt),
+    ...(include.summary ? { summary: d.summary || null } : {}),
+    ...(include.fullDocs ? { content: d.content || null } : {}),
   };
 }

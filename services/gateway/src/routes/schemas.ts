@@ -61,30 +61,6 @@ export const includeParam = z
     return new Set(parts);
   });
 
-export const v4Search = z.object({
-  q: z.string({ message: "q is required" }).min(1, "q must not be empty").max(10_000),
-  containerTag: scope("containerTag").optional(),
-  containerTags: z.array(scope("containerTags[]")).max(100).optional(),
-  searchMode: z.enum(["memories", "hybrid", "documents"], { message: "searchMode must be memories, hybrid or documents" }).optional(),
-  threshold: z.number().min(0).max(1).optional(),
-  limit: z.number().int().min(1).max(100).optional(),
-  filters: z.record(z.string(), z.unknown()).optional(),
-  include: z
-    .object({
-      documents: z.boolean().optional(),
-      summaries: z.boolean().optional(),
-      relatedMemories: z.boolean().optional(),
-      forgottenMemories: z.boolean().optional(),
-      chunks: z.boolean().optional(),
-    })
-    .strict()
-    .optional(),
-  rerank: z.boolean().optional(),
-  aggregate: z.boolean().optional(),
-  rewriteQuery: z.boolean().optional(),
-  filepath: z.string().optional(),
-});
-
 export const pathNamespace = scope("namespace");
 export const pathId = z.string().min(1).max(255, "id must be at most 255 characters");
 
@@ -231,3 +207,165 @@ export const fileQuery = z
     dreaming: dreaming.optional(),
   })
   .strict();
+
+// --- memories and recall (memories release) ---
+
+/** OpenAPI container tag of the memories and profile operations (required there). */
+const requiredTag = scope("containerTag");
+const nullableString = (field: string, max: number) => z.string().max(max, `${field} must be at most ${max} characters`).nullable();
+const instant = (field: string) =>
+  z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), `${field} must be an ISO 8601 date-time`)
+    .nullable();
+
+export const temporalContext = z
+  .object({
+    documentDate: instant("temporalContext.documentDate").optional(),
+    eventDate: z.array(date).max(100).nullable().optional(),
+  })
+  .strict();
+
+export const memoryInput = z
+  .object({
+    content: z.string({ message: "content must be a string" }).min(1, "content must not be empty").max(10_000, "content must be at most 10000 characters"),
+    isStatic: z.boolean().optional(),
+    metadata: metadata.optional(),
+    forgetAfter: instant("forgetAfter").optional(),
+    forgetReason: nullableString("forgetReason", 1000).optional(),
+    temporalContext: temporalContext.optional(),
+  })
+  .strict();
+
+export const v4CreateMemories = z
+  .object({
+    memories: z
+      .array(memoryInput, { message: "memories must be an array" })
+      .min(1, "memories must hold 1 to 100 items")
+      .max(100, "memories must hold 1 to 100 items (got more than 100)"),
+    containerTag: requiredTag,
+  })
+  .strict();
+
+/** A memory named by id or by its exact content (PATCH and DELETE /v4/memories). */
+const memorySelector = {
+  id: z.string().min(1).max(255).optional(),
+  content: z.string().min(1).max(10_000).optional(),
+  containerTag: requiredTag,
+};
+const oneSelector = (b: { id?: string; content?: string }) => (b.id === undefined) !== (b.content === undefined);
+const SELECTOR_MESSAGE = "give the memory's id or its exact content (one of them)";
+
+export const v4UpdateMemory = z
+  .object({
+    ...memorySelector,
+    newContent: z.string({ message: "newContent is required" }).min(1, "newContent must not be empty").max(10_000),
+    metadata: metadata.nullable().optional(),
+    forgetAfter: instant("forgetAfter").optional(),
+    forgetReason: nullableString("forgetReason", 1000).optional(),
+    temporalContext: temporalContext.nullable().optional(),
+  })
+  .strict()
+  .refine(oneSelector, SELECTOR_MESSAGE);
+
+export const v4ForgetMemory = z
+  .object({ ...memorySelector, reason: z.string().max(1000).optional() })
+  .strict()
+  .refine(oneSelector, SELECTOR_MESSAGE);
+
+export const v4ForgetMatching = z
+  .object({
+    query: z.string().min(1, "query must not be empty").max(2000, "query must be at most 2000 characters").optional(),
+    /** The OpenAPI example sends `q`; accepted as the same field. */
+    q: z.string().min(1, "q must not be empty").max(2000, "q must be at most 2000 characters").optional(),
+    ids: z.array(z.string().min(1).max(255)).min(1, "ids must hold 1 to 500 ids").max(500, "ids must hold 1 to 500 ids (got more than 500)").optional(),
+    containerTag: requiredTag,
+    dryRun: z.boolean().optional(),
+    threshold: z.number().min(0).max(1).optional(),
+    maxForget: z.number().int().min(1).max(500).optional(),
+    reason: z.string().max(1000).optional(),
+  })
+  .strict()
+  .refine((b) => !(b.query && b.q), "send the query once, as query")
+  .refine((b) => Boolean(b.query ?? b.q) !== Boolean(b.ids), "give either query or ids");
+
+export const v4ListMemories = z
+  .object({
+    containerTags: z.array(scope("containerTags[]")).min(1, "containerTags must name at least one container tag").max(100).optional(),
+    /** The OpenAPI example sends a single `containerTag`; accepted. */
+    containerTag: scope("containerTag").optional(),
+    filters: filterValue.optional(),
+    limit: intLike("limit", 1, 1100).optional(),
+    page: intLike("page", 1, 1_000_000).optional(),
+    order: z.enum(["asc", "desc"], { message: "order must be asc or desc" }).optional(),
+    sort: z.enum(["createdAt", "updatedAt"], { message: "sort must be createdAt or updatedAt" }).optional(),
+    includeForgotten: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => b.containerTags || b.containerTag, "containerTags are required");
+
+export const v5ForgetIds = z.object({ ids: idList }).strict();
+
+export const v5ForgetSemantic = z
+  .object({
+    query: z.string({ message: "query is required" }).min(1, "query must not be empty").max(2000, "query must be at most 2000 characters"),
+    dryRun: z.boolean().optional(),
+  })
+  .strict();
+
+export const v3Search = z
+  .object({
+    q: z.string({ message: "q is required" }).min(1, "q must not be empty").max(10_000),
+    chunkThreshold: z.number().min(0).max(1).optional(),
+    containerTag: scope("containerTag").optional(),
+    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
+    docId: z.string().min(1).max(255).optional(),
+    documentThreshold: z.number().min(0).max(1).optional(),
+    filters: filterValue.optional(),
+    includeFullDocs: z.boolean().optional(),
+    includeSummary: z.boolean().optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+    onlyMatchingChunks: z.boolean().optional(),
+    rerank: z.boolean().optional(),
+    rewriteQuery: z.boolean().optional(),
+    categoriesFilter: z.array(z.string()).optional(),
+    filepath: z.string().max(1024).optional(),
+  })
+  .strict();
+
+export const v4Profile = z
+  .object({
+    q: z.string().max(10_000).optional(),
+    containerTag: requiredTag,
+    threshold: z.number().min(0).max(1).optional(),
+    filters: filterValue.optional(),
+    include: z.array(z.enum(["static", "dynamic", "buckets"], { message: "include accepts static, dynamic and buckets" })).optional(),
+    buckets: z.array(z.string().min(1).max(64)).max(50).optional(),
+  })
+  .strict();
+
+export const v4ProfileBuckets = z.object({ containerTag: requiredTag }).strict();
+
+export const v4Search = z.object({
+  q: z.string({ message: "q is required" }).min(1, "q must not be empty").max(10_000),
+  containerTag: scope("containerTag").optional(),
+  containerTags: z.array(scope("containerTags[]")).max(100).optional(),
+  searchMode: z.enum(["memories", "hybrid", "documents"], { message: "searchMode must be memories, hybrid or documents" }).optional(),
+  threshold: z.number().min(0).max(1).optional(),
+  limit: z.number().int().min(1).max(100).optional(),
+  filters: filterValue.optional(),
+  include: z
+    .object({
+      documents: z.boolean().optional(),
+      summaries: z.boolean().optional(),
+      relatedMemories: z.boolean().optional(),
+      forgottenMemories: z.boolean().optional(),
+      chunks: z.boolean().optional(),
+    })
+    .strict()
+    .optional(),
+  rerank: z.boolean().optional(),
+  aggregate: z.boolean().optional(),
+  rewriteQuery: z.boolean().optional(),
+  filepath: z.string().max(1024).optional(),
+});

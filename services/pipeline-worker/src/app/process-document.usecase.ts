@@ -19,6 +19,11 @@ export interface ProcessCommand {
   traceparent?: string;
 }
 
+/** Proto taskType of the queued event: unspecified means the default, memory. */
+export function formsMemories(taskType: string): boolean {
+  return taskType !== "TASK_TYPE_SUPERRAG";
+}
+
 /** State sequence numbers within one generation (monotonic; see ingestion applyState). */
 export const SEQUENCE = { extracting: 1, chunking: 2, embedding: 3, indexing: 4, done: 5, failed: 5 } as const;
 
@@ -128,7 +133,8 @@ export class ProcessDocumentUseCase {
       return out;
     });
 
-    await progress({ ...ref, status: "indexing", sequence: SEQUENCE.indexing, ...meta });
+    // A memory document reports indexing once, with DocumentIndexed, and stays there while its memories form.
+    if (!formsMemories(cmd.taskType)) await progress({ ...ref, status: "indexing", sequence: SEQUENCE.indexing, ...meta });
     const now = clock.now().toISOString();
     const chunks: IndexedChunk[] = pieces.map((p, i) => ({
       id: newId("chunk"),
@@ -154,8 +160,13 @@ export class ProcessDocumentUseCase {
     }));
     await this.time("index", () => index.replaceDocumentChunks(cmd.tenantId, cmd.namespace, cmd.documentId, chunks));
 
+    // taskType=memory: the document is done once the memories service has formed its memories (it publishes done);
+    // superrag ends here.
+    const final = formsMemories(cmd.taskType)
+      ? ({ status: "indexing", sequence: SEQUENCE.indexing } as const)
+      : ({ status: "done", sequence: SEQUENCE.done } as const);
     await events.stateChanged(
-      { ...ref, status: "done", sequence: SEQUENCE.done, ...meta },
+      { ...ref, ...final, ...meta },
       { ...ref, chunkCount: chunks.length, ...meta, customId: source.customId, taskType: cmd.taskType, dreaming: cmd.dreaming },
     );
   }

@@ -142,12 +142,21 @@ describe("ProcessDocumentUseCase", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("publishes extracting -> chunking -> embedding -> indexing -> done with sequences 1..5, then indexed", async () => {
+  it("superrag: publishes extracting -> chunking -> embedding -> indexing -> done with sequences 1..5, then indexed", async () => {
     sources.put(source());
-    await useCase.execute(cmd());
+    await useCase.execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
 
     expect(events.order).toEqual(["extracting", "chunking", "embedding", "indexing", "done", "indexed"]);
     expect(events.states.map((s) => s.sequence)).toEqual([1, 2, 3, 4, 5]);
+    expect(events.indexedCalls[0]!.taskType).toBe("TASK_TYPE_SUPERRAG");
+  });
+
+  it("memory: stops at indexing (sequence 4) with DocumentIndexed; the memories service reports done after formation", async () => {
+    sources.put(source());
+    await useCase.execute(cmd());
+    expect(events.order).toEqual(["extracting", "chunking", "embedding", "indexing", "indexed"]);
+    expect(events.states.map((s) => s.sequence)).toEqual([1, 2, 3, 4]);
+    expect(events.states.at(-1)).toMatchObject({ status: "indexing", title: "Release notes", contentType: "markdown" });
     expect(SEQUENCE.done).toBe(5);
     for (const s of events.states) {
       expect(s).toMatchObject({ tenantId: "acme", namespace: "user_1", documentId: "d_doc1", generation: 2 });

@@ -1,12 +1,12 @@
 import type { FilterExpr } from "@engram/filters";
-import type { ChunkHit, ChunkIndex, Embedder } from "@engram/index";
-import { InvalidArgumentError } from "@engram/kernel";
+import type { ChunkHit, ChunkIndex } from "@engram/index";
+import type { PreparedQuery } from "./query";
 
 export interface SearchDocumentsQuery {
   tenantId: string;
   /** Undefined = every namespace of the tenant. */
   namespaces?: string[];
-  q: string;
+  query: PreparedQuery;
   limit: number;
   threshold: number;
   documentId?: string;
@@ -26,23 +26,16 @@ export interface DocumentHit {
  * similarity threshold are dropped.
  */
 export class SearchDocumentsUseCase {
-  constructor(
-    private readonly index: ChunkIndex,
-    private readonly embedder: Embedder,
-  ) {}
+  constructor(private readonly index: ChunkIndex) {}
 
   async execute(query: SearchDocumentsQuery): Promise<DocumentHit[]> {
-    const q = query.q.trim();
-    if (!q) throw new InvalidArgumentError("q must not be empty");
-    const [vector] = await this.embedder.embed([q], "query");
     const hits = await this.index.search({
       tenantId: query.tenantId,
       namespaces: query.namespaces,
-      text: q,
-      vector: vector!,
-      model: this.embedder.id,
-      // Hashing vectors only echo the keywords: ranking stays lexical; a trained model joins the fusion.
-      denseWeight: this.embedder.semantic ? 0.5 : 0,
+      text: query.query.text,
+      vector: query.query.vector,
+      model: query.query.model,
+      denseWeight: query.query.denseWeight,
       limit: Math.max(50, query.limit * 5),
       documentId: query.documentId,
       filter: query.filter,

@@ -1,22 +1,52 @@
-import { parseFilter } from "@engram/filters";
+import { type FilterExpr, parseFilter } from "@engram/filters";
 import { fromStruct, type ServiceImpl, toStruct, toTimestamp } from "@engram/grpc";
-import type { SearchV4Request__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Request";
-import type { SearchV4Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
+import type { Chunk } from "@engram/grpc/src/gen/engram/common/v1/Chunk";
+import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
+import type { Filter__Output } from "@engram/grpc/src/gen/engram/common/v1/Filter";
+import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
+import type { GetProfileBucketsRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileBucketsRequest";
+import type { GetProfileBucketsResponse } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileBucketsResponse";
+import type { GetProfileRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileRequest";
+import type { GetProfileResponse } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileResponse";
 import type { ListChunksRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksRequest";
 import type { ListChunksResponse } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksResponse";
-import type { ChunkIndex, IndexedChunk } from "@engram/index";
-import type { Chunk } from "@engram/grpc/src/gen/engram/common/v1/Chunk";
-import { InvalidArgumentError, UnimplementedError } from "@engram/kernel";
-import type { SearchDocumentsUseCase } from "../app/search-documents.usecase";
+import type { MemoryContextEntry } from "@engram/grpc/src/gen/engram/recall/v1/MemoryContextEntry";
+import type { SearchV3Request__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV3Request";
+import type { SearchV3Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV3Response";
+import type { SearchV4Request__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Request";
+import type { SearchV4Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
+import type { SearchV4Result } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Result";
+import { type ChunkIndex, type IndexedChunk, memoryToProto } from "@engram/index";
+import { InvalidArgumentError } from "@engram/kernel";
+import type { BucketSource, DocumentInfo } from "../app/ports";
+import type { ProfileSection, ProfileUseCase } from "../app/profile.usecase";
+import { DEFAULT_THRESHOLD, type ContextEntry, type SearchMode, type SearchResult, type SearchUseCase } from "../app/search.usecase";
+import type { SearchV3UseCase } from "../app/search-v3.usecase";
 
-const DEFAULT_THRESHOLD = 0.6;
+export interface RecallUseCases {
+  search: SearchUseCase;
+  searchV3: SearchV3UseCase;
+  profile: ProfileUseCase;
+  buckets: BucketSource;
+  index: ChunkIndex;
+}
+
+function tenantOf(context: CallContext__Output | null | undefined): string {
+  if (!context?.tenantId) throw new InvalidArgumentError("call context without tenant");
+  return context.tenantId;
+}
+
+function filterOf(f: Filter__Output | null | undefined): FilterExpr | undefined {
+  const json = fromStruct(f?.expression);
+  return json && Object.keys(json).length ? parseFilter(json) : undefined;
+}
 
 function namespacesOf(namespace: string, tags: string[]): string[] | undefined {
   const all = [...new Set([namespace, ...tags].filter(Boolean))];
   return all.length ? all : undefined;
 }
 
-function chunkToProto(c: Omit<IndexedChunk, "vector">): Chunk {
+export function chunkToProto(c: Omit<IndexedChunk, "vector">): Chunk {
   return {
     id: c.id,
     documentId: c.documentId,
@@ -30,73 +60,179 @@ function chunkToProto(c: Omit<IndexedChunk, "vector">): Chunk {
   };
 }
 
-/** engram.recall.v1.RecallService: proto <-> use case mapping only. */
-export function recallGrpc(uc: { searchDocuments: SearchDocumentsUseCase; index: ChunkIndex }): ServiceImpl {
+function documentToProto(d: DocumentInfo): Document {
   return {
-    async listChunks(req: ListChunksRequest__Output): Promise<ListChunksResponse> {
-      const tenantId = req.context?.tenantId;
-      if (!tenantId) throw new InvalidArgumentError("call context without tenant");
-      if (!req.documentId || !req.namespace)
-        throw new UnimplementedError("listing chunks across documents", "list the chunks of one document (GET /ns/{namespace}/document/{id}?include=chunks)");
-      const chunks = await uc.index.listDocumentChunks(tenantId, req.namespace, req.documentId);
+    id: d.id,
+    customId: d.customId ?? "",
+    namespace: d.namespace,
+    title: d.title ?? "",
+    contentType: d.contentType ?? "",
+    metadata: toStruct(d.metadata),
+    summary: d.summary ?? "",
+    content: d.content ?? "",
+    createdAt: toTimestamp(d.createdAt),
+    updatedAt: toTimestamp(d.updatedAt),
+  };
+}
+
+const RELATION = { updates: "MEMORY_RELATION_UPDATES", extends: "MEMORY_RELATION_EXTENDS", derives: "MEMORY_RELATION_DERIVES" } as const;
+
+function contextEntry(e: ContextEntry): MemoryContextEntry {
+  return {
+    relation: RELATION[e.relation],
+    ...(e.relativeVersion !== undefined ? { relativeVersion: e.relativeVersion } : {}),
+    memory: memoryToProto(e.memory),
+  };
+}
+
+function resultToProto(r: SearchResult): SearchV4Result {
+  if (r.kind === "chunk") {
+    const best = r.hit.chunks[0]!.chunk;
+    return {
+      chunk: { ...chunkToProto(best), metadata: toStruct(best.document.metadata) },
+      similarity: r.similarity,
+      documents: [documentToProto(r.document)],
+      chunks: r.hit.chunks.map((c) => ({ chunk: chunkToProto(c.chunk), score: c.similarity, isRelevant: true })),
+    };
+  }
+  return {
+    memory: { ...memoryToProto(r.memory), isAggregated: !!r.aggregatedFrom },
+    similarity: r.similarity,
+    ...(r.context
+      ? {
+          context: {
+            parents: r.context.parents.map(contextEntry),
+            children: r.context.children.map(contextEntry),
+            related: r.context.related.map(contextEntry),
+          },
+        }
+      : {}),
+    documents: (r.documents ?? []).map(documentToProto),
+    chunks: (r.chunks ?? []).map((c) => ({ chunk: chunkToProto(c.chunk), score: c.similarity, isRelevant: true })),
+  };
+}
+
+const MODE: Record<string, SearchMode> = {
+  SEARCH_MODE_UNSPECIFIED: "memories",
+  SEARCH_MODE_MEMORIES: "memories",
+  SEARCH_MODE_HYBRID: "hybrid",
+  SEARCH_MODE_DOCUMENTS: "documents",
+};
+
+const SECTION: Record<string, ProfileSection | undefined> = {
+  PROFILE_SECTION_STATIC: "static",
+  PROFILE_SECTION_DYNAMIC: "dynamic",
+  PROFILE_SECTION_BUCKETS: "buckets",
+};
+
+/** engram.recall.v1.RecallService: proto <-> use case mapping only. */
+export function recallGrpc(uc: RecallUseCases): ServiceImpl {
+  return {
+    async searchV4(req: SearchV4Request__Output): Promise<SearchV4Response> {
+      const started = performance.now();
+      const results = await uc.search.execute({
+        tenantId: tenantOf(req.context),
+        namespaces: namespacesOf(req.namespace, req.containerTags),
+        q: req.q,
+        mode: MODE[req.searchMode] ?? "memories",
+        threshold: req.threshold ?? DEFAULT_THRESHOLD,
+        limit: req.limit || 10,
+        filter: filterOf(req.filter),
+        include: {
+          documents: req.include?.documents,
+          summaries: req.include?.summaries,
+          relatedMemories: req.include?.relatedMemories,
+          forgottenMemories: req.include?.forgottenMemories,
+          chunks: req.include?.chunks,
+        },
+        rerank: req.rerank,
+        rewriteQuery: req.rewriteQuery,
+        aggregate: req.aggregate,
+        filepath: req.filepath || undefined,
+      });
+      return { results: results.map(resultToProto), timingMs: Math.round(performance.now() - started), total: results.length };
+    },
+
+    async searchV3(req: SearchV3Request__Output): Promise<SearchV3Response> {
+      const started = performance.now();
+      const results = await uc.searchV3.execute({
+        tenantId: tenantOf(req.context),
+        namespaces: namespacesOf(req.namespace, req.containerTags),
+        q: req.q,
+        chunkThreshold: req.chunkThreshold ?? 0,
+        docId: req.docId || undefined,
+        onlyMatchingChunks: req.onlyMatchingChunks ?? true,
+        includeFullDocs: req.includeFullDocs,
+        includeSummary: req.includeSummary,
+        rerank: req.rerank,
+        rewriteQuery: req.rewriteQuery,
+        filter: filterOf(req.filter),
+        limit: req.limit || 10,
+        filepath: req.filepath || undefined,
+      });
       return {
-        chunks: chunks.map((c) => ({
-          chunk: chunkToProto(c),
-          type: "CHUNK_TYPE_TEXT" as const,
+        results: results.map((r) => ({
+          document: documentToProto(r.document),
+          score: r.score,
+          chunks: r.chunks.map((c) => ({ chunk: chunkToProto(c.chunk), score: c.score, isRelevant: c.isRelevant })),
         })),
-        total: chunks.length,
-        documentId: req.documentId,
+        timingMs: Math.round(performance.now() - started),
+        total: results.length,
       };
     },
 
-    async searchV4(req: SearchV4Request__Output): Promise<SearchV4Response> {
-      const started = performance.now();
-      const tenantId = req.context?.tenantId;
-      if (!tenantId) throw new InvalidArgumentError("call context without tenant");
-      const mode = req.searchMode === "SEARCH_MODE_UNSPECIFIED" ? "SEARCH_MODE_MEMORIES" : req.searchMode;
-      if (mode !== "SEARCH_MODE_DOCUMENTS") {
-        throw new UnimplementedError(
-          `searchMode ${mode === "SEARCH_MODE_HYBRID" ? "hybrid" : "memories"}`,
-          'memory formation arrives in a later release; use searchMode "documents"',
-        );
-      }
-      const filterJson = fromStruct(req.filter?.expression);
-      const filter = filterJson && Object.keys(filterJson).length ? parseFilter(filterJson) : undefined;
-      const limit = req.limit || 10;
-      const hits = await uc.searchDocuments.execute({
-        tenantId,
-        namespaces: namespacesOf(req.namespace, req.containerTags),
+    async getProfile(req: GetProfileRequest__Output): Promise<GetProfileResponse> {
+      if (!req.namespace) throw new InvalidArgumentError("containerTag is required");
+      const include = req.include.map((s) => SECTION[s]).filter((s): s is ProfileSection => !!s);
+      const out = await uc.profile.execute({
+        tenantId: tenantOf(req.context),
+        namespace: req.namespace,
         q: req.q,
+        threshold: req.threshold,
+        filter: filterOf(req.filter),
+        include,
+        buckets: req.buckets,
+      });
+      return {
+        profile: {
+          staticMemories: out.profile.static ?? [],
+          dynamicMemories: out.profile.dynamic ?? [],
+          buckets: Object.fromEntries(Object.entries(out.profile.buckets ?? {}).map(([k, v]) => [k, { memories: v }])),
+        },
+        ...(out.search
+          ? { searchResults: { results: out.search.results.map(resultToProto), total: out.search.results.length, timingMs: out.search.timingMs } }
+          : {}),
+      };
+    },
+
+    async getProfileBuckets(req: GetProfileBucketsRequest__Output): Promise<GetProfileBucketsResponse> {
+      if (!req.namespace) throw new InvalidArgumentError("containerTag is required");
+      return { buckets: await uc.buckets.buckets(tenantOf(req.context), req.namespace) };
+    },
+
+    async listChunks(req: ListChunksRequest__Output): Promise<ListChunksResponse> {
+      const tenantId = tenantOf(req.context);
+      if (req.documentId) {
+        if (!req.namespace) throw new InvalidArgumentError("listing a document's chunks needs its namespace");
+        const chunks = await uc.index.listDocumentChunks(tenantId, req.namespace, req.documentId);
+        return { chunks: chunks.map((c) => ({ chunk: chunkToProto(c), type: "CHUNK_TYPE_TEXT" as const })), total: chunks.length, documentId: req.documentId };
+      }
+      if (!req.namespace) throw new InvalidArgumentError("namespace is required");
+      const page = req.page?.page || 1;
+      const limit = req.page?.limit || 100;
+      const { items, total } = await uc.index.listChunks({
+        tenantId,
+        namespace: req.namespace,
+        filter: filterOf(req.filter),
+        offset: (page - 1) * limit,
         limit,
-        threshold: req.threshold ?? DEFAULT_THRESHOLD,
-        filter,
+        order: req.page?.order === "SORT_ORDER_ASC" ? "asc" : "desc",
       });
-      const results = hits.map((h) => {
-        const best = h.chunks[0]!.chunk;
-        const doc = best.document;
-        return {
-          chunk: { ...chunkToProto(best), metadata: toStruct(doc.metadata) },
-          similarity: h.similarity,
-          documents: [
-            {
-              id: best.documentId,
-              customId: doc.customId ?? "",
-              namespace: best.namespace,
-              title: doc.title ?? "",
-              contentType: doc.contentType ?? "",
-              metadata: toStruct(doc.metadata),
-              createdAt: toTimestamp(doc.createdAt),
-              updatedAt: toTimestamp(doc.updatedAt),
-            },
-          ],
-          chunks: h.chunks.map((c) => ({
-            chunk: { id: c.chunk.id, documentId: c.chunk.documentId, position: c.chunk.position, content: c.chunk.content, namespace: c.chunk.namespace },
-            score: c.similarity,
-            isRelevant: true,
-          })),
-        };
-      });
-      return { results, timingMs: Math.round(performance.now() - started), total: results.length };
+      return {
+        chunks: items.map((c) => ({ chunk: { ...chunkToProto(c), metadata: toStruct(c.document.metadata) }, type: "CHUNK_TYPE_TEXT" as const })),
+        pagination: { currentPage: page, limit, totalItems: total, totalPages: Math.ceil(total / limit) },
+        total,
+      };
     },
   };
 }

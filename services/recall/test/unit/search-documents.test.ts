@@ -1,7 +1,11 @@
 import type { ChunkHit, ChunkIndex, ChunkSearchQuery } from "@engram/index";
 import { HashingEmbedder } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
+import type { QueryRewriter } from "@engram/nlp";
+import { QueryPreparer } from "../../src/app/query";
 import { SearchDocumentsUseCase } from "../../src/app/search-documents.usecase";
+
+const rewriter: QueryRewriter = { id: "identity", rewrite: async (q) => q };
 
 function hit(documentId: string, position: number, similarity: number): ChunkHit {
   return {
@@ -39,20 +43,29 @@ describe("SearchDocumentsUseCase", () => {
 
   it("groups hits by document, best chunk first, drops those below the threshold and applies the limit", async () => {
     const index = new FakeIndex(hits);
-    const uc = new SearchDocumentsUseCase(index as unknown as ChunkIndex, new HashingEmbedder(32));
-    const res = await uc.execute({ tenantId: "t", namespaces: ["n"], q: "  query  ", limit: 2, threshold: 0.25, documentId: "a" });
+    const uc = new SearchDocumentsUseCase(index as unknown as ChunkIndex);
+    const query = await new QueryPreparer(new HashingEmbedder(32), rewriter).prepare("  query  ", false);
+    const res = await uc.execute({ tenantId: "t", namespaces: ["n"], query, limit: 2, threshold: 0.25, documentId: "a" });
     expect(res.map((d) => [d.documentId, d.similarity, d.chunks.map((c) => c.chunk.position)])).toEqual([
       ["a", 0.9, [0, 3]],
       ["b", 0.8, [2]],
     ]);
     const q = index.queries[0]!;
-    expect(q).toMatchObject({ tenantId: "t", namespaces: ["n"], text: "query", documentId: "a" });
+    expect(q).toMatchObject({ tenantId: "t", namespaces: ["n"], text: "query", documentId: "a", denseWeight: 0 });
     expect(q.limit).toBeGreaterThanOrEqual(10);
     expect(q.vector).toHaveLength(32);
   });
+});
 
+describe("QueryPreparer", () => {
   it("rejects an empty query", async () => {
-    const uc = new SearchDocumentsUseCase(new FakeIndex(hits) as unknown as ChunkIndex, new HashingEmbedder(32));
-    await expect(uc.execute({ tenantId: "t", q: "   ", limit: 5, threshold: 0 })).rejects.toThrow(InvalidArgumentError);
+    await expect(new QueryPreparer(new HashingEmbedder(32), rewriter).prepare("   ", false)).rejects.toThrow(InvalidArgumentError);
+  });
+
+  it("searches the rewritten text only when asked, and keeps the original when the rewrite is empty", async () => {
+    const p = new QueryPreparer(new HashingEmbedder(32), { id: "test", rewrite: async (q) => (q.includes("blank") ? "  " : `rewritten ${q}`) });
+    expect((await p.prepare("rate limits", false)).text).toBe("rate limits");
+    expect((await p.prepare("rate limits", true)).text).toBe("rewritten rate limits");
+    expect((await p.prepare("blank", true)).text).toBe("blank");
   });
 });

@@ -1,0 +1,44 @@
+import { toStruct, toTimestamp } from "@engram/grpc";
+import type { Memory } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
+import type { MemoryRelation } from "@engram/grpc/src/gen/engram/memories/v1/MemoryRelation";
+import type { MemoryRecord, MemoryRelationKind } from "./memory-index";
+
+const RELATION: Record<MemoryRelationKind, MemoryRelation> = {
+  updates: "MEMORY_RELATION_UPDATES",
+  extends: "MEMORY_RELATION_EXTENDS",
+  derives: "MEMORY_RELATION_DERIVES",
+};
+
+/** The proto Memory (engram.memories.v1) of a read-model record: the one mapping memories and recall both answer with. */
+export function memoryToProto(m: MemoryRecord): Memory {
+  return {
+    id: m.id,
+    content: m.content,
+    namespace: m.namespace,
+    containerTags: [m.namespace],
+    metadata: toStruct(m.metadata),
+    isStatic: m.isStatic,
+    isForgotten: m.isForgotten,
+    forgetAfter: toTimestamp(m.forgetAfter),
+    ...(m.forgetReason !== undefined ? { forgetReason: m.forgetReason } : {}),
+    temporalContext: m.temporalContext ? { documentDate: toTimestamp(m.temporalContext.documentDate), eventDates: m.temporalContext.eventDates ?? [] } : null,
+    version: m.version,
+    isLatest: m.isLatest,
+    parentMemoryId: m.parentMemoryId ?? "",
+    rootMemoryId: m.rootMemoryId ?? "",
+    relation: m.relation ? RELATION[m.relation] : "MEMORY_RELATION_UNSPECIFIED",
+    memoryRelations: Object.fromEntries(Object.entries(m.relations).map(([id, r]) => [id, RELATION[r]])),
+    sources: m.sources.map((s) => ({ documentId: s.documentId, chunkPositions: s.chunkPositions, chunkIds: [] })),
+    documentIds: m.sources.map((s) => s.documentId),
+    spaceId: m.namespace,
+    tenantId: m.tenantId,
+    ...(m.isInference !== undefined ? { isInference: m.isInference } : {}),
+    isAggregated: false,
+    bucketKeys: m.bucketKeys,
+    forgetBatchId: m.forgetBatchId ?? "",
+    filepath: m.filepath ?? "",
+    createdAt: toTimestamp(m.createdAt),
+    updatedAt: toTimestamp(m.updatedAt),
+    forgottenAt: toTimestamp(m.forgottenAt),
+  };
+}

@@ -1,0 +1,392 @@
+import { type FilterExpr, matchesFilter } from "@engram/filters";
+import {
+  type EngineRecord,
+  type HybridSearchEngine,
+  isActiveMemory,
+  type MemoryHit,
+  type MemoryListQuery,
+  type MemoryRecord,
+  type MemorySearchQuery,
+  partitionKey,
+  type PartitionLoader,
+} from "@engram/index";
+import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
+import { contentKey } from "../../domain/memory";
+import type { MemoryRepository, MemoryWrite } from "../../app/ports";
+
+const MIGRATIONS = [
+  `CREATE TABLE memories (
+     rid INTEGER PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     tenant_id TEXT NOT NULL, namespace TEXT NOT NULL,
+     content TEXT NOT NULL, content_key TEXT NOT NULL,
+     metadata TEXT, is_static INTEGER NOT NULL,
+     is_forgotten INTEGER NOT NULL, forgotten_at TEXT, forget_after TEXT, forget_reason TEXT, forget_batch_id TEXT,
+     temporal TEXT,
+     version INTEGER NOT NULL, is_latest INTEGER NOT NULL, parent_id TEXT, root_id TEXT, relation TEXT, relations TEXT NOT NULL,
+     sources TEXT NOT NULL, is_inference INTEGER, bucket_keys TEXT NOT NULL, filepath TEXT,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+     vector BLOB, model TEXT);
+   CREATE INDEX memories_by_scope ON memories (tenant_id, namespace, created_at);
+   CREATE INDEX memories_by_content ON memories (tenant_id, namespace, content_key);
+   CREATE INDEX memories_by_chain ON memories (tenant_id, root_id);
+   CREATE INDEX memories_expiring ON memories (forget_after) WHERE is_forgotten = 0 AND forget_after IS NOT NULL;
+   CREATE TABLE memory_sources (
+     tenant_id TEXT NOT NULL, document_id TEXT NOT NULL, memory_rid INTEGER NOT NULL,
+     PRIMARY KEY (tenant_id, document_id, memory_rid)) WITHOUT ROWID;
+   CREATE INDEX memory_sources_by_memory ON memory_sources (memory_rid);
+   CREATE TABLE formations (
+     tenant_id TEXT NOT NULL, document_id TEXT NOT NULL, generation INTEGER NOT NULL, formed_at TEXT NOT NULL,
+     PRIMARY KEY (tenant_id, document_id, generation)) WITHOUT ROWID;`,
+];
+
+interface Row {
+  rid: number;
+  id: string;
+  tenant_id: string;
+  namespace: string;
+  content: string;
+  metadata: string | null;
+  is_static: number;
+  is_forgotten: number;
+  forgotten_at: string | null;
+  forget_after: string | null;
+  forget_reason: string | null;
+  forget_batch_id: string | null;
+  temporal: string | null;
+  version: number;
+  is_latest: number;
+  parent_id: string | null;
+  root_id: string | null;
+  relation: string | null;
+  relations: string;
+  sources: string;
+  is_inference: number | null;
+  bucket_keys: string;
+  filepath: string | null;
+  created_at: string;
+  updated_at: string;
+  vector?: Buffer | null;
+  model?: string | null;
+}
+
+function fromRow(r: Row): MemoryRecord {
+  return {
+    id: r.id,
+    tenantId: r.tenant_id,
+    namespace: r.namespace,
+    content: r.content,
+    ...(r.metadata !== null ? { metadata: jsonColumn.read(r.metadata) } : {}),
+    isStatic: r.is_static === 1,
+    isForgotten: r.is_forgotten === 1,
+    ...(r.forgotten_at !== null ? { forgottenAt: r.forgotten_at } : {}),
+    ...(r.forget_after !== null ? { forgetAfter: r.forget_after } : {}),
+    ...(r.forget_reason !== null ? { forgetReason: r.forget_reason } : {}),
+    ...(r.forget_batch_id !== null ? { forgetBatchId: r.forget_batch_id } : {}),
+    ...(r.temporal !== null ? { temporalContext: jsonColumn.read(r.temporal) } : {}),
+    version: r.version,
+    isLatest: r.is_latest === 1,
+    ...(r.parent_id !== null ? { parentMemoryId: r.parent_id } : {}),
+    ...(r.root_id !== null ? { rootMemoryId: r.root_id } : {}),
+    ...(r.relation !== null ? { relation: r.relation as MemoryRecord["relation"] } : {}),
+    relations: jsonColumn.read(r.relations) ?? {},
+    sources: jsonColumn.read(r.sources) ?? [],
+    ...(r.is_inference !== null ? { isInference: r.is_inference === 1 } : {}),
+    bucketKeys: jsonColumn.read(r.bucket_keys) ?? [],
+    ...(r.filepath !== null ? { filepath: r.filepath } : {}),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+function toParams(m: MemoryRecord): Record<string, unknown> {
+  return {
+    id: m.id,
+    tenant_id: m.tenantId,
+    namespace: m.namespace,
+    content: m.content,
+    content_key: contentKey(m.content),
+    metadata: jsonColumn.write(m.metadata),
+    is_static: m.isStatic ? 1 : 0,
+    is_forgotten: m.isForgotten ? 1 : 0,
+    forgotten_at: m.forgottenAt ?? null,
+    forget_after: m.forgetAfter ?? null,
+    forget_reason: m.forgetReason ?? null,
+    forget_batch_id: m.forgetBatchId ?? null,
+    temporal: jsonColumn.write(m.temporalContext),
+    version: m.version,
+    is_latest: m.isLatest ? 1 : 0,
+    parent_id: m.parentMemoryId ?? null,
+    root_id: m.rootMemoryId ?? null,
+    relation: m.relation ?? null,
+    relations: JSON.stringify(m.relations),
+    sources: JSON.stringify(m.sources),
+    is_inference: m.isInference === undefined ? null : m.isInference ? 1 : 0,
+    bucket_keys: JSON.stringify(m.bucketKeys),
+    filepath: m.filepath ?? null,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+const COLUMNS = Object.keys(toParams({ content: "", relations: {}, sources: [], bucketKeys: [] } as unknown as MemoryRecord));
+/** Row columns without the vector (reads never need it except when loading a partition). */
+const SELECT = `rid, ${COLUMNS.filter((c) => c !== "content_key").join(", ")}`;
+
+export interface MemoryStoreOptions {
+  /** Builds the search engine over this store's partitions. */
+  engine: (load: PartitionLoader) => HybridSearchEngine;
+  /** Keep vectors for the dense side (only when the embedder carries semantics). */
+  vectors: boolean;
+}
+
+interface Partition {
+  /** Every version of every memory of the scope, by rid. */
+  records: Map<number, MemoryRecord>;
+}
+
+/**
+ * Embedded memory store: <dataDir>/memories.db (SQLite, the durable copy,
+ * versions, provenance and formation markers) plus, per (tenant, namespace)
+ * partition touched, the records in memory and the in-memory search engine
+ * over their text. Implements the memories service's repository and the
+ * MemoryIndex read model recall queries. A write commits to SQLite first,
+ * then updates the loaded partitions, so it is searchable once it returns.
+ */
+export class SqliteMemoryStore implements MemoryRepository {
+  private readonly db: SqliteDatabase;
+  private readonly stmt: (sql: string) => SqliteStatement;
+  private readonly tx: <T>(fn: () => T) => T;
+  private readonly engine: HybridSearchEngine;
+  private readonly partitions = new Map<string, Partition>();
+  /** rid -> record, for every loaded partition (the engine speaks rids). */
+  private readonly byRid = new Map<number, MemoryRecord>();
+  /** Engine records gathered by a partition load, handed to the engine's loader. */
+  private readonly handoff = new Map<string, EngineRecord[]>();
+
+  constructor(
+    dataDir: string,
+    private readonly opts: MemoryStoreOptions,
+  ) {
+    this.db = openSqlite({ dataDir, name: "memories", migrations: MIGRATIONS });
+    this.stmt = statementCache(this.db);
+    this.tx = transactor(this.db);
+    this.engine = opts.engine((p) => this.engineRecords(p));
+  }
+
+  // --- partitions in memory ---
+
+  private load(key: string): Partition {
+    let p = this.partitions.get(key);
+    if (p) return p;
+    const [tenantId, namespace] = key.split("\u0000") as [string, string];
+    p = { records: new Map() };
+    const forEngine: EngineRecord[] = [];
+    const rows = this.stmt(`SELECT ${SELECT}${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`).iterate(
+      tenantId,
+      namespace,
+    ) as Iterable<Row>;
+    for (const r of rows) {
+      const m = fromRow(r);
+      p.records.set(r.rid, m);
+      this.byRid.set(r.rid, m);
+      forEngine.push({ rid: r.rid, text: m.content, ...vectorOf(r) });
+    }
+    this.partitions.set(key, p);
+    this.handoff.set(key, forEngine);
+    return p;
+  }
+
+  /** The engine's loader: the records gathered by `load` when it just ran, else a fresh scan (the engine reloads a partition after evict or for a new vector model). */
+  private engineRecords(key: string): Iterable<EngineRecord> {
+    if (!this.partitions.has(key)) this.load(key);
+    const handed = this.handoff.get(key);
+    this.handoff.delete(key);
+    if (handed) return handed;
+    const [tenantId, namespace] = key.split("\u0000") as [string, string];
+    const rows = this.stmt(`SELECT rid, content${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`).all(
+      tenantId,
+      namespace,
+    ) as Row[];
+    return rows.map((r) => ({ rid: r.rid, text: r.content, ...vectorOf(r) }));
+  }
+
+  private rows(sql: string, ...args: unknown[]): MemoryRecord[] {
+    return (this.stmt(sql).all(...args) as Row[]).map(fromRow);
+  }
+
+  // --- repository ---
+
+  async findById(tenantId: string, id: string): Promise<MemoryRecord | undefined> {
+    const r = this.stmt(`SELECT ${SELECT} FROM memories WHERE id = ? AND tenant_id = ?`).get(id, tenantId) as Row | undefined;
+    return r ? fromRow(r) : undefined;
+  }
+
+  async findByContentKey(tenantId: string, namespace: string, key: string): Promise<MemoryRecord[]> {
+    return this.rows(
+      `SELECT ${SELECT} FROM memories WHERE tenant_id = ? AND namespace = ? AND content_key = ? ORDER BY is_latest DESC, updated_at DESC, rid DESC`,
+      tenantId,
+      namespace,
+      key,
+    );
+  }
+
+  async findByDocument(tenantId: string, documentId: string): Promise<MemoryRecord[]> {
+    return this.rows(
+      `SELECT ${SELECT.replace(/(^|, )/g, "$1m.")} FROM memory_sources s JOIN memories m ON m.rid = s.memory_rid WHERE s.tenant_id = ? AND s.document_id = ? ORDER BY m.rid`,
+      tenantId,
+      documentId,
+    );
+  }
+
+  async findExpired(now: string, limit: number): Promise<MemoryRecord[]> {
+    return this.rows(
+      `SELECT ${SELECT} FROM memories WHERE is_forgotten = 0 AND forget_after IS NOT NULL AND forget_after <= ? ORDER BY forget_after LIMIT ?`,
+      now,
+      limit,
+    );
+  }
+
+  async isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean> {
+    return !!this.stmt("SELECT 1 FROM formations WHERE tenant_id = ? AND document_id = ? AND generation = ?").get(tenantId, documentId, generation);
+  }
+
+  async write(w: MemoryWrite): Promise<boolean> {
+    const upsert = this.stmt(
+      `INSERT INTO memories (${COLUMNS.join(", ")}, vector, model) VALUES (${COLUMNS.map((c) => "@" + c).join(", ")}, @vector, @model)
+       ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id")
+         .map((c) => `${c} = excluded.${c}`)
+         .join(", ")}, vector = COALESCE(excluded.vector, memories.vector), model = COALESCE(excluded.model, memories.model)`,
+    );
+    const ridOf = this.stmt("SELECT rid FROM memories WHERE id = ?");
+    const check = this.stmt("SELECT updated_at FROM memories WHERE id = ?");
+    const clearSources = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ?");
+    const addSource = this.stmt("INSERT OR IGNORE INTO memory_sources (tenant_id, document_id, memory_rid) VALUES (?, ?, ?)");
+    const written: { rid: number; m: MemoryRecord; vector?: EngineRecord }[] = [];
+    const ok = this.tx(() => {
+      for (const e of w.expect ?? []) {
+        const cur = check.get(e.id) as { updated_at: string } | undefined;
+        if (!cur || cur.updated_at !== e.updatedAt) return false;
+      }
+      for (const m of w.records) {
+        const v = this.opts.vectors ? w.vectors?.get(m.id) : undefined;
+        upsert.run({ ...toParams(m), vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
+        const rid = (ridOf.get(m.id) as { rid: number }).rid;
+        clearSources.run(rid);
+        for (const s of m.sources) addSource.run(m.tenantId, s.documentId, rid);
+        written.push({ rid, m, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
+      }
+      if (w.formation)
+        this.stmt("INSERT OR IGNORE INTO formations (tenant_id, document_id, generation, formed_at) VALUES (?, ?, ?, ?)").run(
+          w.formation.tenantId,
+          w.formation.documentId,
+          w.formation.generation,
+          new Date().toISOString(),
+        );
+      return true;
+    });
+    if (!ok) return false;
+    // Loaded partitions follow the commit; text changes reach the engine.
+    const toEngine = new Map<string, EngineRecord[]>();
+    for (const { rid, m, vector } of written) {
+      const key = partitionKey(m.tenantId, m.namespace);
+      const p = this.partitions.get(key);
+      if (!p) continue; // loaded (with this write) on first use
+      const before = p.records.get(rid);
+      p.records.set(rid, m);
+      this.byRid.set(rid, m);
+      if (!before || before.content !== m.content || vector) {
+        const list = toEngine.get(key) ?? [];
+        list.push({ rid, text: m.content, ...(vector ? { vector: vector.vector, model: vector.model } : {}) });
+        toEngine.set(key, list);
+      }
+    }
+    for (const [key, records] of toEngine) this.engine.upsert(key, records);
+    return true;
+  }
+
+  // --- read model (MemoryIndex) ---
+
+  async namespaces(tenantId: string): Promise<string[]> {
+    return (this.stmt("SELECT DISTINCT namespace FROM memories WHERE tenant_id = ? ORDER BY namespace").all(tenantId) as { namespace: string }[]).map(
+      (r) => r.namespace,
+    );
+  }
+
+  private accepts(m: MemoryRecord, q: { includeForgotten?: boolean; isStatic?: boolean; filter?: FilterExpr; allVersions?: boolean; now: string }): boolean {
+    if (!q.allVersions && !m.isLatest) return false;
+    if (!q.includeForgotten && !isActiveMemory({ ...m, isLatest: true }, q.now)) return false;
+    if (q.isStatic !== undefined && m.isStatic !== q.isStatic) return false;
+    return !q.filter || matchesFilter(q.filter, m.metadata);
+  }
+
+  async search(q: MemorySearchQuery): Promise<MemoryHit[]> {
+    const namespaces = q.namespaces ?? (await this.namespaces(q.tenantId));
+    if (namespaces.length === 0 || !q.text.trim()) return [];
+    const keys = namespaces.map((ns) => partitionKey(q.tenantId, ns));
+    keys.forEach((k) => this.load(k));
+    const hits = this.engine.search({
+      partitions: keys,
+      text: q.text,
+      vector: q.vector,
+      model: q.model,
+      denseWeight: q.denseWeight ?? 0,
+      limit: q.limit,
+      accept: (rid) => {
+        const m = this.byRid.get(rid);
+        return !!m && m.tenantId === q.tenantId && this.accepts(m, q);
+      },
+    });
+    return hits.flatMap((h) => {
+      const memory = this.byRid.get(h.rid);
+      return memory ? [{ memory, similarity: h.similarity, score: h.score }] : [];
+    });
+  }
+
+  async getMany(tenantId: string, ids: string[], namespace?: string): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const found = new Map(
+      this.rows(`SELECT ${SELECT} FROM memories WHERE tenant_id = ? AND id IN (${ids.map(() => "?").join(",")})`, tenantId, ...ids).map((m) => [m.id, m]),
+    );
+    return ids.flatMap((id) => {
+      const m = found.get(id);
+      return m && (namespace === undefined || m.namespace === namespace) ? [m] : [];
+    });
+  }
+
+  async chains(tenantId: string, rootIds: string[]): Promise<MemoryRecord[]> {
+    if (rootIds.length === 0) return [];
+    const marks = rootIds.map(() => "?").join(",");
+    return this.rows(
+      `SELECT ${SELECT} FROM memories WHERE tenant_id = ? AND (root_id IN (${marks}) OR id IN (${marks})) ORDER BY version`,
+      tenantId,
+      ...rootIds,
+      ...rootIds,
+    );
+  }
+
+  async list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
+    const namespaces = q.namespaces ?? (await this.namespaces(q.tenantId));
+    const all: MemoryRecord[] = [];
+    for (const ns of namespaces) for (const m of this.load(partitionKey(q.tenantId, ns)).records.values()) if (this.accepts(m, q)) all.push(m);
+    const dir = q.order === "asc" ? 1 : -1;
+    all.sort((a, b) => {
+      const x = a[q.sort];
+      const y = b[q.sort];
+      return (x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir;
+    });
+    return { items: all.slice(q.offset, q.offset + q.limit), total: all.length };
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function vectorOf(r: Row): { vector?: Float32Array; model?: string } {
+  if (!r.vector || !r.model) return {};
+  // Copy into an aligned buffer (the row's bytes may start at any offset).
+  const copy = new Float32Array(r.vector.byteLength / 4);
+  new Uint8Array(copy.buffer).set(r.vector);
+  return { vector: copy, model: r.model };
+}

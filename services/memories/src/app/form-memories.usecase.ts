@@ -1,0 +1,175 @@
+import { isActiveMemory, partitionKey } from "@engram/index";
+import { type Clock, type Dreaming, newId } from "@engram/kernel";
+import type { ExtractedFact, FactExtractor, MemoryRelator } from "@engram/nlp";
+import type { Logger } from "@engram/observability";
+import { metrics } from "@engram/observability";
+import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion } from "../domain/memory";
+import type { KeyedMutex } from "./keyed-mutex";
+import type { MemoryWriter } from "./memory-writer";
+import type { BucketSource, DocumentRef, FormationEvents, MemoryRepository, SourceDocument, SourceDocumentReader } from "./ports";
+
+export interface FormCommand {
+  ref: DocumentRef;
+  dreaming: Dreaming;
+  title?: string;
+  contentType?: string;
+  /** True on the last delivery attempt: a failure now fails the document. */
+  lastAttempt: boolean;
+}
+
+const CANDIDATES = 5;
+
+const formed = metrics.counter("engram_memories_formed_total", "Memories written by memory formation, by outcome", ["outcome"]);
+const formationSeconds = metrics.histogram(
+  "engram_memory_formation_duration_seconds",
+  "Memory formation per document",
+  [],
+  [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+);
+
+/**
+ * Memory formation (taskType=memory), on DocumentIndexed: extract atomic
+ * facts from the document's chunks and write them as memories with
+ * provenance; then report the document done. dreaming=dynamic relates each
+ * fact to the namespace's existing memories — a duplicate only adds
+ * provenance, a changed value becomes a new version (updates), an added
+ * detail or an inference a new memory related by extends / derives — while
+ * instant writes the document's facts on their own (deduplicated within the
+ * document). Idempotent per document generation; a failure on the last
+ * attempt fails the document, so it never stays in a non-final state.
+ */
+export class FormMemoriesUseCase {
+  constructor(
+    private readonly deps: {
+      repo: MemoryRepository;
+      writer: MemoryWriter;
+      reader: SourceDocumentReader;
+      extractor: FactExtractor;
+      relator: MemoryRelator;
+      buckets: BucketSource;
+      events: FormationEvents;
+      clock: Clock;
+      lock: KeyedMutex;
+      logger: Logger;
+    },
+  ) {}
+
+  async execute(cmd: FormCommand): Promise<void> {
+    const { ref } = cmd;
+    const info = { title: cmd.title, contentType: cmd.contentType };
+    const end = formationSeconds.startTimer();
+    try {
+      if (await this.deps.repo.isFormed(ref.tenantId, ref.documentId, ref.generation)) return await this.deps.events.done(ref, info);
+      const doc = await this.deps.reader.read(ref.tenantId, ref.namespace, ref.documentId, ref.traceparent);
+      if (!doc) return; // deleted meanwhile: DocumentDeleted follows
+      if (doc.generation > ref.generation) return; // newer content is queued; its own event forms memories
+      await this.form(cmd, doc);
+      await this.deps.events.done(ref, info);
+    } catch (err) {
+      if (!cmd.lastAttempt) throw err;
+      this.deps.logger.error({ err, documentId: ref.documentId }, "memory formation failed on its last attempt");
+      await this.deps.events.failed(ref, `memory formation failed after retries: ${(err as Error).message ?? String(err)}`);
+    } finally {
+      end();
+    }
+  }
+
+  private async form(cmd: FormCommand, doc: SourceDocument): Promise<void> {
+    const { ref } = cmd;
+    const buckets = await this.deps.buckets.buckets(ref.tenantId, doc.namespace);
+    const facts = await this.deps.extractor.extract({
+      chunks: doc.chunks,
+      supportingContext: doc.supportingContext,
+      title: doc.title ?? cmd.title,
+      referenceDate: doc.date ?? doc.createdAt,
+      buckets,
+    });
+    await this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async () => {
+      // Facts this document already produced (an earlier generation, or an attempt cut short before its marker) are not written again.
+      const seen = new Map<string, MemoryRecord>();
+      for (const m of await this.deps.repo.findByDocument(ref.tenantId, ref.documentId)) if (m.isLatest) seen.set(contentKey(m.content), m);
+      for (const fact of facts) {
+        const outcome = await this.relate(cmd, doc, fact, seen);
+        formed.labels(outcome).inc();
+      }
+      // The marker commits alone once every fact is written: a crash before it re-runs formation, which finds the facts already there.
+      await this.deps.repo.write({ records: [], formation: { tenantId: ref.tenantId, documentId: ref.documentId, generation: ref.generation } });
+    });
+  }
+
+  /** Writes one fact; returns what happened (for metrics). */
+  private async relate(cmd: FormCommand, doc: SourceDocument, fact: ExtractedFact, seen: Map<string, MemoryRecord>): Promise<string> {
+    const { ref } = cmd;
+    const now = this.deps.clock.now().toISOString();
+    const key = contentKey(fact.content);
+    if (seen.has(key)) return "duplicate_in_document";
+    const source = { documentId: ref.documentId, chunkPositions: fact.chunkPositions };
+    const fresh = (relations: Record<string, "extends" | "derives"> = {}) =>
+      createMemory({
+        id: newId("memory"),
+        tenantId: ref.tenantId,
+        namespace: doc.namespace,
+        content: fact.content,
+        isStatic: fact.isStatic,
+        metadata: doc.metadata,
+        temporalContext:
+          doc.date || fact.eventDates.length
+            ? { ...(doc.date ? { documentDate: doc.date } : {}), ...(fact.eventDates.length ? { eventDates: fact.eventDates } : {}) }
+            : undefined,
+        sources: [source],
+        relations,
+        isInference: fact.isInference,
+        bucketKeys: fact.bucketKeys ?? [],
+        filepath: doc.filepath,
+        now,
+      });
+
+    // instant: the document on its own (deduplicated within itself only), no lookups across the container.
+    if (cmd.dreaming === "instant") {
+      const m = fresh();
+      await this.deps.writer.write([m]);
+      seen.set(key, m);
+      return "new";
+    }
+    // The same content already remembered: this document becomes one more source of it.
+    const same = (await this.deps.repo.findByContentKey(ref.tenantId, doc.namespace, key)).find((m) => isActiveMemory(m, now));
+    if (same) {
+      await this.deps.repo.write({ records: [addSources(same, [source], now)] });
+      seen.set(key, same);
+      return "duplicate";
+    }
+    const hits = await this.deps.repo.search({ tenantId: ref.tenantId, namespaces: [doc.namespace], text: fact.content, limit: CANDIDATES, now });
+    const decision = await this.deps.relator.relate(
+      fact,
+      hits.map((h) => ({ id: h.memory.id, content: h.memory.content, similarity: h.similarity, isStatic: h.memory.isStatic })),
+    );
+    const target = decision.targetId ? hits.find((h) => h.memory.id === decision.targetId)?.memory : undefined;
+    if (decision.kind === "duplicate" && target) {
+      await this.deps.repo.write({ records: [addSources(target, [source], now)] });
+      seen.set(key, target);
+      return "duplicate";
+    }
+    if (decision.kind === "updates" && target) {
+      const { next, previous } = nextVersion(
+        target,
+        {
+          content: fact.content,
+          isStatic: fact.isStatic,
+          addSources: [source],
+          isInference: fact.isInference,
+          ...(fact.eventDates.length ? { temporalContext: { value: { ...target.temporalContext, eventDates: fact.eventDates } } } : {}),
+          ...(fact.bucketKeys ? { bucketKeys: fact.bucketKeys } : {}),
+        },
+        newId("memory"),
+        now,
+      );
+      await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }] });
+      seen.set(key, next);
+      return "updates";
+    }
+    const m = (decision.kind === "extends" || decision.kind === "derives") && target ? fresh({ [target.id]: decision.kind }) : fresh();
+    await this.deps.writer.write([m]);
+    seen.set(key, m);
+    return target ? decision.kind : "new";
+  }
+}

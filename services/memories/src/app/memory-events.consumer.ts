@@ -1,0 +1,34 @@
+import { decodeEvent, type DeliveredMessage, eventTypeOf } from "@engram/bus";
+import { protoEnum } from "@engram/kernel";
+import type { Logger } from "@engram/observability";
+import type { FormMemoriesUseCase } from "./form-memories.usecase";
+import type { RetireMemoriesUseCase } from "./retire-memories.usecase";
+
+/**
+ * engram.document-state.v1 DocumentIndexed (taskType=memory) forms memories;
+ * engram.documents.v1 DocumentDeleted retires the document's provenance.
+ */
+export function memoryEventsHandler(deps: { form: FormMemoriesUseCase; retire: RetireMemoriesUseCase; maxAttempts: number; logger: Logger }) {
+  return async (msg: DeliveredMessage): Promise<void> => {
+    const type = eventTypeOf(msg);
+    if (type === "DocumentIndexed") {
+      const ev = decodeEvent("DocumentIndexed", msg.value);
+      const ref = ev.document;
+      if (!ref?.tenantId || !ref.documentId) return;
+      if (protoEnum.taskType.from(ev.taskType) === "superrag") return;
+      await deps.form.execute({
+        ref: { tenantId: ref.tenantId, namespace: ref.namespace, documentId: ref.documentId, generation: ref.generation, traceparent: msg.headers.traceparent },
+        dreaming: protoEnum.dreaming.from(ev.dreaming) ?? "dynamic",
+        title: ev.title || undefined,
+        contentType: ev.contentType || undefined,
+        lastAttempt: msg.attempt >= deps.maxAttempts,
+      });
+    } else if (type === "DocumentDeleted") {
+      const ev = decodeEvent("DocumentDeleted", msg.value);
+      const ref = ev.document;
+      if (!ref?.tenantId || !ref.documentId) return;
+      const retired = await deps.retire.documentDeleted(ref.tenantId, ref.documentId);
+      if (retired) deps.logger.debug({ documentId: ref.documentId, retired }, "memories retired with their source document");
+    }
+  };
+}

@@ -1,0 +1,83 @@
+import type { MemoryIndex, MemoryRecord } from "@engram/index";
+import type { JsonObject } from "@engram/kernel";
+
+/** A memory with its embedding (the store keeps the vector for the dense side of search). */
+export interface MemoryVector {
+  vector: Float32Array;
+  model: string;
+}
+
+export interface MemoryWrite {
+  /** Records to insert, or to replace by id (a memory changed: new flags, sources, latest). */
+  records: MemoryRecord[];
+  /** Vectors of new or re-worded records, by memory id. */
+  vectors?: Map<string, MemoryVector>;
+  /**
+   * Optimistic check: each listed memory must still have this updatedAt in
+   * the store, otherwise nothing is written and `write` returns false (a
+   * concurrent change won; the caller re-reads and decides again).
+   */
+  expect?: { id: string; updatedAt: string }[];
+  /** Marks a document generation as formed, in the same transaction (formation idempotency). */
+  formation?: { tenantId: string; documentId: string; generation: number };
+}
+
+/**
+ * Storage of memories (write side). The same store serves the read model
+ * (MemoryIndex) that recall queries; a write is searchable once `write`
+ * resolved.
+ */
+export interface MemoryRepository extends MemoryIndex {
+  findById(tenantId: string, id: string): Promise<MemoryRecord | undefined>;
+  /** Memories of a namespace whose normalised content (contentKey) equals `key`, latest versions first. */
+  findByContentKey(tenantId: string, namespace: string, key: string): Promise<MemoryRecord[]>;
+  /** Every memory (all versions) that lists the document among its sources. */
+  findByDocument(tenantId: string, documentId: string): Promise<MemoryRecord[]>;
+  /** Not-yet-forgotten memories whose forgetAfter is at or before `now`. */
+  findExpired(now: string, limit: number): Promise<MemoryRecord[]>;
+  isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean>;
+  write(w: MemoryWrite): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** What memory formation needs to know about a source document. */
+export interface SourceDocument {
+  id: string;
+  namespace: string;
+  chunks: { position: number; content: string }[];
+  supportingContext?: string;
+  title?: string;
+  /** The document's own date (documentDate / date), when given. */
+  date?: string;
+  metadata?: JsonObject;
+  filepath?: string;
+  createdAt: string;
+  /** Current processing generation: a stale event's generation is older. */
+  generation: number;
+}
+
+/** Reads source documents from their owners (ingestion for the record, recall for the extracted chunks). */
+export interface SourceDocumentReader {
+  read(tenantId: string, namespace: string, documentId: string, traceparent?: string): Promise<SourceDocument | undefined>;
+  close(): void;
+}
+
+export interface DocumentRef {
+  tenantId: string;
+  namespace: string;
+  documentId: string;
+  generation: number;
+  traceparent?: string;
+}
+
+/** Reports the end of memory formation as the document's final state. */
+export interface FormationEvents {
+  done(ref: DocumentRef, info: { title?: string; contentType?: string }): Promise<void>;
+  failed(ref: DocumentRef, reason: string): Promise<void>;
+}
+
+/** Effective profile buckets of a namespace (organisation buckets plus the container tag's own). */
+export interface BucketSource {
+  buckets(tenantId: string, namespace: string): Promise<{ key: string; description: string }[]>;
+  close(): void;
+}

@@ -1,0 +1,175 @@
+import { parseFilter } from "@engram/filters";
+import { fromStruct, fromTimestamp, type ServiceImpl } from "@engram/grpc";
+import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
+import type { Filter__Output } from "@engram/grpc/src/gen/engram/common/v1/Filter";
+import type { BatchGetMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesRequest";
+import type { BatchGetMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesResponse";
+import type { CreateMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesRequest";
+import type { CreateMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesResponse";
+import type { ForgetMatchingMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMatchingMemoriesRequest";
+import type { ForgetMatchingMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMatchingMemoriesResponse";
+import type { ForgetMemoriesByIdsRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByIdsRequest";
+import type { ForgetMemoriesByIdsResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByIdsResponse";
+import type { ForgetMemoriesByQueryRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByQueryRequest";
+import type { ForgetMemoriesByQueryResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByQueryResponse";
+import type { ForgetMemoryRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoryRequest";
+import type { ForgetMemoryResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoryResponse";
+import type { ListDocumentMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ListDocumentMemoriesRequest";
+import type { ListDocumentMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ListDocumentMemoriesResponse";
+import type { ListMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ListMemoriesRequest";
+import type { ListMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ListMemoriesResponse";
+import type { TemporalContext__Output } from "@engram/grpc/src/gen/engram/memories/v1/TemporalContext";
+import type { UpdateMemoryRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/UpdateMemoryRequest";
+import type { UpdateMemoryResponse } from "@engram/grpc/src/gen/engram/memories/v1/UpdateMemoryResponse";
+import { memoryToProto } from "@engram/index";
+import { InvalidArgumentError } from "@engram/kernel";
+import type { CreateMemoriesUseCase } from "../app/create-memories.usecase";
+import type { ForgetMemoriesUseCase, ForgetOutcome } from "../app/forget-memories.usecase";
+import type { ListMemoriesUseCase } from "../app/list-memories.usecase";
+import type { MemoryRepository } from "../app/ports";
+import type { MemorySelector, UpdateMemoryUseCase } from "../app/update-memory.usecase";
+import type { MemoryTemporalContext } from "../domain/memory";
+import { ListMemoriesUseCase as ListLimits } from "../app/list-memories.usecase";
+
+export interface MemoriesUseCases {
+  create: CreateMemoriesUseCase;
+  update: UpdateMemoryUseCase;
+  forget: ForgetMemoriesUseCase;
+  list: ListMemoriesUseCase;
+  repo: MemoryRepository;
+}
+
+function tenantOf(context: CallContext__Output | null | undefined): string {
+  if (!context?.tenantId) throw new InvalidArgumentError("call context without tenant");
+  return context.tenantId;
+}
+
+function filterOf(f: Filter__Output | null | undefined) {
+  const json = fromStruct(f?.expression);
+  return json && Object.keys(json).length ? parseFilter(json) : undefined;
+}
+
+const iso = (t: Parameters<typeof fromTimestamp>[0]) => fromTimestamp(t)?.toISOString();
+
+function temporalOf(t: TemporalContext__Output | null | undefined): MemoryTemporalContext | undefined {
+  if (!t) return undefined;
+  const documentDate = iso(t.documentDate);
+  return { ...(documentDate ? { documentDate } : {}), ...(t.eventDates.length ? { eventDates: t.eventDates } : {}) };
+}
+
+function selectorOf(req: { selector?: "id" | "content"; id?: string; content?: string }): MemorySelector {
+  if (req.selector === "id" && req.id) return { id: req.id };
+  if (req.selector === "content" && req.content) return { content: req.content };
+  throw new InvalidArgumentError("give the memory's id or its exact content");
+}
+
+const candidates = (o: ForgetOutcome) => o.selected.map((s) => ({ id: s.memory.id, content: s.memory.content, score: s.score }));
+
+/** engram.memories.v1.MemoriesService: proto <-> use case mapping only. */
+export function memoriesGrpc(uc: MemoriesUseCases): ServiceImpl {
+  return {
+    async createMemories(req: CreateMemoriesRequest__Output): Promise<CreateMemoriesResponse> {
+      const written = await uc.create.execute({
+        tenantId: tenantOf(req.context),
+        namespace: req.namespace,
+        memories: req.memories.map((m) => ({
+          content: m.content,
+          isStatic: m.isStatic,
+          metadata: fromStruct(m.metadata),
+          forgetAfter: iso(m.forgetAfter),
+          forgetReason: m.forgetReason,
+          temporalContext: temporalOf(m.temporalContext),
+        })),
+      });
+      return { memories: written.map(memoryToProto) };
+    },
+
+    async listMemories(req: ListMemoriesRequest__Output): Promise<ListMemoriesResponse> {
+      const page = req.page?.page || 1;
+      const limit = req.page?.limit || ListLimits.DEFAULT_LIMIT;
+      const sort = req.page?.sort || "createdAt";
+      if (sort !== "createdAt" && sort !== "updatedAt") throw new InvalidArgumentError("sort must be createdAt or updatedAt");
+      const { entries, total } = await uc.list.execute({
+        tenantId: tenantOf(req.context),
+        namespaces: req.namespace ? [req.namespace] : [...new Set(req.containerTags)],
+        filter: filterOf(req.filter),
+        page,
+        limit,
+        sort,
+        order: req.page?.order === "SORT_ORDER_ASC" ? "asc" : "desc",
+        includeHistory: req.includeHistory,
+        includeForgotten: req.includeForgotten,
+      });
+      return {
+        entries: entries.map((e) => ({ memory: memoryToProto(e.memory), history: e.history.map(memoryToProto) })),
+        pagination: { currentPage: page, limit, totalItems: total, totalPages: Math.ceil(total / limit) },
+      };
+    },
+
+    async updateMemory(req: UpdateMemoryRequest__Output): Promise<UpdateMemoryResponse> {
+      const mask = new Set(req.updateMask);
+      const m = await uc.update.execute({
+        tenantId: tenantOf(req.context),
+        namespace: req.namespace,
+        selector: selectorOf(req),
+        newContent: req.newContent,
+        ...(mask.has("metadata") ? { metadata: { value: fromStruct(req.metadata) } } : {}),
+        ...(mask.has("forget_after") ? { forgetAfter: { value: iso(req.forgetAfter) } } : {}),
+        ...(mask.has("forget_reason") ? { forgetReason: { value: req.forgetReason } } : {}),
+        ...(mask.has("temporal_context") ? { temporalContext: { value: temporalOf(req.temporalContext) } } : {}),
+      });
+      return { memory: memoryToProto(m) };
+    },
+
+    async forgetMemory(req: ForgetMemoryRequest__Output): Promise<ForgetMemoryResponse> {
+      const m = await uc.forget.forgetOne({ tenantId: tenantOf(req.context), namespace: req.namespace, selector: selectorOf(req), reason: req.reason });
+      return { id: m.id, forgotten: true };
+    },
+
+    async forgetMatchingMemories(req: ForgetMatchingMemoriesRequest__Output): Promise<ForgetMatchingMemoriesResponse> {
+      const tenantId = tenantOf(req.context);
+      const hasQuery = req.query.trim().length > 0;
+      if (hasQuery === req.ids.length > 0)
+        throw new InvalidArgumentError("give either query or ids", "query selects by meaning, ids forgets exactly those memories");
+      const o = hasQuery
+        ? await uc.forget.byQuery({
+            tenantId,
+            namespace: req.namespace,
+            query: req.query,
+            dryRun: req.dryRun,
+            threshold: req.threshold,
+            maxForget: req.maxForget,
+            reason: req.reason,
+          })
+        : await uc.forget.byIds({ tenantId, namespace: req.namespace, ids: req.ids, dryRun: req.dryRun, reason: req.reason });
+      return {
+        dryRun: o.dryRun,
+        count: o.selected.length,
+        ...(o.forgetBatchId ? { forgetBatchId: o.forgetBatchId } : {}),
+        summary: o.summary,
+        candidates: o.dryRun ? candidates(o) : [],
+        forgotten: o.dryRun ? [] : candidates(o),
+      };
+    },
+
+    async forgetMemoriesByIds(req: ForgetMemoriesByIdsRequest__Output): Promise<ForgetMemoriesByIdsResponse> {
+      const o = await uc.forget.byIds({ tenantId: tenantOf(req.context), namespace: req.namespace, ids: req.ids, dryRun: false });
+      return { count: o.selected.length, matches: candidates(o), errors: o.errors };
+    },
+
+    async forgetMemoriesByQuery(req: ForgetMemoriesByQueryRequest__Output): Promise<ForgetMemoriesByQueryResponse> {
+      const o = await uc.forget.byQuery({ tenantId: tenantOf(req.context), namespace: req.namespace, query: req.query, dryRun: req.dryRun });
+      return { count: o.selected.length, matches: candidates(o), errors: o.errors, dryRun: o.dryRun };
+    },
+
+    async listDocumentMemories(req: ListDocumentMemoriesRequest__Output): Promise<ListDocumentMemoriesResponse> {
+      const memories = await uc.list.ofDocument(tenantOf(req.context), req.namespace, req.documentId, req.includeForgotten);
+      return { memories: memories.map(memoryToProto) };
+    },
+
+    async batchGetMemories(req: BatchGetMemoriesRequest__Output): Promise<BatchGetMemoriesResponse> {
+      const memories = await uc.repo.getMany(tenantOf(req.context), req.ids, req.namespace || undefined);
+      return { memories: memories.map(memoryToProto) };
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import * as grpc from "@grpc/grpc-js";
+import { createClient, fromStruct, fromTimestamp, isServiceError, unaryCall } from "@engram/grpc";
+import type { GetDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentResponse";
+import type { DocumentInfo, DocumentLookup } from "../../app/ports";
+
+/** Documents from ingestion (IngestionService.GetDocument); NOT_FOUND and a wrong id kind mean "no such document". */
+export class GrpcDocumentLookup implements DocumentLookup {
+  private readonly client: grpc.Client;
+  constructor(address: string) {
+    this.client = createClient("engram.ingestion.v1.IngestionService", address);
+  }
+
+  async get(tenantId: string, namespace: string, id: string): Promise<DocumentInfo | undefined> {
+    try {
+      const { document: d } = await unaryCall<GetDocumentResponse__Output>(
+        this.client,
+        "GetDocument",
+        { context: { tenantId }, namespace, id },
+        { deadlineMs: 30_000 },
+      );
+      if (!d) return undefined;
+      return {
+        id: d.id,
+        customId: d.customId || undefined,
+        namespace: d.namespace,
+        title: d.title || undefined,
+        contentType: d.contentType || undefined,
+        metadata: fromStruct(d.metadata),
+        summary: d.summary || undefined,
+        filepath: d.filepath || undefined,
+        content: d.sourceKind === "SOURCE_KIND_TEXT" ? d.content : undefined,
+        createdAt: (fromTimestamp(d.createdAt) ?? new Date(0)).toISOString(),
+        updatedAt: (fromTimestamp(d.updatedAt) ?? new Date(0)).toISOString(),
+      };
+    } catch (err) {
+      if (isServiceError(err) && err.code === grpc.status.NOT_FOUND) return undefined;
+      throw err;
+    }
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,134 @@
+import type { FilterExpr } from "@engram/filters";
+import type { ChunkHit, ChunkIndex, IndexedChunk } from "@engram/index";
+import { InvalidArgumentError, NotFoundError } from "@engram/kernel";
+import type { Reranker } from "@engram/nlp";
+import type { DocumentInfo, DocumentLookup } from "./ports";
+import type { QueryPreparer } from "./query";
+import { documentOfChunk, matchesFilepath } from "./search.usecase";
+import type { SearchDocumentsUseCase } from "./search-documents.usecase";
+
+export interface SearchV3Query {
+  tenantId: string;
+  namespaces?: string[];
+  q: string;
+  /** Minimum chunk similarity (default 0: every matching chunk). */
+  chunkThreshold: number;
+  /** Search inside one document (service or caller-defined id). */
+  docId?: string;
+  /** false: each matching chunk comes with its neighbours (isRelevant false). */
+  onlyMatchingChunks: boolean;
+  includeFullDocs: boolean;
+  includeSummary: boolean;
+  rerank: boolean;
+  rewriteQuery: boolean;
+  filter?: FilterExpr;
+  limit: number;
+  filepath?: string;
+}
+
+export interface V3Chunk {
+  chunk: Omit<IndexedChunk, "vector">;
+  score: number;
+  isRelevant: boolean;
+}
+
+export interface V3Result {
+  document: DocumentInfo;
+  /** The document's best chunk similarity. */
+  score: number;
+  /** Matching chunks (and their neighbours) in document order. */
+  chunks: V3Chunk[];
+}
+
+/**
+ * POST /v3/search: document-oriented chunk search, one result per document
+ * with its matching chunks (and, unless onlyMatchingChunks, the chunks right
+ * before and after each match for context).
+ */
+export class SearchV3UseCase {
+  constructor(
+    private readonly deps: {
+      chunks: ChunkIndex;
+      documents: SearchDocumentsUseCase;
+      preparer: QueryPreparer;
+      lookup: DocumentLookup;
+      reranker: Reranker;
+    },
+  ) {}
+
+  async execute(q: SearchV3Query): Promise<V3Result[]> {
+    if (!(q.limit >= 1 && q.limit <= 100)) throw new InvalidArgumentError("limit must be 1 to 100");
+    if (!(q.chunkThreshold >= 0 && q.chunkThreshold <= 1)) throw new InvalidArgumentError("chunkThreshold must be between 0 and 1");
+    let documentId: string | undefined;
+    let namespaces = q.namespaces;
+    if (q.docId) {
+      const doc = await this.deps.lookup.get(q.tenantId, namespaces?.length === 1 ? namespaces[0]! : "", q.docId);
+      if (!doc || (namespaces && !namespaces.includes(doc.namespace))) throw new NotFoundError(`document ${q.docId} not found`);
+      documentId = doc.id;
+      namespaces = [doc.namespace];
+    }
+    const prepared = await this.deps.preparer.prepare(q.q, q.rewriteQuery);
+    let hits = await this.deps.documents.execute({
+      tenantId: q.tenantId,
+      namespaces,
+      query: prepared,
+      limit: q.filepath ? 100 : q.rerank ? Math.min(100, Math.max(q.limit * 3, 30)) : q.limit,
+      threshold: q.chunkThreshold,
+      documentId,
+      filter: q.filter,
+    });
+    if (q.filepath) {
+      const paths = await Promise.all(hits.map((h) => this.deps.lookup.get(q.tenantId, h.chunks[0]!.chunk.namespace, h.documentId)));
+      hits = hits.filter((_, i) => matchesFilepath(paths[i]?.filepath, q.filepath));
+    }
+    let scored = hits.map((h) => ({ hit: h, score: h.similarity }));
+    if (q.rerank && scored.length) {
+      const ranks = await this.deps.reranker.rerank(
+        q.q,
+        scored.map((s, i) => ({ id: String(i), text: s.hit.chunks.map((c) => c.chunk.content).join("\n") })),
+      );
+      scored = ranks.map((r) => ({ hit: scored[Number(r.id)]!.hit, score: r.score }));
+    }
+    scored = scored.slice(0, q.limit);
+    return Promise.all(
+      scored.map(async ({ hit, score }) => {
+        const first = hit.chunks[0]!.chunk;
+        let document = documentOfChunk(first);
+        if (q.includeFullDocs || q.includeSummary) {
+          const full = await this.deps.lookup.get(q.tenantId, first.namespace, hit.documentId);
+          if (full) document = { ...document, summary: full.summary, ...(q.includeFullDocs ? { content: full.content } : {}) };
+          if (q.includeFullDocs && !document.content) {
+            const all = await this.deps.chunks.listDocumentChunks(q.tenantId, first.namespace, hit.documentId);
+            document.content = joinChunks(all);
+          }
+        }
+        return { document, score, chunks: q.onlyMatchingChunks ? matching(hit.chunks) : await this.withNeighbours(q.tenantId, hit.chunks) };
+      }),
+    );
+  }
+
+  private async withNeighbours(tenantId: string, hits: ChunkHit[]): Promise<V3Chunk[]> {
+    const first = hits[0]!.chunk;
+    const all = await this.deps.chunks.listDocumentChunks(tenantId, first.namespace, first.documentId);
+    const relevant = new Map(hits.map((h) => [h.chunk.position, h.similarity]));
+    const wanted = new Set<number>();
+    for (const p of relevant.keys()) [p - 1, p, p + 1].forEach((x) => wanted.add(x));
+    return all.filter((c) => wanted.has(c.position)).map((c) => ({ chunk: c, score: relevant.get(c.position) ?? 0, isRelevant: relevant.has(c.position) }));
+  }
+}
+
+function matching(hits: ChunkHit[]): V3Chunk[] {
+  return [...hits].sort((a, b) => a.chunk.position - b.chunk.position).map((h) => ({ chunk: h.chunk, score: h.similarity, isRelevant: true }));
+}
+
+/** The document's text from its chunks, without the overlap between neighbours. */
+export function joinChunks(chunks: Omit<IndexedChunk, "vector">[]): string {
+  let out = "";
+  let end = 0;
+  for (const c of [...chunks].sort((a, b) => a.position - b.position)) {
+    if (c.startOffset >= end) out += (out ? "\n\n" : "") + c.content;
+    else out += c.content.slice(Math.min(c.content.length, end - c.startOffset));
+    end = Math.max(end, c.endOffset);
+  }
+  return out;
+}

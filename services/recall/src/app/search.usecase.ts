@@ -1,0 +1,275 @@
+import { createHash } from "node:crypto";
+import type { FilterExpr } from "@engram/filters";
+import type { ChunkHit, ChunkIndex, MemoryIndex, MemoryRecord, MemoryRelationKind } from "@engram/index";
+import { type Clock, InvalidArgumentError } from "@engram/kernel";
+import type { MemoryAggregator, Reranker } from "@engram/nlp";
+import type { DocumentInfo } from "./ports";
+import type { PreparedQuery, QueryPreparer } from "./query";
+import type { DocumentHit, SearchDocumentsUseCase } from "./search-documents.usecase";
+
+export type SearchMode = "memories" | "hybrid" | "documents";
+
+export interface SearchInclude {
+  documents?: boolean;
+  summaries?: boolean;
+  relatedMemories?: boolean;
+  forgottenMemories?: boolean;
+  /** Deprecated: hybrid, with matching chunks embedded in memory results (old format). */
+  chunks?: boolean;
+}
+
+export interface SearchV4Query {
+  tenantId: string;
+  /** Undefined = every namespace of the tenant. */
+  namespaces?: string[];
+  q: string;
+  mode: SearchMode;
+  /** Minimum similarity (default 0.6). */
+  threshold: number;
+  limit: number;
+  filter?: FilterExpr;
+  include: SearchInclude;
+  rerank: boolean;
+  rewriteQuery: boolean;
+  aggregate: boolean;
+  /** Source filepath: exact, or a prefix when it ends with '/'. */
+  filepath?: string;
+}
+
+export interface ContextEntry {
+  relation: MemoryRelationKind;
+  /** Distance in the version chain (-1 parent, +1 child); undefined for related memories. */
+  relativeVersion?: number;
+  memory: MemoryRecord;
+}
+
+export interface MemoryContext {
+  parents: ContextEntry[];
+  children: ContextEntry[];
+  related: ContextEntry[];
+}
+
+export type SearchResult =
+  | {
+      kind: "memory";
+      memory: MemoryRecord;
+      similarity: number;
+      context?: MemoryContext;
+      documents?: DocumentInfo[];
+      /** Deprecated include.chunks: the matching chunks of the memory's sources. */
+      chunks?: ChunkHit[];
+      /** Synthesised from several memories (aggregate): their ids. */
+      aggregatedFrom?: string[];
+    }
+  | { kind: "chunk"; hit: DocumentHit; similarity: number; document: DocumentInfo };
+
+export const DEFAULT_THRESHOLD = 0.6;
+
+/**
+ * Merges two ranked lists by similarity. Each list keeps its own order (its
+ * ranking is finer than similarity, which saturates for short texts); at
+ * equal similarity the first list goes first.
+ */
+export function mergeBySimilarity<T extends { similarity: number }>(first: T[], second: T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length || j < second.length) {
+    if (j >= second.length || (i < first.length && first[i]!.similarity >= second[j]!.similarity)) out.push(first[i++]!);
+    else out.push(second[j++]!);
+  }
+  return out;
+}
+
+export function matchesFilepath(filepath: string | undefined, wanted: string | undefined): boolean {
+  if (!wanted) return true;
+  if (!filepath) return false;
+  return wanted.endsWith("/") ? filepath.startsWith(wanted) : filepath === wanted;
+}
+
+/** The source-document fields a chunk carries (denormalised at indexing). */
+export function documentOfChunk(c: ChunkHit["chunk"]): DocumentInfo {
+  return {
+    id: c.documentId,
+    customId: c.document.customId,
+    namespace: c.namespace,
+    title: c.document.title,
+    contentType: c.document.contentType,
+    metadata: c.document.metadata,
+    createdAt: c.document.createdAt,
+    updatedAt: c.document.updatedAt,
+  };
+}
+
+/**
+ * POST /v4/search: memories (default), document chunks, or both.
+ * Memory results are the latest versions of memories that are not forgotten
+ * or expired (unless include.forgottenMemories); chunk results are one per
+ * document, its best chunk. Hybrid merges both lists by similarity. Optional
+ * steps: query rewriting before the search, reranking of the merged list, and
+ * aggregation (memories synthesised from several matching ones, reranked in).
+ */
+export class SearchUseCase {
+  constructor(
+    private readonly deps: {
+      memories: MemoryIndex;
+      chunks: ChunkIndex;
+      documents: SearchDocumentsUseCase;
+      preparer: QueryPreparer;
+      reranker: Reranker;
+      aggregator: MemoryAggregator;
+      clock: Clock;
+    },
+  ) {}
+
+  async execute(q: SearchV4Query): Promise<SearchResult[]> {
+    if (!(q.limit >= 1 && q.limit <= 100)) throw new InvalidArgumentError("limit must be 1 to 100");
+    if (!(q.threshold >= 0 && q.threshold <= 1)) throw new InvalidArgumentError("threshold must be between 0 and 1");
+    const mode: SearchMode = q.include.chunks && q.mode === "memories" ? "hybrid" : q.mode;
+    const prepared = await this.deps.preparer.prepare(q.q, q.rewriteQuery);
+    // Reranking and aggregation look at more candidates than they return.
+    const pool = q.rerank || q.aggregate ? Math.min(100, Math.max(q.limit * 3, 30)) : q.limit;
+
+    const [memoryResults, chunkResults] = await Promise.all([
+      mode === "documents" ? [] : this.searchMemories(q, prepared, pool),
+      mode === "memories" ? [] : this.searchChunks(q, prepared, pool),
+    ]);
+    let results: SearchResult[];
+    if (q.include.chunks && q.mode === "memories") {
+      // Old response format: memory results only, each with its sources' matching chunks.
+      for (const r of memoryResults) {
+        const sources = new Set(r.memory.sources.map((s) => s.documentId));
+        r.chunks = chunkResults.filter((c) => sources.has(c.hit.documentId)).flatMap((c) => c.hit.chunks);
+      }
+      results = memoryResults;
+    } else {
+      results = mergeBySimilarity(memoryResults, chunkResults);
+    }
+    if (q.aggregate) {
+      const synthesised = await this.aggregated(q.q, memoryResults);
+      if (!q.rerank) results = mergeBySimilarity(synthesised, results);
+      else results = [...synthesised, ...results];
+    }
+    if (q.rerank) results = await this.reranked(q.q, results);
+    results = results.slice(0, q.limit);
+    await this.decorate(q, results);
+    return results;
+  }
+
+  private async searchMemories(q: SearchV4Query, prepared: PreparedQuery, limit: number): Promise<Extract<SearchResult, { kind: "memory" }>[]> {
+    const hits = await this.deps.memories.search({
+      tenantId: q.tenantId,
+      namespaces: q.namespaces,
+      text: prepared.text,
+      vector: prepared.vector,
+      model: prepared.model,
+      denseWeight: prepared.denseWeight,
+      // A filepath filter is applied after the search: ask for more.
+      limit: q.filepath ? Math.max(limit * 5, 50) : limit,
+      filter: q.filter,
+      includeForgotten: q.include.forgottenMemories ?? false,
+      now: this.deps.clock.now().toISOString(),
+    });
+    return hits
+      .filter((h) => h.similarity >= q.threshold && matchesFilepath(h.memory.filepath, q.filepath))
+      .slice(0, limit)
+      .map((h) => ({ kind: "memory" as const, memory: h.memory, similarity: h.similarity }));
+  }
+
+  private async searchChunks(q: SearchV4Query, prepared: PreparedQuery, limit: number): Promise<Extract<SearchResult, { kind: "chunk" }>[]> {
+    const hits = await this.deps.documents.execute({
+      tenantId: q.tenantId,
+      namespaces: q.namespaces,
+      query: prepared,
+      limit,
+      threshold: q.threshold,
+      filter: q.filter,
+    });
+    return hits.map((hit) => ({ kind: "chunk" as const, hit, similarity: hit.similarity, document: documentOfChunk(hit.chunks[0]!.chunk) }));
+  }
+
+  private async aggregated(query: string, memories: Extract<SearchResult, { kind: "memory" }>[]): Promise<SearchResult[]> {
+    if (memories.length < 2) return [];
+    const byId = new Map(memories.map((m) => [m.memory.id, m]));
+    const groups = await this.deps.aggregator.aggregate(
+      query,
+      memories.map((m) => ({ id: m.memory.id, content: m.memory.content })),
+    );
+    return groups.flatMap((g) => {
+      const sources = g.sourceIds.map((id) => byId.get(id)).filter((m): m is NonNullable<typeof m> => !!m);
+      if (sources.length < 2) return [];
+      const first = sources[0]!.memory;
+      const newest = sources.reduce((a, b) => (a.memory.updatedAt > b.memory.updatedAt ? a : b)).memory;
+      const id = `agg_${createHash("sha256")
+        .update(sources.map((s) => s.memory.id).join(","))
+        .digest("hex")
+        .slice(0, 20)}`;
+      const memory: MemoryRecord = {
+        ...first,
+        id,
+        content: g.content,
+        metadata: { aggregatedFrom: sources.map((s) => s.memory.id) },
+        version: 1,
+        isLatest: true,
+        parentMemoryId: undefined,
+        rootMemoryId: undefined,
+        relation: undefined,
+        relations: Object.fromEntries(sources.map((s) => [s.memory.id, "derives" as const])),
+        sources: sources.flatMap((s) => s.memory.sources),
+        isInference: true,
+        createdAt: newest.createdAt,
+        updatedAt: newest.updatedAt,
+      };
+      return [{ kind: "memory" as const, memory, similarity: Math.max(...sources.map((s) => s.similarity)), aggregatedFrom: sources.map((s) => s.memory.id) }];
+    });
+  }
+
+  private async reranked(query: string, results: SearchResult[]): Promise<SearchResult[]> {
+    if (results.length === 0) return results;
+    const scores = await this.deps.reranker.rerank(
+      query,
+      results.map((r, i) => ({ id: String(i), text: r.kind === "memory" ? r.memory.content : r.hit.chunks[0]!.chunk.content })),
+    );
+    return scores.map((s) => ({ ...results[Number(s.id)]!, similarity: Math.max(0, Math.min(1, s.score)) }));
+  }
+
+  /** Version context, related memories and source documents, as asked for. */
+  private async decorate(q: SearchV4Query, results: SearchResult[]): Promise<void> {
+    const memories = results.filter((r): r is Extract<SearchResult, { kind: "memory" }> => r.kind === "memory" && !r.aggregatedFrom);
+    if (q.include.relatedMemories && memories.length) {
+      const chainKey = (m: MemoryRecord) => m.rootMemoryId ?? m.id;
+      const chains = await this.deps.memories.chains(q.tenantId, [...new Set(memories.map((r) => chainKey(r.memory)))]);
+      const relatedIds = [...new Set(memories.flatMap((r) => Object.keys(r.memory.relations)))];
+      const related = new Map((await this.deps.memories.getMany(q.tenantId, relatedIds)).map((m) => [m.id, m]));
+      for (const r of memories) {
+        const chain = chains.filter((m) => chainKey(m) === chainKey(r.memory));
+        const v = r.memory.version;
+        r.context = {
+          parents: chain
+            .filter((m) => m.version < v)
+            .sort((a, b) => b.version - a.version)
+            .map((m) => ({ relation: "updates" as const, relativeVersion: m.version - v, memory: m })),
+          children: chain
+            .filter((m) => m.version > v)
+            .sort((a, b) => a.version - b.version)
+            .map((m) => ({ relation: "updates" as const, relativeVersion: m.version - v, memory: m })),
+          related: Object.entries(r.memory.relations)
+            .filter(([id, kind]) => kind !== "updates" && related.has(id))
+            .map(([id, kind]) => ({ relation: kind, memory: related.get(id)! })),
+        };
+      }
+    }
+    if (q.include.documents || q.include.summaries) {
+      const wanted = new Map<string, string>();
+      for (const r of memories) for (const s of r.memory.sources) wanted.set(s.documentId, r.memory.namespace);
+      const info = new Map<string, DocumentInfo>();
+      await Promise.all(
+        [...wanted].map(async ([documentId, namespace]) => {
+          const [first] = await this.deps.chunks.listDocumentChunks(q.tenantId, namespace, documentId);
+          if (first) info.set(documentId, documentOfChunk(first));
+        }),
+      );
+      for (const r of memories) r.documents = r.memory.sources.flatMap((s) => (info.has(s.documentId) ? [info.get(s.documentId)!] : []));
+    }
+  }
+}
