@@ -4,6 +4,7 @@ import type { KeyService } from "../auth/keys.service";
 import { contractRoutes, publicContractRoutes } from "../routes/contract.routes";
 import { documentRoutes } from "../routes/documents.routes";
 import { searchRoutes } from "../routes/search.routes";
+import { settingsRoutes } from "../routes/settings.routes";
 import { fileRoutes } from "../routes/files.routes";
 import type { Backends } from "./backends";
 import { errorHandler, HttpProblem, notFoundHandler } from "./errors";
@@ -65,6 +66,7 @@ export function createApp(o: AppOptions): Express {
   app.use(contractRoutes(o.backends));
   app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(searchRoutes(o.backends));
+  app.use(settingsRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));
   return app;
