@@ -122,7 +122,13 @@ export function loadSecretKey(dataDir: string, configured?: string): { key: Buff
       } finally {
         fs.closeSync(fd);
       }
-      fs.linkSync(tmp, file);
+      try {
+        fs.linkSync(tmp, file);
+      } catch (err) {
+        // File systems without hard links: an exclusive copy still never replaces an existing key.
+        if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes((err as { code?: string }).code ?? "")) throw err;
+        fs.copyFileSync(tmp, file, fs.constants.COPYFILE_EXCL);
+      }
       source = "generated";
     } catch (err) {
       if ((err as { code?: string }).code !== "EEXIST") throw err;
