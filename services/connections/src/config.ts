@@ -1,8 +1,17 @@
 import { env, loadConfig, z, type Env } from "@engram/config";
+import { isValidSecretKey } from "./adapters/crypto/secret-box";
 
 export const connectionsConfigSchema = z.object({
   ENGRAM_DATA_DIR: env.string("./.data"),
   CONNECTIONS_GRPC_ADDRESS: env.string("0.0.0.0:50055"),
+  /**
+   * Key that encrypts secrets at rest (OAuth client secrets): 32 bytes as
+   * base64 or hex. Default: generated once into <dataDir>/secret.key.
+   */
+  ENGRAM_SECRET_KEY: z
+    .string()
+    .refine(isValidSecretKey, "must be 32 bytes written as base64 (44 characters) or hex (64 characters), e.g. the output of `openssl rand -base64 32`")
+    .optional(),
 });
 
 export type ConnectionsConfig = z.infer<typeof connectionsConfigSchema>;

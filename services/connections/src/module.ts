@@ -1,20 +1,53 @@
+import fs from "node:fs";
+import { type Clock, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
+import { loadSecretKey, SecretBox } from "./adapters/crypto/secret-box";
+import { SqliteSettingsRepository } from "./adapters/embedded/settings.sqlite";
+import { GetSettingsUseCase } from "./app/get-settings.usecase";
+import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
 import type { ConnectionsConfig } from "./config";
+import { settingsGrpc } from "./grpc/settings.grpc";
 
 export interface ConnectionsDeps {
   config: ConnectionsConfig;
   logger: Logger;
+  clock?: Clock;
 }
 
 /**
- * The connections service (connectors, OAuth, settings). Its contracts
- * (ConnectionsService, SettingsService) are complete; connectors arrive in a
- * later release, until then every RPC answers UNIMPLEMENTED (HTTP 501).
+ * The connections service (connectors, OAuth, settings). SettingsService
+ * GetSettings and UpdateSettings are served from `<dataDir>/connections.db`,
+ * client secrets sealed with the secret key; ResetOrganization,
+ * SuggestProfileBuckets and every ConnectionsService RPC answer UNIMPLEMENTED
+ * (HTTP 501) until the connectors release. Nothing happens on import.
  */
-export function createConnectionsModule(_deps: ConnectionsDeps): ServiceModule {
+export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
+  const { config } = deps;
+  const log = deps.logger.child({ component: "connections" });
+  const secretKey = loadSecretKey(config.ENGRAM_DATA_DIR, config.ENGRAM_SECRET_KEY);
+  if (secretKey.source === "generated") log.info({ file: secretKey.file }, "generated the secret key");
+  if (secretKey.file && (fs.statSync(secretKey.file).mode & 0o077) !== 0) {
+    log.warn({ file: secretKey.file }, "the secret key file is readable by other users; chmod 600 it");
+  }
+  const box = new SecretBox(secretKey.key);
+  const repo = new SqliteSettingsRepository(config.ENGRAM_DATA_DIR);
+
   return {
     name: "connections",
-    grpcServices: { "engram.connections.v1.ConnectionsService": {}, "engram.connections.v1.SettingsService": {} },
+    grpcServices: {
+      // Contract designed; connectors arrive with a later release (UNIMPLEMENTED until then).
+      "engram.connections.v1.ConnectionsService": {},
+      "engram.connections.v1.SettingsService": settingsGrpc({
+        getSettings: new GetSettingsUseCase(repo),
+        updateSettings: new UpdateSettingsUseCase(repo, box, deps.clock ?? systemClock),
+      }),
+    },
+    async start() {
+      repo.bindSecretKey(box.keyId);
+    },
+    async stop() {
+      await repo.close();
+    },
   };
 }

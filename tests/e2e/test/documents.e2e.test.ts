@@ -165,7 +165,7 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
       ["POST", "/v4/memories", { memories: [{ content: "x" }], containerTag: "notes" }],
       ["POST", "/v4/search", { q: "anything" }],
       ["POST", "/v3/connections/list", {}],
-      ["GET", "/v3/settings", undefined],
+      ["POST", "/v3/settings/reset", { confirmation: "default" }],
     ] as const) {
       const res = await a(method, path, body);
       expect({ path, status: res.status }).toEqual({ path, status: 501 });

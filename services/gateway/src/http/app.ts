@@ -5,6 +5,7 @@ import { contractRoutes, publicContractRoutes } from "../routes/contract.routes"
 import { documentRoutes } from "../routes/documents.routes";
 import { memoryRoutes } from "../routes/memories.routes";
 import { searchRoutes } from "../routes/search.routes";
+import { settingsRoutes } from "../routes/settings.routes";
 import { fileRoutes } from "../routes/files.routes";
 import type { Backends } from "./backends";
 import { errorHandler, HttpProblem, notFoundHandler } from "./errors";
@@ -67,6 +68,7 @@ export function createApp(o: AppOptions): Express {
   app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(searchRoutes(o.backends));
   app.use(memoryRoutes(o.backends));
+  app.use(settingsRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));
   return app;

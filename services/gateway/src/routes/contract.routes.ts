@@ -26,8 +26,6 @@ export function contractRoutes(b: Backends): Router {
   r.post("/v4/conversations", forward(b.conversations, "IngestConversation"));
 
   // Settings and container tags
-  r.get("/v3/settings", forward(b.settings, "GetSettings"));
-  r.patch("/v3/settings", forward(b.settings, "UpdateSettings"));
   r.post("/v3/settings/reset", forward(b.settings, "ResetOrganization"));
   r.post("/v3/settings/suggest-buckets", forward(b.settings, "SuggestProfileBuckets"));
   r.get("/v3/container-tags/list", forward(b.containerTags, "ListContainerTags"));

@@ -369,3 +369,103 @@ export const v4Search = z.object({
   rewriteQuery: z.boolean().optional(),
   filepath: z.string().max(1024).optional(),
 });
+
+// --- settings (PATCH /v3/settings) ---
+
+/** Custom OAuth apps: REST field prefix per provider (`<prefix>ClientId`, `<prefix>ClientSecret`, `<prefix>CustomKeyEnabled`). */
+export const SETTINGS_OAUTH_PROVIDERS = [
+  { prefix: "googleDrive", provider: "google-drive", proto: "PROVIDER_GOOGLE_DRIVE" },
+  { prefix: "notion", provider: "notion", proto: "PROVIDER_NOTION" },
+  { prefix: "onedrive", provider: "onedrive", proto: "PROVIDER_ONEDRIVE" },
+  { prefix: "github", provider: "github", proto: "PROVIDER_GITHUB" },
+] as const;
+
+const ITEMS_MAX_BYTES = 64 * 1024;
+const ITEMS_MAX_DEPTH = 32;
+
+function jsonDepth(v: unknown, limit: number, depth = 0): number {
+  if (depth > limit) return depth;
+  const children = Array.isArray(v) ? v : v !== null && typeof v === "object" ? Object.values(v) : undefined;
+  if (!children) return depth;
+  return children.reduce<number>((m, x) => Math.max(m, jsonDepth(x, limit, depth + 1)), depth + 1);
+}
+
+/** include/excludeItems: any JSON value (null clears), bounded in depth and size. */
+const settingsItems = (field: string) =>
+  z.unknown().superRefine((v, ctx) => {
+    if (v === null || v === undefined) return;
+    if (jsonDepth(v, ITEMS_MAX_DEPTH) > ITEMS_MAX_DEPTH)
+      ctx.addIssue({ code: "custom", message: `${field} must be nested at most ${ITEMS_MAX_DEPTH} levels deep` });
+    else if (Buffer.byteLength(JSON.stringify(v), "utf8") > ITEMS_MAX_BYTES)
+      ctx.addIssue({ code: "custom", message: `${field} must be at most ${ITEMS_MAX_BYTES} bytes of JSON` });
+  });
+
+const nullableString = (field: string, max: number, opts: { nonEmpty?: boolean } = {}) =>
+  z
+    .string({ message: `${field} must be a string or null` })
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((s) => !opts.nonEmpty || s.length > 0, `${field} must not be empty; send null to remove it`)
+    .nullable();
+
+const nullableBoolean = (field: string) => z.boolean({ message: `${field} must be a boolean or null` }).nullable();
+
+export const BUCKET_KEY_RE = /^[a-z0-9][a-z0-9_-]*$/;
+
+const profileBucket = z
+  .object({
+    key: z
+      .string({ message: "key is required and must be a string" })
+      .min(1, "key must be 1-64 characters")
+      .max(64, "key must be 1-64 characters")
+      .regex(BUCKET_KEY_RE, "key must be lowercase letters, digits, '_' and '-', starting with a letter or digit"),
+    description: z.string({ message: "description must be a string" }).max(2000, "description must be at most 2000 characters").optional(),
+  })
+  .strict();
+
+export const profileBuckets = z
+  .array(profileBucket, { message: "profileBuckets must be an array of {key, description}" })
+  .max(50, "profileBuckets holds at most 50 buckets")
+  .superRefine((buckets, ctx) => {
+    const seen = new Set<string>();
+    buckets.forEach((b, i) => {
+      if (seen.has(b.key)) ctx.addIssue({ code: "custom", path: [i, "key"], message: `duplicate bucket key '${b.key}'` });
+      seen.add(b.key);
+    });
+  });
+
+/** First form of the PATCH body (OpenAPI anyOf): the workspace prompt alone. */
+export const workspacePromptPatch = z.object({ workspacePrompt: nullableString("workspacePrompt", 1500) }).strict();
+
+const clientId = (field: string) => nullableString(field, 1024, { nonEmpty: true }).optional();
+const clientSecret = (field: string) => nullableString(field, 4096, { nonEmpty: true }).optional();
+const customKeyEnabled = (field: string) => nullableBoolean(field).optional();
+
+/** Second form of the PATCH body: any of the other settings (strict; profileBuckets is not nullable). */
+export const orgSettingsPatch = z
+  .object({
+    excludeItems: settingsItems("excludeItems").optional(),
+    includeItems: settingsItems("includeItems").optional(),
+    filterPrompt: nullableString("filterPrompt", 20_000).optional(),
+    shouldLLMFilter: nullableBoolean("shouldLLMFilter").optional(),
+    chunkSize: z
+      .number({ message: "chunkSize must be an integer or null" })
+      .int("chunkSize must be an integer")
+      .min(-2_147_483_648, "chunkSize must be a 32-bit integer")
+      .max(2_147_483_647, "chunkSize must be a 32-bit integer")
+      .nullable()
+      .optional(),
+    profileBuckets: profileBuckets.optional(),
+    googleDriveClientId: clientId("googleDriveClientId"),
+    googleDriveClientSecret: clientSecret("googleDriveClientSecret"),
+    googleDriveCustomKeyEnabled: customKeyEnabled("googleDriveCustomKeyEnabled"),
+    notionClientId: clientId("notionClientId"),
+    notionClientSecret: clientSecret("notionClientSecret"),
+    notionCustomKeyEnabled: customKeyEnabled("notionCustomKeyEnabled"),
+    onedriveClientId: clientId("onedriveClientId"),
+    onedriveClientSecret: clientSecret("onedriveClientSecret"),
+    onedriveCustomKeyEnabled: customKeyEnabled("onedriveCustomKeyEnabled"),
+    githubClientId: clientId("githubClientId"),
+    githubClientSecret: clientSecret("githubClientSecret"),
+    githubCustomKeyEnabled: customKeyEnabled("githubCustomKeyEnabled"),
+  })
+  .strict();
