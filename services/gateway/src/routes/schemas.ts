@@ -212,7 +212,7 @@ export const fileQuery = z
 
 /** OpenAPI container tag of the memories and profile operations (required there). */
 const requiredTag = scope("containerTag");
-const nullableString = (field: string, max: number) => z.string().max(max, `${field} must be at most ${max} characters`).nullable();
+const optionalText = (field: string, max: number) => z.string().max(max, `${field} must be at most ${max} characters`).nullable();
 const instant = (field: string) =>
   z
     .string()
@@ -232,7 +232,7 @@ export const memoryInput = z
     isStatic: z.boolean().optional(),
     metadata: metadata.optional(),
     forgetAfter: instant("forgetAfter").optional(),
-    forgetReason: nullableString("forgetReason", 1000).optional(),
+    forgetReason: optionalText("forgetReason", 1000).optional(),
     temporalContext: temporalContext.optional(),
   })
   .strict();
@@ -262,7 +262,7 @@ export const v4UpdateMemory = z
     newContent: z.string({ message: "newContent is required" }).min(1, "newContent must not be empty").max(10_000),
     metadata: metadata.nullable().optional(),
     forgetAfter: instant("forgetAfter").optional(),
-    forgetReason: nullableString("forgetReason", 1000).optional(),
+    forgetReason: optionalText("forgetReason", 1000).optional(),
     temporalContext: temporalContext.nullable().optional(),
   })
   .strict()

@@ -143,7 +143,7 @@ export class SearchUseCase {
       }
       results = memoryResults;
     } else {
-      results = mergeBySimilarity(memoryResults, chunkResults);
+      results = mergeBySimilarity<SearchResult>(memoryResults, chunkResults);
     }
     if (q.aggregate) {
       const synthesised = await this.aggregated(q.q, memoryResults);
