@@ -2,9 +2,10 @@ import { analyze } from "@engram/index";
 import type { BucketClassifier } from "../ports";
 
 /**
- * Words related to common profile-bucket themes. A bucket whose key or
- * description mentions a theme word also matches the theme's other words,
- * at reduced weight ("work" also catches "employer", "promoted"...).
+ * Words related to common profile-bucket themes, each line headed by the
+ * theme's name. A bucket whose key or description names a theme also
+ * matches the theme's other words, at reduced weight ("work" also catches
+ * "employer", "promoted"...).
  */
 const THEMES: string[] = [
   "work job career employer employ company office colleague coworker boss manager salary promotion promoted hired team project profession occupation business client meeting role position",
@@ -14,7 +15,7 @@ const THEMES: string[] = [
   "hobby hobbies interest interests enjoy enjoys likes love loves play plays music sport sports hiking reading reads game games painting guitar piano travel photography",
   "preference preferences prefer prefers favorite favourite likes dislikes love hate style mode setting",
   "location live lives living home city town country moved address neighborhood neighbourhood hometown born",
-  "travel trip trips flight flights vacation holiday visit visited visiting hotel abroad journey",
+  "travel trip trips flight flights fly flew flying vacation holiday visit visited visiting hotel abroad journey conference tour",
   "education school university college degree study studied student class course graduated major teacher",
   "goal goals plan plans planning want wants hope hopes dream aim objective intend learning",
   "pet pets dog dogs cat cats puppy kitten animal",
@@ -51,7 +52,9 @@ function buildProfile(bucket: { key: string; description: string }): Profile {
   const direct = new Set(weights.keys());
   for (const theme of THEMES) {
     const stems = analyze(theme);
-    const w = stems.some((s) => fromKey.has(s)) ? 0.75 : stems.some((s) => direct.has(s)) ? 0.5 : 0;
+    // A theme is named by its first word ("travel", "hobby"), not by any word in it: themes share words.
+    const head = stems[0]!;
+    const w = fromKey.has(head) ? 0.75 : direct.has(head) ? 0.5 : 0;
     if (w > 0) for (const s of stems) add(s, w);
   }
   const prefixes = new Map<string, number>();
