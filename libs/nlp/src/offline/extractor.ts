@@ -135,9 +135,11 @@ function statedName(sentence: string): { name: string; rest?: string } | undefin
   const words = m[1]!.split(/\s+/);
   let name = nameRun(words, false);
   if (!name) return undefined;
+  const afterName = m[1]!.slice(m[1]!.indexOf(name.split(" ").pop()!) + name.split(" ").pop()!.length).trim();
   if (!explicit) {
     const first = name.split(" ")[0]!.toLowerCase();
-    if (!isFirstName(first) && name.split(" ").length < 2) return undefined;
+    // An unknown capitalised word is a name only when the sentence ends there ("Hi, I'm Priya.").
+    if (!isFirstName(first) && name.split(" ").length < 2 && !/^(?:[.!,]|$)/.test(afterName)) return undefined;
     if (lexTags(first).some((t) => t === "Demonym" || t === "Adjective" || t === "Country" || t === "City")) return undefined;
   }
   const after = m[1]!.slice(m[1]!.indexOf(words[name.split(" ").length - 1]!) + words[name.split(" ").length - 1]!.length).trim();

@@ -43,6 +43,17 @@ export function isVerbAt(ts: Tok[], i: number): boolean {
   )
     return true;
   if (CONTRACTED_SUBJECT.has(w)) return true;
+  // A base form after a name, a noun or an adverb ("my husband and I also grow").
+  if (i > 0 && lexTags(w).includes("Infinitive")) {
+    const prev = ts[i - 1]!;
+    if (
+      prev.word &&
+      prev.lower !== "to" &&
+      !lexTags(prev.lower).some((x) => x === "Determiner" || x === "Preposition" || x === "Adjective" || x === "Possessive" || x === "Modal") &&
+      !AUX.has(prev.lower)
+    )
+      return true;
+  }
   if (
     /^[a-z]{3,}ed$/.test(w) &&
     i > 0 &&
