@@ -2,9 +2,10 @@ import { analyze } from "@engram/index";
 import type { BucketClassifier } from "../ports";
 
 /**
- * Words related to common profile-bucket themes. A bucket whose key or
- * description mentions a theme word also matches the theme's other words,
- * at reduced weight ("work" also catches "employer", "promoted"...).
+ * Words related to common profile-bucket themes, each line headed by the
+ * theme's name. A bucket whose key or description names a theme also
+ * matches the theme's other words, at reduced weight ("work" also catches
+ * "employer", "promoted"...).
  */
 const THEMES: string[] = [
   "work job career employer employ company office colleague coworker boss manager salary promotion promoted hired team project profession occupation business client meeting role position",
@@ -14,7 +15,7 @@ const THEMES: string[] = [
   "hobby hobbies interest interests enjoy enjoys likes love loves play plays music sport sports hiking reading reads game games painting guitar piano travel photography",
   "preference preferences prefer prefers favorite favourite likes dislikes love hate style mode setting",
   "location live lives living home city town country moved address neighborhood neighbourhood hometown born",
-  "travel trip trips flight flights vacation holiday visit visited visiting hotel abroad journey",
+  "travel trip trips flight flights fly flew flying vacation holiday visit visited visiting hotel abroad journey conference tour",
   "education school university college degree study studied student class course graduated major teacher",
   "goal goals plan plans planning want wants hope hopes dream aim objective intend learning",
   "pet pets dog dogs cat cats puppy kitten animal",
@@ -34,6 +35,8 @@ const GENERIC = new Set(
 interface Profile {
   key: string;
   weights: Map<string, number>;
+  /** Five-letter stem prefixes ("allerg" ~ "allergi"), at three quarters of the weight. */
+  prefixes: Map<string, number>;
 }
 
 function buildProfile(bucket: { key: string; description: string }): Profile {
@@ -45,26 +48,34 @@ function buildProfile(bucket: { key: string; description: string }): Profile {
   const keyWords = bucket.key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-.:/]+/g, " ");
   for (const s of analyze(keyWords)) add(s, 2);
   for (const s of analyze(bucket.description)) add(s, 1);
+  const fromKey = new Set(analyze(keyWords));
   const direct = new Set(weights.keys());
   for (const theme of THEMES) {
     const stems = analyze(theme);
-    if (stems.some((s) => direct.has(s))) for (const s of stems) add(s, 0.5);
+    // A theme is named by its first word ("travel", "hobby"), not by any word in it: themes share words.
+    const head = stems[0]!;
+    const w = fromKey.has(head) ? 0.75 : direct.has(head) ? 0.5 : 0;
+    if (w > 0) for (const s of stems) add(s, w);
   }
-  return { key: bucket.key, weights };
+  const prefixes = new Map<string, number>();
+  for (const [s, w] of weights) if (s.length >= 5) prefixes.set(s.slice(0, 5), Math.max(prefixes.get(s.slice(0, 5)) ?? 0, w * 0.75));
+  return { key: bucket.key, weights, prefixes };
 }
 
 /**
  * Offline bucket classification: each text's stems (the search index's
  * analysis) against each bucket's key (weight 2), description (1) and the
- * related words of a matching theme (0.5). A text joins every bucket whose
- * summed weight reaches `threshold` (default 1: one key or description word,
- * or two related words).
+ * related words of a built-in theme the key (0.75) or description (0.5)
+ * names; a stem sharing its first five letters with a profile stem counts
+ * three quarters. A text joins every bucket whose summed weight reaches
+ * `threshold` (default 0.75: one key or description word, one related word
+ * of the key's theme, or two of the description's).
  */
 export class OfflineBucketClassifier implements BucketClassifier {
   readonly id = "offline-v1";
   private readonly cache = new Map<string, Profile>();
 
-  constructor(private readonly threshold = 1) {}
+  constructor(private readonly threshold = 0.75) {}
 
   async classify(texts: string[], buckets: { key: string; description: string }[]): Promise<string[][]> {
     return this.classifySync(texts, buckets);
@@ -77,7 +88,7 @@ export class OfflineBucketClassifier implements BucketClassifier {
       const out: string[] = [];
       for (const p of profiles) {
         let score = 0;
-        for (const s of stems) score += p.weights.get(s) ?? 0;
+        for (const s of stems) score += Math.max(p.weights.get(s) ?? 0, s.length >= 5 ? (p.prefixes.get(s.slice(0, 5)) ?? 0) : 0);
         if (score >= this.threshold) out.push(p.key);
       }
       return out;

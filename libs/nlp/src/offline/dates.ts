@@ -82,6 +82,8 @@ export function resolveDates(text: string, ref: DateReference): ResolvedDates {
     // Ignore time-only matches, durations, and lone ambiguous words ("march", "sat", "sun", "may").
     if (!hasDay && !hasMonth && !hasYear && !/\b(?:today|tonight|morning|afternoon|evening)\b/i.test(phrase)) continue;
     if (/^for\s/i.test(phrase)) continue;
+    // Recurring times ("every morning", "each Monday") are habits, not dates.
+    if (/\b(?:every|each)\s*$/i.test(text.slice(0, r.index))) continue;
     const single = phrase.trim().split(/\s+/).length === 1;
     if (single && (MONTH_WORD.test(phrase) ? !/^[A-Z]/.test(phrase) || /^May$/.test(phrase) : false)) continue;
     if (single && known.isCertain("weekday") && !known.isCertain("day") && !WEEKDAY_FULL.test(phrase)) continue;

@@ -2,7 +2,20 @@ import type { ExtractedFact, ExtractionInput, FactExtractor } from "../ports";
 import { OfflineBucketClassifier } from "./classifier";
 import { type DateReference, parseReference, resolveDates } from "./dates";
 import { inferFacts } from "./inference";
-import { ADVERBS, AUX, isAdverbWord, isFemaleName, isFirstName, isGerund, isLastName, isMaleName, isVerbForm, lexTags, thirdPerson } from "./lexicon";
+import {
+  ADVERBS,
+  AUX,
+  isAdverbWord,
+  isFemaleName,
+  isFirstName,
+  isGerund,
+  isLastName,
+  isMaleName,
+  isPastTense,
+  isVerbForm,
+  lexTags,
+  thirdPerson,
+} from "./lexicon";
 import { isStaticStatement } from "./static";
 import { firstVerbIndex, isParticiple, isVerbAt } from "./syntax";
 import { type Tok, join, sentences, tok, toks } from "./tokens";
@@ -27,7 +40,7 @@ export function assemble(chunks: ExtractionInput["chunks"]): Assembled {
     let overlap = 0;
     if (text) {
       const tail = text.slice(-Math.min(text.length, content.length + 16));
-      const probe = content.slice(0, Math.min(48, content.length));
+      const probe = content.slice(0, Math.min(16, content.length));
       for (let at = tail.indexOf(probe); at >= 0; at = tail.indexOf(probe, at + 1)) {
         const repeated = tail.slice(at).trimEnd();
         if (repeated.length >= 16 && content.startsWith(repeated)) {
@@ -122,9 +135,11 @@ function statedName(sentence: string): { name: string; rest?: string } | undefin
   const words = m[1]!.split(/\s+/);
   let name = nameRun(words, false);
   if (!name) return undefined;
+  const afterName = m[1]!.slice(m[1]!.indexOf(name.split(" ").pop()!) + name.split(" ").pop()!.length).trim();
   if (!explicit) {
     const first = name.split(" ")[0]!.toLowerCase();
-    if (!isFirstName(first) && name.split(" ").length < 2) return undefined;
+    // An unknown capitalised word is a name only when the sentence ends there ("Hi, I'm Priya.").
+    if (!isFirstName(first) && name.split(" ").length < 2 && !/^(?:[.!,]|$)/.test(afterName)) return undefined;
     if (lexTags(first).some((t) => t === "Demonym" || t === "Adjective" || t === "Country" || t === "City")) return undefined;
   }
   const after = m[1]!.slice(m[1]!.indexOf(words[name.split(" ").length - 1]!) + words[name.split(" ").length - 1]!.length).trim();
@@ -534,6 +549,17 @@ function processUnit(u: Unit, state: State): void {
   s = stripInterjections(s);
   if (!s || FILLER.test(s) || THANKS.test(s) || REQUEST.test(s) || QUESTION_START.test(s) || HYPOTHETICAL.test(s) || SPECULATIVE.test(s)) return;
   const long = s.length > 400;
+  // Diary style: "Met with the team today." is the speaker's (or the author's) own action.
+  const firstWord = /^([A-Za-z]+)\b(.?)/.exec(s);
+  if (
+    firstWord &&
+    /^[A-Z]/.test(firstWord[1]!) &&
+    firstWord[2] !== "," &&
+    isPastTense(firstWord[1]!.toLowerCase()) &&
+    !/^(?:based|located|founded|built|born|made|written|published|released|called|named)$/i.test(firstWord[1]!)
+  ) {
+    s = `I ${s.charAt(0).toLowerCase()}${s.slice(1)}`;
+  }
   s = s.replace(HEDGE, "");
   if (!s || /^so\b/i.test(s)) return;
 
@@ -557,6 +583,7 @@ function splitClauses(ts: Tok[]): Tok[][] {
     if (conj && cur.length >= 2) {
       const next = ts[i + 1];
       const startsSubject =
+        firstVerbIndex(cur) >= 0 &&
         next &&
         (SUBJECT_PRONOUNS.has(next.lower) ||
           (POSSESSIVE_DETS.has(next.lower) && ts[i + 2]?.word) ||
@@ -630,7 +657,7 @@ function rewritePersons(ts: Tok[], speaker: Speaker, other: Speaker | undefined)
     if (subjPosition) {
       const nameTok = tok(nameFor(who, atStart), t.pre);
       named.add(who);
-      const compound = ts[i - 1]?.lower === "and" || ts[i + 1]?.lower === "and";
+      const compound = (ts[i - 1]?.lower === "and" && firstVerbIndex(out) < 0) || ts[i + 1]?.lower === "and";
       out.push(nameTok);
       if (compound) continue;
       const contracted = CONTRACTION_VERB[w];
@@ -698,7 +725,14 @@ function resolvePronouns(ts: Tok[], state: State): Tok[] | undefined {
     const plural = w.startsWith("the");
     const gender: Gender = w.startsWith("s") || w === "her" || w === "hers" ? "f" : w.startsWith("h") ? "m" : "u";
     const e = isIt ? state.thing : findEntity(state, plural, gender);
-    if (!e) return undefined;
+    if (!e) {
+      // A subject pronoun must resolve; a later one may refer back inside a long sentence ("the families who lost their homes").
+      if (out.filter((x) => x.word).length >= 8) {
+        out.push(t);
+        continue;
+      }
+      return undefined;
+    }
     // Already named earlier in this clause: the pronoun refers back inside the sentence.
     if (out.some((x) => x.text === e.label || x.text === `${e.label}'s`)) {
       out.push(t);

@@ -1,6 +1,27 @@
 import { AUX, ADVERBS, isPastTense, lexTags } from "./lexicon";
 import type { Tok } from "./tokens";
 
+/** Subject pronouns contracted with their verb ("I'm", "she's"): they contain the verb. */
+const CONTRACTED_SUBJECT = new Set([
+  "i'm",
+  "im",
+  "i've",
+  "ive",
+  "i'll",
+  "i'd",
+  "we're",
+  "we've",
+  "we'll",
+  "we'd",
+  "you're",
+  "you've",
+  "he's",
+  "she's",
+  "it's",
+  "they're",
+  "they've",
+]);
+
 /** Past participle or past form ("had moved", "I'd finished"). */
 export function isParticiple(w: string): boolean {
   return /(?:ed|en)$/.test(w) || lexTags(w).some((t) => t === "Participle" || t === "PastTense");
@@ -13,6 +34,26 @@ export function isVerbAt(ts: Tok[], i: number): boolean {
   const w = t.lower;
   if (AUX.has(w) || lexTags(w).some((x) => x === "Copula" || x === "Modal" || x === "PresentTense" || x === "PastTense" || x === "Verb")) return true;
   if (isPastTense(w) && i > 0) return true;
+  // After a personal pronoun any base form is the verb ("i love", "we bike").
+  if (
+    i > 0 &&
+    /^(?:i|we|you|they)$/.test(ts[i - 1]!.lower) &&
+    /^[a-z]+$/.test(w) &&
+    !lexTags(w).some((x) => x === "Determiner" || x === "Preposition" || x === "Conjunction" || x === "Adverb")
+  )
+    return true;
+  if (CONTRACTED_SUBJECT.has(w)) return true;
+  // A base form after a name, a noun or an adverb ("my husband and I also grow").
+  if (i > 0 && lexTags(w).includes("Infinitive")) {
+    const prev = ts[i - 1]!;
+    if (
+      prev.word &&
+      prev.lower !== "to" &&
+      !lexTags(prev.lower).some((x) => x === "Determiner" || x === "Preposition" || x === "Adjective" || x === "Possessive" || x === "Modal") &&
+      !AUX.has(prev.lower)
+    )
+      return true;
+  }
   if (
     /^[a-z]{3,}ed$/.test(w) &&
     i > 0 &&

@@ -1,0 +1,253 @@
+import { type ExtractedFact, OfflineFactExtractor, extractFacts, resolveDates, parseReference } from "../src";
+import { assemble } from "../src/offline/extractor";
+import { parseTranscript } from "../src/offline/transcript";
+
+const REF = "2026-11-20T10:00:00Z"; // a Friday
+
+function facts(content: string, extra: Partial<Parameters<typeof extractFacts>[0]> = {}): ExtractedFact[] {
+  return extractFacts({ chunks: [{ position: 0, content }], referenceDate: REF, ...extra });
+}
+const contents = (fs: ExtractedFact[]) => fs.map((f) => f.content);
+const find = (fs: ExtractedFact[], content: string) => {
+  const f = fs.find((x) => x.content === content);
+  if (!f) throw new Error(`no fact "${content}" in:\n${contents(fs).join("\n")}`);
+  return f;
+};
+
+describe("OfflineFactExtractor: conversations", () => {
+  const chat = `User: Hi! I'm Sarah.
+Assistant: Hi Sarah, nice to meet you! How can I help?
+User: I'm a nurse and I live in Portland. My sister Amy moved to Seattle last month.
+Assistant: That's great! Seattle is lovely.
+User: She started working at Microsoft yesterday. I'm allergic to peanuts, by the way.
+User: Can you suggest a recipe?
+Assistant: Sure! How about a lentil curry? You live in Portland, so try the farmers market.
+User: Thanks! We're going to Paris next Friday.`;
+
+  it("names the speaker, splits compounds, resolves pronouns and dates, skips filler and the assistant", () => {
+    const fs = facts(chat);
+    expect(contents(fs)).toEqual([
+      "The user's name is Sarah.",
+      "Sarah is a nurse.",
+      "Sarah lives in Portland.",
+      "Sarah's sister Amy moved to Seattle in October 2026.",
+      "Sarah's sister Amy lives in Seattle.",
+      "Amy started working at Microsoft on 2026-11-19.",
+      "Amy works at Microsoft.",
+      "Sarah is allergic to peanuts.",
+      "Sarah is going to Paris on 2026-11-27.",
+    ]);
+    expect(find(fs, "Sarah is a nurse.")).toMatchObject({ isStatic: true, isInference: false, subject: "sarah", eventDates: [], chunkPositions: [0] });
+    expect(find(fs, "Sarah's sister Amy moved to Seattle in October 2026.")).toMatchObject({ isStatic: false, eventDates: ["2026-10"], subject: "amy" });
+    expect(find(fs, "Sarah's sister Amy lives in Seattle.")).toMatchObject({ isStatic: true, isInference: true });
+    expect(find(fs, "Amy started working at Microsoft on 2026-11-19.")).toMatchObject({ isStatic: false, eventDates: ["2026-11-19"] });
+    expect(find(fs, "Sarah is going to Paris on 2026-11-27.")).toMatchObject({ isStatic: false, eventDates: ["2026-11-27"] });
+  });
+
+  it("uses 'The user' without a name, conjugates verbs, and skips hypotheticals", () => {
+    const fs = facts(`user: i love hiking and i have two dogs
+assistant: Nice! What are their names?
+user: I adopted a puppy named Rex last week, too.
+user: If I won the lottery I would buy a boat.
+user: I might get a cat.
+user: my husband and I moved to Denver in 2019`);
+    expect(contents(fs)).toEqual([
+      "The user loves hiking.",
+      "The user has two dogs.",
+      "The user adopted a puppy named Rex in the week of 2026-11-09.",
+      "The user has a puppy named Rex.",
+      "The user's husband and the user moved to Denver in 2019.",
+      "The user's husband and the user live in Denver.",
+    ]);
+    expect(find(fs, "The user loves hiking.")).toMatchObject({ isStatic: true, subject: "the user" });
+    expect(find(fs, "The user's husband and the user moved to Denver in 2019.")).toMatchObject({ isStatic: false, eventDates: [] });
+  });
+
+  it("takes the name from supportingContext and uses pronouns after it within a fact", () => {
+    const fs = facts("[user] I think I'm going to quit my job next month. My boss is a nightmare.\n[assistant] That sounds hard.", {
+      supportingContext: "The user is Sarah Chen, a product manager",
+    });
+    expect(contents(fs)).toEqual(["Sarah Chen is going to quit her job in December 2026.", "Sarah Chen's boss is a nightmare."]);
+    expect(fs[0]).toMatchObject({ isStatic: false, eventDates: ["2026-12"], subject: "sarah chen" });
+  });
+
+  it("treats named speakers as people, resolves 'you' between two of them, and skips advice", () => {
+    const fs = facts(`Sarah: I just got married to Tom!
+John: Congrats! I work at Google and I prefer dark mode.
+Sarah: You should visit us. Tom and I bought a house in Austin.`);
+    expect(contents(fs)).toEqual([
+      "Sarah just got married to Tom.",
+      "Sarah is married to Tom.",
+      "John works at Google.",
+      "John prefers dark mode.",
+      "Tom and Sarah bought a house in Austin.",
+      "Tom and Sarah own a house in Austin.",
+    ]);
+    expect(find(fs, "John prefers dark mode.")).toMatchObject({ isStatic: true, subject: "john" });
+    expect(find(fs, "Sarah is married to Tom.")).toMatchObject({ isInference: true, isStatic: true });
+  });
+
+  it("reads JSON message arrays and skips greetings, thanks and questions", () => {
+    const fs = facts(
+      JSON.stringify([
+        { role: "user", content: "Hello!" },
+        { role: "assistant", content: "Hi! How can I help?" },
+        { role: "user", content: "My name is Priya Patel. I work as a data scientist at Stripe." },
+        { role: "user", content: "What should I cook tonight?" },
+        { role: "user", content: "Thanks so much!" },
+      ]),
+    );
+    expect(contents(fs)).toEqual(["The user's name is Priya Patel.", "Priya Patel works as a data scientist at Stripe."]);
+    expect(fs[1]).toMatchObject({ isStatic: true, subject: "priya patel" });
+  });
+
+  it("learns the name from the assistant's greeting when the user never states it", () => {
+    const fs = facts("Me: I'm vegetarian.\nAssistant: Good to know, thanks Maria!\nMe: I don't drink coffee.");
+    expect(contents(fs)).toEqual(["Maria is vegetarian.", "Maria doesn't drink coffee."]);
+    expect(fs.every((f) => f.isStatic)).toBe(true);
+  });
+
+  it("keeps the chunk positions of each fact and merges facts repeated in overlapping chunks", () => {
+    const c0 = "User: I live in Portland.\nAssistant: Nice.\nUser: I work at Intel.";
+    const c1 = "User: I work at Intel.\nAssistant: Cool.\nUser: I have a cat named Miso.";
+    const fs = extractFacts({
+      chunks: [
+        { position: 1, content: c1 },
+        { position: 0, content: c0 },
+      ],
+      referenceDate: REF,
+    });
+    expect(fs.map((f) => [f.content, f.chunkPositions])).toEqual([
+      ["The user lives in Portland.", [0]],
+      ["The user works at Intel.", [0, 1]],
+      ["The user has a cat named Miso.", [1]],
+    ]);
+  });
+
+  it("is deterministic", () => {
+    expect(facts(chat)).toEqual(facts(chat));
+  });
+});
+
+describe("OfflineFactExtractor: prose", () => {
+  it("resolves pronouns to the title's subject and skips headings, tables and boilerplate", () => {
+    const fs = facts(
+      `# Marie Curie
+
+Marie Curie was a Polish-born physicist and chemist. She was the first woman to win a Nobel Prize. Her husband Pierre Curie shared the 1903 prize with her.
+
+| year | prize |
+|---|---|
+| 1903 | Physics |
+
+Copyright 2024 All rights reserved.`,
+      { title: "Marie Curie" },
+    );
+    expect(contents(fs)).toEqual([
+      "Marie Curie was a Polish-born physicist and chemist.",
+      "Marie Curie was the first woman to win a Nobel Prize.",
+      "Marie Curie's husband Pierre Curie shared the 1903 prize with her.",
+    ]);
+    expect(fs[0]).toMatchObject({ subject: "marie curie", isStatic: true });
+  });
+
+  it("resolves 'it' to the previous subject, splits 'and it', drops calls to action", () => {
+    const fs = facts(
+      "The Eiffel Tower was completed in 1889. It is 330 metres tall and it attracts millions of visitors every year. Click here to buy tickets.",
+    );
+    expect(contents(fs)).toEqual([
+      "The Eiffel Tower was completed in 1889.",
+      "The Eiffel Tower is 330 metres tall.",
+      "The Eiffel Tower attracts millions of visitors every year.",
+    ]);
+    expect(fs[0]!.subject).toBe("eiffel tower");
+  });
+
+  it("skips code blocks, questions and unresolved pronouns; keeps a very long sentence whole", () => {
+    const long = `The committee, which met in Geneva over several days and heard testimony from engineers, economists, historians and residents of the affected valleys, concluded that the dam should be rebuilt with a wider spillway, a new monitoring system, and a fund for the families who lost their homes in the flood, and it asked the regional government to report on progress every six months until the work is finished and the fund is fully paid out to every family that applied.`;
+    const fs = facts(`Notes from the meeting.\n\n\`\`\`js\nconst x = 1;\n\`\`\`\n\nWhy did it fail? He said no.\n\n${long}`);
+    expect(contents(fs)).toEqual([`${long.replace(/\.$/, "")}.`]);
+  });
+
+  it("makes first person in notes the user's and resolves dates", () => {
+    const fs = facts("Met with the design team today. I decided to move the launch to next month. My manager Priya agreed.", {
+      supportingContext: "Sarah Chen",
+    });
+    expect(contents(fs)).toEqual([
+      "Sarah Chen met with the design team on 2026-11-20.",
+      "Sarah Chen decided to move the launch to December 2026.",
+      "Sarah Chen's manager Priya agreed.",
+    ]);
+    expect(fs[0]).toMatchObject({ eventDates: ["2026-11-20"], isStatic: false, subject: "sarah chen" });
+    expect(fs[1]).toMatchObject({ eventDates: ["2026-12"], isStatic: false });
+  });
+});
+
+describe("OfflineFactExtractor with buckets", () => {
+  it("files facts into matching buckets", async () => {
+    const fs = await new OfflineFactExtractor().extract({
+      chunks: [{ position: 0, content: "User: I work at Google as an engineer.\nUser: I'm allergic to peanuts.\nUser: My sister lives in Boston." }],
+      referenceDate: REF,
+      buckets: [
+        { key: "work", description: "job, employer and career" },
+        { key: "health", description: "allergies, conditions, diet" },
+        { key: "family", description: "relatives" },
+      ],
+    });
+    expect(fs.map((f) => [f.content, f.bucketKeys])).toEqual([
+      ["The user works at Google as an engineer.", ["work"]],
+      ["The user is allergic to peanuts.", ["health"]],
+      ["The user's sister lives in Boston.", ["family"]],
+    ]);
+  });
+});
+
+describe("resolveDates", () => {
+  const ref = parseReference(REF);
+  it.each([
+    ["I saw her yesterday", "I saw her on 2026-11-19", ["2026-11-19"]],
+    ["We met 3 days ago", "We met on 2026-11-17", ["2026-11-17"]],
+    ["She moved there last month", "She moved there in October 2026", ["2026-10"]],
+    ["The trip is next Friday", "The trip is on 2026-11-27", ["2026-11-27"]],
+    ["I start in two weeks", "I start on 2026-12-04", ["2026-12-04"]],
+    ["We went there last year", "We went there in 2025", []],
+    ["I visited them on Monday", "I visited them on 2026-11-16", ["2026-11-16"]],
+    ["The party is on Monday", "The party is on 2026-11-23", ["2026-11-23"]],
+    ["We go hiking every summer and went last summer", "We go hiking every summer and went in summer 2026", []],
+    ["Her birthday is on 2024-05-01", "Her birthday is on 2024-05-01", ["2024-05-01"]],
+    ["I was born in May 1990", "I was born in May 1990", ["1990-05"]],
+    ["We march on and sat down at 3pm", "We march on and sat down at 3pm", []],
+  ])("%s", (input, text, dates) => {
+    const r = resolveDates(input, ref);
+    expect(r.text).toBe(text);
+    expect(r.dates).toEqual(dates);
+  });
+
+  it("resolves in the reference's own time zone", () => {
+    const late = parseReference("2026-11-20T23:30:00-05:00");
+    expect(resolveDates("I ran yesterday", late).text).toBe("I ran on 2026-11-19");
+  });
+});
+
+describe("transcript detection", () => {
+  it("recognises labels, brackets, timestamps and markdown", () => {
+    const t = parseTranscript("[10:32] Sarah: hi there\n[10:33] John: hello\n**User:** I like tea\n[assistant] ok");
+    expect(t?.map((x) => [x.label, x.role, x.name])).toEqual([
+      ["Sarah", "human", "Sarah"],
+      ["John", "human", "John"],
+      ["User", "human", undefined],
+      ["assistant", "assistant", undefined],
+    ]);
+  });
+  it("does not take prose with a 'Note:' line for a conversation", () => {
+    expect(parseTranscript("Note: bring snacks.\nThe meeting is at noon.\nNote: call Bob.")).toBeUndefined();
+  });
+  it("assembles overlapping chunks once", () => {
+    const a = assemble([
+      { position: 0, content: "First sentence here. Second sentence here." },
+      { position: 1, content: "Second sentence here. Third sentence here." },
+    ]);
+    expect(a.text).toBe("First sentence here. Second sentence here. Third sentence here.");
+    expect(a.spans.map((s) => s.position)).toEqual([0, 1]);
+  });
+});
