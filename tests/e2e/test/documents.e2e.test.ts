@@ -162,8 +162,8 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
 
   it("answers operations of later releases with 501 and the error body", async () => {
     for (const [method, path, body] of [
-      ["POST", "/v4/memories", { memories: [{ content: "x" }], containerTag: "notes" }],
-      ["POST", "/v4/search", { q: "anything" }],
+      ["POST", "/v4/conversations", { conversationId: "c1", messages: [{ role: "user", content: "hi" }] }],
+      ["GET", "/v3/container-tags/list", undefined],
       ["POST", "/v3/connections/list", {}],
       ["POST", "/v3/settings/reset", { confirmation: "default" }],
     ] as const) {
