@@ -9,7 +9,9 @@
  *
  * Per dataset: every document goes in through POST /ns/{ns}/document/batch (600 per call), the bench
  * waits until GET /v3/documents/processing is empty and the v5 list shows every document done, then runs
- * every judged query through POST /v4/search (searchMode documents and hybrid, limit 100, threshold 0)
+ * every judged query through POST /v4/search (searchMode documents and hybrid, limit 100, threshold 0;
+ * documents are added with the default taskType, memory, so hybrid mixes memory results — each credited
+ * to its first source document — with chunk results)
  * and POST /v3/search. A mode answering 501 is reported as "n/a (501)". Metric conventions: metrics.ts;
  * baseline: bm25.ts. The bench talks only to the stack on 127.0.0.1, aborts after 30 minutes, and
  * kills the stack and removes its data dir on every exit. Exit code 1 on a hard problem (a document
@@ -206,7 +208,15 @@ async function searchRun(
   const request = (q: string) =>
     row === "v3Search"
       ? api("POST", "/v3/search", { q, containerTag: ns, limit: LIMIT, documentThreshold: 0, chunkThreshold: 0 })
-      : api("POST", "/v4/search", { q, containerTag: ns, searchMode: row === "v4Documents" ? "documents" : "hybrid", limit: LIMIT, threshold: 0 });
+      : api("POST", "/v4/search", {
+          q,
+          containerTag: ns,
+          searchMode: row === "v4Documents" ? "documents" : "hybrid",
+          limit: LIMIT,
+          threshold: 0,
+          // Hybrid mixes memory results (attributed to their source document) with chunk results.
+          ...(row === "v4Hybrid" ? { include: { documents: true } } : {}),
+        });
   const run = new Map<string, string[]>();
   const byScore = new Map<string, string[]>();
   const latencies: number[] = [];
@@ -225,7 +235,9 @@ async function searchRun(
     const results = (res.body.results ?? []) as Record<string, unknown>[];
     const scored: Scored[] = [];
     for (const r of results) {
-      const serviceId = String((row === "v3Search" ? r.documentId : r.id) ?? "");
+      // v3 and chunk results name their document; a memory result names its source documents when asked (include.documents).
+      const documents = r.documents as { id: string }[] | undefined;
+      const serviceId = String(r.documentId ?? documents?.[0]?.id ?? "");
       const corpusId = ids.byServiceId.get(serviceId) ?? ids.byCallerId.get(serviceId);
       if (corpusId === undefined) {
         unmapped++;

@@ -295,6 +295,31 @@ describe("memories API and recall", () => {
     expect(buckets.body).toEqual({ buckets: [] });
   });
 
+  it("profile buckets come from the organisation's settings (PATCH /v3/settings profileBuckets)", async () => {
+    const set = await b("PATCH", "/v3/settings", {
+      profileBuckets: [
+        { key: "pets", description: "animals such as a dog or a cat" },
+        { key: "work", description: "job, employer, engineer, colleagues" },
+      ],
+    });
+    expect(set.status).toBe(200);
+    const defs = await b("POST", "/v4/profile/buckets", { containerTag: "user_buckets" });
+    expect(defs.body.buckets).toEqual([
+      { key: "pets", description: "animals such as a dog or a cat" },
+      { key: "work", description: "job, employer, engineer, colleagues" },
+    ]);
+    await b("POST", "/v4/memories", {
+      containerTag: "user_buckets",
+      memories: [{ content: "Eli has a dog named Rex" }, { content: "Eli is an engineer at Initech", isStatic: true }, { content: "Eli likes jazz" }],
+    });
+    const res = await b("POST", "/v4/profile", { containerTag: "user_buckets", include: ["buckets"] });
+    expect(res.body.profile).toEqual({ buckets: { pets: ["Eli has a dog named Rex"], work: ["Eli is an engineer at Initech"] } });
+    const one = await b("POST", "/v4/profile", { containerTag: "user_buckets", include: ["buckets"], buckets: ["work"] });
+    expect(one.body.profile.buckets).toEqual({ work: ["Eli is an engineer at Initech"] });
+    // The other tenant's organisation has no buckets.
+    expect((await a("POST", "/v4/profile/buckets", { containerTag: "user_buckets" })).body.buckets).toEqual([]);
+  });
+
   it("lists chunks of a namespace (v5)", async () => {
     const res = await a("POST", "/ns/user_v3/list/chunks?limit=2&order=asc", {});
     expect(res.status).toBe(200);

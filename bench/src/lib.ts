@@ -1,0 +1,134 @@
+/**
+ * Small helpers shared by the benches: seeded randomness, percentiles, a
+ * keep-alive JSON client with little per-request overhead (so the client does
+ * not eat the CPU the stack is measured on), a closed-loop load runner and
+ * the resident set size of a process.
+ */
+import fs from "node:fs";
+import http from "node:http";
+
+/** mulberry32: a small seeded PRNG, so every run uses the same data. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Nearest-rank percentile (p in 0..100) of unsorted values. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const round = (n: number, d = 1) => (Number.isFinite(n) ? Math.round(n * 10 ** d) / 10 ** d : n);
+
+/** VmRSS of a process in MB (Linux /proc), undefined when unreadable. */
+export function rssMb(pid: number): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface JsonResponse {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- benches read arbitrary JSON
+  body: any;
+}
+
+/** A JSON client over one keep-alive agent (node:http: cheaper per request than fetch). */
+export function jsonClient(baseUrl: string, apiKey: string, maxSockets = 16) {
+  const url = new URL(baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets });
+  const call = (method: string, path: string, body?: unknown): Promise<JsonResponse> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method,
+          path,
+          agent,
+          headers: { authorization: `Bearer ${apiKey}`, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}) },
+        },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on("data", (c: Buffer) => parts.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(parts).toString("utf8");
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              /* not JSON */
+            }
+            resolve({ status: res.statusCode ?? 0, body: parsed });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  return Object.assign(call, { close: () => agent.destroy() });
+}
+
+export type JsonClient = ReturnType<typeof jsonClient>;
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  firstError?: string;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  rps: number;
+}
+
+/**
+ * Closed-loop load: `clients` workers each send the next request as soon as
+ * their previous one answered, until `total` requests were sent. Latency is
+ * measured per request from send to full response.
+ */
+export async function closedLoop(clients: number, total: number, send: (i: number) => Promise<JsonResponse>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        const res = await send(i).catch((err: Error) => ({ status: 0, body: String(err) }));
+        latencies.push(performance.now() - t);
+        if (res.status !== 200) {
+          errors++;
+          firstError ??= `${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    requests: latencies.length,
+    errors,
+    firstError,
+    p50: round(percentile(latencies, 50), 2),
+    p95: round(percentile(latencies, 95), 2),
+    p99: round(percentile(latencies, 99), 2),
+    max: round(Math.max(...latencies), 1),
+    rps: round(latencies.length / seconds, 0),
+  };
+}
