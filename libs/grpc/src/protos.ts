@@ -63,4 +63,7 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   "grpc.max_send_message_length": 64 * 1024 * 1024,
   "grpc.keepalive_time_ms": 30_000,
   "grpc.keepalive_timeout_ms": 10_000,
+  // Per-call bookkeeping Engram does not use (channelz tracing, transparent retries): measurable on hot paths.
+  "grpc.enable_channelz": 0,
+  "grpc.enable_retries": 0,
 };

@@ -88,11 +88,11 @@ function contextEntry(e: ContextEntry): MemoryContextEntry {
 function resultToProto(r: SearchResult): SearchV4Result {
   if (r.kind === "chunk") {
     const best = r.hit.chunks[0]!.chunk;
+    // The best chunk is the result; the document's other matching chunks are not part of the v4 answer.
     return {
       chunk: { ...chunkToProto(best), metadata: toStruct(best.document.metadata) },
       similarity: r.similarity,
       documents: [documentToProto(r.document)],
-      chunks: r.hit.chunks.map((c) => ({ chunk: chunkToProto(c.chunk), score: c.similarity, isRelevant: true })),
     };
   }
   return {

@@ -2,7 +2,6 @@ import { type FilterExpr, matchesFilter } from "@engram/filters";
 import {
   type EngineRecord,
   type HybridSearchEngine,
-  isActiveMemory,
   type MemoryHit,
   type MemoryListQuery,
   type MemoryRecord,
@@ -315,7 +314,7 @@ export class SqliteMemoryStore implements MemoryRepository {
 
   private accepts(m: MemoryRecord, q: { includeForgotten?: boolean; isStatic?: boolean; filter?: FilterExpr; allVersions?: boolean; now: string }): boolean {
     if (!q.allVersions && !m.isLatest) return false;
-    if (!q.includeForgotten && !isActiveMemory({ ...m, isLatest: true }, q.now)) return false;
+    if (!q.includeForgotten && (m.isForgotten || (m.forgetAfter !== undefined && m.forgetAfter <= q.now))) return false;
     if (q.isStatic !== undefined && m.isStatic !== q.isStatic) return false;
     return !q.filter || matchesFilter(q.filter, m.metadata);
   }
@@ -367,19 +366,74 @@ export class SqliteMemoryStore implements MemoryRepository {
 
   async list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
     const namespaces = q.namespaces ?? (await this.namespaces(q.tenantId));
-    const all: MemoryRecord[] = [];
-    for (const ns of namespaces) for (const m of this.load(partitionKey(q.tenantId, ns)).records.values()) if (this.accepts(m, q)) all.push(m);
     const dir = q.order === "asc" ? 1 : -1;
-    all.sort((a, b) => {
-      const x = a[q.sort];
-      const y = b[q.sort];
-      return (x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir;
-    });
-    return { items: all.slice(q.offset, q.offset + q.limit), total: all.length };
+    const key = q.sort;
+    // Order: the sort field, then id; `before(a, b)` = a comes first in the requested order.
+    const before = (a: MemoryRecord, b: MemoryRecord) => {
+      const x = a[key];
+      const y = b[key];
+      return (x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir < 0;
+    };
+    const want = q.offset + q.limit;
+    const top = new Bounded<MemoryRecord>(want, before);
+    let total = 0;
+    for (const ns of namespaces)
+      for (const m of this.load(partitionKey(q.tenantId, ns)).records.values()) {
+        if (!this.accepts(m, q)) continue;
+        total++;
+        top.offer(m);
+      }
+    return { items: top.sorted().slice(q.offset), total };
   }
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * The first `capacity` items of a stream in the order `before` defines,
+ * without sorting the whole stream: a binary heap whose root is the item that
+ * would be dropped next.
+ */
+class Bounded<T> {
+  private readonly heap: T[] = [];
+  constructor(
+    private readonly capacity: number,
+    private readonly before: (a: T, b: T) => boolean,
+  ) {}
+
+  offer(x: T): void {
+    const h = this.heap;
+    if (this.capacity <= 0) return;
+    if (h.length < this.capacity) {
+      h.push(x);
+      let i = h.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!this.before(h[parent]!, h[i]!)) break;
+        [h[parent], h[i]] = [h[i]!, h[parent]!];
+        i = parent;
+      }
+      return;
+    }
+    if (!this.before(x, h[0]!)) return;
+    h[0] = x;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < h.length && this.before(h[worst]!, h[l]!)) worst = l;
+      if (r < h.length && this.before(h[worst]!, h[r]!)) worst = r;
+      if (worst === i) break;
+      [h[worst], h[i]] = [h[i]!, h[worst]!];
+      i = worst;
+    }
+  }
+
+  sorted(): T[] {
+    return [...this.heap].sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0));
   }
 }
 
