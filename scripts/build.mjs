@@ -14,6 +14,8 @@ const entries = {
   "keys-cli": "services/gateway/src/cli/keys.cli.ts",
   // Loaded by the extraction pool's worker threads (found beside the bundle).
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
+  // The all-in-one gateway thread (found beside the bundle).
+  "gateway.worker": "services/all-in-one/src/gateway.worker.ts",
 };
 
 // Everything is bundled except native addons and packages that read files

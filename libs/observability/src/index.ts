@@ -55,6 +55,19 @@ export const metrics = {
     if (existing) return existing as client.Counter<string>;
     return new client.Counter({ name, help, labelNames });
   },
+  /** This thread's metrics as JSON (another thread of the process merges them into its exposition). */
+  snapshot(): Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]> {
+    return client.register.getMetricsAsJSON();
+  },
+  /**
+   * The Prometheus exposition of this thread's metrics plus other threads'
+   * snapshots (all-in-one runs the gateway on its own thread; /metrics shows
+   * the whole process). Same-named metrics are summed.
+   */
+  async exposition(others: client.MetricObjectWithValues<client.MetricValue<string>>[][] = []): Promise<string> {
+    if (others.length === 0) return client.register.metrics();
+    return client.AggregatorRegistry.aggregate([await client.register.getMetricsAsJSON(), ...others]).metrics();
+  },
   gauge(name: string, help: string, labelNames: string[]): client.Gauge<string> {
     const existing = client.register.getSingleMetric(name);
     if (existing) return existing as client.Gauge<string>;

@@ -37,6 +37,8 @@ const processSchema = z.object({
   BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
   BUS_BACKOFF_MS: env.int(200, { min: 1 }),
   SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
+  /** Run the gateway on its own worker thread when other services share the process (uses a second core). */
+  GATEWAY_THREAD: env.bool(true),
   /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
   SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
 });

@@ -6,6 +6,7 @@ import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
 import { ProcessRuntime } from "@engram/runtime";
 import { createGatewayModule } from "@engram/gateway/src/module";
+import { createGatewayThreadModule } from "./gateway-thread";
 import { createIngestionModule } from "@engram/ingestion/src/module";
 import { createWorkerModule } from "@engram/pipeline-worker/src/module";
 import { createEmbeddedMemoryStore, createMemoriesModule } from "@engram/memories/src/module";
@@ -97,18 +98,29 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     }
     let httpPort: number | undefined;
     if (targets.has("gateway")) {
-      const gateway = createGatewayModule({
-        config: {
-          ...c.gateway,
-          ENGRAM_DATA_DIR: dataDir,
-          INGESTION_ADDRESS: addresses.ingestion,
-          MEMORIES_ADDRESS: addresses.memories,
-          RECALL_ADDRESS: addresses.recall,
-          CONNECTIONS_ADDRESS: addresses.connections,
-        },
-        logger,
-        print,
-      });
+      const config = {
+        ...c.gateway,
+        ENGRAM_DATA_DIR: dataDir,
+        INGESTION_ADDRESS: addresses.ingestion,
+        MEMORIES_ADDRESS: addresses.memories,
+        RECALL_ADDRESS: addresses.recall,
+        CONNECTIONS_ADDRESS: addresses.connections,
+      };
+      // With services in this process, the gateway gets its own thread (its own core): HTTP and the gRPC client side
+      // no longer queue behind the services' work.
+      const threaded = p.GATEWAY_THREAD && targets.size > 1;
+      const gateway = threaded
+        ? createGatewayThreadModule({
+            config,
+            logger,
+            logLevel: p.LOG_LEVEL,
+            print,
+            onCrash: (err) => {
+              logger.fatal({ err }, "gateway thread crashed; stopping");
+              void runtime.stop().finally(() => process.exit(1));
+            },
+          })
+        : createGatewayModule({ config, logger, print });
       await runtime.add(gateway);
       httpPort = gateway.port();
     }

@@ -6,7 +6,7 @@ import { SqliteApiKeyStore } from "./auth/api-key.sqlite";
 import { bootstrapKeys } from "./auth/bootstrap";
 import { KeyService } from "./auth/keys.service";
 import type { GatewayConfig } from "./config";
-import { createApp } from "./http/app";
+import { type AppOptions, createApp } from "./http/app";
 import { createBackends } from "./http/backends";
 
 export interface GatewayDeps {
@@ -14,6 +14,8 @@ export interface GatewayDeps {
   logger: Logger;
   /** Where the first-start key is printed (stdout by default). */
   print?: (line: string) => void;
+  /** Metrics of the process's other threads, merged into /metrics. */
+  otherMetrics?: AppOptions["otherMetrics"];
 }
 
 export interface GatewayModule extends ServiceModule {
@@ -53,6 +55,7 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     publicUrl: config.ENGRAM_PUBLIC_URL,
     defaultNamespace: "default",
     ready: () => backendsReady && !stopping,
+    otherMetrics: deps.otherMetrics,
   });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;

@@ -21,7 +21,11 @@ export interface AppOptions {
   publicUrl?: string;
   /** Readiness: every backend serving and not shutting down. */
   ready: () => boolean;
+  /** Metrics of the process's other threads, merged into /metrics (all-in-one with the gateway on its own thread). */
+  otherMetrics?: () => Promise<MetricsSnapshot[]>;
 }
+
+type MetricsSnapshot = Awaited<ReturnType<typeof metrics.snapshot>>;
 
 /** The REST API: health and metrics open, everything else behind a Bearer key. */
 export function createApp(o: AppOptions): Express {
@@ -40,7 +44,7 @@ export function createApp(o: AppOptions): Express {
   );
   app.get("/metrics", async (_req, res) => {
     res.setHeader("content-type", metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
+    res.send(await metrics.exposition(o.otherMetrics ? await o.otherMetrics() : []));
   });
 
   const json = express.json({ limit: o.jsonLimitBytes, strict: true, type: ["application/json", "application/*+json"] });
