@@ -20,4 +20,9 @@ export default tseslint.config(
     files: ["scripts/**", "bench/**", "**/cli/**", "**/test/**", "tests/**"],
     rules: { "no-console": "off" },
   },
+  {
+    // CommonJS entry files (worker-thread bootstraps) load modules with require() by design.
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

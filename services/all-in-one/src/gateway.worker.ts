@@ -8,7 +8,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { GatewayConfig } from "@engram/gateway/src/config";
 import { createGatewayModule } from "@engram/gateway/src/module";
-import { metrics, rootLogger } from "@engram/observability";
+import { type metrics, rootLogger } from "@engram/observability";
 import type { FromGateway, ToGateway } from "./gateway-thread";
 
 const port = parentPort!;
