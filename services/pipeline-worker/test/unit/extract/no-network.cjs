@@ -6,7 +6,6 @@
  * Plain CommonJS: tsx's ES module hooks are not active in worker threads.
  */
 "use strict";
-/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload */
 const dns = require("node:dns");
 const net = require("node:net");
 const { isMainThread } = require("node:worker_threads");
