@@ -142,6 +142,20 @@ export interface MemoryStoreOptions {
 interface Partition {
   /** Every version of every memory of the scope, by rid. */
   records: Map<number, MemoryRecord>;
+  /** rids by normalised content (exact-content lookups: duplicates, selection by content). */
+  byKey: Map<string, Set<number>>;
+}
+
+function indexKey(p: Partition, rid: number, before: MemoryRecord | undefined, after: MemoryRecord): void {
+  if (before) {
+    const old = contentKey(before.content);
+    if (old === contentKey(after.content)) return;
+    p.byKey.get(old)?.delete(rid);
+  }
+  const key = contentKey(after.content);
+  let set = p.byKey.get(key);
+  if (!set) p.byKey.set(key, (set = new Set()));
+  set.add(rid);
 }
 
 /**
@@ -179,7 +193,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     let p = this.partitions.get(key);
     if (p) return p;
     const [tenantId, namespace] = key.split("\u0000") as [string, string];
-    p = { records: new Map() };
+    p = { records: new Map(), byKey: new Map() };
     const forEngine: EngineRecord[] = [];
     const rows = this.stmt(`SELECT ${SELECT}${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`).iterate(
       tenantId,
@@ -188,6 +202,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     for (const r of rows) {
       const m = fromRow(r);
       p.records.set(r.rid, m);
+      indexKey(p, r.rid, undefined, m);
       this.byRid.set(r.rid, m);
       forEngine.push({ rid: r.rid, text: m.content, ...vectorOf(r) });
     }
@@ -222,6 +237,13 @@ export class SqliteMemoryStore implements MemoryRepository {
   }
 
   async findByContentKey(tenantId: string, namespace: string, key: string): Promise<MemoryRecord[]> {
+    const p = this.partitions.get(partitionKey(tenantId, namespace));
+    if (p) {
+      const found = [...(p.byKey.get(key) ?? [])].map((rid) => [rid, p.records.get(rid)!] as const);
+      return found
+        .sort(([ra, a], [rb, b]) => Number(b.isLatest) - Number(a.isLatest) || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : rb - ra))
+        .map(([, m]) => m);
+    }
     return this.rows(
       `SELECT ${SELECT} FROM memories WHERE tenant_id = ? AND namespace = ? AND content_key = ? ORDER BY is_latest DESC, updated_at DESC, rid DESC`,
       tenantId,
@@ -260,6 +282,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     const ridOf = this.stmt("SELECT rid FROM memories WHERE id = ?");
     const check = this.stmt("SELECT updated_at FROM memories WHERE id = ?");
     const clearSources = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ?");
+    const dropSource = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ? AND tenant_id = ? AND document_id = ?");
     const addSource = this.stmt("INSERT OR IGNORE INTO memory_sources (tenant_id, document_id, memory_rid) VALUES (?, ?, ?)");
     const written: { rid: number; m: MemoryRecord; vector?: EngineRecord }[] = [];
     const ok = this.tx(() => {
@@ -271,8 +294,18 @@ export class SqliteMemoryStore implements MemoryRepository {
         const v = this.opts.vectors ? w.vectors?.get(m.id) : undefined;
         upsert.run({ ...toParams(m), vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
         const rid = (ridOf.get(m.id) as { rid: number }).rid;
-        clearSources.run(rid);
-        for (const s of m.sources) addSource.run(m.tenantId, s.documentId, rid);
+        // Provenance rows: only the difference when the previous version of the row is in memory (a memory
+        // seen in many documents gains one source at a time), else rewritten.
+        const before = this.byRid.get(rid);
+        if (before && before.tenantId === m.tenantId) {
+          const had = new Set(before.sources.map((x) => x.documentId));
+          const has = new Set(m.sources.map((x) => x.documentId));
+          for (const d of had) if (!has.has(d)) dropSource.run(rid, m.tenantId, d);
+          for (const d of has) if (!had.has(d)) addSource.run(m.tenantId, d, rid);
+        } else {
+          clearSources.run(rid);
+          for (const x of m.sources) addSource.run(m.tenantId, x.documentId, rid);
+        }
         written.push({ rid, m, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
       }
       if (w.formation)
@@ -293,6 +326,7 @@ export class SqliteMemoryStore implements MemoryRepository {
       if (!p) continue; // loaded (with this write) on first use
       const before = p.records.get(rid);
       p.records.set(rid, m);
+      indexKey(p, rid, before, m);
       this.byRid.set(rid, m);
       if (!before || before.content !== m.content || vector) {
         const list = toEngine.get(key) ?? [];
