@@ -209,6 +209,20 @@ describe("memories API and recall", () => {
     expect(plain.body.memories).toEqual([]);
   });
 
+  it("include.chunks: chunk results list the document's matching chunks; on a memories search, memory results embed their sources' chunks (old format)", async () => {
+    const docs = await searchMemories(a, "where does Sarah live", "user_form", { searchMode: "documents", include: { chunks: true } });
+    expect(docs[0]!.chunks[0]).toMatchObject({
+      content: expect.stringContaining("Seattle"),
+      documentId: docs[0]!.documentId,
+      position: 0,
+      score: expect.any(Number),
+    });
+    const old = await searchMemories(a, "where does Sarah live", "user_form", { include: { chunks: true } });
+    expect(old.length).toBeGreaterThan(0);
+    expect(old.every((r) => "memory" in r && !("chunk" in r))).toBe(true);
+    expect(old[0]!.chunks[0]).toMatchObject({ content: expect.stringContaining("Seattle"), documentId: docs[0]!.documentId });
+  });
+
   it("deleting a document retires the memories whose only source it was", async () => {
     await a("POST", "/ns/user_del/document", { id: "d1", content: "user: I am allergic to peanuts." });
     await waitDone(a, "user_del", "d1");

@@ -3,6 +3,7 @@ import type { Document__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/
 import type { ChunkEntry__Output } from "@engram/grpc/src/gen/engram/recall/v1/ChunkEntry";
 import type { Memory__Output } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
 import type { MemoryContextEntry__Output } from "@engram/grpc/src/gen/engram/recall/v1/MemoryContextEntry";
+import type { ScoredChunk__Output } from "@engram/grpc/src/gen/engram/recall/v1/ScoredChunk";
 import type { SearchV3Result__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV3Result";
 import type { SearchV4Result__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Result";
 import { protoEnum } from "@engram/kernel";
@@ -233,6 +234,10 @@ function presentSearchDocument(d: Document__Output, include: SearchIncludeFlags)
   };
 }
 
+function presentScoredChunk(c: ScoredChunk__Output) {
+  return { content: c.chunk?.content ?? "", score: c.score, position: c.chunk?.position ?? 0, documentId: c.chunk?.documentId ?? "" };
+}
+
 /** One result of POST /v4/search (and of a profile's searchResults): a memory result or a chunk result. */
 export function presentSearchResult(r: SearchV4Result__Output, include: SearchIncludeFlags) {
   const withDocuments = include.documents || include.summaries;
@@ -246,6 +251,7 @@ export function presentSearchResult(r: SearchV4Result__Output, include: SearchIn
       updatedAt: iso(doc?.updatedAt) ?? iso(r.chunk.createdAt),
       similarity: r.similarity,
       ...(withDocuments && doc ? { documents: [presentSearchDocument(doc, include)] } : {}),
+      ...(include.chunks ? { chunks: r.chunks.map(presentScoredChunk) } : {}),
     };
   }
   const m = r.memory!;
@@ -268,16 +274,7 @@ export function presentSearchResult(r: SearchV4Result__Output, include: SearchIn
         }
       : {}),
     ...(withDocuments ? { documents: r.documents.map((d) => presentSearchDocument(d, include)) } : {}),
-    ...(include.chunks
-      ? {
-          chunks: r.chunks.map((c) => ({
-            content: c.chunk?.content ?? "",
-            score: c.score,
-            position: c.chunk?.position ?? 0,
-            documentId: c.chunk?.documentId ?? "",
-          })),
-        }
-      : {}),
+    ...(include.chunks ? { chunks: r.chunks.map(presentScoredChunk) } : {}),
   };
 }
 

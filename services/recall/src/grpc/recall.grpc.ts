@@ -85,14 +85,15 @@ function contextEntry(e: ContextEntry): MemoryContextEntry {
   };
 }
 
-function resultToProto(r: SearchResult): SearchV4Result {
+function resultToProto(r: SearchResult, withChunks = false): SearchV4Result {
   if (r.kind === "chunk") {
     const best = r.hit.chunks[0]!.chunk;
-    // The best chunk is the result; the document's other matching chunks are not part of the v4 answer.
+    // The best chunk is the result; the document's other matching chunks travel only when asked for (include.chunks).
     return {
       chunk: { ...chunkToProto(best), metadata: toStruct(best.document.metadata) },
       similarity: r.similarity,
       documents: [documentToProto(r.document)],
+      ...(withChunks ? { chunks: r.hit.chunks.map((c) => ({ chunk: chunkToProto(c.chunk), score: c.similarity, isRelevant: true })) } : {}),
     };
   }
   return {
@@ -150,7 +151,8 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
         aggregate: req.aggregate,
         filepath: req.filepath || undefined,
       });
-      return { results: results.map(resultToProto), timingMs: Math.round(performance.now() - started), total: results.length };
+      const withChunks = req.include?.chunks ?? false;
+      return { results: results.map((r) => resultToProto(r, withChunks)), timingMs: Math.round(performance.now() - started), total: results.length };
     },
 
     async searchV3(req: SearchV3Request__Output): Promise<SearchV3Response> {
@@ -200,7 +202,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
           buckets: Object.fromEntries(Object.entries(out.profile.buckets ?? {}).map(([k, v]) => [k, { memories: v }])),
         },
         ...(out.search
-          ? { searchResults: { results: out.search.results.map(resultToProto), total: out.search.results.length, timingMs: out.search.timingMs } }
+          ? { searchResults: { results: out.search.results.map((r) => resultToProto(r)), total: out.search.results.length, timingMs: out.search.timingMs } }
           : {}),
       };
     },
