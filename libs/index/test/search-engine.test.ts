@@ -211,6 +211,28 @@ describe("SearchEngine", () => {
     expect(hit3.similarity).toBeCloseTo(1, 4);
   });
 
+  it("pseudo-relevance feedback lifts a record that shares vocabulary with the best matches", () => {
+    const records = [
+      { rid: 1, text: "jaguar speed engine horsepower torque sedan" },
+      { rid: 2, text: "jaguar engine horsepower torque coupe" },
+      { rid: 3, text: "jaguar torque horsepower engine roadster" },
+      // Tie on the query term alone (same length); 5 talks like the top records, 4 does not.
+      { rid: 4, text: "jaguar rainforest predator spots prey river" },
+      { rid: 5, text: "jaguar dealership engine horsepower torque service" },
+      ...Array.from({ length: 40 }, (_, i) => ({ rid: 100 + i, text: `unrelated filler text number ${i}` })),
+    ];
+    const on = new SearchEngine({ load: () => records, ranking: { feedbackDocs: 3 } });
+    const off = new SearchEngine({ load: () => records, ranking: { feedbackDocs: 0 } });
+    const ranks = (e: SearchEngine) => e.search({ partitions: [P1], text: "jaguar speed", denseWeight: 0, limit: 10 }).map((h) => h.rid);
+    const withFb = ranks(on);
+    const without = ranks(off);
+    expect(without[0]).toBe(1);
+    expect(without.indexOf(4)).toBeLessThan(without.indexOf(5));
+    expect(withFb[0]).toBe(1);
+    expect(withFb.indexOf(5)).toBeLessThan(withFb.indexOf(4));
+    expect(new Set(withFb)).toEqual(new Set(without));
+  });
+
   it("similarity is in [0, 1]: 1 when every query term is present, lower when only weak terms are", () => {
     const { engine, q } = setup({
       [P1]: [

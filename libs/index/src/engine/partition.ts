@@ -81,6 +81,8 @@ export class Partition {
   postings: Posting[] = [];
   /** Per-term scratch marks (distinct-term walks). */
   private mark: Int32Array = EMPTY_I32;
+  /** Per-term scratch index (-1 = none), see `termIndexScratch`. */
+  private termIndex: Int32Array = EMPTY_I32;
   private markGen = 0;
 
   /** Per slot. */
@@ -223,6 +225,15 @@ export class Partition {
     }
   }
 
+  /**
+   * Scratch array term id -> small index, every entry -1 between uses: a caller
+   * sets the entries it needs and must reset them to -1 before returning.
+   */
+  termIndexScratch(): Int32Array {
+    if (this.termIndex.length < this.termText.length) this.termIndex = growI32(this.termIndex, this.termText.length, -1);
+    return this.termIndex;
+  }
+
   /** Term ids of a slot in text order (a view into the sequence pool). */
   termsOf(slot: number): Uint32Array {
     const start = this.seqStart[slot]!;
@@ -253,6 +264,7 @@ export class Partition {
     this.termText = [];
     this.postings = [];
     this.mark = EMPTY_I32;
+    this.termIndex = EMPTY_I32;
     this.rids = new Float64Array(this.live);
     this.lens = new Uint32Array(this.live);
     this.alive = new Uint8Array(this.live);

@@ -3,6 +3,7 @@ import { recordTerms } from "./analysis";
 import { Partition } from "./partition";
 import { type Bm25Params, collectionStats, type CollectionStats, documentFrequency, idf, retrieveTopK, type WeightedTerm } from "./retrieve";
 import { TopK } from "./top-k";
+import { bm25FromSequence, rm3QueryModel, weighted } from "./feedback";
 import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, PartitionLoader } from "./types";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
@@ -16,6 +17,14 @@ export interface RankingConfig {
   rrfK: number;
   /** A record found only by the dense side needs at least this cosine. */
   denseOnlyMinCosine: number;
+  /** RM3 pseudo-relevance feedback: records, expansion terms, original-query weight (0 records = off), df cut-off. */
+  feedbackDocs: number;
+  feedbackTerms: number;
+  feedbackOriginalWeight: number;
+  feedbackMaxDfRatio: number;
+  feedbackSharpness: number;
+  /** First-pass candidates reranked with the expanded query (at least the candidates wanted). */
+  feedbackDepth: number;
 }
 
 export const DEFAULT_RANKING: RankingConfig = {
@@ -24,6 +33,12 @@ export const DEFAULT_RANKING: RankingConfig = {
   candidates: 200,
   rrfK: 60,
   denseOnlyMinCosine: 0.15,
+  feedbackDocs: 10,
+  feedbackTerms: 40,
+  feedbackOriginalWeight: 0.5,
+  feedbackMaxDfRatio: 0.1,
+  feedbackSharpness: 1,
+  feedbackDepth: 50,
 };
 
 export interface SearchEngineOptions {
@@ -132,13 +147,15 @@ export class SearchEngine implements HybridSearchEngine {
     const keys = [...new Set(q.partitions)];
     const parts = keys.map((k) => this.partition(k, useDense ? q.model : undefined));
     const stats = collectionStats(parts);
-    const queryTerms = this.queryTerms(parts, stats, analyze(q.text));
+    const analyzed = analyze(q.text);
+    const queryTerms = this.queryTerms(parts, stats, analyzed);
 
-    const want = Math.max(limit, this.ranking.candidates);
+    // Fusion needs a deep keyword list; keyword-only ranking needs just the hits (feedback reranks its own depth).
+    const want = useDense ? Math.max(limit, this.ranking.candidates) : limit;
     const byKey = new Map<number, Candidate>();
     const keyOf = (part: number, slot: number) => part * 0x100000000 + slot;
 
-    const keyword = retrieveTopK(parts, queryTerms, stats, this.params(), want, q.accept).sorted();
+    const keyword = this.keywordRanking(parts, stats, analyzed, queryTerms, want, q.accept);
     const kwRanks = tiedRanks(keyword);
     keyword.forEach((h, i) =>
       byKey.set(keyOf(h.part, h.slot), { part: h.part, slot: h.slot, keyword: h.score, keywordRank: kwRanks[i]!, dense: 0, denseRank: 0, score: 0 }),
@@ -198,6 +215,65 @@ export class SearchEngine implements HybridSearchEngine {
       }
     }
     return Math.max(0, Math.min(1, Math.max(cos, this.coverage(part, slot, terms))));
+  }
+
+  /**
+   * Keyword ranking: BM25 top-k; with feedback on, the first pass's best
+   * records build an RM3 query model and a second pass ranks with it.
+   */
+  private keywordRanking(
+    parts: readonly Partition[],
+    stats: CollectionStats,
+    analyzed: readonly string[],
+    queryTerms: readonly WeightedTerm[],
+    want: number,
+    accept: ((rid: number) => boolean) | undefined,
+  ): { part: number; slot: number; score: number }[] {
+    const r = this.ranking;
+    const useFeedback = r.feedbackDocs > 0 && queryTerms.length > 0;
+    const depth = useFeedback ? Math.max(want, r.feedbackDepth) : want;
+    const first = retrieveTopK(parts, queryTerms, stats, this.params(), depth, accept).sorted();
+    if (!useFeedback || first.length <= 1) return first.slice(0, want);
+    const qtf = new Map<string, number>();
+    for (const t of analyzed) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    const dfCache = new Map<string, number>();
+    const df = (t: string) => {
+      let v = dfCache.get(t);
+      if (v === undefined) dfCache.set(t, (v = documentFrequency(parts, t)));
+      return v;
+    };
+    const model = rm3QueryModel(
+      qtf,
+      first.slice(0, r.feedbackDocs).map((h) => ({ part: parts[h.part]!, slot: h.slot, score: h.score })),
+      {
+        docs: r.feedbackDocs,
+        terms: r.feedbackTerms,
+        originalWeight: r.feedbackOriginalWeight,
+        maxDfRatio: r.feedbackMaxDfRatio,
+        sharpness: r.feedbackSharpness,
+      },
+      df,
+      stats.n,
+    );
+    // Rerank the first pass's candidates with the expanded query, exactly, from their term sequences.
+    const expanded = weighted(model, (t) => idf(stats.n, df(t)));
+    const weights = Float64Array.from(expanded, (t) => t.weight);
+    const tf = new Float64Array(expanded.length);
+    const c1 = r.k1 * (1 - r.b);
+    const c2 = stats.avgLen > 0 ? (r.k1 * r.b) / stats.avgLen : 0;
+    for (let pi = 0; pi < parts.length; pi++) {
+      const part = parts[pi]!;
+      const index = part.termIndexScratch();
+      const ids = expanded.map((t) => part.dict.get(t.term) ?? -1);
+      ids.forEach((id, k) => id >= 0 && (index[id] = k));
+      try {
+        for (const h of first) if (h.part === pi) h.score = bm25FromSequence(part, h.slot, index, weights, tf, c1, c2);
+      } finally {
+        for (const id of ids) if (id >= 0) index[id] = -1;
+      }
+    }
+    first.sort((a, b) => b.score - a.score || a.part - b.part || a.slot - b.slot);
+    return first.slice(0, want);
   }
 
   private params(): Bm25Params {

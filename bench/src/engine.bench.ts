@@ -1,0 +1,272 @@
+/**
+ * Speed of the in-memory search engine and of SqliteChunkIndex on top of it.
+ *
+ *   pnpm bench:engine                        # table on stdout, progress on stderr
+ *   pnpm bench:engine -- --json bench/results/engine.json
+ *   pnpm bench:engine -- --chunks 20000      # smaller run
+ *
+ * Corpora: 100,000 chunk-sized records (2–4 passages of the judged collections in
+ * /work/shared/datasets joined, a fifth of their words swapped for words drawn from the
+ * collections' own word distribution, seeded PRNG: realistic Zipf statistics, no two records
+ * alike) and 50,000 memory-sized records (one sentence of those collections each, words swapped
+ * the same way). Queries: the collections' 268 judged queries. Every query runs single-threaded,
+ * in process, after one warm-up pass; figures are per query, in milliseconds of wall time on an
+ * otherwise idle machine. The SQLite part writes the chunk corpus through replaceDocumentChunks
+ * (10 chunks per document, vectors of the hashing embedder, 384 dimensions), reopens the index and
+ * times the first search (which loads the partition) and then the same queries through
+ * `SqliteChunkIndex.search`.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { analyzeForStorage, HashingEmbedder, type IndexedChunk, partitionKey, SearchEngine, SqliteChunkIndex } from "@engram/index";
+import { tempDataDir } from "@engram/testing";
+import { documentContent, loadDataset } from "./quality/datasets";
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+const CHUNKS = Number(arg("chunks") ?? 100_000);
+const MEMORIES = Number(arg("memories") ?? 50_000);
+const PASSES = 3;
+const progress = (msg: string) => process.stderr.write(`[engine-bench] ${msg}\n`);
+
+/** mulberry32: small seeded PRNG, same corpus on every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+interface Timing {
+  queries: number;
+  p50: number;
+  p95: number;
+  max: number;
+  mean: number;
+}
+
+function timings(ms: number[]): Timing {
+  return {
+    queries: ms.length,
+    p50: +percentile(ms, 50).toFixed(3),
+    p95: +percentile(ms, 95).toFixed(3),
+    max: +Math.max(...ms).toFixed(3),
+    mean: +(ms.reduce((a, b) => a + b, 0) / ms.length).toFixed(3),
+  };
+}
+
+const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
+
+function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+async function main(): Promise<void> {
+  const datasets = [loadDataset("msmarco"), loadDataset("cranfield")];
+  const texts = datasets.flatMap((d) => d.docs.map(documentContent));
+  const queries = datasets.flatMap((d) => d.queries.map((q) => q.text));
+  const sentences = texts.flatMap((t) => t.split(/(?<=[.!?])\s+/).filter((s) => s.split(/\s+/).length >= 6));
+  const words = texts.flatMap((t) => t.split(/\s+/).filter(Boolean));
+  const rand = prng(42);
+  const vary = (text: string) =>
+    text
+      .split(/\s+/)
+      .map((w) => (rand() < 0.2 ? words[Math.floor(rand() * words.length)]! : w))
+      .join(" ");
+  const chunkText = () => {
+    const n = 2 + Math.floor(rand() * 3);
+    const parts: string[] = [];
+    for (let i = 0; i < n; i++) parts.push(texts[Math.floor(rand() * texts.length)]!);
+    return vary(parts.join("\n\n"));
+  };
+  const memoryText = () => vary(sentences[Math.floor(rand() * sentences.length)]!);
+
+  const results: Record<string, unknown> = {};
+  const rows: [string, string][] = [];
+
+  const runQueries = (search: (q: string) => unknown): Timing => {
+    for (const q of queries) search(q);
+    const ms: number[] = [];
+    for (let pass = 0; pass < PASSES; pass++)
+      for (const q of queries) {
+        const t = performance.now();
+        search(q);
+        ms.push(performance.now() - t);
+      }
+    return timings(ms);
+  };
+
+  for (const [label, count, make] of [
+    ["chunks", CHUNKS, chunkText],
+    ["memories", MEMORIES, memoryText],
+  ] as const) {
+    progress(`generating ${count} ${label}`);
+    const corpus = Array.from({ length: count }, make);
+    const avgWords = corpus.reduce((a, t) => a + t.split(/\s+/).length, 0) / count;
+    gc();
+    const rss0 = rssMb();
+    const t0 = performance.now();
+    const stored = corpus.map(analyzeForStorage);
+    const analyzeMs = performance.now() - t0;
+    const part = partitionKey("bench", label);
+    const engine = new SearchEngine({ load: () => stored.map((analyzed, i) => ({ rid: i + 1, analyzed })) });
+    const t1 = performance.now();
+    engine.search({ partitions: [part], text: "warm", denseWeight: 0, limit: 1 });
+    const buildMs = performance.now() - t1;
+    gc();
+    const bytes = engine.memoryBytes();
+    const rss1 = rssMb();
+    progress(`${label}: analysed in ${analyzeMs.toFixed(0)} ms, built in ${buildMs.toFixed(0)} ms; querying`);
+    const top10 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 10 }));
+    const top100 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 100 }));
+    const plain = new SearchEngine({ load: () => stored.map((analyzed, i) => ({ rid: i + 1, analyzed })), ranking: { feedbackDocs: 0 } });
+    const bm25Only = runQueries((q) => plain.search({ partitions: [part], text: q, denseWeight: 0, limit: 10 }));
+    results[label] = {
+      records: count,
+      avgWords: +avgWords.toFixed(1),
+      analyzeMs: Math.round(analyzeMs),
+      buildMs: Math.round(buildMs),
+      engineBytes: bytes,
+      bytesPerRecord: Math.round(bytes / count),
+      rssDeltaMb: rss1 - rss0,
+      query: { limit10: top10, limit100: top100, bm25OnlyLimit10: bm25Only },
+    };
+    rows.push([`${label}: records / avg words`, `${count} / ${avgWords.toFixed(0)}`]);
+    rows.push([`${label}: analyse (stem) all / build engine`, `${analyzeMs.toFixed(0)} ms / ${buildMs.toFixed(0)} ms`]);
+    rows.push([`${label}: engine bytes per record`, `${Math.round(bytes / count)} B (RSS +${rss1 - rss0} MB incl. stored strings)`]);
+    rows.push([`${label}: query p50 / p95 / max, limit 10`, `${top10.p50} / ${top10.p95} / ${top10.max} ms`]);
+    rows.push([`${label}: query p50 / p95 / max, limit 100`, `${top100.p50} / ${top100.p95} / ${top100.max} ms`]);
+    rows.push([`${label}: BM25 only (no feedback), limit 10`, `${bm25Only.p50} / ${bm25Only.p95} / ${bm25Only.max} ms`]);
+    engine.evict(part);
+    plain.evict(part);
+  }
+
+  // SqliteChunkIndex: write, reopen, load, search.
+  const dir = tempDataDir("engram-bench-engine-");
+  try {
+    const embedder = new HashingEmbedder(384);
+    const rand2 = prng(7);
+    const PER_DOC = 10;
+    let index = new SqliteChunkIndex(dir);
+    progress(`writing ${CHUNKS} chunks to SQLite`);
+    const t0 = performance.now();
+    let written = 0;
+    const at = new Date("2025-01-01T00:00:00Z").getTime();
+    for (let d = 0; written < CHUNKS; d++) {
+      const documentId = `d_${d}`;
+      const n = Math.min(PER_DOC, CHUNKS - written);
+      const createdAt = new Date(at + d * 1000).toISOString();
+      const chunks: IndexedChunk[] = Array.from({ length: n }, (_, i) => {
+        const content = texts[Math.floor(rand2() * texts.length)]!;
+        return {
+          id: `c_${d}_${i}`,
+          tenantId: "bench",
+          namespace: "chunks",
+          documentId,
+          position: i,
+          content,
+          startOffset: 0,
+          endOffset: content.length,
+          tokenCount: Math.ceil(content.length / 6),
+          vector: embedder.embedOne(content),
+          model: embedder.id,
+          document: { title: documentId, metadata: { group: d % 7 }, createdAt, updatedAt: createdAt },
+          createdAt,
+        };
+      });
+      await index.replaceDocumentChunks("bench", "chunks", documentId, chunks);
+      written += n;
+    }
+    const writeMs = performance.now() - t0;
+    await index.close();
+    gc();
+    index = new SqliteChunkIndex(dir);
+    const vector = embedder.embedOne("warm");
+    const t1 = performance.now();
+    await index.search({ tenantId: "bench", namespaces: ["chunks"], text: "warm", vector, model: embedder.id, denseWeight: 0, limit: 1 });
+    const loadMs = performance.now() - t1;
+    const qv = new Map(queries.map((q) => [q, embedder.embedOne(q)]));
+    const ms: number[] = [];
+    for (let pass = 0; pass <= PASSES; pass++)
+      for (const q of queries) {
+        const t = performance.now();
+        await index.search({ tenantId: "bench", namespaces: ["chunks"], text: q, vector: qv.get(q)!, model: embedder.id, denseWeight: 0, limit: 50 });
+        if (pass > 0) ms.push(performance.now() - t);
+      }
+    const viaIndex = timings(ms);
+    const filtered: number[] = [];
+    const { parseFilter } = await import("@engram/filters");
+    const filter = parseFilter({ key: "group", value: "3" });
+    for (const q of queries) {
+      const t = performance.now();
+      await index.search({ tenantId: "bench", namespaces: ["chunks"], text: q, vector: qv.get(q)!, model: embedder.id, denseWeight: 0, limit: 50, filter });
+      filtered.push(performance.now() - t);
+    }
+    const viaIndexFiltered = timings(filtered);
+    await index.close();
+    results.sqlite = {
+      chunks: CHUNKS,
+      chunksPerDocument: PER_DOC,
+      writeMs: Math.round(writeMs),
+      chunksPerSecond: Math.round(CHUNKS / (writeMs / 1000)),
+      loadPartitionMs: Math.round(loadMs),
+      search: viaIndex,
+      searchFiltered: viaIndexFiltered,
+    };
+    rows.push([
+      `SqliteChunkIndex: write ${CHUNKS} chunks (${PER_DOC}/document, incl. analysis and embedding)`,
+      `${(writeMs / 1000).toFixed(1)} s (${Math.round(CHUNKS / (writeMs / 1000))} chunks/s)`,
+    ]);
+    rows.push([`SqliteChunkIndex: reopen, first search (loads ${CHUNKS} chunks)`, `${loadMs.toFixed(0)} ms`]);
+    rows.push([`SqliteChunkIndex.search p50 / p95 / max, limit 50 (rows read back)`, `${viaIndex.p50} / ${viaIndex.p95} / ${viaIndex.max} ms`]);
+    rows.push([
+      `SqliteChunkIndex.search with a metadata filter (1 in 7 documents)`,
+      `${viaIndexFiltered.p50} / ${viaIndexFiltered.p95} / ${viaIndexFiltered.max} ms`,
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  gc();
+  const rss = rssMb();
+  rows.push(["process RSS at the end", `${rss} MB`]);
+
+  const machine = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? "?",
+    memMb: Math.round(os.totalmem() / 2 ** 20),
+  };
+  console.log(
+    `\nEngram search engine — ${machine.date}, ${machine.cpus} × ${machine.cpu}, node ${machine.node}; ${queries.length} queries × ${PASSES} passes, single-threaded`,
+  );
+  const w = Math.max(...rows.map((r) => r[0].length)) + 2;
+  for (const [k, v] of rows) console.log(k.padEnd(w) + v);
+  const json = arg("json");
+  if (json) {
+    fs.mkdirSync(path.dirname(path.resolve(json)), { recursive: true });
+    fs.writeFileSync(
+      json,
+      JSON.stringify({ machine, settings: { chunks: CHUNKS, memories: MEMORIES, passes: PASSES, queries: queries.length }, results, rssMb: rss }, null, 2),
+    );
+    console.log(`\nfigures written to ${json}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
