@@ -11,6 +11,8 @@ export interface PreparedQuery {
   denseWeight: number;
 }
 
+const NO_VECTOR = new Float32Array(0);
+
 /** Fusion weight of a semantic embedder's dense ranking (keyword weight 1), measured by bench:quality. */
 export const SEMANTIC_DENSE_WEIGHT = 0.5;
 
@@ -30,7 +32,9 @@ export class QueryPreparer {
     const original = q.trim();
     if (!original) throw new InvalidArgumentError("q must not be empty");
     const text = rewrite ? (await this.rewriter.rewrite(original)).trim() || original : original;
+    // Without semantics the dense side stays out of the ranking: no query vector is computed.
+    if (!this.embedder.semantic) return { text, vector: NO_VECTOR, model: this.embedder.id, denseWeight: 0 };
     const [vector] = await this.embedder.embed([text], "query");
-    return { text, vector: vector!, model: this.embedder.id, denseWeight: this.embedder.semantic ? SEMANTIC_DENSE_WEIGHT : 0 };
+    return { text, vector: vector!, model: this.embedder.id, denseWeight: SEMANTIC_DENSE_WEIGHT };
   }
 }

@@ -1,5 +1,6 @@
 import { type FilterExpr, matchesFilter } from "@engram/filters";
 import {
+  analyzeForStorage,
   type EngineRecord,
   type HybridSearchEngine,
   type MemoryHit,
@@ -37,6 +38,8 @@ const MIGRATIONS = [
    CREATE TABLE formations (
      tenant_id TEXT NOT NULL, document_id TEXT NOT NULL, generation INTEGER NOT NULL, formed_at TEXT NOT NULL,
      PRIMARY KEY (tenant_id, document_id, generation)) WITHOUT ROWID;`,
+  // The analysed terms (analyzeForStorage): loading a partition into the engine then needs no re-analysis.
+  `ALTER TABLE memories ADD COLUMN analyzed TEXT;`,
 ];
 
 interface Row {
@@ -67,6 +70,7 @@ interface Row {
   updated_at: string;
   vector?: Buffer | null;
   model?: string | null;
+  analyzed?: string | null;
 }
 
 function fromRow(r: Row): MemoryRecord {
@@ -105,6 +109,7 @@ function toParams(m: MemoryRecord): Record<string, unknown> {
     namespace: m.namespace,
     content: m.content,
     content_key: contentKey(m.content),
+    analyzed: analyzeForStorage(m.content),
     metadata: jsonColumn.write(m.metadata),
     is_static: m.isStatic ? 1 : 0,
     is_forgotten: m.isForgotten ? 1 : 0,
@@ -130,7 +135,7 @@ function toParams(m: MemoryRecord): Record<string, unknown> {
 
 const COLUMNS = Object.keys(toParams({ content: "", relations: {}, sources: [], bucketKeys: [] } as unknown as MemoryRecord));
 /** Row columns without the vector (reads never need it except when loading a partition). */
-const SELECT = `rid, ${COLUMNS.filter((c) => c !== "content_key").join(", ")}`;
+const SELECT = `rid, ${COLUMNS.filter((c) => c !== "content_key" && c !== "analyzed").join(", ")}`;
 
 export interface MemoryStoreOptions {
   /** Builds the search engine over this store's partitions. */
@@ -195,16 +200,15 @@ export class SqliteMemoryStore implements MemoryRepository {
     const [tenantId, namespace] = key.split("\u0000") as [string, string];
     p = { records: new Map(), byKey: new Map() };
     const forEngine: EngineRecord[] = [];
-    const rows = this.stmt(`SELECT ${SELECT}${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`).iterate(
-      tenantId,
-      namespace,
-    ) as Iterable<Row>;
+    const rows = this.stmt(
+      `SELECT ${SELECT}, analyzed${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`,
+    ).iterate(tenantId, namespace) as Iterable<Row>;
     for (const r of rows) {
       const m = fromRow(r);
       p.records.set(r.rid, m);
       indexKey(p, r.rid, undefined, m);
       this.byRid.set(r.rid, m);
-      forEngine.push({ rid: r.rid, text: m.content, ...vectorOf(r) });
+      forEngine.push({ rid: r.rid, ...(r.analyzed != null ? { analyzed: r.analyzed } : { text: m.content }), ...vectorOf(r) });
     }
     this.partitions.set(key, p);
     this.handoff.set(key, forEngine);
@@ -218,11 +222,10 @@ export class SqliteMemoryStore implements MemoryRepository {
     this.handoff.delete(key);
     if (handed) return handed;
     const [tenantId, namespace] = key.split("\u0000") as [string, string];
-    const rows = this.stmt(`SELECT rid, content${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`).all(
-      tenantId,
-      namespace,
-    ) as Row[];
-    return rows.map((r) => ({ rid: r.rid, text: r.content, ...vectorOf(r) }));
+    const rows = this.stmt(
+      `SELECT rid, content, analyzed${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`,
+    ).all(tenantId, namespace) as Row[];
+    return rows.map((r) => ({ rid: r.rid, ...(r.analyzed != null ? { analyzed: r.analyzed } : { text: r.content }), ...vectorOf(r) }));
   }
 
   private rows(sql: string, ...args: unknown[]): MemoryRecord[] {
@@ -284,7 +287,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     const clearSources = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ?");
     const dropSource = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ? AND tenant_id = ? AND document_id = ?");
     const addSource = this.stmt("INSERT OR IGNORE INTO memory_sources (tenant_id, document_id, memory_rid) VALUES (?, ?, ?)");
-    const written: { rid: number; m: MemoryRecord; vector?: EngineRecord }[] = [];
+    const written: { rid: number; m: MemoryRecord; analyzed: string; vector?: EngineRecord }[] = [];
     const ok = this.tx(() => {
       for (const e of w.expect ?? []) {
         const cur = check.get(e.id) as { updated_at: string } | undefined;
@@ -292,7 +295,8 @@ export class SqliteMemoryStore implements MemoryRepository {
       }
       for (const m of w.records) {
         const v = this.opts.vectors ? w.vectors?.get(m.id) : undefined;
-        upsert.run({ ...toParams(m), vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
+        const params = toParams(m);
+        upsert.run({ ...params, vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
         const rid = (ridOf.get(m.id) as { rid: number }).rid;
         // Provenance rows: only the difference when the previous version of the row is in memory (a memory
         // seen in many documents gains one source at a time), else rewritten.
@@ -306,7 +310,7 @@ export class SqliteMemoryStore implements MemoryRepository {
           clearSources.run(rid);
           for (const x of m.sources) addSource.run(m.tenantId, x.documentId, rid);
         }
-        written.push({ rid, m, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
+        written.push({ rid, m, analyzed: params.analyzed as string, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
       }
       if (w.formation)
         this.stmt("INSERT OR IGNORE INTO formations (tenant_id, document_id, generation, formed_at) VALUES (?, ?, ?, ?)").run(
@@ -320,7 +324,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     if (!ok) return false;
     // Loaded partitions follow the commit; text changes reach the engine.
     const toEngine = new Map<string, EngineRecord[]>();
-    for (const { rid, m, vector } of written) {
+    for (const { rid, m, analyzed, vector } of written) {
       const key = partitionKey(m.tenantId, m.namespace);
       const p = this.partitions.get(key);
       if (!p) continue; // loaded (with this write) on first use
@@ -330,7 +334,7 @@ export class SqliteMemoryStore implements MemoryRepository {
       this.byRid.set(rid, m);
       if (!before || before.content !== m.content || vector) {
         const list = toEngine.get(key) ?? [];
-        list.push({ rid, text: m.content, ...(vector ? { vector: vector.vector, model: vector.model } : {}) });
+        list.push({ rid, analyzed, ...(vector ? { vector: vector.vector, model: vector.model } : {}) });
         toEngine.set(key, list);
       }
     }
