@@ -208,7 +208,7 @@ export class SqliteMemoryStore implements MemoryRepository {
       p.records.set(r.rid, m);
       indexKey(p, r.rid, undefined, m);
       this.byRid.set(r.rid, m);
-      forEngine.push({ rid: r.rid, ...(r.analyzed != null ? { analyzed: r.analyzed } : { text: m.content }), ...vectorOf(r) });
+      forEngine.push({ rid: r.rid, ...(typeof r.analyzed === "string" ? { analyzed: r.analyzed } : { text: m.content }), ...vectorOf(r) });
     }
     this.partitions.set(key, p);
     this.handoff.set(key, forEngine);
@@ -225,7 +225,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     const rows = this.stmt(
       `SELECT rid, content, analyzed${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`,
     ).all(tenantId, namespace) as Row[];
-    return rows.map((r) => ({ rid: r.rid, ...(r.analyzed != null ? { analyzed: r.analyzed } : { text: r.content }), ...vectorOf(r) }));
+    return rows.map((r) => ({ rid: r.rid, ...(typeof r.analyzed === "string" ? { analyzed: r.analyzed } : { text: r.content }), ...vectorOf(r) }));
   }
 
   private rows(sql: string, ...args: unknown[]): MemoryRecord[] {
