@@ -3,7 +3,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "libs/grpc/src/gen/**", "**/dist/**", "coverage/**", "bench/results/**", ".data/**"] },
+  { ignores: ["**/node_modules/**", "libs/grpc/src/gen/**", "**/dist/**", "coverage/**", "bench/results/**", ".data/**", "**/scratch/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
