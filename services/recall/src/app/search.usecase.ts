@@ -65,6 +65,33 @@ export type SearchResult =
 
 export const DEFAULT_THRESHOLD = 0.6;
 
+type MemoryResult = Extract<SearchResult, { kind: "memory" }>;
+type ChunkResult = Extract<SearchResult, { kind: "chunk" }>;
+
+/**
+ * Hybrid order: the chunk results keep their ranking (the better document
+ * ranking, measured by bench:quality), and each matching memory stands right
+ * before the chunk result of its best-ranked source document — the fact next
+ * to its evidence. Memories with no source among the chunk results (written
+ * directly, or from documents that did not match) take their place by
+ * reciprocal rank, as if their list and the chunks' were interleaved.
+ */
+export function groupHybrid(memories: MemoryResult[], chunks: ChunkResult[]): SearchResult[] {
+  const position = new Map(chunks.map((c, i) => [c.hit.documentId, i]));
+  const groups: { score: number; items: SearchResult[] }[] = chunks.map((c, i) => ({ score: 1 / (61 + i), items: [c] }));
+  memories.forEach((m, j) => {
+    let best: number | undefined;
+    for (const s of m.memory.sources) {
+      const p = position.get(s.documentId);
+      if (p !== undefined && (best === undefined || p < best)) best = p;
+    }
+    if (best === undefined) groups.push({ score: 1 / (61 + j), items: [m] });
+    else groups[best]!.items.splice(groups[best]!.items.length - 1, 0, m);
+  });
+  // Stable: at equal rank a chunk's group stays ahead of an unattached memory.
+  return groups.sort((a, b) => b.score - a.score).flatMap((g) => g.items);
+}
+
 /**
  * Merges two ranked lists by similarity. Each list keeps its own order (its
  * ranking is finer than similarity, which saturates for short texts); at
@@ -105,7 +132,8 @@ export function documentOfChunk(c: ChunkHit["chunk"]): DocumentInfo {
  * POST /v4/search: memories (default), document chunks, or both.
  * Memory results are the latest versions of memories that are not forgotten
  * or expired (unless include.forgottenMemories); chunk results are one per
- * document, its best chunk. Hybrid merges both lists by similarity. Optional
+ * document, its best chunk. Hybrid keeps memories next to the chunk of their
+ * source document (groupHybrid). Optional
  * steps: query rewriting before the search, reranking of the merged list, and
  * aggregation (memories synthesised from several matching ones, reranked in).
  */
@@ -143,7 +171,7 @@ export class SearchUseCase {
       }
       results = memoryResults;
     } else {
-      results = mergeBySimilarity<SearchResult>(memoryResults, chunkResults);
+      results = mode === "hybrid" ? groupHybrid(memoryResults, chunkResults) : mergeBySimilarity<SearchResult>(memoryResults, chunkResults);
     }
     if (q.aggregate) {
       const synthesised = await this.aggregated(q.q, memoryResults);
