@@ -8,6 +8,7 @@
  *
  * See bench/README.md for what each figure means and how it is measured.
  */
+import { percentile, prng, round } from "./lib";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -40,28 +41,7 @@ const TARGETS = {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Nearest-rank percentile (p in 0..100) of an unsorted sample; NaN when empty. */
-export function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(rank, sorted.length) - 1]!;
-}
-
 const median = (v: readonly number[]) => percentile(v, 50);
-const round = (n: number, d = 1) => (Number.isFinite(n) ? Math.round(n * 10 ** d) / 10 ** d : n);
-
-/** mulberry32: small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------- corpus
 
