@@ -263,6 +263,7 @@ const FORGET_INSTRUCTION =
 export function forgetTopic(query: string): string {
   const stripped = query
     .replace(FORGET_INSTRUCTION, "")
+    .replace(/^(?:the|a|an|my|our)\s+/i, "")
     .replace(/[.!?]+\s*$/, "")
     .trim();
   return stripped || query.trim();

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
 import type { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import { CreateMemoriesUseCase } from "../../src/app/create-memories.usecase";
+import { forgetTopic } from "../../src/domain/memory";
 import { ForgetMemoriesUseCase } from "../../src/app/forget-memories.usecase";
 import { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
 import { ListMemoriesUseCase } from "../../src/app/list-memories.usecase";
@@ -454,4 +455,14 @@ describe("memory formation", () => {
     });
     expect(all.items.find((m) => m.content === "Sarah lives in Seattle")).toMatchObject({ isForgotten: true, forgetReason: "source document d_a was deleted" });
   });
+});
+
+describe("forgetTopic", () => {
+  it.each([
+    ["forget everything about Project Titan", "Project Titan"],
+    ["Please forget all memories about the promotion.", "promotion"],
+    ["delete anything related to my old address", "old address"],
+    ["Project Titan", "Project Titan"],
+    ["forget", "forget"],
+  ])("%s -> %s", (q, topic) => expect(forgetTopic(q)).toBe(topic));
 });
