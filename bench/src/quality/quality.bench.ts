@@ -7,6 +7,12 @@
  *   pnpm bench:quality -- --provider-url http://127.0.0.1:11434/v1 --provider-model nomic-embed-text
  *                                                       # EMBEDDER=openai (EMBEDDING_API_KEY from the environment)
  *
+ * With a provider, the two parts of the fusion are measured too: a dense-only ranking computed in this
+ * process (every document and query embedded through the same provider with the stack's own client,
+ * ranked by exact cosine; dense.ts), and a keyword-only Engram ranking from a second stack started with
+ * EMBEDDER=hashing (whose dense weight is 0: its ranking is the keyword side alone, BM25 + RM3), asked the
+ * same routes. Each Engram row then says whether it beats both parts on nDCG@10.
+ *
  * Per dataset: every document goes in through POST /ns/{ns}/document/batch (600 per call), the bench
  * waits until GET /v3/documents/processing is empty and the v5 list shows every document done, then runs
  * every judged query through POST /v4/search (searchMode documents and hybrid, limit 100, threshold 0;
@@ -24,6 +30,7 @@ import path from "node:path";
 import { apiClient, type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
 import { BM25_DEFAULTS, Bm25Index, type Bm25Options } from "./bm25";
 import { DATASET_KEYS, type Dataset, type DatasetKey, documentContent, loadDataset } from "./datasets";
+import { type DatasetVectors, denseRun, embedDataset, type ProviderSettings } from "./dense";
 import { evaluate, METRIC_KEYS, METRIC_LABELS, type Metrics, rankByScore, relevantCount, type Scored, selfCheck } from "./metrics";
 
 const DEADLINE_MS = 30 * 60_000;
@@ -59,6 +66,21 @@ interface EngramRow {
   ndcg10IfSortedByScore?: number;
 }
 
+/** Whether an Engram row (fused) beats both of its parts on nDCG@10. */
+interface PartsVerdict {
+  keywordOnlyNdcg10: number;
+  denseOnlyNdcg10: number;
+  beatsKeyword: boolean;
+  beatsDense: boolean;
+  beatsBoth: boolean;
+}
+
+interface DenseOnlyRow {
+  metrics: Metrics;
+  dims: number;
+  embedSeconds: number;
+}
+
 interface DatasetResult {
   name: string;
   namespace: string;
@@ -71,7 +93,10 @@ interface DatasetResult {
   bm25: Metrics & { ms: number };
   bm25Variants: Record<string, number>;
   fts5Reference: { ndcg10: number };
-  engram: Record<EngramRowKey, EngramRow>;
+  engram: Record<EngramRowKey, EngramRow & { parts?: PartsVerdict }>;
+  /** With a provider: the dense part alone (in this process) and the keyword part alone (EMBEDDER=hashing stack, same routes). */
+  denseOnly?: DenseOnlyRow;
+  keywordOnly?: Record<EngramRowKey, EngramRow>;
 }
 
 function arg(name: string): string | undefined {
@@ -273,15 +298,30 @@ async function searchRun(
 const f4 = (x: number) => x.toFixed(4);
 const signed = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4);
 
+const KEYWORD_ONLY_LABEL: Record<EngramRowKey, string> = {
+  v4Documents: "keyword-only Engram, v4 documents",
+  v4Hybrid: "keyword-only Engram, v4 hybrid",
+  v3Search: "keyword-only Engram, v3",
+};
+
+function partsCell(p: PartsVerdict | undefined): string {
+  if (!p) return "";
+  return p.beatsBoth
+    ? "beats both"
+    : `NOT both (${p.beatsKeyword ? "" : "≤ keyword"}${!p.beatsKeyword && !p.beatsDense ? ", " : ""}${p.beatsDense ? "" : "≤ dense"})`;
+}
+
 function printTable(ds: Dataset, r: DatasetResult, baselineLabel: string): void {
   const w = 40;
   const num = (s: string) => s.padStart(8);
+  const parts = !!r.denseOnly;
   const head =
     "run".padEnd(w) +
     METRIC_KEYS.map((k) => num(METRIC_LABELS[k])).join("") +
     "  |" +
     METRIC_KEYS.map((k) => num("Δ" + METRIC_LABELS[k])).join("") +
-    "  | floor  target  | p50/p95 ms";
+    "  | floor  target  | p50/p95 ms" +
+    (parts ? "  | parts (nDCG@10 > keyword-only and > dense-only)" : "");
   console.log(
     `\n${ds.name} — ${r.documents} documents${r.emptyDocumentsSkipped.length ? ` (+${r.emptyDocumentsSkipped.length} empty, skipped: ${r.emptyDocumentsSkipped.join(", ")})` : ""}, ` +
       `${r.judgedQueries} judged queries, ${r.judgments} judgments (${r.relevantJudgments} relevant); ingested (add -> all done) in ${r.ingestSeconds} s`,
@@ -293,18 +333,30 @@ function printTable(ds: Dataset, r: DatasetResult, baselineLabel: string): void 
   console.log(
     "SQLite FTS5 porter BM25 (reference)".padEnd(w) + num(f4(fts)) + num("—").repeat(3) + "  |" + num(signed(fts - r.bm25.ndcg10)) + num("").repeat(3) + "  |",
   );
+  const metricsRow = (label: string, m: Metrics, tail = "") =>
+    console.log(
+      label.padEnd(w) + METRIC_KEYS.map((k) => num(f4(m[k]))).join("") + "  |" + METRIC_KEYS.map((k) => num(signed(m[k] - r.bm25[k]))).join("") + tail,
+    );
+  if (r.denseOnly) metricsRow(`dense-only (provider, in process, ${r.denseOnly.dims}d)`, r.denseOnly.metrics, "  |");
+  if (r.keywordOnly)
+    for (const { key } of ENGRAM_ROWS) {
+      const e = r.keywordOnly[key];
+      if (!e.available || !e.metrics) console.log(KEYWORD_ONLY_LABEL[key].padEnd(w) + `n/a (${e.status ?? "?"})`);
+      else metricsRow(KEYWORD_ONLY_LABEL[key], e.metrics, `  | ${"".padEnd(14)} | ${e.latencyMs!.p50} / ${e.latencyMs!.p95}`);
+    }
   for (const { key, label } of ENGRAM_ROWS) {
     const e = r.engram[key];
     if (!e.available || !e.metrics || !e.delta) {
       console.log(label.padEnd(w) + `n/a (${e.status ?? "?"})`);
       continue;
     }
+    const latency = `${e.latencyMs!.p50} / ${e.latencyMs!.p95}`;
     console.log(
       label.padEnd(w) +
         METRIC_KEYS.map((k) => num(f4(e.metrics![k]))).join("") +
         "  |" +
         METRIC_KEYS.map((k) => num(signed(e.delta![k]))).join("") +
-        `  | ${e.floor!.padEnd(6)} ${e.target!.padEnd(7)} | ${e.latencyMs!.p50} / ${e.latencyMs!.p95}`,
+        `  | ${e.floor!.padEnd(6)} ${e.target!.padEnd(7)} | ${parts ? latency.padEnd(10) + "  | " + partsCell(e.parts) : latency}`,
     );
   }
   for (const { key, label } of ENGRAM_ROWS) {
@@ -313,6 +365,15 @@ function printTable(ds: Dataset, r: DatasetResult, baselineLabel: string): void 
       console.log(
         `note: ${label.replace("Engram ", "")} — results come in ranked order, but their score is not descending in ${e.queriesNotSortedByScore} of ` +
           `${r.judgedQueries} queries; re-sorted by score, nDCG@10 would be ${f4(e.ndcg10IfSortedByScore!)} (the table uses the returned order)`,
+      );
+  }
+  for (const { key, label } of ENGRAM_ROWS) {
+    const p = r.engram[key].parts;
+    if (p)
+      console.log(
+        `parts: ${label.replace("Engram ", "")} ${f4(r.engram[key].metrics!.ndcg10)} vs keyword-only ${f4(p.keywordOnlyNdcg10)} ` +
+          `(${signed(r.engram[key].metrics!.ndcg10 - p.keywordOnlyNdcg10)}) and dense-only ${f4(p.denseOnlyNdcg10)} ` +
+          `(${signed(r.engram[key].metrics!.ndcg10 - p.denseOnlyNdcg10)}): ${p.beatsBoth ? "beats both parts" : "does NOT beat both parts"}`,
       );
   }
   const gap = r.bm25.ndcg10 - fts;
@@ -366,11 +427,30 @@ async function main(): Promise<void> {
     progress(`${ds.name}: in-process BM25 nDCG@10 ${f4(m.ndcg10)} over ${m.queries} queries (${ms} ms)`);
   }
 
-  const dataDir = tempDataDir("engram-bench-quality-");
+  // The dense part alone, in this process, through the same provider (before any stack: a provider failure stops the bench early).
+  const provider: ProviderSettings | undefined = providerUrl ? { url: providerUrl, model: providerModel!, apiKey: process.env.EMBEDDING_API_KEY } : undefined;
+  const denseOnly = new Map<DatasetKey, DenseOnlyRow>();
+  if (provider)
+    for (const ds of datasets) {
+      progress(`${ds.name}: embedding ${ds.docs.length} documents and ${ds.queries.length} queries through ${providerUrl} for the dense-only run`);
+      const vectors: DatasetVectors = await embedDataset(provider, ds, (done, total) => {
+        if (done % 3200 < 640 || done === total) progress(`${ds.name}: ${done} of ${total} documents embedded`);
+      });
+      const m = evaluate(denseRun(ds, vectors, LIMIT), ds.qrels);
+      denseOnly.set(ds.key, {
+        metrics: { ndcg10: m.ndcg10, recall10: m.recall10, recall100: m.recall100, mrr10: m.mrr10 },
+        dims: vectors.dims,
+        embedSeconds: +(vectors.ms / 1000).toFixed(1),
+      });
+      progress(`${ds.name}: dense-only nDCG@10 ${f4(m.ndcg10)} (${vectors.dims} dimensions, embedded in ${(vectors.ms / 1000).toFixed(1)} s)`);
+    }
+
+  // Live stack and data dir, for the watchdog and signal handlers.
   let engram: EngramProcess | undefined;
+  let dataDir: string | undefined;
   const cleanUp = () => {
     if (engram && engram.child.exitCode === null && engram.child.signalCode === null) engram.child.kill("SIGKILL");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   const abort = (why: string, code: number) => {
     console.error(`quality bench: ${why}; stopping the stack`);
@@ -382,56 +462,94 @@ async function main(): Promise<void> {
   const onSignal = (signal: NodeJS.Signals) => abort(`received ${signal}`, 130);
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  try {
-    progress(`starting the all-in-one stack (embedder: ${embedder})`);
-    engram = await startEngram({ dataDir, timeoutMs: 60_000, env: { LOG_LEVEL: "warn", ...embedderEnv } });
-    if (new URL(engram.url).hostname !== "127.0.0.1") throw new Error(`the stack is not on 127.0.0.1: ${engram.url}`);
-    const api = apiClient(engram.url, engram.apiKey);
-    for (const ds of datasets) {
-      const ids = await ingest(api, ds);
-      progress(`${ds.name}: all ${ds.docs.length} documents done after ${ids.seconds.toFixed(1)} s; searching`);
-      const baseline = baselines.get(ds.key)!;
-      const engramRows = {} as Record<EngramRowKey, EngramRow>;
-      for (const { key } of ENGRAM_ROWS) {
-        const { row, run, byScore } = await searchRun(api, ds, key, ids);
-        if (run && byScore) {
-          row.ndcg10IfSortedByScore = evaluate(byScore, ds.qrels).ndcg10;
-          const m = evaluate(run, ds.qrels);
-          row.metrics = { ndcg10: m.ndcg10, recall10: m.recall10, recall100: m.recall100, mrr10: m.mrr10 };
-          row.delta = Object.fromEntries(METRIC_KEYS.map((k) => [k, row.metrics![k] - baseline.metrics[k]])) as unknown as Metrics;
-          row.floor = row.metrics.ndcg10 >= baseline.metrics.ndcg10 ? "ok" : "MISS";
-          row.target = row.metrics.ndcg10 >= baseline.metrics.ndcg10 + TARGET_MARGIN ? "ok" : "MISS";
+
+  /** Starts a stack with the given embedder, ingests every dataset, runs every route; returns the rows and ingest times. */
+  const stackRun = async (env: Record<string, string>, what: string) => {
+    const out = new Map<DatasetKey, { rows: Record<EngramRowKey, EngramRow>; ingestSeconds: number }>();
+    dataDir = tempDataDir("engram-bench-quality-");
+    try {
+      progress(`starting the all-in-one stack (embedder: ${what})`);
+      engram = await startEngram({ dataDir, timeoutMs: 60_000, env: { LOG_LEVEL: "warn", ...env } });
+      if (new URL(engram.url).hostname !== "127.0.0.1") throw new Error(`the stack is not on 127.0.0.1: ${engram.url}`);
+      const api = apiClient(engram.url, engram.apiKey);
+      for (const ds of datasets) {
+        const ids = await ingest(api, ds);
+        progress(`${ds.name}: all ${ds.docs.length} documents done after ${ids.seconds.toFixed(1)} s; searching`);
+        const baseline = baselines.get(ds.key)!;
+        const rows = {} as Record<EngramRowKey, EngramRow>;
+        for (const { key } of ENGRAM_ROWS) {
+          const { row, run, byScore } = await searchRun(api, ds, key, ids);
+          if (run && byScore) {
+            row.ndcg10IfSortedByScore = evaluate(byScore, ds.qrels).ndcg10;
+            const m = evaluate(run, ds.qrels);
+            row.metrics = { ndcg10: m.ndcg10, recall10: m.recall10, recall100: m.recall100, mrr10: m.mrr10 };
+            row.delta = Object.fromEntries(METRIC_KEYS.map((k) => [k, row.metrics![k] - baseline.metrics[k]])) as unknown as Metrics;
+            row.floor = row.metrics.ndcg10 >= baseline.metrics.ndcg10 ? "ok" : "MISS";
+            row.target = row.metrics.ndcg10 >= baseline.metrics.ndcg10 + TARGET_MARGIN ? "ok" : "MISS";
+          }
+          rows[key] = row;
+          progress(`${ds.name}: ${key} ${row.metrics ? `nDCG@10 ${f4(row.metrics.ndcg10)}` : `n/a (${row.status})`}`);
         }
-        engramRows[key] = row;
-        progress(`${ds.name}: ${key} ${row.metrics ? `nDCG@10 ${f4(row.metrics.ndcg10)}` : `n/a (${row.status})`}`);
+        out.set(ds.key, { rows, ingestSeconds: +ids.seconds.toFixed(1) });
       }
-      let judgments = 0;
-      let relevantJudgments = 0;
-      for (const q of ds.qrels.values()) {
-        judgments += q.size;
-        relevantJudgments += relevantCount(q);
-      }
-      results[ds.key] = {
-        name: ds.name,
-        namespace: NAMESPACE[ds.key],
-        documents: ds.docs.length,
-        emptyDocumentsSkipped: ds.emptyDocs,
-        judgedQueries: ds.queries.length,
-        judgments,
-        relevantJudgments,
-        ingestSeconds: +ids.seconds.toFixed(1),
-        bm25: baseline.metrics,
-        bm25Variants: baseline.variants,
-        fts5Reference: { ndcg10: ds.fts5ReferenceNdcg10 },
-        engram: engramRows,
-      };
+    } finally {
+      if (engram) await engram.stop("SIGTERM");
+      engram = undefined;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      dataDir = undefined;
     }
+    return out;
+  };
+
+  let mainRun: Awaited<ReturnType<typeof stackRun>>;
+  let keywordOnly: Awaited<ReturnType<typeof stackRun>> | undefined;
+  try {
+    mainRun = await stackRun(embedderEnv, embedder);
+    // The keyword part alone: the same routes on a stack whose embedder has no semantics (dense weight 0).
+    if (provider) keywordOnly = await stackRun({ EMBEDDER: "hashing" }, "hashing: keyword-only ranking, for the parts comparison");
   } finally {
     clearTimeout(watchdog);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    if (engram) await engram.stop("SIGTERM");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  for (const ds of datasets) {
+    const baseline = baselines.get(ds.key)!;
+    const { rows, ingestSeconds } = mainRun.get(ds.key)!;
+    const engramRows = rows as DatasetResult["engram"];
+    const dense = denseOnly.get(ds.key);
+    const keywordRows = keywordOnly?.get(ds.key)?.rows;
+    if (dense && keywordRows)
+      for (const { key } of ENGRAM_ROWS) {
+        const e = engramRows[key];
+        const kw = keywordRows[key].metrics;
+        if (!e.metrics || !kw) continue;
+        const beatsKeyword = e.metrics.ndcg10 > kw.ndcg10;
+        const beatsDense = e.metrics.ndcg10 > dense.metrics.ndcg10;
+        e.parts = { keywordOnlyNdcg10: kw.ndcg10, denseOnlyNdcg10: dense.metrics.ndcg10, beatsKeyword, beatsDense, beatsBoth: beatsKeyword && beatsDense };
+      }
+    let judgments = 0;
+    let relevantJudgments = 0;
+    for (const q of ds.qrels.values()) {
+      judgments += q.size;
+      relevantJudgments += relevantCount(q);
+    }
+    results[ds.key] = {
+      name: ds.name,
+      namespace: NAMESPACE[ds.key],
+      documents: ds.docs.length,
+      emptyDocumentsSkipped: ds.emptyDocs,
+      judgedQueries: ds.queries.length,
+      judgments,
+      relevantJudgments,
+      ingestSeconds,
+      bm25: baseline.metrics,
+      bm25Variants: baseline.variants,
+      fts5Reference: { ndcg10: ds.fts5ReferenceNdcg10 },
+      engram: engramRows,
+      ...(dense ? { denseOnly: dense } : {}),
+      ...(keywordRows ? { keywordOnly: keywordRows } : {}),
+    };
   }
 
   const date = new Date().toISOString();
@@ -466,6 +584,16 @@ async function main(): Promise<void> {
           v3: { limit: LIMIT, documentThreshold: 0, chunkThreshold: 0 },
         },
         targets: { floor: "nDCG@10 >= BM25", target: `nDCG@10 >= BM25 + ${TARGET_MARGIN}` },
+        ...(providerUrl
+          ? {
+              parts: {
+                denseOnly:
+                  "every document (as ingested) and judged query embedded in the bench process through the same provider (OpenAICompatibleEmbedder), exact cosine over all documents, top 100",
+                keywordOnly: "the same routes on a second stack with EMBEDDER=hashing (dense weight 0: BM25 + RM3 alone)",
+                verdict: "an Engram row beats both parts when its nDCG@10 is above the same route's keyword-only nDCG@10 and above the dense-only nDCG@10",
+              },
+            }
+          : {}),
       },
       datasets: results,
     };

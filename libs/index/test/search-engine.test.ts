@@ -211,6 +211,69 @@ describe("SearchEngine", () => {
     expect(hit3.similarity).toBeCloseTo(1, 4);
   });
 
+  describe("dense weight calibrated by the agreement of the two rankings", () => {
+    // Keyword order (term frequency): 1, 2, 3; record 4 has no keyword match. Dense order: 4, 3, 2, 1.
+    const q0 = unit([1, 0, 0]);
+    const records: EngineRecord[] = [
+      { rid: 1, text: "solar solar solar", vector: unit([0.2, 1, 0]), model: "m" },
+      { rid: 2, text: "solar solar", vector: unit([1, 1, 0]), model: "m" },
+      { rid: 3, text: "solar", vector: unit([1, 0.3, 0]), model: "m" },
+      { rid: 4, text: "photovoltaic output", vector: q0, model: "m" },
+    ];
+    const search = (agreementDepth: number, denseWeight = 1) =>
+      new SearchEngine({ load: () => records, ranking: { agreementDepth } }).search({
+        partitions: [P1],
+        text: "solar",
+        vector: q0,
+        model: "m",
+        denseWeight,
+        limit: 10,
+      });
+    const rrf = (keywordRank: number, denseRank: number, w: number) => 1 / (60 + keywordRank) + w / (60 + denseRank);
+
+    it("keeps the whole weight when the dense top holds the keyword top (and with calibration off)", () => {
+      const keywordOnly = new SearchEngine({ load: () => records }).search({ partitions: [P1], text: "solar", denseWeight: 0, limit: 10 });
+      expect(keywordOnly.map((h) => h.rid)).toEqual([1, 2, 3]);
+      // Depth 10: the keyword side found 3 records, all among the dense top 10 -> agreement 1.
+      const full = search(10);
+      const fixed = search(0);
+      expect(full.map((h) => h.rid)).toEqual([1, 3, 2, 4]);
+      expect(fixed.map((h) => h.rid)).toEqual([1, 3, 2, 4]);
+      expect(full.map((h) => h.score)).toEqual(fixed.map((h) => h.score));
+      expect(full[0]!.score).toBeCloseTo(rrf(1, 4, 1), 12);
+      expect(full[3]!.score).toBeCloseTo(1 / 61, 12);
+    });
+
+    it("scales the weight by the shared share of the tops, down to 0 when they are disjoint", () => {
+      // Depth 3: keyword top {1, 2, 3}, dense top {4, 3, 2}: 2 of 3 shared.
+      const partial = search(3);
+      expect(partial.map((h) => h.rid)).toEqual([1, 2, 3, 4]);
+      expect(partial[0]!.score).toBeCloseTo(rrf(1, 4, 2 / 3), 12);
+      expect(partial[1]!.score).toBeCloseTo(rrf(2, 3, 2 / 3), 12);
+      expect(partial[3]!.score).toBeCloseTo(2 / 3 / 61, 12);
+      // Depth 1: keyword top {1}, dense top {4}: nothing shared, the keyword ranking stands and the
+      // record only the dense side found follows it (ordered by the dense ranking, not dropped).
+      const none = search(1);
+      expect(none.map((h) => h.rid)).toEqual([1, 2, 3, 4]);
+      expect(none[0]!.score).toBeCloseTo(1 / 61, 12);
+      expect(none[3]!.score).toBe(0);
+      expect(none[3]!.vectorScore).toBeCloseTo(1, 5);
+    });
+
+    it("leaves the dense side alone when the keyword side finds nothing", () => {
+      const hits = new SearchEngine({ load: () => records, ranking: { agreementDepth: 10 } }).search({
+        partitions: [P1],
+        text: "zzz",
+        vector: q0,
+        model: "m",
+        denseWeight: 0.5,
+        limit: 10,
+      });
+      expect(hits.map((h) => h.rid)).toEqual([4, 3, 2, 1]);
+      expect(hits[0]!.score).toBeCloseTo(0.5 / 61, 12);
+    });
+  });
+
   it("pseudo-relevance feedback lifts a record that shares vocabulary with the best matches", () => {
     const records = [
       { rid: 1, text: "jaguar speed engine horsepower torque sedan" },

@@ -15,6 +15,12 @@ export interface RankingConfig {
   candidates: number;
   /** Weighted reciprocal-rank fusion constant. */
   rrfK: number;
+  /**
+   * Dense weight calibration by agreement: the query's dense weight is multiplied by the share of the
+   * keyword ranking's top `agreementDepth` records that the dense ranking's top `agreementDepth` also
+   * holds (all of them when the keyword side found fewer; 1 when it found none). 0 = the weight as given.
+   */
+  agreementDepth: number;
   /** A record found only by the dense side needs at least this cosine. */
   denseOnlyMinCosine: number;
   /** RM3 pseudo-relevance feedback: records, expansion terms, original-query weight (0 records = off), df cut-off. */
@@ -32,6 +38,7 @@ export const DEFAULT_RANKING: RankingConfig = {
   b: 0.75,
   candidates: 200,
   rrfK: 60,
+  agreementDepth: 10,
   denseOnlyMinCosine: 0.15,
   feedbackDocs: 10,
   feedbackTerms: 40,
@@ -161,8 +168,10 @@ export class SearchEngine implements HybridSearchEngine {
       byKey.set(keyOf(h.part, h.slot), { part: h.part, slot: h.slot, keyword: h.score, keywordRank: kwRanks[i]!, dense: 0, denseRank: 0, score: 0 }),
     );
 
+    let denseWeight = 0;
     if (useDense) {
       const dense = this.denseTopK(parts, q.vector!, q.model!, want, q.accept);
+      denseWeight = q.denseWeight * this.agreement(keyword, dense);
       const denseRanks = tiedRanks(dense);
       dense.forEach((h, i) => {
         const key = keyOf(h.part, h.slot);
@@ -178,8 +187,10 @@ export class SearchEngine implements HybridSearchEngine {
 
     const k = this.ranking.rrfK;
     const cands = [...byKey.values()];
-    for (const c of cands) c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? q.denseWeight / (k + c.denseRank) : 0);
-    cands.sort((a, b) => b.score - a.score || a.part - b.part || a.slot - b.slot);
+    for (const c of cands) c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? denseWeight / (k + c.denseRank) : 0);
+    // Equal fused scores (a keyword tie, or dense-only records when the calibrated weight is 0) follow the dense ranking.
+    const denseOrder = (c: Candidate) => c.denseRank || Number.MAX_SAFE_INTEGER;
+    cands.sort((a, b) => b.score - a.score || denseOrder(a) - denseOrder(b) || a.part - b.part || a.slot - b.slot);
     const top = cands.slice(0, limit);
 
     return top.map((c) => {
@@ -274,6 +285,25 @@ export class SearchEngine implements HybridSearchEngine {
     }
     first.sort((a, b) => b.score - a.score || a.part - b.part || a.slot - b.slot);
     return first.slice(0, want);
+  }
+
+  /**
+   * Agreement of the two rankings at the top, in [0, 1]: the share of the keyword side's first
+   * `agreementDepth` records (fewer when it found fewer) that are among the dense side's first
+   * `agreementDepth`. A dense ranking that corroborates the keyword evidence keeps its weight; one
+   * that finds other records at the top (a weak model, or a query the two read differently) loses
+   * it in proportion. 1 when the keyword side found nothing (the dense side decides alone) or when
+   * calibration is off.
+   */
+  private agreement(keyword: readonly { part: number; slot: number }[], dense: readonly { part: number; slot: number }[]): number {
+    const depth = this.ranking.agreementDepth;
+    if (depth <= 0 || keyword.length === 0) return 1;
+    const n = Math.min(depth, keyword.length);
+    const top = new Set<number>();
+    for (let i = 0; i < n; i++) top.add(keyword[i]!.part * 0x100000000 + keyword[i]!.slot);
+    let shared = 0;
+    for (let i = 0; i < Math.min(depth, dense.length); i++) if (top.has(dense[i]!.part * 0x100000000 + dense[i]!.slot)) shared++;
+    return shared / n;
   }
 
   private params(): Bm25Params {

@@ -55,7 +55,11 @@ export interface EngineQuery {
   /** Query vector for the dense side, with its embedder id. */
   vector?: Float32Array;
   model?: string;
-  /** Weight of the dense ranking in the fusion (keyword weight 1). 0 = keyword only, no vector scan. */
+  /**
+   * Weight of the dense ranking in the fusion (keyword weight 1). 0 = keyword only, no vector scan.
+   * A ceiling: the engine scales it per query by how far the two rankings agree at the top
+   * (`RankingConfig.agreementDepth`).
+   */
   denseWeight: number;
   /** Number of hits wanted (after `accept`). */
   limit: number;

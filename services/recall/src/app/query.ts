@@ -13,7 +13,10 @@ export interface PreparedQuery {
 
 const NO_VECTOR = new Float32Array(0);
 
-/** Fusion weight of a semantic embedder's dense ranking (keyword weight 1), measured by bench:quality. */
+/**
+ * Fusion weight of a semantic embedder's dense ranking (keyword weight 1). The search engine scales it
+ * per query by the agreement of the keyword and dense rankings' top 10 (docs/architecture.md, Retrieval).
+ */
 export const SEMANTIC_DENSE_WEIGHT = 0.5;
 
 /**
