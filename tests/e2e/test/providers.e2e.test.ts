@@ -79,4 +79,66 @@ describe("URL documents and the OpenAI-compatible embedder", () => {
     expect(requests.some((r) => r.model === "test-embed" && r.input.some((t) => t.includes("Otters hold hands")))).toBe(true);
     expect(requests.some((r) => r.input.includes("sleeping otters"))).toBe(true);
   });
+
+  it("forms memories with an OpenAI-compatible chat model (structured output) and rewrites queries with it", async () => {
+    const seen: { name: string; model: string; user: string }[] = [];
+    const chat = await listen((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        if (req.url !== "/v1/chat/completions" || req.headers.authorization !== "Bearer sk-chat") return res.writeHead(401).end("{}");
+        const parsed = JSON.parse(body) as {
+          model: string;
+          messages: { role: string; content: string }[];
+          response_format: { json_schema?: { name: string } };
+        };
+        const name = parsed.response_format.json_schema?.name ?? "";
+        seen.push({ name, model: parsed.model, user: parsed.messages.at(-1)?.content ?? "" });
+        const answer =
+          name === "extracted_facts"
+            ? {
+                facts: [
+                  {
+                    content: "Sam speaks Portuguese fluently",
+                    isStatic: true,
+                    eventDates: [],
+                    isInference: false,
+                    chunkPositions: [0],
+                    subject: "sam",
+                    bucketKeys: [],
+                  },
+                ],
+              }
+            : name === "memory_relation"
+              ? { kind: "unrelated", targetId: null }
+              : name === "search_query"
+                ? { query: "Sam languages Portuguese" }
+                : {};
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: JSON.stringify(answer) }, finish_reason: "stop" }] }));
+      });
+    });
+    servers.push(chat.server);
+    engram = await startEngram({
+      env: {
+        EXTRACTOR: "openai",
+        MEMORY_RELATOR: "openai",
+        QUERY_REWRITER: "openai",
+        LLM_BASE_URL: `${chat.url}/v1`,
+        LLM_MODEL: "test-chat",
+        LLM_API_KEY: "sk-chat",
+      },
+    });
+    const api = apiClient(engram.url, engram.apiKey);
+    await api("POST", "/ns/llm/document", { content: "user: eu falo português! I grew up in Porto.", id: "chat" });
+    expect((await waitDone(api, "llm", "chat")).system.status).toBe("done");
+    const doc = await api("GET", "/ns/llm/document/chat?include=memories");
+    expect(doc.body.memories.map((m: { memory: string }) => m.memory)).toEqual(["Sam speaks Portuguese fluently"]);
+    expect(doc.body.memories[0]).toMatchObject({ isStatic: true });
+    expect(seen.some((r) => r.name === "extracted_facts" && r.model === "test-chat" && r.user.includes("eu falo português"))).toBe(true);
+    const search = await api("POST", "/v4/search", { q: "what does Sam speak?", containerTag: "llm", rewriteQuery: true, threshold: 0 });
+    expect(search.body.results[0].memory).toBe("Sam speaks Portuguese fluently");
+    expect(seen.some((r) => r.name === "search_query" && r.user.includes("what does Sam speak?"))).toBe(true);
+  });
 });
