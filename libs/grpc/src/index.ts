@@ -5,3 +5,4 @@ export * from "./server";
 export * from "./client";
 export * from "./health";
 export * from "./clients/profile-buckets";
+export * from "./context";

@@ -19,12 +19,15 @@ export const embedderConfigShape = {
   EMBED_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
 };
 
-export const embedderConfigSchema = z.object(embedderConfigShape).superRefine((c, ctx) => {
+/** The cross-field rule of the embedder settings, for every schema that spreads `embedderConfigShape`. */
+export function checkEmbedderConfig(c: { EMBEDDER: string; EMBEDDING_BASE_URL?: string; EMBEDDING_MODEL?: string }, ctx: z.RefinementCtx): void {
   if (c.EMBEDDER === "openai") {
     if (!c.EMBEDDING_BASE_URL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_BASE_URL"], message: "is required when EMBEDDER=openai" });
     if (!c.EMBEDDING_MODEL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_MODEL"], message: "is required when EMBEDDER=openai" });
   }
-});
+}
+
+export const embedderConfigSchema = z.object(embedderConfigShape).superRefine(checkEmbedderConfig);
 
 export type EmbedderConfig = z.infer<typeof embedderConfigSchema>;
 

@@ -4,3 +4,4 @@ export * from "./status";
 export * from "./enums";
 export * from "./json";
 export * from "./clock";
+export * from "./scope";

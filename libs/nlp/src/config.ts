@@ -24,12 +24,15 @@ export const nlpConfigShape = {
   BUCKET_CLASSIFIER: selector(),
 };
 
-export const nlpConfigSchema = z.object(nlpConfigShape).superRefine((c, ctx) => {
+/** The cross-field rule (a feature on `openai` needs the server and model), for every schema that spreads `nlpConfigShape`. */
+export function checkNlpConfig(c: { LLM_BASE_URL?: string; LLM_MODEL?: string } & Record<(typeof NLP_SELECTORS)[number], string>, ctx: z.RefinementCtx): void {
   const wanting = NLP_SELECTORS.filter((k) => c[k] === "openai");
   if (wanting.length === 0) return;
   const who = wanting.map((k) => `${k}=openai`).join(", ");
   if (!c.LLM_BASE_URL) ctx.addIssue({ code: "custom", path: ["LLM_BASE_URL"], message: `is required when ${who}` });
   if (!c.LLM_MODEL) ctx.addIssue({ code: "custom", path: ["LLM_MODEL"], message: `is required when ${who}` });
-});
+}
+
+export const nlpConfigSchema = z.object(nlpConfigShape).superRefine(checkNlpConfig);
 
 export type NlpConfig = z.infer<typeof nlpConfigSchema>;

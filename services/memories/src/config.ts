@@ -1,6 +1,6 @@
 import { env, loadConfig, z, type Env } from "@engram/config";
-import { embedderConfigShape } from "@engram/index";
-import { NLP_SELECTORS, nlpConfigShape } from "@engram/nlp";
+import { checkEmbedderConfig, embedderConfigShape } from "@engram/index";
+import { checkNlpConfig, nlpConfigShape } from "@engram/nlp";
 
 export const memoriesConfigSchema = z
   .object({
@@ -21,14 +21,9 @@ export const memoriesConfigSchema = z
     ...nlpConfigShape,
   })
   .superRefine((c, ctx) => {
-    const wanting = NLP_SELECTORS.filter((k) => c[k] === "openai");
-    if (wanting.length && !c.LLM_BASE_URL)
-      ctx.addIssue({ code: "custom", path: ["LLM_BASE_URL"], message: `is required when ${wanting.map((k) => `${k}=openai`).join(", ")}` });
-    if (wanting.length && !c.LLM_MODEL)
-      ctx.addIssue({ code: "custom", path: ["LLM_MODEL"], message: `is required when ${wanting.map((k) => `${k}=openai`).join(", ")}` });
-    if (c.EMBEDDER === "openai" && !c.EMBEDDING_BASE_URL)
-      ctx.addIssue({ code: "custom", path: ["EMBEDDING_BASE_URL"], message: "is required when EMBEDDER=openai" });
-    if (c.EMBEDDER === "openai" && !c.EMBEDDING_MODEL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_MODEL"], message: "is required when EMBEDDER=openai" });
+    checkNlpConfig(c, ctx);
+    ctx.addIssue({ code: "custom", path: ["LLM_MODEL"], message: `is required when ${wanting.map((k) => `${k}=openai`).join(", ")}` });
+    checkEmbedderConfig(c, ctx);
   });
 
 export type MemoriesConfig = z.infer<typeof memoriesConfigSchema>;

@@ -1,5 +1,5 @@
 import { env, loadConfig, z, type Env } from "@engram/config";
-import { embedderConfigShape } from "@engram/index";
+import { checkEmbedderConfig, embedderConfigShape } from "@engram/index";
 
 export const workerConfigSchema = z
   .object({
@@ -25,9 +25,7 @@ export const workerConfigSchema = z
   .superRefine((c, ctx) => {
     if (c.CHUNK_OVERLAP_TOKENS >= c.CHUNK_MAX_TOKENS)
       ctx.addIssue({ code: "custom", path: ["CHUNK_OVERLAP_TOKENS"], message: "must be smaller than CHUNK_MAX_TOKENS" });
-    if (c.EMBEDDER === "openai" && !c.EMBEDDING_BASE_URL)
-      ctx.addIssue({ code: "custom", path: ["EMBEDDING_BASE_URL"], message: "is required when EMBEDDER=openai" });
-    if (c.EMBEDDER === "openai" && !c.EMBEDDING_MODEL) ctx.addIssue({ code: "custom", path: ["EMBEDDING_MODEL"], message: "is required when EMBEDDER=openai" });
+    checkEmbedderConfig(c, ctx);
   });
 
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;

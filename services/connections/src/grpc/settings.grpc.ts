@@ -1,5 +1,4 @@
-import { fromProtoValue, type ServiceImpl, toProtoValue } from "@engram/grpc";
-import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
+import { fromProtoValue, type ServiceImpl, tenantOf, toProtoValue } from "@engram/grpc";
 import type { GetSettingsRequest__Output } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsRequest";
 import type { GetSettingsResponse } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsResponse";
 import type { OAuthApp } from "@engram/grpc/src/gen/engram/connections/v1/OAuthApp";
@@ -47,13 +46,6 @@ const TOP_MASK: Record<string, TopLevelField> = {
 const TOP_MASK_NAME = Object.fromEntries(Object.entries(TOP_MASK).map(([k, v]) => [v, k])) as Record<TopLevelField, string>;
 const OAUTH_MASK: Record<string, OAuthField> = { client_id: "clientId", client_secret: "clientSecret", custom_key_enabled: "customKeyEnabled" };
 const OAUTH_MASK_NAME = Object.fromEntries(Object.entries(OAUTH_MASK).map(([k, v]) => [v, k])) as Record<OAuthField, string>;
-
-/** The tenant of a call; a request without one is a programming error of the caller. */
-function tenantOf(context: CallContext__Output | null | undefined): string {
-  const t = context?.tenantId;
-  if (!t) throw new InvalidArgumentError("call context without tenant");
-  return t;
-}
 
 function unknownMaskEntries(mask: string[], known: Record<string, unknown>, where: string): void {
   const bad = mask.filter((m) => !(m in known));

@@ -69,19 +69,10 @@ export interface DocumentInput {
   filepath?: string;
 }
 
-/** Namespace / container tag: 1-100 of letters, digits, '-', '_', '.', ':'. */
-const SCOPE = /^[A-Za-z0-9._:-]{1,100}$/;
 /** Caller-defined id: 1-100 of letters, digits, '-', '_', '.', ':'. */
 const CUSTOM_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
-export function validateNamespace(ns: string, field = "namespace"): void {
-  if (!SCOPE.test(ns)) {
-    throw new InvalidArgumentError(
-      `invalid ${field} ${JSON.stringify(ns.slice(0, 120))}`,
-      `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`,
-    );
-  }
-}
+export { validateNamespace } from "@engram/kernel";
 
 export function validateCustomId(id: string, field = "id"): void {
   if (!CUSTOM_ID.test(id)) {

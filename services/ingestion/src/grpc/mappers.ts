@@ -1,11 +1,9 @@
 import { fromStruct, toStruct, toTimestamp } from "@engram/grpc";
+export { filterFromProto, tenantOf } from "@engram/grpc";
 import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { DocumentInput__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/DocumentInput";
-import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
 import type { PageRequest__Output } from "@engram/grpc/src/gen/engram/common/v1/PageRequest";
-import type { Filter__Output } from "@engram/grpc/src/gen/engram/common/v1/Filter";
-import { type FilterExpr, parseFilter } from "@engram/filters";
-import { InvalidArgumentError, protoEnum } from "@engram/kernel";
+import { protoEnum } from "@engram/kernel";
 import type { DocumentInput, DocumentRecord } from "../domain/document";
 
 const SOURCE_KIND: Record<DocumentRecord["sourceKind"], string> = {
@@ -20,13 +18,6 @@ export function sourceKindToProto(k: DocumentRecord["sourceKind"]): string {
   return SOURCE_KIND[k];
 }
 
-/** The tenant of a call; a request without one is a programming error of the caller. */
-export function tenantOf(context: CallContext__Output | null | undefined): string {
-  const t = context?.tenantId;
-  if (!t) throw new InvalidArgumentError("call context without tenant");
-  return t;
-}
-
 export function inputFromProto(d: DocumentInput__Output | null | undefined): DocumentInput {
   return {
     content: d?.content ?? "",
@@ -37,11 +28,6 @@ export function inputFromProto(d: DocumentInput__Output | null | undefined): Doc
     date: d?.date || undefined,
     filepath: d?.filepath || undefined,
   };
-}
-
-export function filterFromProto(f: Filter__Output | null | undefined): FilterExpr | undefined {
-  const expr = fromStruct(f?.expression);
-  return expr && Object.keys(expr).length ? parseFilter(expr) : undefined;
 }
 
 export function pageFromProto(p: PageRequest__Output | null | undefined, defaults: { limit: number }) {

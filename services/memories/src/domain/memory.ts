@@ -1,5 +1,5 @@
 import type { MemoryRecord, MemoryRelationKind, MemorySource, MemoryTemporalContext } from "@engram/index";
-import { idKindOf, InvalidArgumentError, type JsonObject, type JsonValue } from "@engram/kernel";
+import { idKindOf, InvalidArgumentError, type JsonObject, type JsonValue, validateNamespace as validateScope } from "@engram/kernel";
 
 /**
  * Memories: long-term facts with version chains, relations, provenance and
@@ -11,16 +11,9 @@ export type { MemoryRecord, MemoryRelationKind, MemorySource, MemoryTemporalCont
 export const MAX_CONTENT = 10_000;
 export const MAX_METADATA_KEYS = 100;
 
-/** Namespace / container tag: 1-100 of letters, digits, '-', '_', '.', ':'. */
-const SCOPE = /^[A-Za-z0-9._:-]{1,100}$/;
-
+/** Memory operations name the container `containerTag` (the v5 namespace). */
 export function validateNamespace(ns: string, field = "containerTag"): void {
-  if (!SCOPE.test(ns)) {
-    throw new InvalidArgumentError(
-      `invalid ${field} ${JSON.stringify(ns.slice(0, 120))}`,
-      `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`,
-    );
-  }
+  validateScope(ns, field);
 }
 
 /**

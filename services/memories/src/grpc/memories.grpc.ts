@@ -1,7 +1,4 @@
-import { parseFilter } from "@engram/filters";
-import { fromStruct, fromTimestamp, type ServiceImpl } from "@engram/grpc";
-import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
-import type { Filter__Output } from "@engram/grpc/src/gen/engram/common/v1/Filter";
+import { filterFromProto, fromStruct, fromTimestamp, type ServiceImpl, tenantOf } from "@engram/grpc";
 import type { BatchGetMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesRequest";
 import type { BatchGetMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesResponse";
 import type { CreateMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesRequest";
@@ -37,16 +34,6 @@ export interface MemoriesUseCases {
   forget: ForgetMemoriesUseCase;
   list: ListMemoriesUseCase;
   repo: MemoryRepository;
-}
-
-function tenantOf(context: CallContext__Output | null | undefined): string {
-  if (!context?.tenantId) throw new InvalidArgumentError("call context without tenant");
-  return context.tenantId;
-}
-
-function filterOf(f: Filter__Output | null | undefined) {
-  const json = fromStruct(f?.expression);
-  return json && Object.keys(json).length ? parseFilter(json) : undefined;
 }
 
 const iso = (t: Parameters<typeof fromTimestamp>[0]) => fromTimestamp(t)?.toISOString();
@@ -92,7 +79,7 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImpl {
       const { entries, total } = await uc.list.execute({
         tenantId: tenantOf(req.context),
         namespaces: req.namespace ? [req.namespace] : [...new Set(req.containerTags)],
-        filter: filterOf(req.filter),
+        filter: filterFromProto(req.filter),
         page,
         limit,
         sort,

@@ -1,8 +1,5 @@
-import { type FilterExpr, parseFilter } from "@engram/filters";
-import { fromStruct, type ServiceImpl, toStruct, toTimestamp } from "@engram/grpc";
+import { filterFromProto, type ServiceImpl, tenantOf, toStruct, toTimestamp } from "@engram/grpc";
 import type { Chunk } from "@engram/grpc/src/gen/engram/common/v1/Chunk";
-import type { CallContext__Output } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
-import type { Filter__Output } from "@engram/grpc/src/gen/engram/common/v1/Filter";
 import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { GetProfileBucketsRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileBucketsRequest";
 import type { GetProfileBucketsResponse } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileBucketsResponse";
@@ -29,16 +26,6 @@ export interface RecallUseCases {
   profile: ProfileUseCase;
   buckets: BucketSource;
   index: ChunkIndex;
-}
-
-function tenantOf(context: CallContext__Output | null | undefined): string {
-  if (!context?.tenantId) throw new InvalidArgumentError("call context without tenant");
-  return context.tenantId;
-}
-
-function filterOf(f: Filter__Output | null | undefined): FilterExpr | undefined {
-  const json = fromStruct(f?.expression);
-  return json && Object.keys(json).length ? parseFilter(json) : undefined;
 }
 
 function namespacesOf(namespace: string, tags: string[]): string[] | undefined {
@@ -138,7 +125,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
         mode: MODE[req.searchMode] ?? "memories",
         threshold: req.threshold ?? DEFAULT_THRESHOLD,
         limit: req.limit || 10,
-        filter: filterOf(req.filter),
+        filter: filterFromProto(req.filter),
         include: {
           documents: req.include?.documents,
           summaries: req.include?.summaries,
@@ -168,7 +155,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
         includeSummary: req.includeSummary,
         rerank: req.rerank,
         rewriteQuery: req.rewriteQuery,
-        filter: filterOf(req.filter),
+        filter: filterFromProto(req.filter),
         limit: req.limit || 10,
         filepath: req.filepath || undefined,
       });
@@ -191,7 +178,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
         namespace: req.namespace,
         q: req.q,
         threshold: req.threshold,
-        filter: filterOf(req.filter),
+        filter: filterFromProto(req.filter),
         include,
         buckets: req.buckets,
       });
@@ -225,7 +212,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
       const { items, total } = await uc.index.listChunks({
         tenantId,
         namespace: req.namespace,
-        filter: filterOf(req.filter),
+        filter: filterFromProto(req.filter),
         offset: (page - 1) * limit,
         limit,
         order: req.page?.order === "SORT_ORDER_ASC" ? "asc" : "desc",
