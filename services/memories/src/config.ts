@@ -22,7 +22,6 @@ export const memoriesConfigSchema = z
   })
   .superRefine((c, ctx) => {
     checkNlpConfig(c, ctx);
-    ctx.addIssue({ code: "custom", path: ["LLM_MODEL"], message: `is required when ${wanting.map((k) => `${k}=openai`).join(", ")}` });
     checkEmbedderConfig(c, ctx);
   });
 
