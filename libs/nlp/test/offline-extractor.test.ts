@@ -239,6 +239,22 @@ describe("transcript detection", () => {
       ["assistant", "assistant", undefined],
     ]);
   });
+  it("takes a single turn under a role label for a conversation, but not a single 'Name:' line", () => {
+    expect(parseTranscript("user: Hi, I am Dana. I live in Seattle.")?.map((x) => [x.role, x.text])).toEqual([["human", "Hi, I am Dana. I live in Seattle."]]);
+    expect(parseTranscript("Sarah: the report is due Monday.")).toBeUndefined();
+    expect(parseTranscript("Intro line.\nuser: later label")).toBeUndefined();
+  });
+  it("resolves a one-turn conversation like a longer one, past opening interjections", () => {
+    expect(contents(facts("user: Hi, I am Dana. I live in Seattle and I work as a nurse."))).toEqual([
+      "The user's name is Dana.",
+      "Dana lives in Seattle.",
+      "Dana works as a nurse.",
+    ]);
+    expect(contents(facts("user: Big news: I moved to Portland last week!"))).toEqual([
+      "The user moved to Portland in the week of 2026-11-09.",
+      "The user lives in Portland.",
+    ]);
+  });
   it("does not take prose with a 'Note:' line for a conversation", () => {
     expect(parseTranscript("Note: bring snacks.\nThe meeting is at noon.\nNote: call Bob.")).toBeUndefined();
   });

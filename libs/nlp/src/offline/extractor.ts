@@ -153,7 +153,7 @@ function statedName(sentence: string): { name: string; rest?: string } | undefin
 /* ------------------------------------------------------------------ */
 
 const INTERJECTION =
-  /^(?:(?:oh|ah|well|so|yeah|yes|yep|yup|no|nope|ok|okay|hey|hi|hello|um|uh|hmm|honestly|actually|anyway|anyways|btw|by the way|also|and|but|haha|lol|wow|right|sure|great|cool|nice|alright|all right|oh well|fun fact)\b[,!.:]*\s+)+/i;
+  /^(?:(?:oh|ah|well|so|yeah|yes|yep|yup|no|nope|ok|okay|hey|hi|hello|um|uh|hmm|honestly|actually|anyway|anyways|btw|by the way|also|and|but|haha|lol|wow|right|sure|great|cool|nice|alright|all right|oh well|fun fact|big news|good news|bad news|guess what|news|update)\b[,!.:]*\s+)+/i;
 const FILLER =
   /^(?:hi|hello|hey|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: so much| a lot)?|thx|ty|ok|okay|sure|yes|no|yeah|yep|nope|cool|great|awesome|perfect|nice|wow|lol|haha|bye|goodbye|see you|sounds good|got it|no problem|you're welcome|of course|i see|makes sense|that's (?:great|cool|nice|awesome|helpful|interesting|it|all|fine|right|true)|that helps|good to know|i agree|agreed|exactly|right|same|me too|not really|i don't know|i'm not sure|never mind|nevermind|cheers|welcome back)[!.\s]*$/i;
 const THANKS = /^(?:thanks|thank you|thx|ty|many thanks|much appreciated|appreciate it)\b/i;

@@ -105,7 +105,8 @@ function fromJson(text: string): Turn[] | undefined {
 
 /**
  * The turns of a transcript, or undefined when the text is not one: at least
- * two labelled lines, and either two different speakers or a role label.
+ * two labelled lines, and either two different speakers or a role label; or a
+ * single turn opening the text under a role label ("user: …").
  * Unlabelled lines continue the current turn.
  */
 export function parseTranscript(text: string): Turn[] | undefined {
@@ -136,7 +137,10 @@ export function parseTranscript(text: string): Turn[] | undefined {
     } else lines.push({ text: line, start, end: start + line.length });
   }
   const labelled = lines.filter((l) => l.label !== undefined);
-  if (labelled.length < 2) return undefined;
+  // One turn is a transcript too when it opens the text with a role label ("user: I live in Seattle.").
+  const firstText = lines.find((l) => l.text.trim());
+  const loneRoleTurn = labelled.length === 1 && firstText === labelled[0] && classify(labelled[0]!.label!)?.name === undefined;
+  if (labelled.length < 2 && !loneRoleTurn) return undefined;
   const labels = new Set(labelled.map((l) => l.label!.toLowerCase()));
   const hasRole = labelled.some((l) => {
     const c = classify(l.label!);

@@ -104,6 +104,11 @@ export class FormMemoriesUseCase {
     const key = contentKey(fact.content);
     if (seen.has(key)) return "duplicate_in_document";
     const source = { documentId: ref.documentId, chunkPositions: fact.chunkPositions };
+    // Dates of this statement: its document's date and the events it names (a new version states them anew).
+    const temporalContext =
+      doc.date || fact.eventDates.length
+        ? { ...(doc.date ? { documentDate: doc.date } : {}), ...(fact.eventDates.length ? { eventDates: fact.eventDates } : {}) }
+        : undefined;
     const fresh = (relations: Record<string, "extends" | "derives"> = {}) =>
       createMemory({
         id: newId("memory"),
@@ -112,10 +117,7 @@ export class FormMemoriesUseCase {
         content: fact.content,
         isStatic: fact.isStatic,
         metadata: doc.metadata,
-        temporalContext:
-          doc.date || fact.eventDates.length
-            ? { ...(doc.date ? { documentDate: doc.date } : {}), ...(fact.eventDates.length ? { eventDates: fact.eventDates } : {}) }
-            : undefined,
+        temporalContext,
         sources: [source],
         relations,
         isInference: fact.isInference,
@@ -157,7 +159,7 @@ export class FormMemoriesUseCase {
           isStatic: fact.isStatic,
           addSources: [source],
           isInference: fact.isInference,
-          ...(fact.eventDates.length ? { temporalContext: { value: { ...target.temporalContext, eventDates: fact.eventDates } } } : {}),
+          temporalContext: { value: temporalContext },
           ...(fact.bucketKeys ? { bucketKeys: fact.bucketKeys } : {}),
         },
         newId("memory"),

@@ -370,7 +370,7 @@ describe("memory formation", () => {
   });
 
   it("dynamic: a duplicate adds a source, a changed value becomes a new version, a detail extends, an inference derives", async () => {
-    doc("d_a", "Sarah lives in Seattle\nSarah has a dog");
+    doc("d_a", "Sarah lives in Seattle\nSarah has a dog", { date: "2026-10-01T00:00:00.000Z" });
     await formDoc("d_a");
     const first = await active();
     const seattle = first.find((m) => m.content === "Sarah lives in Seattle");
@@ -385,13 +385,15 @@ describe("memory formation", () => {
             : f.isInference && best
               ? { kind: "derives", targetId: best.id }
               : { kind: "unrelated" };
-    doc("d_b", "Sarah has a dog\nSarah lives in Portland\nSarah has a dog named Rex\ninfer: Sarah owns a pet");
+    doc("d_b", "Sarah has a dog\nSarah lives in Portland\nSarah has a dog named Rex\ninfer: Sarah owns a pet", { date: "2026-11-19T00:00:00.000Z" });
     await formDoc("d_b");
     const now = await active();
     const byContent = new Map(now.map((m) => [m.content, m]));
     expect(byContent.get("Sarah has a dog")).toMatchObject({ id: dog!.id, sources: [{ documentId: "d_a" }, { documentId: "d_b" }] });
     expect(byContent.has("Sarah lives in Seattle")).toBe(false);
     expect(byContent.get("Sarah lives in Portland")).toMatchObject({ version: 2, parentMemoryId: seattle!.id, relation: "updates" });
+    // The new version is dated by its own document, not the one it replaces.
+    expect(byContent.get("Sarah lives in Portland")!.temporalContext).toEqual({ documentDate: "2026-11-19T00:00:00.000Z" });
     const rex = byContent.get("Sarah has a dog named Rex")!;
     expect(Object.values(rex.relations)).toEqual(["extends"]);
     const pet = byContent.get("Sarah owns a pet")!;
