@@ -3,7 +3,7 @@ import { type Clock, type Dreaming, newId } from "@engram/kernel";
 import type { ExtractedFact, FactExtractor, MemoryRelator } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
-import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion } from "../domain/memory";
+import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion, userNameOf } from "../domain/memory";
 import type { KeyedMutex } from "./keyed-mutex";
 import type { MemoryWriter } from "./memory-writer";
 import type { BucketSource, DocumentRef, FormationEvents, MemoryRepository, SourceDocument, SourceDocumentReader } from "./ports";
@@ -79,7 +79,7 @@ export class FormMemoriesUseCase {
     const buckets = await this.deps.buckets.buckets(ref.tenantId, doc.namespace);
     const facts = await this.deps.extractor.extract({
       chunks: doc.chunks,
-      supportingContext: doc.supportingContext,
+      supportingContext: doc.supportingContext ?? (await this.knownUser(ref.tenantId, doc.namespace)),
       title: doc.title ?? cmd.title,
       referenceDate: doc.date ?? doc.createdAt,
       buckets,
@@ -95,6 +95,14 @@ export class FormMemoriesUseCase {
       // The marker commits alone once every fact is written: a crash before it re-runs formation, which finds the facts already there.
       await this.deps.repo.write({ records: [], formation: { tenantId: ref.tenantId, documentId: ref.documentId, generation: ref.generation } });
     });
+  }
+
+  /** "The user is X." when the container's memories name the user (dynamic dreaming relates new facts to the same person). */
+  private async knownUser(tenantId: string, namespace: string): Promise<string | undefined> {
+    const now = this.deps.clock.now().toISOString();
+    const hits = await this.deps.repo.search({ tenantId, namespaces: [namespace], text: "the user's name is", limit: 10, isStatic: true, now });
+    const name = userNameOf(hits.map((h) => h.memory));
+    return name ? `The user is ${name}.` : undefined;
   }
 
   /** Writes one fact; returns what happened (for metrics). */

@@ -261,3 +261,19 @@ export function forgetTopic(query: string): string {
     .trim();
   return stripped || query.trim();
 }
+
+const USER_NAME = /^[Tt]he user(?:'s name is| is called| is named)\s+(\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*){0,2})\.?$/u;
+
+/**
+ * The user's name as a container's memories state it ("The user's name is
+ * Dana."), so a later conversation that does not repeat it still resolves
+ * "I" to the same person. The most recently updated statement wins.
+ */
+export function userNameOf(memories: MemoryRecord[]): string | undefined {
+  let best: { name: string; at: string } | undefined;
+  for (const m of memories) {
+    const name = USER_NAME.exec(m.content.trim())?.[1];
+    if (name && (!best || m.updatedAt > best.at)) best = { name, at: m.updatedAt };
+  }
+  return best?.name;
+}

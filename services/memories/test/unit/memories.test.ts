@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
 import type { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import { CreateMemoriesUseCase } from "../../src/app/create-memories.usecase";
-import { forgetTopic } from "../../src/domain/memory";
+import { forgetTopic, userNameOf } from "../../src/domain/memory";
 import { ForgetMemoriesUseCase } from "../../src/app/forget-memories.usecase";
 import { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
 import { ListMemoriesUseCase } from "../../src/app/list-memories.usecase";
@@ -467,4 +467,13 @@ describe("forgetTopic", () => {
     ["Project Titan", "Project Titan"],
     ["forget", "forget"],
   ])("%s -> %s", (q, topic) => expect(forgetTopic(q)).toBe(topic));
+});
+
+describe("userNameOf", () => {
+  const m = (content: string, updatedAt: string) => ({ content, updatedAt }) as Parameters<typeof userNameOf>[0][number];
+  it("reads the user's name from memories stating it, the latest statement first", () => {
+    expect(userNameOf([m("The user's name is Dana.", "2026-01-01"), m("Dana lives in Lisbon.", "2026-02-01")])).toBe("Dana");
+    expect(userNameOf([m("The user's name is Dana.", "2026-01-01"), m("The user is called Dana Silva", "2026-03-01")])).toBe("Dana Silva");
+    expect(userNameOf([m("The user's name is unknown to me", "2026-01-01")])).toBeUndefined();
+  });
 });
