@@ -4,8 +4,11 @@
  *   pnpm bench:engine                        # table on stdout, progress on stderr
  *   pnpm bench:engine -- --json bench/results/engine.json
  *   pnpm bench:engine -- --chunks 20000      # smaller run
+ *   pnpm bench:engine -- --chunks 0 --memories 0 --no-sqlite   # passages only, in memory
  *
- * Corpora: 100,000 chunk-sized records (2–4 passages of the judged collections in
+ * Corpora: 100,000 passage-sized records (sentences of the judged collections joined up to
+ * ~700 characters, ~110 words, as the pipeline's chunks of prose; the product target is set on
+ * these), 100,000 chunk-sized records (2–4 passages of the judged collections in
  * /work/shared/datasets joined, a fifth of their words swapped for words drawn from the
  * collections' own word distribution, seeded PRNG: realistic Zipf statistics, no two records
  * alike) and 50,000 memory-sized records (one sentence of those collections each, words swapped
@@ -19,7 +22,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { analyzeForStorage, HashingEmbedder, type IndexedChunk, partitionKey, SearchEngine, SqliteChunkIndex } from "@engram/index";
+import { analyzeForStorage, HashingEmbedder, type IndexedChunk, partitionKey, retrievalCounters, SearchEngine, SqliteChunkIndex } from "@engram/index";
 import { tempDataDir } from "@engram/testing";
 import { documentContent, loadDataset } from "./quality/datasets";
 
@@ -29,7 +32,9 @@ function arg(name: string): string | undefined {
 }
 
 const CHUNKS = Number(arg("chunks") ?? 100_000);
+const PASSAGES = Number(arg("passages") ?? 100_000);
 const MEMORIES = Number(arg("memories") ?? 50_000);
+const SQLITE = !process.argv.includes("--no-sqlite");
 const PASSES = 3;
 const progress = (msg: string) => process.stderr.write(`[engine-bench] ${msg}\n`);
 
@@ -70,6 +75,8 @@ function timings(ms: number[]): Timing {
 
 const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 
+class SkipSqlite extends Error {}
+
 function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
@@ -93,10 +100,36 @@ async function main(): Promise<void> {
     return vary(parts.join("\n\n"));
   };
   const memoryText = () => vary(sentences[Math.floor(rand() * sentences.length)]!);
+  // Passage-sized chunks as the pipeline makes them from prose (~700 characters, ~110 words); own PRNG,
+  // so the other two corpora stay the same whether this one is generated or not.
+  const randP = prng(43);
+  const passageText = () => {
+    let t = "";
+    while (t.length < 700) t += (t ? " " : "") + sentences[Math.floor(randP() * sentences.length)]!;
+    return t
+      .split(/\s+/)
+      .map((w) => (randP() < 0.2 ? words[Math.floor(randP() * words.length)]! : w))
+      .join(" ");
+  };
 
   const results: Record<string, unknown> = {};
   const rows: [string, string][] = [];
 
+  /** First-pass work per query (one pass): postings scored, non-essential probes, candidates evaluated. */
+  const work = (search: (q: string) => unknown) => {
+    const postings: number[] = [];
+    const probes: number[] = [];
+    const candidates: number[] = [];
+    for (const q of queries) {
+      retrievalCounters.postings = retrievalCounters.probes = retrievalCounters.candidates = 0;
+      search(q);
+      postings.push(retrievalCounters.postings);
+      probes.push(retrievalCounters.probes);
+      candidates.push(retrievalCounters.candidates);
+    }
+    const summary = (xs: number[]) => ({ mean: Math.round(xs.reduce((a, b) => a + b, 0) / xs.length), p50: percentile(xs, 50), p95: percentile(xs, 95) });
+    return { postings: summary(postings), probes: summary(probes), candidates: summary(candidates) };
+  };
   const runQueries = (search: (q: string) => unknown): Timing => {
     for (const q of queries) search(q);
     const ms: number[] = [];
@@ -110,9 +143,11 @@ async function main(): Promise<void> {
   };
 
   for (const [label, count, make] of [
+    ["passages", PASSAGES, passageText],
     ["chunks", CHUNKS, chunkText],
     ["memories", MEMORIES, memoryText],
   ] as const) {
+    if (count <= 0) continue;
     progress(`generating ${count} ${label}`);
     const corpus = Array.from({ length: count }, make);
     const avgWords = corpus.reduce((a, t) => a + t.split(/\s+/).length, 0) / count;
@@ -131,9 +166,13 @@ async function main(): Promise<void> {
     const rss1 = rssMb();
     progress(`${label}: analysed in ${analyzeMs.toFixed(0)} ms, built in ${buildMs.toFixed(0)} ms; querying`);
     const top10 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 10 }));
+    const top50 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 50 }));
     const top100 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 100 }));
+    // Feedback reranks the first pass's top 50 (the depth recall's limit-50 requests use too).
+    const firstPass = work((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 50 }));
     const plain = new SearchEngine({ load: () => stored.map((analyzed, i) => ({ rid: i + 1, analyzed })), ranking: { feedbackDocs: 0 } });
     const bm25Only = runQueries((q) => plain.search({ partitions: [part], text: q, denseWeight: 0, limit: 10 }));
+    const bm25Only50 = runQueries((q) => plain.search({ partitions: [part], text: q, denseWeight: 0, limit: 50 }));
     results[label] = {
       records: count,
       avgWords: +avgWords.toFixed(1),
@@ -142,14 +181,21 @@ async function main(): Promise<void> {
       engineBytes: bytes,
       bytesPerRecord: Math.round(bytes / count),
       rssDeltaMb: rss1 - rss0,
-      query: { limit10: top10, limit100: top100, bm25OnlyLimit10: bm25Only },
+      query: { limit10: top10, limit50: top50, limit100: top100, bm25OnlyLimit10: bm25Only, bm25OnlyLimit50: bm25Only50 },
+      firstPassWork: firstPass,
     };
     rows.push([`${label}: records / avg words`, `${count} / ${avgWords.toFixed(0)}`]);
     rows.push([`${label}: analyse (stem) all / build engine`, `${analyzeMs.toFixed(0)} ms / ${buildMs.toFixed(0)} ms`]);
     rows.push([`${label}: engine bytes per record`, `${Math.round(bytes / count)} B (RSS +${rss1 - rss0} MB incl. stored strings)`]);
     rows.push([`${label}: query p50 / p95 / max, limit 10`, `${top10.p50} / ${top10.p95} / ${top10.max} ms`]);
+    rows.push([`${label}: query p50 / p95 / max, limit 50`, `${top50.p50} / ${top50.p95} / ${top50.max} ms`]);
     rows.push([`${label}: query p50 / p95 / max, limit 100`, `${top100.p50} / ${top100.p95} / ${top100.max} ms`]);
     rows.push([`${label}: BM25 only (no feedback), limit 10`, `${bm25Only.p50} / ${bm25Only.p95} / ${bm25Only.max} ms`]);
+    rows.push([`${label}: BM25 only (no feedback), limit 50`, `${bm25Only50.p50} / ${bm25Only50.p95} / ${bm25Only50.max} ms`]);
+    rows.push([
+      `${label}: first pass (top 50) per query: postings scored / probes / candidates, mean (p95)`,
+      `${firstPass.postings.mean} (${firstPass.postings.p95}) / ${firstPass.probes.mean} (${firstPass.probes.p95}) / ${firstPass.candidates.mean} (${firstPass.candidates.p95})`,
+    ]);
     engine.evict(part);
     plain.evict(part);
   }
@@ -157,6 +203,7 @@ async function main(): Promise<void> {
   // SqliteChunkIndex: write, reopen, load, search.
   const dir = tempDataDir("engram-bench-engine-");
   try {
+    if (!SQLITE) throw new SkipSqlite();
     const embedder = new HashingEmbedder(384);
     const rand2 = prng(7);
     const PER_DOC = 10;
@@ -236,6 +283,8 @@ async function main(): Promise<void> {
       `SqliteChunkIndex.search with a metadata filter (1 in 7 documents)`,
       `${viaIndexFiltered.p50} / ${viaIndexFiltered.p95} / ${viaIndexFiltered.max} ms`,
     ]);
+  } catch (err) {
+    if (!(err instanceof SkipSqlite)) throw err;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -260,7 +309,11 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.dirname(path.resolve(json)), { recursive: true });
     fs.writeFileSync(
       json,
-      JSON.stringify({ machine, settings: { chunks: CHUNKS, memories: MEMORIES, passes: PASSES, queries: queries.length }, results, rssMb: rss }, null, 2),
+      JSON.stringify(
+        { machine, settings: { passages: PASSAGES, chunks: CHUNKS, memories: MEMORIES, passes: PASSES, queries: queries.length }, results, rssMb: rss },
+        null,
+        2,
+      ),
     );
     console.log(`\nfigures written to ${json}`);
   }

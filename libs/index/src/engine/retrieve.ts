@@ -45,6 +45,13 @@ export function idf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/**
+ * Work counters of the first pass, summed over calls (benches read and reset them):
+ * `postings` = posting entries scored, `probes` = searches of a non-essential list
+ * for one candidate, `candidates` = records evaluated. Plain additions at the end of a call.
+ */
+export const retrievalCounters = { calls: 0, postings: 0, probes: 0, candidates: 0 };
+
 interface Cursor {
   docs: Int32Array;
   tfs: Uint16Array;
@@ -76,6 +83,9 @@ export function retrieveTopK(
   if (k <= 0 || stats.n === 0) return heap;
   const c1 = params.k1 * (1 - params.b);
   const c2 = stats.avgLen > 0 ? (params.k1 * params.b) / stats.avgLen : 0;
+  let postings = 0;
+  let probes = 0;
+  let candidates = 0;
   for (let pi = 0; pi < parts.length; pi++) {
     const part = parts[pi]!;
     if (part.live === 0) continue;
@@ -110,6 +120,7 @@ export function retrieveTopK(
         }
       }
       if (d === 0x7fffffff) break;
+      candidates++;
       const norm = c1 + c2 * lens[d]!;
       let s = 0;
       for (let i = ess; i < m; i++) {
@@ -118,6 +129,7 @@ export function retrieveTopK(
           const tf = c.tfs[c.pos]!;
           s += (c.weight * tf) / (tf + norm);
           c.pos++;
+          postings++;
         }
       }
       if (!alive[d]) continue;
@@ -129,6 +141,7 @@ export function retrieveTopK(
         }
         const c = cursors[i]!;
         const docs = c.docs;
+        probes++;
         // Galloping then binary search to the first entry >= d.
         let lo = c.pos;
         if (lo >= c.n) continue;
@@ -153,6 +166,7 @@ export function retrieveTopK(
         }
         c.pos = lo;
         if (lo < c.n && docs[lo] === d) {
+          postings++;
           const tf = c.tfs[lo]!;
           s += (c.weight * tf) / (tf + norm);
         }
@@ -164,6 +178,10 @@ export function retrieveTopK(
       while (ess < m && cum[ess]! <= thr) ess++;
     }
   }
+  retrievalCounters.calls++;
+  retrievalCounters.postings += postings;
+  retrievalCounters.probes += probes;
+  retrievalCounters.candidates += candidates;
   return heap;
 }
 
