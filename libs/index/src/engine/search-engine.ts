@@ -4,6 +4,7 @@ import { Partition } from "./partition";
 import { type Bm25Params, collectionStats, type CollectionStats, documentFrequency, idf, retrieveTopK, type WeightedTerm } from "./retrieve";
 import { TopK } from "./top-k";
 import { bm25FromSequence, rm3QueryModel, weighted } from "./feedback";
+import { IdTable } from "./id-table";
 import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, PartitionLoader } from "./types";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
@@ -68,6 +69,46 @@ function tiedRanks(sorted: readonly { score: number }[]): number[] {
   const out: number[] = [];
   for (let i = 0; i < sorted.length; i++) out.push(i > 0 && sorted[i]!.score === sorted[i - 1]!.score ? out[i - 1]! : i + 1);
   return out;
+}
+
+/**
+ * Share of the query's idf mass whose terms occur in a record (1 = every query
+ * term present), for the records of one partition: the query's term ids are
+ * looked up once, then each record's sequence is read once.
+ */
+class Coverage {
+  private readonly index: IdTable;
+  private readonly present: Uint8Array;
+  private readonly total: number;
+
+  constructor(
+    private readonly part: Partition,
+    private readonly terms: readonly WeightedTerm[],
+  ) {
+    this.index = new IdTable(terms.length);
+    this.present = new Uint8Array(terms.length);
+    let total = 0;
+    terms.forEach((t, k) => {
+      total += t.weight;
+      const id = part.dict.get(t.term);
+      if (id !== undefined) this.index.set(id, k);
+    });
+    this.total = total;
+  }
+
+  of(slot: number): number {
+    if (!(this.total > 0)) return 0;
+    const seq = this.part.termsOf(slot);
+    const present = this.present;
+    present.fill(0);
+    for (let i = 0; i < seq.length; i++) {
+      const k = this.index.get(seq[i]!);
+      if (k >= 0) present[k] = 1;
+    }
+    let hit = 0;
+    for (let k = 0; k < this.terms.length; k++) if (present[k]) hit += this.terms[k]!.weight;
+    return hit / this.total;
+  }
 }
 
 function norm(v: Float32Array): number {
@@ -182,6 +223,7 @@ export class SearchEngine implements HybridSearchEngine {
     cands.sort((a, b) => b.score - a.score || a.part - b.part || a.slot - b.slot);
     const top = cands.slice(0, limit);
 
+    const coverage: (Coverage | undefined)[] = [];
     return top.map((c) => {
       const part = parts[c.part]!;
       let vectorScore = c.dense;
@@ -192,8 +234,8 @@ export class SearchEngine implements HybridSearchEngine {
           vectorScore = dotAt(q.vector!, block.data, row * block.dims, block.dims);
         }
       }
-      const coverage = this.coverage(part, c.slot, queryTerms);
-      const similarity = Math.max(0, Math.min(1, Math.max(useDense ? vectorScore : 0, coverage)));
+      const covered = (coverage[c.part] ??= new Coverage(part, queryTerms)).of(c.slot);
+      const similarity = Math.max(0, Math.min(1, Math.max(useDense ? vectorScore : 0, covered)));
       return { rid: part.rids[c.slot]!, score: c.score, similarity, keywordScore: c.keyword, vectorScore };
     });
   }
@@ -214,7 +256,7 @@ export class SearchEngine implements HybridSearchEngine {
         if (n > 0) cos = dotAt(vector!, block.data, row * block.dims, block.dims) / n;
       }
     }
-    return Math.max(0, Math.min(1, Math.max(cos, this.coverage(part, slot, terms))));
+    return Math.max(0, Math.min(1, Math.max(cos, new Coverage(part, terms).of(slot))));
   }
 
   /**
@@ -257,20 +299,19 @@ export class SearchEngine implements HybridSearchEngine {
     );
     // Rerank the first pass's candidates with the expanded query, exactly, from their term sequences.
     const expanded = weighted(model, (t) => idf(stats.n, df(t)));
-    const weights = Float64Array.from(expanded, (t) => t.weight);
+    const weights = new Float64Array(expanded.length);
+    for (let k = 0; k < expanded.length; k++) weights[k] = expanded[k]!.weight;
     const tf = new Float64Array(expanded.length);
     const c1 = r.k1 * (1 - r.b);
     const c2 = stats.avgLen > 0 ? (r.k1 * r.b) / stats.avgLen : 0;
     for (let pi = 0; pi < parts.length; pi++) {
       const part = parts[pi]!;
-      const index = part.termIndexScratch();
-      const ids = expanded.map((t) => part.dict.get(t.term) ?? -1);
-      ids.forEach((id, k) => id >= 0 && (index[id] = k));
-      try {
-        for (const h of first) if (h.part === pi) h.score = bm25FromSequence(part, h.slot, index, weights, tf, c1, c2);
-      } finally {
-        for (const id of ids) if (id >= 0) index[id] = -1;
-      }
+      const index = new IdTable(expanded.length);
+      expanded.forEach((t, k) => {
+        const id = part.dict.get(t.term);
+        if (id !== undefined) index.set(id, k);
+      });
+      for (const h of first) if (h.part === pi) h.score = bm25FromSequence(part, h.slot, index, weights, tf, c1, c2);
     }
     first.sort((a, b) => b.score - a.score || a.part - b.part || a.slot - b.slot);
     return first.slice(0, want);
@@ -291,19 +332,6 @@ export class SearchEngine implements HybridSearchEngine {
       out.push({ term, weight: times * idf(stats.n, df) });
     }
     return out;
-  }
-
-  /** Share of the query's idf mass whose terms occur in the record (1 = every query term present). */
-  private coverage(part: Partition, slot: number, terms: readonly WeightedTerm[]): number {
-    let total = 0;
-    let hit = 0;
-    const seq = part.termsOf(slot);
-    for (const t of terms) {
-      total += t.weight;
-      const id = part.dict.get(t.term);
-      if (id !== undefined && seq.includes(id)) hit += t.weight;
-    }
-    return total > 0 ? hit / total : 0;
   }
 
   /** Exact cosine (vectors are unit length) over the same-model vectors of the partitions. */
