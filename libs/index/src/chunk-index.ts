@@ -48,8 +48,18 @@ export interface ChunkSearchQuery {
   denseWeight?: number;
   /** Embedder id of the query vector: only chunks embedded by the same model join the dense ranking. */
   model?: string;
+  /** Engine candidates: the best `limit` chunks are ranked (and, without `group`, returned). */
   limit: number;
   documentId?: string;
+  /** Chunks below this similarity are left out (before grouping). */
+  minSimilarity?: number;
+  /**
+   * Read back only what a per-document result shows: the ranked chunks are
+   * walked in rank order, at most `documents` distinct documents are kept and
+   * at most `chunksPerDocument` chunks of each (Infinity: every ranked chunk of
+   * a kept document), still in rank order; only those rows are read.
+   */
+  group?: { documents: number; chunksPerDocument: number };
 }
 
 export interface ChunkHit {

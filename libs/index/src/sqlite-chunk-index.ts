@@ -4,7 +4,7 @@ import type { JsonObject } from "@engram/kernel";
 import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk, ListChunksQuery } from "./chunk-index";
 import { analyzeForStorage } from "./engine/analysis";
 import { SearchEngine } from "./engine/search-engine";
-import { type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
+import { type EngineHit, type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
 
 const MIGRATIONS = [
   `CREATE TABLE chunks (
@@ -346,13 +346,36 @@ export class SqliteChunkIndex implements ChunkIndex {
       limit: q.limit,
       accept: this.acceptFor(q.documentId, q.filter),
     });
-    const rows = this.rowsByRid(hits.map((h) => h.rid));
+    const kept = this.select(hits, q.minSimilarity, q.group);
+    const rows = this.rowsByRid(kept.map((h) => h.rid));
     const byRid = new Map(rows.map((r) => [r.rid, r]));
-    return hits.flatMap((h) => {
+    return kept.flatMap((h) => {
       const row = byRid.get(h.rid);
       if (!row) return [];
       return [{ chunk: fromRow(row), score: h.score, similarity: h.similarity, keywordScore: h.keywordScore, vectorScore: h.vectorScore }];
     });
+  }
+
+  /**
+   * The hits a query reads back, in rank order: those at or above the similarity floor and, when grouped,
+   * within the first `documents` documents and the first `chunksPerDocument` chunks of each (the document
+   * comes from the in-memory rid map; a rid missing from it counts as a document of its own).
+   */
+  private select(hits: EngineHit[], minSimilarity: number | undefined, group: ChunkSearchQuery["group"]): EngineHit[] {
+    if (minSimilarity === undefined && !group) return hits;
+    const out: EngineHit[] = [];
+    const perDocument = new Map<string | number, number>();
+    for (const h of hits) {
+      if (minSimilarity !== undefined && h.similarity < minSimilarity) continue;
+      if (group) {
+        const doc = this.info.get(h.rid)?.documentId ?? h.rid;
+        const seen = perDocument.get(doc) ?? 0;
+        if (seen === 0 ? perDocument.size >= group.documents : seen >= group.chunksPerDocument) continue;
+        perDocument.set(doc, seen + 1);
+      }
+      out.push(h);
+    }
+    return out;
   }
 
   async close(): Promise<void> {

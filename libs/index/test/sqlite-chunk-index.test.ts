@@ -179,6 +179,58 @@ describe("SqliteChunkIndex", () => {
     });
   });
 
+  it("grouped search reads back the first documents' best chunks, in rank order, as grouping the full ranking would", async () => {
+    const words = ["apple", "banana", "cherry", "grape", "melon"];
+    for (let d = 0; d < 8; d++)
+      await index.replaceDocumentChunks(
+        "t1",
+        "ns",
+        `doc${d}`,
+        Array.from({ length: 4 }, (_, p) =>
+          chunk("t1", "ns", `doc${d}`, p, `${words.slice(0, 1 + ((d + p) % 5)).join(" ")} orchard ${"filler ".repeat(1 + ((d * 3 + p) % 7))}`),
+        ),
+      );
+    const all = await search({ tenantId: "t1", text: "apple banana cherry grape", limit: 50, denseWeight: 0 });
+    expect(all.length).toBe(32);
+    const grouped = (documents: number, chunksPerDocument: number, minSimilarity?: number) => {
+      const kept: typeof all = [];
+      const perDoc = new Map<string, number>();
+      for (const h of all) {
+        if (minSimilarity !== undefined && h.similarity < minSimilarity) continue;
+        const n = perDoc.get(h.chunk.documentId) ?? 0;
+        if (n === 0 ? perDoc.size >= documents : n >= chunksPerDocument) continue;
+        perDoc.set(h.chunk.documentId, n + 1);
+        kept.push(h);
+      }
+      return kept;
+    };
+    for (const [documents, chunksPerDocument, minSimilarity] of [
+      [3, 1, undefined],
+      [3, 2, undefined],
+      [5, Infinity, 0.5],
+      [100, 1, 0.9],
+    ] as const) {
+      const got = await search({
+        tenantId: "t1",
+        text: "apple banana cherry grape",
+        limit: 50,
+        denseWeight: 0,
+        minSimilarity,
+        group: { documents, chunksPerDocument },
+      });
+      expect(got).toEqual(grouped(documents, chunksPerDocument, minSimilarity));
+      expect(new Set(got.map((h) => h.chunk.documentId)).size).toBe(
+        Math.min(documents, new Set(grouped(Infinity, 1, minSimilarity).map((h) => h.chunk.documentId)).size),
+      );
+    }
+    expect(
+      (await search({ tenantId: "t1", text: "apple banana cherry grape", limit: 50, denseWeight: 0, group: { documents: 3, chunksPerDocument: 1 } })).length,
+    ).toBe(3);
+    expect(
+      (await search({ tenantId: "t1", text: "apple banana cherry grape", limit: 50, denseWeight: 0, minSimilarity: 0.5 })).every((h) => h.similarity >= 0.5),
+    ).toBe(true);
+  });
+
   it("deleteDocument removes the document from keyword and vector search", async () => {
     const text = "Quarterly revenue grew by twelve percent.";
     await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, text), chunk("t1", "ns", "doc1", 1, "Costs stayed flat.")]);
