@@ -97,5 +97,11 @@ export interface ChunkIndex {
   listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]>;
   /** Chunks of a namespace (optionally filtered by document metadata), one page, with the total count of matching chunks. */
   listChunks(q: ListChunksQuery): Promise<{ items: Omit<IndexedChunk, "vector">[]; total: number }>;
+  /**
+   * Optional: makes every stored chunk searchable ahead of the first search,
+   * in slices that leave the event loop free in between (a serving process
+   * keeps answering meanwhile). Resolves when done.
+   */
+  warm?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -231,6 +231,35 @@ describe("SqliteChunkIndex", () => {
     ).toBe(true);
   });
 
+  it("warm() loads every partition ahead of the first search while searches and writes go on", async () => {
+    const docs = Array.from({ length: 520 }, (_, d) => ({ tenant: d < 500 ? "t1" : "t2", ns: d < 500 ? "ns1" : "ns0", id: `doc${d}` }));
+    for (const [d, doc] of docs.entries())
+      await index.replaceDocumentChunks(
+        doc.tenant,
+        doc.ns,
+        doc.id,
+        Array.from({ length: 4 }, (_, p) => chunk(doc.tenant, doc.ns, doc.id, p, `walrus ${d} tusk ${p} ${"ice floe ".repeat(p + 1)}`)),
+      );
+    await index.close();
+    index = new SqliteChunkIndex(dir);
+    const partitions = ["t1\u0000ns1", "t2\u0000ns0"];
+    expect(partitions.some((p) => index.engine.isLoaded(p))).toBe(false);
+    // Slices of 0 ms: the load pauses every few hundred chunks.
+    const warming = index.warm(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(index.engine.isWarming(partitions[0]!)).toBe(true);
+    // Meanwhile: writes, and a search (which loads what it needs at once).
+    await index.replaceDocumentChunks("t1", "ns1", "new", [chunk("t1", "ns1", "new", 0, "narwhal horn")]);
+    await index.deleteDocument("t1", "ns1", "doc1");
+    expect((await search({ tenantId: "t2", namespaces: ["ns0"], text: "walrus tusk", limit: 3, denseWeight: 0 })).length).toBe(3);
+    await warming;
+    expect(partitions.every((p) => index.engine.isLoaded(p))).toBe(true);
+    expect((await search({ tenantId: "t1", text: "narwhal", denseWeight: 0 })).map((h) => h.chunk.documentId)).toEqual(["new"]);
+    const walruses = await search({ tenantId: "t1", namespaces: ["ns1"], text: "walrus", limit: 5000, denseWeight: 0 });
+    expect(walruses.length).toBe(499 * 4);
+    expect(walruses.some((h) => h.chunk.documentId === "doc1")).toBe(false);
+  });
+
   it("deleteDocument removes the document from keyword and vector search", async () => {
     const text = "Quarterly revenue grew by twelve percent.";
     await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, text), chunk("t1", "ns", "doc1", 1, "Costs stayed flat.")]);

@@ -12,6 +12,9 @@
  * quarter of the live ones.
  */
 
+// Compaction rebuilds through the bulk loader (which reads this module's constants only at call time).
+import { BulkLoad } from "./bulk-load";
+
 /** Postings per block of score bounds (a power of two). */
 export const BLOCK_SHIFT = 6;
 export const BLOCK = 1 << BLOCK_SHIFT;
@@ -58,6 +61,7 @@ export interface VectorBlock {
 }
 
 const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U16 = new Uint16Array(0);
 
 function growI32(a: Int32Array, need: number, fill = 0): Int32Array {
   if (need <= a.length) return a;
@@ -66,25 +70,25 @@ function growI32(a: Int32Array, need: number, fill = 0): Int32Array {
   if (fill !== 0) b.fill(fill, a.length);
   return b;
 }
-function growU32(a: Uint32Array, need: number): Uint32Array {
+export function growU32(a: Uint32Array, need: number): Uint32Array {
   if (need <= a.length) return a;
   const b = new Uint32Array(Math.max(need, a.length * 2, 16));
   b.set(a);
   return b;
 }
-function growU16(a: Uint16Array, need: number): Uint16Array {
+export function growU16(a: Uint16Array, need: number): Uint16Array {
   if (need <= a.length) return a;
   const b = new Uint16Array(Math.max(need, a.length * 2, 4));
   b.set(a);
   return b;
 }
-function growU8(a: Uint8Array, need: number): Uint8Array {
+export function growU8(a: Uint8Array, need: number): Uint8Array {
   if (need <= a.length) return a;
   const b = new Uint8Array(Math.max(need, a.length * 2, 16));
   b.set(a);
   return b;
 }
-function growF64(a: Float64Array, need: number): Float64Array {
+export function growF64(a: Float64Array, need: number): Float64Array {
   if (need <= a.length) return a;
   const b = new Float64Array(Math.max(need, a.length * 2, 16));
   b.set(a);
@@ -101,10 +105,11 @@ function growF32(a: Float32Array, need: number): Float32Array {
 function appendPosting(p: Posting, slot: number, tf: number, len: number): void {
   const n = p.n;
   if (n === p.docs.length) {
-    const d = new Int32Array(n * 2);
+    const cap = Math.max(4, n * 2);
+    const d = new Int32Array(cap);
     d.set(p.docs);
     p.docs = d;
-    p.tfs = growU16(p.tfs, n * 2);
+    p.tfs = growU16(p.tfs, cap);
   }
   p.docs[n] = slot;
   p.tfs[n] = tf;
@@ -200,9 +205,10 @@ export class Partition {
       id = this.termText.length;
       this.dict.set(term, id);
       this.termText.push(term);
+      // Empty until its first posting (a bulk load replaces every list anyway).
       this.postings.push({
-        docs: new Int32Array(2),
-        tfs: new Uint16Array(2),
+        docs: EMPTY_I32,
+        tfs: EMPTY_U16,
         n: 0,
         df: 0,
         maxTf: 0,
@@ -257,7 +263,8 @@ export class Partition {
     this.version++;
   }
 
-  private addVector(slot: number, vector: Float32Array, model: string): void {
+  /** Adds a slot's vector to its model's block (the slot's record is being added). */
+  addVector(slot: number, vector: Float32Array, model: string): void {
     let block = this.vectors.get(model);
     if (!block) {
       block = { dims: vector.length, data: new Float32Array(0), rowSlot: new Int32Array(0), rows: 0 };
@@ -379,25 +386,30 @@ export class Partition {
     this.vectors.clear();
     this.vectorRow.clear();
 
-    const terms: string[] = [];
+    // Term ids are given anew in first-occurrence order over the live records (terms no live record holds go).
+    const remap = new Int32Array(termText.length).fill(-1);
+    const bulk = new BulkLoad(this);
     for (let s = 0; s < oldSlots; s++) {
       if (!alive[s]) continue;
-      terms.length = 0;
-      const start = seqStart[s]!;
-      for (let i = start; i < start + lens[s]!; i++) terms.push(termText[seq[i]!]!);
-      let vector: Float32Array | undefined;
-      let model: string | undefined;
-      this.add(rids[s]!, terms);
+      const from = seqStart[s]!;
+      const len = lens[s]!;
+      const start = this.seqUsed;
+      for (let i = 0; i < len; i++) {
+        const old = seq[from + i]!;
+        let id = remap[old]!;
+        if (id < 0) remap[old] = id = this.termId(termText[old]!);
+        this.seq[start + i] = id;
+      }
+      bulk.pushSequence(rids[s]!, start, len);
       const slot = this.slots - 1;
       for (const [m, block] of oldVectors) {
         const rows = oldRows.get(m)!;
         const row = s < rows.length ? rows[s]! : -1;
         if (row < 0) continue;
-        vector = block.data.subarray(row * block.dims, (row + 1) * block.dims);
-        model = m;
-        this.addVector(slot, vector, model);
+        this.addVector(slot, block.data.subarray(row * block.dims, (row + 1) * block.dims), m);
       }
     }
+    for (const _ of bulk.build());
     // Blocks of models without any live vector are dropped with the rest.
     this.version++;
   }

@@ -1,5 +1,6 @@
 import { analyze } from "../text";
 import { recordTerms } from "./analysis";
+import { BulkLoad } from "./bulk-load";
 import { Partition } from "./partition";
 import { type Bm25Params, collectionStats, type CollectionStats, documentFrequency, idf, retrieveTopK, type WeightedTerm } from "./retrieve";
 import { TopK } from "./top-k";
@@ -46,6 +47,15 @@ export interface SearchEngineOptions {
   load: PartitionLoader;
   /** Overrides of the ranking parameters (benches and experiments; production uses the defaults). */
   ranking?: Partial<RankingConfig>;
+}
+
+interface Warming {
+  pending: ((p: Partition) => void)[];
+}
+
+/** A record's terms as the bulk loader takes them: the stored analysis as is, or the text analysed now. */
+function storedTerms(r: EngineRecord): string | string[] {
+  return r.analyzed ?? (r.text === undefined ? [] : analyze(r.text));
 }
 
 interface Candidate {
@@ -130,6 +140,8 @@ export class SearchEngine implements HybridSearchEngine {
   readonly ranking: RankingConfig;
   /** Embedder models whose vectors partitions keep: those that queries (or similarity calls) used. */
   private readonly vectorModels = new Set<string>();
+  /** Partitions `warm` is loading, with the changes to apply once loaded. */
+  private readonly warming = new Map<string, Warming>();
 
   constructor(opts: SearchEngineOptions) {
     this.load = opts.load;
@@ -142,12 +154,51 @@ export class SearchEngine implements HybridSearchEngine {
     if (model !== undefined && !this.vectorModels.has(model)) this.vectorModels.add(model);
     if (p && model !== undefined && !p.vectorModels.has(model)) p = undefined;
     if (!p) {
+      // Loaded now, whole (a warm-up under way stops: this load reads every change it had queued).
+      this.warming.delete(key);
       p = new Partition(key, new Set(this.vectorModels));
-      for (const r of this.load(key, { vectorModels: p.vectorModels })) p.add(r.rid, recordTerms(r), r.vector, r.model);
+      const bulk = new BulkLoad(p);
+      for (const r of this.load(key, { vectorModels: p.vectorModels })) bulk.push(r.rid, storedTerms(r), r.vector, r.model);
+      for (const _ of bulk.build());
       if (p.needsCompaction()) p.compact();
       this.parts.set(key, p);
     }
     return p;
+  }
+
+  /**
+   * Loads a partition ahead of its first query, about `sliceMs` of work at a
+   * time with the event loop free in between, so a serving process keeps
+   * answering. Changes made meanwhile (`upsert`, `remove`) are applied when
+   * the load completes; a query that needs the partition earlier loads it
+   * whole at once, and `evict` stops the warm-up. A no-op for a loaded
+   * partition.
+   */
+  async warm(partition: string, sliceMs = 20): Promise<void> {
+    if (this.parts.has(partition) || this.warming.has(partition)) return;
+    const state: Warming = { pending: [] };
+    this.warming.set(partition, state);
+    const p = new Partition(partition, new Set(this.vectorModels));
+    const bulk = new BulkLoad(p);
+    let sliceStart = performance.now();
+    // Yields to the event loop when the slice is used up; false when the warm-up was overtaken.
+    const pause = async (): Promise<boolean> => {
+      if (performance.now() - sliceStart < sliceMs) return this.warming.get(partition) === state;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+      return this.warming.get(partition) === state;
+    };
+    let n = 0;
+    for (const r of this.load(partition, { vectorModels: p.vectorModels })) {
+      bulk.push(r.rid, storedTerms(r), r.vector, r.model);
+      if ((++n & 63) === 0 && !(await pause())) return;
+    }
+    for (const _ of bulk.build()) if (!(await pause())) return;
+    if (this.warming.get(partition) !== state) return;
+    this.warming.delete(partition);
+    for (const change of state.pending) change(p);
+    if (p.needsCompaction()) p.compact();
+    this.parts.set(partition, p);
   }
 
   /** True when the partition is in memory (diagnostics, tests). */
@@ -155,23 +206,35 @@ export class SearchEngine implements HybridSearchEngine {
     return this.parts.has(partition);
   }
 
+  /** True while `warm` is loading the partition. */
+  isWarming(partition: string): boolean {
+    return this.warming.has(partition);
+  }
+
   upsert(partition: string, records: EngineRecord[]): void {
+    const change = (p: Partition) => {
+      for (const r of records) p.add(r.rid, recordTerms(r), r.vector, r.model);
+      if (p.needsCompaction()) p.compact();
+    };
     const p = this.parts.get(partition);
+    if (p) change(p);
     // Not loaded yet: the store already holds the records, the first query loads them with the rest.
-    if (!p) return;
-    for (const r of records) p.add(r.rid, recordTerms(r), r.vector, r.model);
-    if (p.needsCompaction()) p.compact();
+    else this.warming.get(partition)?.pending.push(change);
   }
 
   remove(partition: string, rids: number[]): void {
+    const change = (p: Partition) => {
+      for (const rid of rids) p.remove(rid);
+      if (p.needsCompaction()) p.compact();
+    };
     const p = this.parts.get(partition);
-    if (!p) return;
-    for (const rid of rids) p.remove(rid);
-    if (p.needsCompaction()) p.compact();
+    if (p) change(p);
+    else this.warming.get(partition)?.pending.push(change);
   }
 
   evict(partition: string): void {
     this.parts.delete(partition);
+    this.warming.delete(partition);
   }
 
   /** Bytes held by the loaded partitions' structures (approximate). */
