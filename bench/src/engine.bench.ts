@@ -4,8 +4,11 @@
  *   pnpm bench:engine                        # table on stdout, progress on stderr
  *   pnpm bench:engine -- --json bench/results/engine.json
  *   pnpm bench:engine -- --chunks 20000      # smaller run
+ *   pnpm bench:engine -- --chunks 0 --memories 0 --no-sqlite   # passages only, in memory
  *
- * Corpora: 100,000 chunk-sized records (2–4 passages of the judged collections in
+ * Corpora: 100,000 passage-sized records (sentences of the judged collections joined up to
+ * ~700 characters, ~110 words, as the pipeline's chunks of prose; the product target is set on
+ * these), 100,000 chunk-sized records (2–4 passages of the judged collections in
  * /work/shared/datasets joined, a fifth of their words swapped for words drawn from the
  * collections' own word distribution, seeded PRNG: realistic Zipf statistics, no two records
  * alike) and 50,000 memory-sized records (one sentence of those collections each, words swapped
@@ -19,7 +22,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { analyzeForStorage, HashingEmbedder, type IndexedChunk, partitionKey, SearchEngine, SqliteChunkIndex } from "@engram/index";
+import { analyzeForStorage, HashingEmbedder, type IndexedChunk, partitionKey, retrievalCounters, SearchEngine, SqliteChunkIndex } from "@engram/index";
 import { tempDataDir } from "@engram/testing";
 import { documentContent, loadDataset } from "./quality/datasets";
 
@@ -29,7 +32,9 @@ function arg(name: string): string | undefined {
 }
 
 const CHUNKS = Number(arg("chunks") ?? 100_000);
+const PASSAGES = Number(arg("passages") ?? 100_000);
 const MEMORIES = Number(arg("memories") ?? 50_000);
+const SQLITE = !process.argv.includes("--no-sqlite");
 const PASSES = 3;
 const progress = (msg: string) => process.stderr.write(`[engine-bench] ${msg}\n`);
 
@@ -70,6 +75,8 @@ function timings(ms: number[]): Timing {
 
 const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 
+class SkipSqlite extends Error {}
+
 function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
@@ -93,10 +100,41 @@ async function main(): Promise<void> {
     return vary(parts.join("\n\n"));
   };
   const memoryText = () => vary(sentences[Math.floor(rand() * sentences.length)]!);
+  // Passage-sized chunks as the pipeline makes them from prose (~700 characters, ~110 words); own PRNG,
+  // so the other two corpora stay the same whether this one is generated or not.
+  const randP = prng(43);
+  const passageText = () => {
+    let t = "";
+    while (t.length < 700) t += (t ? " " : "") + sentences[Math.floor(randP() * sentences.length)]!;
+    return t
+      .split(/\s+/)
+      .map((w) => (randP() < 0.2 ? words[Math.floor(randP() * words.length)]! : w))
+      .join(" ");
+  };
 
   const results: Record<string, unknown> = {};
   const rows: [string, string][] = [];
 
+  /**
+   * First-pass work per query (one pass): posting entries read (each step of a search counts), term
+   * contributions computed, searches of a list for one candidate, records fully evaluated.
+   */
+  const work = (search: (q: string) => unknown) => {
+    const postings: number[] = [];
+    const scored: number[] = [];
+    const probes: number[] = [];
+    const candidates: number[] = [];
+    for (const q of queries) {
+      retrievalCounters.postings = retrievalCounters.scored = retrievalCounters.probes = retrievalCounters.candidates = 0;
+      search(q);
+      postings.push(retrievalCounters.postings);
+      scored.push(retrievalCounters.scored);
+      probes.push(retrievalCounters.probes);
+      candidates.push(retrievalCounters.candidates);
+    }
+    const summary = (xs: number[]) => ({ mean: Math.round(xs.reduce((a, b) => a + b, 0) / xs.length), p50: percentile(xs, 50), p95: percentile(xs, 95) });
+    return { postingsRead: summary(postings), scored: summary(scored), probes: summary(probes), candidates: summary(candidates) };
+  };
   const runQueries = (search: (q: string) => unknown): Timing => {
     for (const q of queries) search(q);
     const ms: number[] = [];
@@ -110,9 +148,11 @@ async function main(): Promise<void> {
   };
 
   for (const [label, count, make] of [
+    ["passages", PASSAGES, passageText],
     ["chunks", CHUNKS, chunkText],
     ["memories", MEMORIES, memoryText],
   ] as const) {
+    if (count <= 0) continue;
     progress(`generating ${count} ${label}`);
     const corpus = Array.from({ length: count }, make);
     const avgWords = corpus.reduce((a, t) => a + t.split(/\s+/).length, 0) / count;
@@ -131,9 +171,13 @@ async function main(): Promise<void> {
     const rss1 = rssMb();
     progress(`${label}: analysed in ${analyzeMs.toFixed(0)} ms, built in ${buildMs.toFixed(0)} ms; querying`);
     const top10 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 10 }));
+    const top50 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 50 }));
     const top100 = runQueries((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 100 }));
+    // Feedback reranks the first pass's top 50 (the depth recall's limit-50 requests use too).
+    const firstPass = work((q) => engine.search({ partitions: [part], text: q, denseWeight: 0, limit: 50 }));
     const plain = new SearchEngine({ load: () => stored.map((analyzed, i) => ({ rid: i + 1, analyzed })), ranking: { feedbackDocs: 0 } });
     const bm25Only = runQueries((q) => plain.search({ partitions: [part], text: q, denseWeight: 0, limit: 10 }));
+    const bm25Only50 = runQueries((q) => plain.search({ partitions: [part], text: q, denseWeight: 0, limit: 50 }));
     results[label] = {
       records: count,
       avgWords: +avgWords.toFixed(1),
@@ -142,14 +186,21 @@ async function main(): Promise<void> {
       engineBytes: bytes,
       bytesPerRecord: Math.round(bytes / count),
       rssDeltaMb: rss1 - rss0,
-      query: { limit10: top10, limit100: top100, bm25OnlyLimit10: bm25Only },
+      query: { limit10: top10, limit50: top50, limit100: top100, bm25OnlyLimit10: bm25Only, bm25OnlyLimit50: bm25Only50 },
+      firstPassWork: firstPass,
     };
     rows.push([`${label}: records / avg words`, `${count} / ${avgWords.toFixed(0)}`]);
     rows.push([`${label}: analyse (stem) all / build engine`, `${analyzeMs.toFixed(0)} ms / ${buildMs.toFixed(0)} ms`]);
     rows.push([`${label}: engine bytes per record`, `${Math.round(bytes / count)} B (RSS +${rss1 - rss0} MB incl. stored strings)`]);
     rows.push([`${label}: query p50 / p95 / max, limit 10`, `${top10.p50} / ${top10.p95} / ${top10.max} ms`]);
+    rows.push([`${label}: query p50 / p95 / max, limit 50`, `${top50.p50} / ${top50.p95} / ${top50.max} ms`]);
     rows.push([`${label}: query p50 / p95 / max, limit 100`, `${top100.p50} / ${top100.p95} / ${top100.max} ms`]);
     rows.push([`${label}: BM25 only (no feedback), limit 10`, `${bm25Only.p50} / ${bm25Only.p95} / ${bm25Only.max} ms`]);
+    rows.push([`${label}: BM25 only (no feedback), limit 50`, `${bm25Only50.p50} / ${bm25Only50.p95} / ${bm25Only50.max} ms`]);
+    rows.push([
+      `${label}: first pass (top 50) per query: postings read / scored / probes / candidates, mean (p95)`,
+      [firstPass.postingsRead, firstPass.scored, firstPass.probes, firstPass.candidates].map((x) => `${x.mean} (${x.p95})`).join(" / "),
+    ]);
     engine.evict(part);
     plain.evict(part);
   }
@@ -157,6 +208,7 @@ async function main(): Promise<void> {
   // SqliteChunkIndex: write, reopen, load, search.
   const dir = tempDataDir("engram-bench-engine-");
   try {
+    if (!SQLITE) throw new SkipSqlite();
     const embedder = new HashingEmbedder(384);
     const rand2 = prng(7);
     const PER_DOC = 10;
@@ -193,6 +245,21 @@ async function main(): Promise<void> {
     const writeMs = performance.now() - t0;
     await index.close();
     gc();
+    // Loading in the background, as recall does at start: warm() in 20 ms slices; the event loop's longest stall.
+    index = new SqliteChunkIndex(dir);
+    let stall = 0;
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      stall = Math.max(stall, now - last);
+      last = now;
+    }, 1);
+    const tw = performance.now();
+    await index.warm();
+    const warmMs = performance.now() - tw;
+    clearInterval(ticker);
+    await index.close();
+    gc();
     index = new SqliteChunkIndex(dir);
     const vector = embedder.embedOne("warm");
     const t1 = performance.now();
@@ -207,6 +274,25 @@ async function main(): Promise<void> {
         if (pass > 0) ms.push(performance.now() - t);
       }
     const viaIndex = timings(ms);
+    // As recall asks for a page of 10 documents by default: 50 candidates, threshold 0.6, the best chunk of each.
+    const groupedMs: number[] = [];
+    for (let pass = 0; pass <= PASSES; pass++)
+      for (const q of queries) {
+        const t = performance.now();
+        await index.search({
+          tenantId: "bench",
+          namespaces: ["chunks"],
+          text: q,
+          vector: qv.get(q)!,
+          model: embedder.id,
+          denseWeight: 0,
+          limit: 50,
+          minSimilarity: 0.6,
+          group: { documents: 10, chunksPerDocument: 1 },
+        });
+        if (pass > 0) groupedMs.push(performance.now() - t);
+      }
+    const viaIndexGrouped = timings(groupedMs);
     const filtered: number[] = [];
     const { parseFilter } = await import("@engram/filters");
     const filter = parseFilter({ key: "group", value: "3" });
@@ -223,7 +309,10 @@ async function main(): Promise<void> {
       writeMs: Math.round(writeMs),
       chunksPerSecond: Math.round(CHUNKS / (writeMs / 1000)),
       loadPartitionMs: Math.round(loadMs),
+      warmMs: Math.round(warmMs),
+      warmLongestStallMs: Math.round(stall),
       search: viaIndex,
+      searchGrouped: viaIndexGrouped,
       searchFiltered: viaIndexFiltered,
     };
     rows.push([
@@ -231,11 +320,18 @@ async function main(): Promise<void> {
       `${(writeMs / 1000).toFixed(1)} s (${Math.round(CHUNKS / (writeMs / 1000))} chunks/s)`,
     ]);
     rows.push([`SqliteChunkIndex: reopen, first search (loads ${CHUNKS} chunks)`, `${loadMs.toFixed(0)} ms`]);
+    rows.push([`SqliteChunkIndex: reopen, warm() (loads in 20 ms slices) / longest event-loop stall`, `${warmMs.toFixed(0)} ms / ${stall.toFixed(0)} ms`]);
     rows.push([`SqliteChunkIndex.search p50 / p95 / max, limit 50 (rows read back)`, `${viaIndex.p50} / ${viaIndex.p95} / ${viaIndex.max} ms`]);
+    rows.push([
+      `SqliteChunkIndex.search, limit 50 grouped to 10 documents × 1 chunk, threshold 0.6`,
+      `${viaIndexGrouped.p50} / ${viaIndexGrouped.p95} / ${viaIndexGrouped.max} ms`,
+    ]);
     rows.push([
       `SqliteChunkIndex.search with a metadata filter (1 in 7 documents)`,
       `${viaIndexFiltered.p50} / ${viaIndexFiltered.p95} / ${viaIndexFiltered.max} ms`,
     ]);
+  } catch (err) {
+    if (!(err instanceof SkipSqlite)) throw err;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -260,7 +356,11 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.dirname(path.resolve(json)), { recursive: true });
     fs.writeFileSync(
       json,
-      JSON.stringify({ machine, settings: { chunks: CHUNKS, memories: MEMORIES, passes: PASSES, queries: queries.length }, results, rssMb: rss }, null, 2),
+      JSON.stringify(
+        { machine, settings: { passages: PASSAGES, chunks: CHUNKS, memories: MEMORIES, passes: PASSES, queries: queries.length }, results, rssMb: rss },
+        null,
+        2,
+      ),
     );
     console.log(`\nfigures written to ${json}`);
   }

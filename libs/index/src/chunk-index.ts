@@ -48,8 +48,18 @@ export interface ChunkSearchQuery {
   denseWeight?: number;
   /** Embedder id of the query vector: only chunks embedded by the same model join the dense ranking. */
   model?: string;
+  /** Engine candidates: the best `limit` chunks are ranked (and, without `group`, returned). */
   limit: number;
   documentId?: string;
+  /** Chunks below this similarity are left out (before grouping). */
+  minSimilarity?: number;
+  /**
+   * Read back only what a per-document result shows: the ranked chunks are
+   * walked in rank order, at most `documents` distinct documents are kept and
+   * at most `chunksPerDocument` chunks of each (Infinity: every ranked chunk of
+   * a kept document), still in rank order; only those rows are read.
+   */
+  group?: { documents: number; chunksPerDocument: number };
 }
 
 export interface ChunkHit {
@@ -87,5 +97,11 @@ export interface ChunkIndex {
   listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]>;
   /** Chunks of a namespace (optionally filtered by document metadata), one page, with the total count of matching chunks. */
   listChunks(q: ListChunksQuery): Promise<{ items: Omit<IndexedChunk, "vector">[]; total: number }>;
+  /**
+   * Optional: makes every stored chunk searchable ahead of the first search,
+   * in slices that leave the event loop free in between (a serving process
+   * keeps answering meanwhile). Resolves when done.
+   */
+  warm?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -10,3 +10,4 @@ export * from "./engine/analysis";
 export * from "./engine/search-engine";
 export * from "./memory-index";
 export * from "./memory-proto";
+export { retrievalCounters } from "./engine/retrieve";

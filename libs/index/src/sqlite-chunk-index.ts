@@ -4,7 +4,7 @@ import type { JsonObject } from "@engram/kernel";
 import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk, ListChunksQuery } from "./chunk-index";
 import { analyzeForStorage } from "./engine/analysis";
 import { SearchEngine } from "./engine/search-engine";
-import { type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
+import { type EngineHit, type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
 
 const MIGRATIONS = [
   `CREATE TABLE chunks (
@@ -25,7 +25,14 @@ const MIGRATIONS = [
   `ALTER TABLE chunks ADD COLUMN terms TEXT;
    DROP TABLE chunks_fts;
    CREATE INDEX chunks_by_created ON chunks (tenant_id, namespace, created_at, document_id, position);`,
+  // A partition loads in rid order, a page at a time (the index orders each scope's rows by rid), and the
+  // check for rows without a stored analysis, made at every open, reads a partial index (empty once backfilled).
+  `CREATE INDEX chunks_by_scope ON chunks (tenant_id, namespace);
+   CREATE INDEX chunks_without_terms ON chunks (rid) WHERE terms IS NULL;`,
 ];
+
+/** Rows a partition load reads per query (no statement stays open between pages, so a warm-up can pause). */
+const LOAD_PAGE = 512;
 
 const ROW_COLUMNS = "rid, id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at";
 
@@ -140,27 +147,45 @@ export class SqliteChunkIndex implements ChunkIndex {
   private *loadPartition(partition: string, options?: LoadOptions): Iterable<EngineRecord> {
     const [tenantId, namespace] = splitKey(partition);
     const withVectors = options !== undefined && options.vectorModels.size > 0;
-    const rows = this.stmt(
-      `SELECT rid, document_id, doc, terms, model${withVectors ? ", vector" : ""} FROM chunks WHERE tenant_id = ? AND namespace = ? ORDER BY rid`,
-    ).iterate(tenantId, namespace) as Iterable<{ rid: number; document_id: string; doc: string; terms: string | null; model: string; vector?: Buffer }>;
-    // Chunks of one document share one parsed copy of its fields.
+    const page = this.stmt(
+      `SELECT rid, document_id, terms${withVectors ? ", model, vector" : ""} FROM chunks WHERE tenant_id = ? AND namespace = ? AND rid > ? ORDER BY rid LIMIT ${LOAD_PAGE}`,
+    ).raw(true);
+    const docOf = this.stmt("SELECT rid, doc FROM chunks WHERE rid IN (SELECT value FROM json_each(?))").raw(true);
+    // Chunks of one document share one parsed copy of its fields (those of its first chunk).
     const docs = new Map<string, DocInfo>();
-    for (const r of rows) {
-      let d = docs.get(r.document_id);
-      if (!d) {
-        d = { documentId: r.document_id, metadata: jsonColumn.read<IndexedChunk["document"]>(r.doc)?.metadata };
-        docs.set(r.document_id, d);
+    for (let after = 0; ;) {
+      const rows = page.all(tenantId, namespace, after) as [number, string, string | null, string?, Buffer?][];
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]![0];
+      // The first row of a document not seen yet is its first chunk (rows come in rid order).
+      const firsts = new Map<string, number>();
+      for (const r of rows) if (!docs.has(r[1]) && !firsts.has(r[1])) firsts.set(r[1], r[0]);
+      if (firsts.size > 0) {
+        const byRid = new Map(docOf.all(JSON.stringify([...firsts.values()])) as [number, string][]);
+        for (const r of rows)
+          if (!docs.has(r[1])) docs.set(r[1], { documentId: r[1], metadata: jsonColumn.read<IndexedChunk["document"]>(byRid.get(r[0]) ?? null)?.metadata });
       }
-      this.info.set(r.rid, d);
-      const keepVector = withVectors && r.vector && options!.vectorModels.has(r.model);
-      yield {
-        rid: r.rid,
-        analyzed: r.terms ?? "",
-        ...(keepVector
-          ? { vector: new Float32Array(r.vector!.buffer.slice(r.vector!.byteOffset, r.vector!.byteOffset + r.vector!.byteLength)), model: r.model }
-          : {}),
-      };
+      for (const [rid, documentId, terms, model, vector] of rows) {
+        this.info.set(rid, docs.get(documentId)!);
+        const record: EngineRecord = { rid, analyzed: terms ?? "" };
+        if (withVectors && vector && options!.vectorModels.has(model!)) {
+          record.vector = new Float32Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+          record.model = model;
+        }
+        yield record;
+      }
     }
+  }
+
+  /**
+   * Loads every partition of the store into memory ahead of the first search, in slices of about
+   * `sliceMs` with the event loop free in between (searches and writes meanwhile are served; a search
+   * that needs a partition still loading loads it at once).
+   */
+  async warm(sliceMs = 20): Promise<void> {
+    this.syncWithOtherWriters();
+    const keys = [...this.namespaces].flatMap(([tenant, set]) => [...set].map((ns) => partitionKey(tenant, ns)));
+    for (const key of keys) await this.engine.warm(key, sliceMs);
   }
 
   async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void> {
@@ -202,7 +227,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     if (chunks.length === 0) return;
     this.noteNamespace(tenantId, namespace);
     const p = partitionKey(tenantId, namespace);
-    if (!this.engine.isLoaded(p)) return;
+    if (!this.engine.isLoaded(p) && !this.engine.isWarming(p)) return;
     const infos = new Map<string, DocInfo>();
     const records: EngineRecord[] = chunks.map((c, i) => {
       let d = infos.get(JSON.stringify(c.document.metadata ?? null));
@@ -346,13 +371,36 @@ export class SqliteChunkIndex implements ChunkIndex {
       limit: q.limit,
       accept: this.acceptFor(q.documentId, q.filter),
     });
-    const rows = this.rowsByRid(hits.map((h) => h.rid));
+    const kept = this.select(hits, q.minSimilarity, q.group);
+    const rows = this.rowsByRid(kept.map((h) => h.rid));
     const byRid = new Map(rows.map((r) => [r.rid, r]));
-    return hits.flatMap((h) => {
+    return kept.flatMap((h) => {
       const row = byRid.get(h.rid);
       if (!row) return [];
       return [{ chunk: fromRow(row), score: h.score, similarity: h.similarity, keywordScore: h.keywordScore, vectorScore: h.vectorScore }];
     });
+  }
+
+  /**
+   * The hits a query reads back, in rank order: those at or above the similarity floor and, when grouped,
+   * within the first `documents` documents and the first `chunksPerDocument` chunks of each (the document
+   * comes from the in-memory rid map; a rid missing from it counts as a document of its own).
+   */
+  private select(hits: EngineHit[], minSimilarity: number | undefined, group: ChunkSearchQuery["group"]): EngineHit[] {
+    if (minSimilarity === undefined && !group) return hits;
+    const out: EngineHit[] = [];
+    const perDocument = new Map<string | number, number>();
+    for (const h of hits) {
+      if (minSimilarity !== undefined && h.similarity < minSimilarity) continue;
+      if (group) {
+        const doc = this.info.get(h.rid)?.documentId ?? h.rid;
+        const seen = perDocument.get(doc) ?? 0;
+        if (seen === 0 ? perDocument.size >= group.documents : seen >= group.chunksPerDocument) continue;
+        perDocument.set(doc, seen + 1);
+      }
+      out.push(h);
+    }
+    return out;
   }
 
   async close(): Promise<void> {

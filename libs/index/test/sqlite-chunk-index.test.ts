@@ -179,6 +179,87 @@ describe("SqliteChunkIndex", () => {
     });
   });
 
+  it("grouped search reads back the first documents' best chunks, in rank order, as grouping the full ranking would", async () => {
+    const words = ["apple", "banana", "cherry", "grape", "melon"];
+    for (let d = 0; d < 8; d++)
+      await index.replaceDocumentChunks(
+        "t1",
+        "ns",
+        `doc${d}`,
+        Array.from({ length: 4 }, (_, p) =>
+          chunk("t1", "ns", `doc${d}`, p, `${words.slice(0, 1 + ((d + p) % 5)).join(" ")} orchard ${"filler ".repeat(1 + ((d * 3 + p) % 7))}`),
+        ),
+      );
+    const all = await search({ tenantId: "t1", text: "apple banana cherry grape", limit: 50, denseWeight: 0 });
+    expect(all.length).toBe(32);
+    const grouped = (documents: number, chunksPerDocument: number, minSimilarity?: number) => {
+      const kept: typeof all = [];
+      const perDoc = new Map<string, number>();
+      for (const h of all) {
+        if (minSimilarity !== undefined && h.similarity < minSimilarity) continue;
+        const n = perDoc.get(h.chunk.documentId) ?? 0;
+        if (n === 0 ? perDoc.size >= documents : n >= chunksPerDocument) continue;
+        perDoc.set(h.chunk.documentId, n + 1);
+        kept.push(h);
+      }
+      return kept;
+    };
+    for (const [documents, chunksPerDocument, minSimilarity] of [
+      [3, 1, undefined],
+      [3, 2, undefined],
+      [5, Infinity, 0.5],
+      [100, 1, 0.9],
+    ] as const) {
+      const got = await search({
+        tenantId: "t1",
+        text: "apple banana cherry grape",
+        limit: 50,
+        denseWeight: 0,
+        minSimilarity,
+        group: { documents, chunksPerDocument },
+      });
+      expect(got).toEqual(grouped(documents, chunksPerDocument, minSimilarity));
+      expect(new Set(got.map((h) => h.chunk.documentId)).size).toBe(
+        Math.min(documents, new Set(grouped(Infinity, 1, minSimilarity).map((h) => h.chunk.documentId)).size),
+      );
+    }
+    expect(
+      (await search({ tenantId: "t1", text: "apple banana cherry grape", limit: 50, denseWeight: 0, group: { documents: 3, chunksPerDocument: 1 } })).length,
+    ).toBe(3);
+    expect(
+      (await search({ tenantId: "t1", text: "apple banana cherry grape", limit: 50, denseWeight: 0, minSimilarity: 0.5 })).every((h) => h.similarity >= 0.5),
+    ).toBe(true);
+  });
+
+  it("warm() loads every partition ahead of the first search while searches and writes go on", async () => {
+    const docs = Array.from({ length: 520 }, (_, d) => ({ tenant: d < 500 ? "t1" : "t2", ns: d < 500 ? "ns1" : "ns0", id: `doc${d}` }));
+    for (const [d, doc] of docs.entries())
+      await index.replaceDocumentChunks(
+        doc.tenant,
+        doc.ns,
+        doc.id,
+        Array.from({ length: 4 }, (_, p) => chunk(doc.tenant, doc.ns, doc.id, p, `walrus ${d} tusk ${p} ${"ice floe ".repeat(p + 1)}`)),
+      );
+    await index.close();
+    index = new SqliteChunkIndex(dir);
+    const partitions = ["t1\u0000ns1", "t2\u0000ns0"];
+    expect(partitions.some((p) => index.engine.isLoaded(p))).toBe(false);
+    // Slices of 0 ms: the load pauses every few hundred chunks.
+    const warming = index.warm(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(index.engine.isWarming(partitions[0]!)).toBe(true);
+    // Meanwhile: writes, and a search (which loads what it needs at once).
+    await index.replaceDocumentChunks("t1", "ns1", "new", [chunk("t1", "ns1", "new", 0, "narwhal horn")]);
+    await index.deleteDocument("t1", "ns1", "doc1");
+    expect((await search({ tenantId: "t2", namespaces: ["ns0"], text: "walrus tusk", limit: 3, denseWeight: 0 })).length).toBe(3);
+    await warming;
+    expect(partitions.every((p) => index.engine.isLoaded(p))).toBe(true);
+    expect((await search({ tenantId: "t1", text: "narwhal", denseWeight: 0 })).map((h) => h.chunk.documentId)).toEqual(["new"]);
+    const walruses = await search({ tenantId: "t1", namespaces: ["ns1"], text: "walrus", limit: 5000, denseWeight: 0 });
+    expect(walruses.length).toBe(499 * 4);
+    expect(walruses.some((h) => h.chunk.documentId === "doc1")).toBe(false);
+  });
+
   it("deleteDocument removes the document from keyword and vector search", async () => {
     const text = "Quarterly revenue grew by twelve percent.";
     await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, text), chunk("t1", "ns", "doc1", 1, "Costs stayed flat.")]);

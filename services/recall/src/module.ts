@@ -59,6 +59,13 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
         index: deps.index,
       }),
     },
+    // Serving only once the chunk index is in memory: the first searches do not pay for loading it.
+    async start() {
+      if (!deps.index.warm) return;
+      const started = performance.now();
+      await deps.index.warm();
+      deps.logger.info({ ms: Math.round(performance.now() - started) }, "chunk index loaded");
+    },
     async stop() {
       lookup.close();
       buckets.close();

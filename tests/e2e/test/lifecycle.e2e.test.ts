@@ -22,6 +22,10 @@ describe("process lifecycle", () => {
     expect(engram.output.join("\n")).toContain("shutdown complete");
 
     engram = await startEngram({ dataDir, apiKey: key });
+    // The chunk index was loaded into memory before the stack reported ready.
+    const loaded = engram.output.findIndex((l) => l.includes('"chunk index loaded"'));
+    expect(loaded).toBeGreaterThanOrEqual(0);
+    expect(loaded).toBeLessThan(engram.output.findIndex((l) => l.includes('"engram ready"')));
     api = apiClient(engram.url, key);
     const before = await api("GET", "/ns/kb/document/pelicans");
     expect(before.status).toBe(200);

@@ -12,7 +12,29 @@
  * quarter of the live ones.
  */
 
-/** Postings of one term. `docs` is sorted ascending (slot order). */
+// Compaction rebuilds through the bulk loader (which reads this module's constants only at call time).
+import { BulkLoad } from "./bulk-load";
+
+/** Postings per block of score bounds (a power of two). */
+export const BLOCK_SHIFT = 6;
+export const BLOCK = 1 << BLOCK_SHIFT;
+/** Block stats: a record length capped here is still a lower bound; `NO_LEN` marks an empty tf group. */
+export const NO_LEN = 0xffff;
+const LEN_CAP = 0xfffe;
+
+/**
+ * Postings of one term. `docs` is sorted ascending (slot order).
+ *
+ * Score bounds for dynamic pruning, kept conservative on removal (a dead
+ * posting may still raise a bound; compaction rebuilds them): BM25 grows with
+ * tf and falls with record length, so the largest score of a set of postings
+ * is at most the best of three (tf, shortest length) pairs: tf 1 with the
+ * shortest record holding the term once, tf 2 likewise, and the largest tf with
+ * the shortest record holding it three times or more. The list keeps them
+ * overall and, once it has more than one block, per block of `BLOCK`
+ * postings in `blocks` (four u16 per block: max tf, then the shortest length
+ * of tf 1, tf 2 and tf ≥ 3, lengths capped at 65534, `NO_LEN` when none).
+ */
 export interface Posting {
   docs: Int32Array;
   tfs: Uint16Array;
@@ -20,9 +42,13 @@ export interface Posting {
   n: number;
   /** Live records containing the term. */
   df: number;
-  /** Upper bounds for score pruning: largest tf, shortest record length seen (kept conservative on removal). */
   maxTf: number;
-  minLen: number;
+  /** Shortest record length with tf 1, tf 2, tf ≥ 3 (Infinity: none). */
+  min1: number;
+  min2: number;
+  min3: number;
+  /** Per-block stats (null while the list fits in one block: the overall stats are that block's). */
+  blocks: Uint16Array | null;
 }
 
 /** Vectors of one embedder model, one row per record, rows contiguous in `data`. */
@@ -35,6 +61,7 @@ export interface VectorBlock {
 }
 
 const EMPTY_I32 = new Int32Array(0);
+const EMPTY_U16 = new Uint16Array(0);
 
 function growI32(a: Int32Array, need: number, fill = 0): Int32Array {
   if (need <= a.length) return a;
@@ -43,25 +70,25 @@ function growI32(a: Int32Array, need: number, fill = 0): Int32Array {
   if (fill !== 0) b.fill(fill, a.length);
   return b;
 }
-function growU32(a: Uint32Array, need: number): Uint32Array {
+export function growU32(a: Uint32Array, need: number): Uint32Array {
   if (need <= a.length) return a;
   const b = new Uint32Array(Math.max(need, a.length * 2, 16));
   b.set(a);
   return b;
 }
-function growU16(a: Uint16Array, need: number): Uint16Array {
+export function growU16(a: Uint16Array, need: number): Uint16Array {
   if (need <= a.length) return a;
   const b = new Uint16Array(Math.max(need, a.length * 2, 4));
   b.set(a);
   return b;
 }
-function growU8(a: Uint8Array, need: number): Uint8Array {
+export function growU8(a: Uint8Array, need: number): Uint8Array {
   if (need <= a.length) return a;
   const b = new Uint8Array(Math.max(need, a.length * 2, 16));
   b.set(a);
   return b;
 }
-function growF64(a: Float64Array, need: number): Float64Array {
+export function growF64(a: Float64Array, need: number): Float64Array {
   if (need <= a.length) return a;
   const b = new Float64Array(Math.max(need, a.length * 2, 16));
   b.set(a);
@@ -74,6 +101,60 @@ function growF32(a: Float32Array, need: number): Float32Array {
   return b;
 }
 
+/** Appends a posting with its final tf and keeps the list's score bounds. */
+function appendPosting(p: Posting, slot: number, tf: number, len: number): void {
+  const n = p.n;
+  if (n === p.docs.length) {
+    const cap = Math.max(4, n * 2);
+    const d = new Int32Array(cap);
+    d.set(p.docs);
+    p.docs = d;
+    p.tfs = growU16(p.tfs, cap);
+  }
+  p.docs[n] = slot;
+  p.tfs[n] = tf;
+  p.n = n + 1;
+  p.df++;
+  if (n === BLOCK) {
+    // A second block starts: the first block's stats are the overall ones so far.
+    p.blocks = new Uint16Array(16);
+    p.blocks[0] = p.maxTf;
+    p.blocks[1] = capLen(p.min1);
+    p.blocks[2] = capLen(p.min2);
+    p.blocks[3] = capLen(p.min3);
+  }
+  if (tf > p.maxTf) p.maxTf = tf;
+  if (tf === 1) {
+    if (len < p.min1) p.min1 = len;
+  } else if (tf === 2) {
+    if (len < p.min2) p.min2 = len;
+  } else if (len < p.min3) p.min3 = len;
+  const blocks = p.blocks;
+  if (blocks === null) return;
+  const o = (n >> BLOCK_SHIFT) << 2;
+  if ((n & (BLOCK - 1)) === 0) {
+    if (o + 4 > blocks.length) {
+      const b = new Uint16Array(blocks.length * 2);
+      b.set(blocks);
+      p.blocks = b;
+    }
+    const b = p.blocks!;
+    b[o] = 0;
+    b[o + 1] = NO_LEN;
+    b[o + 2] = NO_LEN;
+    b[o + 3] = NO_LEN;
+  }
+  const b = p.blocks!;
+  const l = len < LEN_CAP ? len : LEN_CAP;
+  if (tf > b[o]!) b[o] = tf;
+  const g = o + (tf >= 3 ? 3 : tf);
+  if (l < b[g]!) b[g] = l;
+}
+
+function capLen(len: number): number {
+  return len === Infinity ? NO_LEN : Math.min(len, LEN_CAP);
+}
+
 export class Partition {
   /** term -> term id (ids index `postings` and `termText`). */
   readonly dict = new Map<string, number>();
@@ -83,6 +164,9 @@ export class Partition {
   private mark: Int32Array = EMPTY_I32;
   /** Per-term scratch index (-1 = none), see `termIndexScratch`. */
   private termIndex: Int32Array = EMPTY_I32;
+  /** Per-term scratch counts and distinct-term list of `add` (zero between uses). */
+  private counts: Uint32Array = new Uint32Array(0);
+  private distinct: Uint32Array = new Uint32Array(0);
   private markGen = 0;
 
   /** Per slot. */
@@ -107,6 +191,7 @@ export class Partition {
 
   /** Bumped by every change; caches keyed on it stay valid while it is unchanged. */
   version = 0;
+  private normCache: { version: number; c1: number; c2: number; norms: Float64Array } | undefined;
 
   constructor(
     readonly key: string,
@@ -120,7 +205,18 @@ export class Partition {
       id = this.termText.length;
       this.dict.set(term, id);
       this.termText.push(term);
-      this.postings.push({ docs: new Int32Array(2), tfs: new Uint16Array(2), n: 0, df: 0, maxTf: 0, minLen: 0x7fffffff });
+      // Empty until its first posting (a bulk load replaces every list anyway).
+      this.postings.push({
+        docs: EMPTY_I32,
+        tfs: EMPTY_U16,
+        n: 0,
+        df: 0,
+        maxTf: 0,
+        min1: Infinity,
+        min2: Infinity,
+        min3: Infinity,
+        blocks: null,
+      });
     }
     return id;
   }
@@ -134,37 +230,31 @@ export class Partition {
     this.lens = growU32(this.lens, this.slots);
     this.alive = growU8(this.alive, this.slots);
     this.seqStart = growU32(this.seqStart, this.slots);
-    this.seq = growU32(this.seq, this.seqUsed + terms.length);
+    const len = terms.length;
+    const start = this.seqUsed;
+    this.seq = growU32(this.seq, start + len);
     this.rids[slot] = rid;
     this.alive[slot] = 1;
-    this.seqStart[slot] = this.seqUsed;
-    const len = terms.length;
+    this.seqStart[slot] = start;
     this.lens[slot] = len;
-    for (const t of terms) {
-      const id = this.termId(t);
-      this.seq[this.seqUsed++] = id;
-      const p = this.postings[id]!;
-      if (p.n > 0 && p.docs[p.n - 1] === slot) {
-        const tf = p.tfs[p.n - 1]!;
-        if (tf < 0xffff) {
-          p.tfs[p.n - 1] = tf + 1;
-          if (tf + 1 > p.maxTf) p.maxTf = tf + 1;
-        }
-      } else {
-        if (p.n === p.docs.length) {
-          const cap = p.n * 2;
-          const d = new Int32Array(cap);
-          d.set(p.docs);
-          p.docs = d;
-          p.tfs = growU16(p.tfs, cap);
-        }
-        p.docs[p.n] = slot;
-        p.tfs[p.n] = 1;
-        p.n++;
-        p.df++;
-        if (p.maxTf < 1) p.maxTf = 1;
-        if (len < p.minLen) p.minLen = len;
-      }
+    const seq = this.seq;
+    for (let i = 0; i < len; i++) seq[start + i] = this.termId(terms[i]!);
+    this.seqUsed = start + len;
+    // Term frequencies first (distinct terms in first-occurrence order), then one posting per term.
+    const counts = (this.counts = growU32(this.counts, this.termText.length));
+    const distinct = (this.distinct = growU32(this.distinct, len));
+    let nd = 0;
+    for (let i = start; i < start + len; i++) {
+      const id = seq[i]!;
+      const c = counts[id]!;
+      counts[id] = c + 1;
+      if (c === 0) distinct[nd++] = id;
+    }
+    for (let j = 0; j < nd; j++) {
+      const id = distinct[j]!;
+      const tf = Math.min(counts[id]!, 0xffff);
+      counts[id] = 0;
+      appendPosting(this.postings[id]!, slot, tf, len);
     }
     this.slotOf.set(rid, slot);
     this.live++;
@@ -173,7 +263,8 @@ export class Partition {
     this.version++;
   }
 
-  private addVector(slot: number, vector: Float32Array, model: string): void {
+  /** Adds a slot's vector to its model's block (the slot's record is being added). */
+  addVector(slot: number, vector: Float32Array, model: string): void {
     let block = this.vectors.get(model);
     if (!block) {
       block = { dims: vector.length, data: new Float32Array(0), rowSlot: new Int32Array(0), rows: 0 };
@@ -234,6 +325,21 @@ export class Partition {
     return this.termIndex;
   }
 
+  /**
+   * BM25 length normalisation of every slot, c1 + c2 · length (k1·(1 − b) and
+   * k1·b / average length of the queried collection), kept while the partition
+   * and the constants are unchanged.
+   */
+  norms(c1: number, c2: number): Float64Array {
+    const c = this.normCache;
+    if (c && c.version === this.version && c.c1 === c1 && c.c2 === c2) return c.norms;
+    const norms = c && c.norms.length >= this.slots ? c.norms : new Float64Array(Math.max(this.slots, 16));
+    const lens = this.lens;
+    for (let i = 0; i < this.slots; i++) norms[i] = c1 + c2 * lens[i]!;
+    this.normCache = { version: this.version, c1, c2, norms };
+    return norms;
+  }
+
   /** Term ids of a slot in text order (a view into the sequence pool). */
   termsOf(slot: number): Uint32Array {
     const start = this.seqStart[slot]!;
@@ -265,6 +371,7 @@ export class Partition {
     this.postings = [];
     this.mark = EMPTY_I32;
     this.termIndex = EMPTY_I32;
+    this.counts = new Uint32Array(0);
     this.rids = new Float64Array(this.live);
     this.lens = new Uint32Array(this.live);
     this.alive = new Uint8Array(this.live);
@@ -279,25 +386,30 @@ export class Partition {
     this.vectors.clear();
     this.vectorRow.clear();
 
-    const terms: string[] = [];
+    // Term ids are given anew in first-occurrence order over the live records (terms no live record holds go).
+    const remap = new Int32Array(termText.length).fill(-1);
+    const bulk = new BulkLoad(this);
     for (let s = 0; s < oldSlots; s++) {
       if (!alive[s]) continue;
-      terms.length = 0;
-      const start = seqStart[s]!;
-      for (let i = start; i < start + lens[s]!; i++) terms.push(termText[seq[i]!]!);
-      let vector: Float32Array | undefined;
-      let model: string | undefined;
-      this.add(rids[s]!, terms);
+      const from = seqStart[s]!;
+      const len = lens[s]!;
+      const start = this.seqUsed;
+      for (let i = 0; i < len; i++) {
+        const old = seq[from + i]!;
+        let id = remap[old]!;
+        if (id < 0) remap[old] = id = this.termId(termText[old]!);
+        this.seq[start + i] = id;
+      }
+      bulk.pushSequence(rids[s]!, start, len);
       const slot = this.slots - 1;
       for (const [m, block] of oldVectors) {
         const rows = oldRows.get(m)!;
         const row = s < rows.length ? rows[s]! : -1;
         if (row < 0) continue;
-        vector = block.data.subarray(row * block.dims, (row + 1) * block.dims);
-        model = m;
-        this.addVector(slot, vector, model);
+        this.addVector(slot, block.data.subarray(row * block.dims, (row + 1) * block.dims), m);
       }
     }
+    for (const _ of bulk.build());
     // Blocks of models without any live vector are dropped with the rest.
     this.version++;
   }
@@ -305,9 +417,9 @@ export class Partition {
   /** Approximate bytes held by the typed arrays and term dictionary (for reports). */
   bytes(): number {
     let b = this.rids.byteLength + this.lens.byteLength + this.alive.byteLength + this.seqStart.byteLength + this.seq.byteLength + this.mark.byteLength;
-    for (const p of this.postings) b += p.docs.byteLength + p.tfs.byteLength + 64;
+    for (const p of this.postings) b += p.docs.byteLength + p.tfs.byteLength + (p.blocks?.byteLength ?? 0) + 64;
     for (const t of this.termText) b += 2 * t.length + 48;
-    b += this.slotOf.size * 40;
+    b += this.slotOf.size * 40 + (this.normCache?.norms.byteLength ?? 0);
     for (const v of this.vectors.values()) b += v.data.byteLength + v.rowSlot.byteLength;
     for (const r of this.vectorRow.values()) b += r.byteLength;
     return b;

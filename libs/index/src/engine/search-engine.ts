@@ -1,9 +1,11 @@
 import { analyze } from "../text";
 import { recordTerms } from "./analysis";
+import { BulkLoad } from "./bulk-load";
 import { Partition } from "./partition";
 import { type Bm25Params, collectionStats, type CollectionStats, documentFrequency, idf, retrieveTopK, type WeightedTerm } from "./retrieve";
 import { TopK } from "./top-k";
 import { bm25FromSequence, rm3QueryModel, weighted } from "./feedback";
+import { IdTable } from "./id-table";
 import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, PartitionLoader } from "./types";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
@@ -54,6 +56,15 @@ export interface SearchEngineOptions {
   ranking?: Partial<RankingConfig>;
 }
 
+interface Warming {
+  pending: ((p: Partition) => void)[];
+}
+
+/** A record's terms as the bulk loader takes them: the stored analysis as is, or the text analysed now. */
+function storedTerms(r: EngineRecord): string | string[] {
+  return r.analyzed ?? (r.text === undefined ? [] : analyze(r.text));
+}
+
 interface Candidate {
   part: number;
   slot: number;
@@ -77,6 +88,46 @@ function tiedRanks(sorted: readonly { score: number }[]): number[] {
   return out;
 }
 
+/**
+ * Share of the query's idf mass whose terms occur in a record (1 = every query
+ * term present), for the records of one partition: the query's term ids are
+ * looked up once, then each record's sequence is read once.
+ */
+class Coverage {
+  private readonly index: IdTable;
+  private readonly present: Uint8Array;
+  private readonly total: number;
+
+  constructor(
+    private readonly part: Partition,
+    private readonly terms: readonly WeightedTerm[],
+  ) {
+    this.index = new IdTable(terms.length);
+    this.present = new Uint8Array(terms.length);
+    let total = 0;
+    terms.forEach((t, k) => {
+      total += t.weight;
+      const id = part.dict.get(t.term);
+      if (id !== undefined) this.index.set(id, k);
+    });
+    this.total = total;
+  }
+
+  of(slot: number): number {
+    if (!(this.total > 0)) return 0;
+    const seq = this.part.termsOf(slot);
+    const present = this.present;
+    present.fill(0);
+    for (let i = 0; i < seq.length; i++) {
+      const k = this.index.get(seq[i]!);
+      if (k >= 0) present[k] = 1;
+    }
+    let hit = 0;
+    for (let k = 0; k < this.terms.length; k++) if (present[k]) hit += this.terms[k]!.weight;
+    return hit / this.total;
+  }
+}
+
 function norm(v: Float32Array): number {
   let s = 0;
   for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
@@ -96,6 +147,8 @@ export class SearchEngine implements HybridSearchEngine {
   readonly ranking: RankingConfig;
   /** Embedder models whose vectors partitions keep: those that queries (or similarity calls) used. */
   private readonly vectorModels = new Set<string>();
+  /** Partitions `warm` is loading, with the changes to apply once loaded. */
+  private readonly warming = new Map<string, Warming>();
 
   constructor(opts: SearchEngineOptions) {
     this.load = opts.load;
@@ -108,12 +161,51 @@ export class SearchEngine implements HybridSearchEngine {
     if (model !== undefined && !this.vectorModels.has(model)) this.vectorModels.add(model);
     if (p && model !== undefined && !p.vectorModels.has(model)) p = undefined;
     if (!p) {
+      // Loaded now, whole (a warm-up under way stops: this load reads every change it had queued).
+      this.warming.delete(key);
       p = new Partition(key, new Set(this.vectorModels));
-      for (const r of this.load(key, { vectorModels: p.vectorModels })) p.add(r.rid, recordTerms(r), r.vector, r.model);
+      const bulk = new BulkLoad(p);
+      for (const r of this.load(key, { vectorModels: p.vectorModels })) bulk.push(r.rid, storedTerms(r), r.vector, r.model);
+      for (const _ of bulk.build());
       if (p.needsCompaction()) p.compact();
       this.parts.set(key, p);
     }
     return p;
+  }
+
+  /**
+   * Loads a partition ahead of its first query, about `sliceMs` of work at a
+   * time with the event loop free in between, so a serving process keeps
+   * answering. Changes made meanwhile (`upsert`, `remove`) are applied when
+   * the load completes; a query that needs the partition earlier loads it
+   * whole at once, and `evict` stops the warm-up. A no-op for a loaded
+   * partition.
+   */
+  async warm(partition: string, sliceMs = 20): Promise<void> {
+    if (this.parts.has(partition) || this.warming.has(partition)) return;
+    const state: Warming = { pending: [] };
+    this.warming.set(partition, state);
+    const p = new Partition(partition, new Set(this.vectorModels));
+    const bulk = new BulkLoad(p);
+    let sliceStart = performance.now();
+    // Yields to the event loop when the slice is used up; false when the warm-up was overtaken.
+    const pause = async (): Promise<boolean> => {
+      if (performance.now() - sliceStart < sliceMs) return this.warming.get(partition) === state;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+      return this.warming.get(partition) === state;
+    };
+    let n = 0;
+    for (const r of this.load(partition, { vectorModels: p.vectorModels })) {
+      bulk.push(r.rid, storedTerms(r), r.vector, r.model);
+      if ((++n & 63) === 0 && !(await pause())) return;
+    }
+    for (const _ of bulk.build()) if (!(await pause())) return;
+    if (this.warming.get(partition) !== state) return;
+    this.warming.delete(partition);
+    for (const change of state.pending) change(p);
+    if (p.needsCompaction()) p.compact();
+    this.parts.set(partition, p);
   }
 
   /** True when the partition is in memory (diagnostics, tests). */
@@ -121,23 +213,35 @@ export class SearchEngine implements HybridSearchEngine {
     return this.parts.has(partition);
   }
 
+  /** True while `warm` is loading the partition. */
+  isWarming(partition: string): boolean {
+    return this.warming.has(partition);
+  }
+
   upsert(partition: string, records: EngineRecord[]): void {
+    const change = (p: Partition) => {
+      for (const r of records) p.add(r.rid, recordTerms(r), r.vector, r.model);
+      if (p.needsCompaction()) p.compact();
+    };
     const p = this.parts.get(partition);
+    if (p) change(p);
     // Not loaded yet: the store already holds the records, the first query loads them with the rest.
-    if (!p) return;
-    for (const r of records) p.add(r.rid, recordTerms(r), r.vector, r.model);
-    if (p.needsCompaction()) p.compact();
+    else this.warming.get(partition)?.pending.push(change);
   }
 
   remove(partition: string, rids: number[]): void {
+    const change = (p: Partition) => {
+      for (const rid of rids) p.remove(rid);
+      if (p.needsCompaction()) p.compact();
+    };
     const p = this.parts.get(partition);
-    if (!p) return;
-    for (const rid of rids) p.remove(rid);
-    if (p.needsCompaction()) p.compact();
+    if (p) change(p);
+    else this.warming.get(partition)?.pending.push(change);
   }
 
   evict(partition: string): void {
     this.parts.delete(partition);
+    this.warming.delete(partition);
   }
 
   /** Bytes held by the loaded partitions' structures (approximate). */
@@ -193,6 +297,7 @@ export class SearchEngine implements HybridSearchEngine {
     cands.sort((a, b) => b.score - a.score || denseOrder(a) - denseOrder(b) || a.part - b.part || a.slot - b.slot);
     const top = cands.slice(0, limit);
 
+    const coverage: (Coverage | undefined)[] = [];
     return top.map((c) => {
       const part = parts[c.part]!;
       let vectorScore = c.dense;
@@ -203,8 +308,8 @@ export class SearchEngine implements HybridSearchEngine {
           vectorScore = dotAt(q.vector!, block.data, row * block.dims, block.dims);
         }
       }
-      const coverage = this.coverage(part, c.slot, queryTerms);
-      const similarity = Math.max(0, Math.min(1, Math.max(useDense ? vectorScore : 0, coverage)));
+      const covered = (coverage[c.part] ??= new Coverage(part, queryTerms)).of(c.slot);
+      const similarity = Math.max(0, Math.min(1, Math.max(useDense ? vectorScore : 0, covered)));
       return { rid: part.rids[c.slot]!, score: c.score, similarity, keywordScore: c.keyword, vectorScore };
     });
   }
@@ -225,7 +330,7 @@ export class SearchEngine implements HybridSearchEngine {
         if (n > 0) cos = dotAt(vector!, block.data, row * block.dims, block.dims) / n;
       }
     }
-    return Math.max(0, Math.min(1, Math.max(cos, this.coverage(part, slot, terms))));
+    return Math.max(0, Math.min(1, Math.max(cos, new Coverage(part, terms).of(slot))));
   }
 
   /**
@@ -268,20 +373,19 @@ export class SearchEngine implements HybridSearchEngine {
     );
     // Rerank the first pass's candidates with the expanded query, exactly, from their term sequences.
     const expanded = weighted(model, (t) => idf(stats.n, df(t)));
-    const weights = Float64Array.from(expanded, (t) => t.weight);
+    const weights = new Float64Array(expanded.length);
+    for (let k = 0; k < expanded.length; k++) weights[k] = expanded[k]!.weight;
     const tf = new Float64Array(expanded.length);
     const c1 = r.k1 * (1 - r.b);
     const c2 = stats.avgLen > 0 ? (r.k1 * r.b) / stats.avgLen : 0;
     for (let pi = 0; pi < parts.length; pi++) {
       const part = parts[pi]!;
-      const index = part.termIndexScratch();
-      const ids = expanded.map((t) => part.dict.get(t.term) ?? -1);
-      ids.forEach((id, k) => id >= 0 && (index[id] = k));
-      try {
-        for (const h of first) if (h.part === pi) h.score = bm25FromSequence(part, h.slot, index, weights, tf, c1, c2);
-      } finally {
-        for (const id of ids) if (id >= 0) index[id] = -1;
-      }
+      const index = new IdTable(expanded.length);
+      expanded.forEach((t, k) => {
+        const id = part.dict.get(t.term);
+        if (id !== undefined) index.set(id, k);
+      });
+      for (const h of first) if (h.part === pi) h.score = bm25FromSequence(part, h.slot, index, weights, tf, c1, c2);
     }
     first.sort((a, b) => b.score - a.score || a.part - b.part || a.slot - b.slot);
     return first.slice(0, want);
@@ -321,19 +425,6 @@ export class SearchEngine implements HybridSearchEngine {
       out.push({ term, weight: times * idf(stats.n, df) });
     }
     return out;
-  }
-
-  /** Share of the query's idf mass whose terms occur in the record (1 = every query term present). */
-  private coverage(part: Partition, slot: number, terms: readonly WeightedTerm[]): number {
-    let total = 0;
-    let hit = 0;
-    const seq = part.termsOf(slot);
-    for (const t of terms) {
-      total += t.weight;
-      const id = part.dict.get(t.term);
-      if (id !== undefined && seq.includes(id)) hit += t.weight;
-    }
-    return total > 0 ? hit / total : 0;
   }
 
   /** Exact cosine (vectors are unit length) over the same-model vectors of the partitions. */

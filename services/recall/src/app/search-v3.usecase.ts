@@ -76,6 +76,8 @@ export class SearchV3UseCase {
       threshold: q.chunkThreshold,
       documentId,
       filter: q.filter,
+      // Each result lists every matching chunk of its document.
+      perDocument: Infinity,
     });
     if (q.filepath) {
       const paths = await Promise.all(hits.map((h) => this.deps.lookup.get(q.tenantId, h.chunks[0]!.chunk.namespace, h.documentId)));

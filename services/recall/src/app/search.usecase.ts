@@ -212,6 +212,8 @@ export class SearchUseCase {
       limit,
       threshold: q.threshold,
       filter: q.filter,
+      // A chunk result shows its best chunk; include.chunks lists every matching chunk of the document.
+      perDocument: q.include.chunks ? Infinity : 1,
     });
     return hits.map((hit) => ({ kind: "chunk" as const, hit, similarity: hit.similarity, document: documentOfChunk(hit.chunks[0]!.chunk) }));
   }

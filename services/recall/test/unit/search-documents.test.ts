@@ -45,7 +45,7 @@ describe("SearchDocumentsUseCase", () => {
     const index = new FakeIndex(hits);
     const uc = new SearchDocumentsUseCase(index as unknown as ChunkIndex);
     const query = await new QueryPreparer(new HashingEmbedder(32), rewriter).prepare("  query  ", false);
-    const res = await uc.execute({ tenantId: "t", namespaces: ["n"], query, limit: 2, threshold: 0.25, documentId: "a" });
+    const res = await uc.execute({ tenantId: "t", namespaces: ["n"], query, limit: 2, threshold: 0.25, documentId: "a", perDocument: Infinity });
     expect(res.map((d) => [d.documentId, d.similarity, d.chunks.map((c) => c.chunk.position)])).toEqual([
       ["a", 0.9, [0, 3]],
       ["b", 0.8, [2]],
@@ -55,6 +55,21 @@ describe("SearchDocumentsUseCase", () => {
     expect(q.limit).toBeGreaterThanOrEqual(10);
     // The hashing embedder carries no semantics: no query vector is computed.
     expect(q.vector).toHaveLength(0);
+  });
+
+  it("keeps the best chunk per document by default and asks the index to read back only the chunks kept", async () => {
+    const index = new FakeIndex(hits);
+    const uc = new SearchDocumentsUseCase(index as unknown as ChunkIndex);
+    const query = await new QueryPreparer(new HashingEmbedder(32), rewriter).prepare("query", false);
+    const res = await uc.execute({ tenantId: "t", query, limit: 3, threshold: 0.25 });
+    expect(res.map((d) => [d.documentId, d.chunks.map((c) => c.chunk.position)])).toEqual([
+      ["a", [0]],
+      ["b", [2]],
+      ["c", [0]],
+    ]);
+    expect(index.queries[0]).toMatchObject({ limit: 50, minSimilarity: 0.25, group: { documents: 3, chunksPerDocument: 1 } });
+    await uc.execute({ tenantId: "t", query, limit: 20, threshold: 0, perDocument: Infinity });
+    expect(index.queries[1]).toMatchObject({ limit: 100, minSimilarity: 0, group: { documents: 20, chunksPerDocument: Infinity } });
   });
 });
 
