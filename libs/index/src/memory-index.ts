@@ -117,4 +117,6 @@ export interface MemoryIndex {
   list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
   /** Namespaces of the tenant that hold memories. */
   namespaces(tenantId: string): Promise<string[]>;
+  /** Loads every partition ahead of the first search (in-memory read models), without long pauses of the event loop. */
+  warm?(): Promise<void>;
 }

@@ -61,10 +61,11 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
     },
     // Serving only once the chunk index is in memory: the first searches do not pay for loading it.
     async start() {
-      if (!deps.index.warm) return;
+      // Searches never pay for a cold partition: both read models load before recall reports serving.
       const started = performance.now();
-      await deps.index.warm();
-      deps.logger.info({ ms: Math.round(performance.now() - started) }, "chunk index loaded");
+      await deps.index.warm?.();
+      await deps.memories.warm?.();
+      deps.logger.info({ ms: Math.round(performance.now() - started) }, "chunk index and memory store loaded");
     },
     async stop() {
       lookup.close();

@@ -91,6 +91,8 @@ export interface HybridSearchEngine {
   /** Forgets a partition's in-memory state (it is loaded again on next use). */
   evict(partition: string): void;
   search(query: EngineQuery): EngineHit[];
+  /** Loads a partition ahead of its first query, in short slices (optional). */
+  warm?(partition: string, sliceMs?: number): Promise<void>;
   /**
    * Similarity in [0, 1] of a text to one record, on the engine's own scale
    * (used to relate a new memory to existing ones, and to score records

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
-import type { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
+import { partitionKey, SearchEngine } from "@engram/index";
+import { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import { CreateMemoriesUseCase } from "../../src/app/create-memories.usecase";
 import { forgetTopic, userNameOf } from "../../src/domain/memory";
 import { ForgetMemoriesUseCase } from "../../src/app/forget-memories.usecase";
@@ -279,6 +280,19 @@ describe("memories use cases on the embedded store", () => {
       expect(await search("door code")).toEqual([]);
       expect(await retire.expire()).toBe(1);
       expect(await store.findById(T, m!.id)).toMatchObject({ isForgotten: true, forgetReason: "rotates hourly", forgottenAt: clock.now().toISOString() });
+    });
+
+    it("warms every partition from disk ahead of the first search", async () => {
+      await create.execute({ tenantId: T, namespace: NS, memories: [{ content: "Erin plays the cello" }] });
+      await create.execute({ tenantId: "other-tenant", namespace: "elsewhere", memories: [{ content: "Finn plays the drums" }] });
+      await store.close();
+      let engine: SearchEngine | undefined;
+      store = new SqliteMemoryStore(dir, { engine: (load) => (engine = new SearchEngine({ load })), vectors: false });
+      expect(engine!.isLoaded(partitionKey(T, NS))).toBe(false);
+      await store.warm();
+      expect(engine!.isLoaded(partitionKey(T, NS))).toBe(true);
+      expect(engine!.isLoaded(partitionKey("other-tenant", "elsewhere"))).toBe(true);
+      expect((await search("cello")).map((h) => h.memory.content)).toEqual(["Erin plays the cello"]);
     });
 
     it("survives a restart: records, versions and the search index come back from disk", async () => {

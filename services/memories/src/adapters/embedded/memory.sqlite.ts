@@ -232,6 +232,21 @@ export class SqliteMemoryStore implements MemoryRepository {
     return (this.stmt(sql).all(...args) as Row[]).map(fromRow);
   }
 
+  /**
+   * Loads every (tenant, namespace) partition ahead of the first search: the
+   * records in one read per partition, then the engine's structures in short
+   * slices with the event loop free in between.
+   */
+  async warm(sliceMs = 20): Promise<void> {
+    const scopes = this.stmt("SELECT DISTINCT tenant_id, namespace FROM memories").all() as { tenant_id: string; namespace: string }[];
+    for (const s of scopes) {
+      const key = partitionKey(s.tenant_id, s.namespace);
+      this.load(key);
+      await (this.engine.warm?.(key, sliceMs) ?? Promise.resolve());
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
   // --- repository ---
 
   async findById(tenantId: string, id: string): Promise<MemoryRecord | undefined> {
