@@ -22,8 +22,8 @@ describe("process lifecycle", () => {
     expect(engram.output.join("\n")).toContain("shutdown complete");
 
     engram = await startEngram({ dataDir, apiKey: key });
-    // The chunk index was loaded into memory before the stack reported ready.
-    const loaded = engram.output.findIndex((l) => l.includes('"chunk index loaded"'));
+    // The chunk index and the memory store were loaded into memory before the stack reported ready.
+    const loaded = engram.output.findIndex((l) => l.includes('"chunk index and memory store loaded"'));
     expect(loaded).toBeGreaterThanOrEqual(0);
     expect(loaded).toBeLessThan(engram.output.findIndex((l) => l.includes('"engram ready"')));
     api = apiClient(engram.url, key);
