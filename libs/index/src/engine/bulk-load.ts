@@ -1,6 +1,9 @@
-import { BLOCK, BLOCK_SHIFT, growF64, growU32, growU8, NO_LEN, type Partition, type Posting } from "./partition";
+import * as blockConstants from "./blocks";
+import { growF64, growU32, growU8, type Partition, type Posting } from "./partition";
 
-const LEN_CAP = 0xfffe;
+// Module-local copies: an imported binding is read through a getter on every use once the
+// module is transpiled to CommonJS (tsx, jest), which shows in the hot loops.
+const { BLOCK, BLOCK_SHIFT, NO_LEN, LEN_CAP } = blockConstants;
 
 /**
  * Term ids of stored analyses (`analyzeForStorage`: stems joined by single

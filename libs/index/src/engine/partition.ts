@@ -12,15 +12,15 @@
  * quarter of the live ones.
  */
 
-// Compaction rebuilds through the bulk loader (which reads this module's constants only at call time).
+import * as blockConstants from "./blocks";
+// Compaction rebuilds through the bulk loader (which uses this module's functions only when called).
 import { BulkLoad } from "./bulk-load";
 
-/** Postings per block of score bounds (a power of two). */
-export const BLOCK_SHIFT = 6;
-export const BLOCK = 1 << BLOCK_SHIFT;
-/** Block stats: a record length capped here is still a lower bound; `NO_LEN` marks an empty tf group. */
-export const NO_LEN = 0xffff;
-const LEN_CAP = 0xfffe;
+export { BLOCK, BLOCK_SHIFT, NO_LEN } from "./blocks";
+
+// Module-local copies: an imported binding is read through a getter on every use once the
+// module is transpiled to CommonJS (tsx, jest), which shows in the hot loops.
+const { BLOCK, BLOCK_SHIFT, NO_LEN, LEN_CAP } = blockConstants;
 
 /**
  * Postings of one term. `docs` is sorted ascending (slot order).

@@ -1,5 +1,10 @@
-import { BLOCK_SHIFT, NO_LEN, type Partition, type Posting } from "./partition";
+import * as blockConstants from "./blocks";
+import type { Partition, Posting } from "./partition";
 import { TopK } from "./top-k";
+
+// Module-local copies: an imported binding is read through a getter on every use once the
+// module is transpiled to CommonJS (tsx, jest), which shows in the hot loops.
+const { BLOCK_SHIFT, NO_LEN } = blockConstants;
 
 /** A weighted query term (weight = query-side weight × idf, computed over every queried partition). */
 export interface WeightedTerm {
