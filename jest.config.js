@@ -11,6 +11,9 @@ module.exports = {
   maxWorkers: 2,
   // End-to-end tests start whole stacks; unit tests finish far below this.
   testTimeout: 60_000,
+  // Production engines for the contract suites (skipped with a printed reason without a container runtime).
+  globalSetup: "<rootDir>/scripts/jest-global-setup.cjs",
+  globalTeardown: "<rootDir>/scripts/jest-global-teardown.cjs",
   reporters: ["default", "<rootDir>/scripts/jest-summary-reporter.js"],
   projects: [
     {

@@ -1,2 +1,3 @@
 export * from "./engram-process";
 export * from "./wait";
+export * from "./containers";

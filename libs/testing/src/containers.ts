@@ -1,0 +1,45 @@
+/**
+ * Production engines for the contract suites, as started by the jest
+ * globalSetup (scripts/jest-containers.cjs) or given from outside through the
+ * same variables. Each suite runs once per adapter: the embedded one always,
+ * the production one when its engine is reachable; otherwise the production
+ * block is skipped and the reason printed once per suite.
+ */
+export interface ProductionEngines {
+  mongoUrl?: string;
+  qdrantUrl?: string;
+  kafkaBrokers?: string[];
+  /** Why the production engines are not available (undefined when they are). */
+  skipReason?: string;
+}
+
+export function productionEngines(env: NodeJS.ProcessEnv = process.env): ProductionEngines {
+  const kafka = env.ENGRAM_TEST_KAFKA_BROKERS?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    mongoUrl: env.ENGRAM_TEST_MONGO_URL || undefined,
+    qdrantUrl: env.ENGRAM_TEST_QDRANT_URL || undefined,
+    kafkaBrokers: kafka?.length ? kafka : undefined,
+    skipReason: env.ENGRAM_TEST_CONTAINERS_SKIP || undefined,
+  };
+}
+
+type Engine = "mongo" | "qdrant" | "kafka";
+
+/**
+ * `describe` for a production adapter: runs when every engine it needs is
+ * available, else `describe.skip` with the reason printed.
+ */
+export function describeWithEngines(engines: Engine[], name: string, fn: (e: Required<Omit<ProductionEngines, "skipReason">>) => void): void {
+  const e = productionEngines();
+  const missing = engines.filter((k) => (k === "mongo" ? !e.mongoUrl : k === "qdrant" ? !e.qdrantUrl : !e.kafkaBrokers));
+  if (missing.length === 0) {
+    describe(name, () => fn({ mongoUrl: e.mongoUrl ?? "", qdrantUrl: e.qdrantUrl ?? "", kafkaBrokers: e.kafkaBrokers ?? [] }));
+    return;
+  }
+  const reason = e.skipReason ?? `no ${missing.join(", ")} configured (ENGRAM_TEST_${missing[0]!.toUpperCase()}_…)`;
+  // eslint-disable-next-line no-console
+  console.log(`skipped: ${name}: ${reason}`);
+  describe.skip(`${name} (skipped: ${reason})`, () => fn({ mongoUrl: "", qdrantUrl: "", kafkaBrokers: [] }));
+}

@@ -1,0 +1,65 @@
+// Jest globalSetup/globalTeardown for the production adapters' contract suites.
+//
+// Starts MongoDB (replica set), Qdrant and Kafka (KRaft) once per run with
+// testcontainers and hands their addresses to the test workers through the
+// environment (workers are forked after globalSetup and inherit it):
+//   ENGRAM_TEST_MONGO_URL, ENGRAM_TEST_QDRANT_URL, ENGRAM_TEST_KAFKA_BROKERS.
+// Without a container runtime (or with ENGRAM_TEST_CONTAINERS=off) nothing is
+// started and ENGRAM_TEST_CONTAINERS_SKIP carries the reason, which the
+// suites print when they skip (libs/testing/src/containers.ts).
+"use strict";
+
+const IMAGES = {
+  mongo: process.env.ENGRAM_TEST_MONGO_IMAGE || "mongo:8.0",
+  qdrant: process.env.ENGRAM_TEST_QDRANT_IMAGE || "qdrant/qdrant:v1.15.5",
+  kafka: process.env.ENGRAM_TEST_KAFKA_IMAGE || "confluentinc/cp-kafka:7.9.2",
+};
+
+const started = [];
+
+async function setup() {
+  const mode = (process.env.ENGRAM_TEST_CONTAINERS || "auto").toLowerCase();
+  if (process.env.ENGRAM_TEST_MONGO_URL && process.env.ENGRAM_TEST_QDRANT_URL && process.env.ENGRAM_TEST_KAFKA_BROKERS) {
+    // Engines provided from outside (a CI service block, a developer's compose stack).
+    return;
+  }
+  if (mode === "off") {
+    skip("ENGRAM_TEST_CONTAINERS=off");
+    return;
+  }
+  const tc = require("../libs/testing/node_modules/testcontainers");
+  try {
+    await tc.getContainerRuntimeClient();
+  } catch (err) {
+    skip(`no container runtime found (${firstLine(err)})`);
+    return;
+  }
+  const { MongoDBContainer } = require("../libs/testing/node_modules/@testcontainers/mongodb");
+  const { KafkaContainer } = require("../libs/testing/node_modules/@testcontainers/kafka");
+  const t0 = Date.now();
+  const [mongo, qdrant, kafka] = await Promise.all([
+    new MongoDBContainer(IMAGES.mongo).start(),
+    new tc.GenericContainer(IMAGES.qdrant).withExposedPorts(6333).withWaitStrategy(tc.Wait.forHttp("/readyz", 6333).forStatusCode(200)).start(),
+    new KafkaContainer(IMAGES.kafka).withKraft().start(),
+  ]);
+  started.push(mongo, qdrant, kafka);
+  process.env.ENGRAM_TEST_MONGO_URL = `${mongo.getConnectionString()}?directConnection=true`;
+  process.env.ENGRAM_TEST_QDRANT_URL = `http://${qdrant.getHost()}:${qdrant.getMappedPort(6333)}`;
+  process.env.ENGRAM_TEST_KAFKA_BROKERS = `${kafka.getHost()}:${kafka.getMappedPort(9093)}`;
+  process.stdout.write(`\ncontract suites: MongoDB ${IMAGES.mongo}, Qdrant ${IMAGES.qdrant}, Kafka ${IMAGES.kafka} started in ${Date.now() - t0} ms\n`);
+}
+
+function skip(reason) {
+  process.env.ENGRAM_TEST_CONTAINERS_SKIP = reason;
+  process.stdout.write(`\ncontract suites: production adapters (MongoDB, Qdrant, Kafka) skipped: ${reason}\n`);
+}
+
+function firstLine(err) {
+  return String((err && err.message) || err).split("\n")[0];
+}
+
+async function teardown() {
+  await Promise.all(started.splice(0).map((c) => c.stop().catch(() => undefined)));
+}
+
+module.exports = { setup, teardown };

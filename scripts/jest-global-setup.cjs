@@ -1,0 +1,2 @@
+"use strict";
+module.exports = () => require("./jest-containers.cjs").setup();
