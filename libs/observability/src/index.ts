@@ -76,3 +76,4 @@ export const metrics = {
 };
 let collected = false;
 export * from "./trace";
+export * from "./metrics-server";

@@ -6,8 +6,9 @@ import { loadMemoriesConfig } from "@engram/memories/src/config";
 import { loadRecallConfig } from "@engram/recall/src/config";
 import { loadConnectionsConfig } from "@engram/connections/src/config";
 
-export const SERVICES = ["ingestion", "pipeline-worker", "memories", "recall", "connections", "gateway"] as const;
-export type ServiceName = (typeof SERVICES)[number];
+import { SERVICES, type ServiceName, topologyProblems } from "./topology";
+
+export { SERVICES, type ServiceName };
 
 const processSchema = z.object({
   TARGETS: z
@@ -29,6 +30,14 @@ const processSchema = z.object({
       }
       return new Set(parts as ServiceName[]);
     }),
+  /** Event bus: in-process and durable under the data dir, or Kafka (services in separate processes). */
+  BUS: z.enum(["embedded", "kafka"], { message: "must be embedded or kafka" }).default("embedded"),
+  /** Records (documents, settings, keys, memories): SQLite under the data dir, or MongoDB. */
+  STORE: z.enum(["embedded", "mongo"], { message: "must be embedded or mongo" }).default("embedded"),
+  /** Search read models (chunks, memory search): in-process, or Qdrant. */
+  INDEX: z.enum(["embedded", "qdrant"], { message: "must be embedded or qdrant" }).default("embedded"),
+  /** Prometheus endpoint (GET /metrics) for a process without the gateway, as host:port; unset = none. */
+  METRICS_ADDRESS: env.address().optional(),
   ENGRAM_DATA_DIR: env.string("./.data"),
   LOG_LEVEL: env.logLevel(),
   /** Interface the in-process gRPC servers bind (loopback: nothing leaves the machine). */
@@ -67,6 +76,7 @@ export function loadAllInOneConfig(e: Env = process.env) {
     connections: attempt(() => loadConnectionsConfig(e)),
     gateway: attempt(() => loadGatewayConfig(e)),
   };
+  if (proc) problems.push(...topologyProblems({ targets: proc.TARGETS, bus: proc.BUS, store: proc.STORE, index: proc.INDEX }).map((m) => `engram: ${m}`));
   if (proc && proc.SHUTDOWN_DELAY_MS + proc.SHUTDOWN_DEADLINE_MS > 9_500) {
     problems.push("engram: SHUTDOWN_DELAY_MS + SHUTDOWN_DEADLINE_MS must stay below 9500 so SIGTERM completes within 10 s");
   }

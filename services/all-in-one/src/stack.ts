@@ -3,7 +3,7 @@ import { EmbeddedEventBus } from "@engram/bus";
 import { type ChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
-import { metrics } from "@engram/observability";
+import { metrics, startMetricsServer } from "@engram/observability";
 import { ProcessRuntime } from "@engram/runtime";
 import { createGatewayModule } from "@engram/gateway/src/module";
 import { createGatewayThreadModule } from "./gateway-thread";
@@ -12,7 +12,7 @@ import { createWorkerModule } from "@engram/pipeline-worker/src/module";
 import { createEmbeddedMemoryStore, createMemoriesModule } from "@engram/memories/src/module";
 import { createRecallModule } from "@engram/recall/src/module";
 import { createConnectionsModule } from "@engram/connections/src/module";
-import type { AllInOneConfig } from "./config";
+import { type AllInOneConfig, SERVICES } from "./config";
 
 export interface RunningStack {
   runtime: ProcessRuntime;
@@ -56,7 +56,10 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   }
   // One set of language components (extractor, relator, reranker, ...) for both services.
   const nlp = createNlp(c.memories);
-  const grpc = `${p.GRPC_HOST}:0`;
+  // Every service here: loopback ports picked by the system (nothing else dials them). A split process binds
+  // each service's configured address, where its peers in other processes expect it.
+  const together = SERVICES.every((s) => targets.has(s));
+  const bindAddress = (configured: string) => (together ? `${p.GRPC_HOST}:0` : configured);
   const local = (port: number | undefined) => `127.0.0.1:${port}`;
   const grpcPorts: Record<string, number> = {};
   const addresses = {
@@ -68,16 +71,25 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
 
   try {
     if (targets.has("ingestion")) {
-      grpcPorts.ingestion = (await runtime.add(createIngestionModule({ config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir }, bus, logger }), grpc))!;
+      grpcPorts.ingestion = (await runtime.add(
+        createIngestionModule({ config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir }, bus, logger }),
+        bindAddress(c.ingestion.INGESTION_GRPC_ADDRESS),
+      ))!;
       addresses.ingestion = local(grpcPorts.ingestion);
     }
     if (targets.has("connections")) {
-      grpcPorts.connections = (await runtime.add(createConnectionsModule({ config: { ...c.connections, ENGRAM_DATA_DIR: dataDir }, logger }), grpc))!;
+      grpcPorts.connections = (await runtime.add(
+        createConnectionsModule({ config: { ...c.connections, ENGRAM_DATA_DIR: dataDir }, logger }),
+        bindAddress(c.connections.CONNECTIONS_GRPC_ADDRESS),
+      ))!;
       addresses.connections = local(grpcPorts.connections);
     }
     if (targets.has("recall")) {
       const config = { ...c.recall, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, CONNECTIONS_ADDRESS: addresses.connections };
-      grpcPorts.recall = (await runtime.add(createRecallModule({ config, index: index!, memories: memoryStore!, nlp, logger }), grpc))!;
+      grpcPorts.recall = (await runtime.add(
+        createRecallModule({ config, index: index!, memories: memoryStore!, nlp, logger }),
+        bindAddress(c.recall.RECALL_GRPC_ADDRESS),
+      ))!;
       addresses.recall = local(grpcPorts.recall);
     }
     if (targets.has("memories")) {
@@ -89,12 +101,18 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         CONNECTIONS_ADDRESS: addresses.connections,
         BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS,
       };
-      grpcPorts.memories = (await runtime.add(createMemoriesModule({ config, bus, store: memoryStore!, nlp, logger }), grpc))!;
+      grpcPorts.memories = (await runtime.add(
+        createMemoriesModule({ config, bus, store: memoryStore!, nlp, logger }),
+        bindAddress(c.memories.MEMORIES_GRPC_ADDRESS),
+      ))!;
       addresses.memories = local(grpcPorts.memories);
     }
     if (targets.has("pipeline-worker")) {
       const config = { ...c.worker, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS };
-      grpcPorts["pipeline-worker"] = (await runtime.add(createWorkerModule({ config, bus, index: index!, logger }), grpc))!;
+      grpcPorts["pipeline-worker"] = (await runtime.add(
+        createWorkerModule({ config, bus, index: index!, logger }),
+        bindAddress(c.worker.PIPELINE_WORKER_GRPC_ADDRESS),
+      ))!;
     }
     let httpPort: number | undefined;
     if (targets.has("gateway")) {
@@ -123,6 +141,11 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         : createGatewayModule({ config, logger, print });
       await runtime.add(gateway);
       httpPort = gateway.port();
+    }
+    // The gateway serves /metrics for its process; any other process can expose its own.
+    if (p.METRICS_ADDRESS && !targets.has("gateway")) {
+      const server = await startMetricsServer(p.METRICS_ADDRESS, logger.child({ component: "metrics" }));
+      runtime.onStopped(() => server.close());
     }
     return { runtime, httpPort, grpcPorts };
   } catch (err) {

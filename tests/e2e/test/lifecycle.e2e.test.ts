@@ -81,4 +81,10 @@ describe("process lifecycle", () => {
       /TARGETS[\s\S]*BUS_PARTITIONS[\s\S]*PORT|TARGETS[\s\S]*PORT[\s\S]*BUS_PARTITIONS/,
     );
   });
+
+  it("refuses services split across processes on embedded engines, naming the fix", async () => {
+    await expect(startEngram({ env: { TARGETS: "pipeline-worker" }, timeoutMs: 20_000 })).rejects.toThrow(
+      /BUS=embedded[\s\S]*set BUS=kafka[\s\S]*INDEX=embedded[\s\S]*set INDEX=qdrant/,
+    );
+  });
 });
