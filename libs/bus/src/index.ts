@@ -3,3 +3,4 @@ export * from "./partition";
 export * from "./embedded-bus";
 export * from "./events";
 export * from "./outbox";
+export * from "./delivery";

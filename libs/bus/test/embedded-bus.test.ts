@@ -1,3 +1,4 @@
+import { metrics } from "@engram/observability";
 import { type EmbeddedEventBus } from "../src/embedded-bus";
 import { partitionFor } from "../src/partition";
 import { deadLetterTopic, type DeliveredMessage } from "../src/port";
@@ -173,6 +174,39 @@ describe("EmbeddedEventBus", () => {
     await sleep(60);
     expect(attempts).toEqual([1, 2, 3]);
     expect(dead).toEqual([]);
+  });
+
+  it("reports consumer lag per group and partition in engram_bus_consumer_lag", async () => {
+    const bus = open();
+    const key = "doc-lag";
+    const partition = String(partitionFor(key, 8));
+    await bus.publish(["a", "b", "c"].map((t) => textMessage(TOPIC, key, t)));
+    const gaugeValue = async () => {
+      const { values } = await metrics.gauge("engram_bus_consumer_lag", "", []).get();
+      return values.find((v) => v.labels.group === "lagging" && v.labels.topic === TOPIC && v.labels.partition === partition)?.value;
+    };
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const handled: string[] = [];
+    let entered = false;
+    await bus.subscribe({
+      group: "lagging",
+      topics: [TOPIC],
+      handler: async (m) => {
+        entered = true;
+        if (handled.length === 0) await gate;
+        handled.push(textOf(m.value));
+      },
+    });
+    // The first handler is held: nothing is committed, the whole partition is lag.
+    await until(() => entered, "first delivery");
+    expect(bus.lag("lagging", [TOPIC])).toBe(3);
+    expect(await gaugeValue()).toBe(3);
+    release();
+    await until(() => handled.length === 3, "all handled");
+    const deadline = Date.now() + 5000;
+    while ((await gaugeValue()) !== 0 && Date.now() < deadline) await sleep(5);
+    expect(await gaugeValue()).toBe(0);
   });
 
   it("refuses to publish after close", async () => {
