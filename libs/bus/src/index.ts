@@ -4,3 +4,5 @@ export * from "./embedded-bus";
 export * from "./events";
 export * from "./outbox";
 export * from "./delivery";
+export * from "./kafka-bus";
+export * from "./kafka-config";
