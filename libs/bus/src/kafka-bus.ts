@@ -500,6 +500,7 @@ class KafkaSubscription {
 
   /** Resolves once the consumer has joined its group and fetches. */
   start(): Promise<void> {
+    if (this.stopping) return Promise.resolve(); // closed before it started: never connect
     this.started ??= this.run();
     return this.started;
   }
@@ -547,7 +548,7 @@ class KafkaSubscription {
     };
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });
-    if (this.stopping) return;
+    if (this.stopping) return; // stop() disconnects once this has returned
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
