@@ -392,13 +392,16 @@ export class KafkaEventBus implements EventBus {
     this.closing ??= (async () => {
       this.closed = true;
       // Consumers first: a handler finishing now may still dead-letter through the producer.
-      await Promise.all([...this.subs.values()].map((s) => s.stop()));
+      // Every step runs even if an earlier one fails; the first failure is reported at the end.
+      const results = await Promise.allSettled([...this.subs.values()].map((s) => s.stop()));
       this.subs.clear();
       await Promise.allSettled([...this.inflight]);
       const ready = this.ready;
       this.ready = undefined;
       const clients = await ready?.catch(() => undefined);
-      if (clients) await Promise.all([clients.producer.disconnect(), clients.admin.disconnect()]);
+      if (clients) results.push(...(await Promise.allSettled([clients.producer.disconnect(), clients.admin.disconnect()])));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      if (failed) throw failed.reason;
     })();
     return this.closing;
   }
