@@ -1,15 +1,8 @@
 import { EventEmitter } from "node:events";
-import { type Logger, metrics } from "@engram/observability";
+import type { Logger } from "@engram/observability";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
-import {
-  deadLetterTopic,
-  type DeliveredMessage,
-  type EventBus,
-  type EventHeaders,
-  type OutgoingMessage,
-  type SubscribeOptions,
-  type Subscription,
-} from "./port";
+import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage } from "./delivery";
+import { type DeliveredMessage, type EventBus, type EventHeaders, type OutgoingMessage, type SubscribeOptions, type Subscription } from "./port";
 import { partitionFor } from "./partition";
 
 export interface EmbeddedBusOptions {
@@ -90,7 +83,7 @@ export class EmbeddedEventBus implements EventBus {
         touched.add(wakeKey(m.topic, p));
       }
     });
-    for (const m of messages) metrics.counter("engram_bus_published_total", "Events published", ["topic"]).labels(m.topic).inc();
+    for (const m of messages) busMetrics.published().labels(m.topic).inc();
     for (const t of touched) {
       this.versions.set(t, (this.versions.get(t) ?? 0) + 1);
       this.wake.emit(t);
@@ -156,6 +149,11 @@ export class EmbeddedEventBus implements EventBus {
     ).run(group, topic, partition, offset);
   }
 
+  /** The offset the next message published to the topic-partition gets. */
+  headOffset(topic: string, partition: number): number {
+    return (this.nextOffset.get(topic, partition) as { n: number } | undefined)?.n ?? 0;
+  }
+
   fetch(topic: string, partition: number, fromOffset: number, limit: number): DeliveredMessage[] {
     const rows = this.stmt("SELECT offset, key, value, headers FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?").all(
       topic,
@@ -179,7 +177,7 @@ export class EmbeddedEventBus implements EventBus {
     let lag = 0;
     for (const topic of topics) {
       for (let p = 0; p < this.partitions; p++) {
-        const head = (this.nextOffset.get(topic, p) as { n: number } | undefined)?.n ?? 0;
+        const head = this.headOffset(topic, p);
         const row = this.stmt("SELECT committed FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ?").get(group, topic, p) as
           { committed: number } | undefined;
         lag += Math.max(0, head - (row?.committed ?? 0));
@@ -237,15 +235,17 @@ class EmbeddedSubscription {
   private async run(topic: string, partition: number): Promise<void> {
     const { group, handler } = this.opts;
     const log = this.bus.options.logger;
-    const maxAttempts = this.bus.options.maxAttempts ?? 5;
-    const base = this.bus.options.backoffMs ?? 200;
-    const maxBackoff = this.bus.options.maxBackoffMs ?? 10_000;
+    const maxAttempts = this.bus.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    const base = this.bus.options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    const maxBackoff = this.bus.options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     const fetchSize = this.bus.options.fetchSize ?? 32;
     // Stagger the start so a fresh process does not hit SQLite from every loop at once.
     await sleep(partition);
     // Only this loop commits for (group, topic, partition), so the position is tracked here.
     let from = this.bus.committed(group, topic, partition);
     const key = wakeKey(topic, partition);
+    const lag = busMetrics.consumerLag().labels(group, topic, String(partition));
+    lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
     while (!this.stopping) {
       const version = this.bus.topicVersion(key);
       const batch = this.bus.fetch(topic, partition, from, fetchSize);
@@ -265,23 +265,11 @@ class EmbeddedSubscription {
                 { err, topic, partition, offset: msg.offset, group, eventType: msg.headers["event-type"] },
                 "event handler failed on every attempt; dead-lettering",
               );
-              await this.bus.publish([
-                {
-                  topic: deadLetterTopic(topic),
-                  key: msg.key,
-                  value: msg.value,
-                  headers: {
-                    ...msg.headers,
-                    "dlq-group": group,
-                    "dlq-error": String((err as Error)?.message ?? err).slice(0, 500),
-                    "dlq-offset": String(msg.offset),
-                  },
-                },
-              ]);
-              metrics.counter("engram_bus_dead_lettered_total", "Events dead-lettered", ["topic", "group"]).labels(topic, group).inc();
+              await this.bus.publish([deadLetterMessage({ ...msg, attempt }, group, err, attempt)]);
+              busMetrics.deadLettered().labels(topic, group).inc();
               break;
             }
-            const delay = Math.min(maxBackoff, base * 2 ** (attempt - 1));
+            const delay = backoffDelay(attempt, base, maxBackoff);
             log.warn(
               { err: (err as Error)?.message, topic, partition, offset: msg.offset, group, attempt, retryInMs: delay },
               "event handler failed; retrying",
@@ -293,6 +281,7 @@ class EmbeddedSubscription {
         this.bus.commit(group, topic, partition, msg.offset + 1);
         from = msg.offset + 1;
       }
+      lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
     }
   }
 }

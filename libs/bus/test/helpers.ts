@@ -38,4 +38,4 @@ export async function until(fn: () => boolean, what: string, timeoutMs = 5000): 
   }
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,575 @@
+import type { ConnectionOptions } from "node:tls";
+import {
+  type Admin,
+  type Batch,
+  type Consumer,
+  type EachBatchPayload,
+  type IHeaders,
+  Kafka,
+  type KafkaMessage,
+  type logCreator,
+  logLevel,
+  type Message,
+  Partitioners,
+  type Producer,
+} from "kafkajs";
+import type { Logger } from "@engram/observability";
+import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage } from "./delivery";
+import {
+  deadLetterTopic,
+  type DeliveredMessage,
+  type EventBus,
+  type EventHeaders,
+  type MessageHandler,
+  type OutgoingMessage,
+  type SubscribeOptions,
+  type Subscription,
+} from "./port";
+
+export type KafkaSaslMechanism = "plain" | "scram-sha-256" | "scram-sha-512";
+
+/** Username/password SASL (kafkajs types it as one variant per mechanism). */
+export type KafkaSasl = { [M in KafkaSaslMechanism]: { mechanism: M; username: string; password: string } }[KafkaSaslMechanism];
+
+export interface KafkaBusOptions {
+  /** Bootstrap brokers, `host:port`. */
+  brokers: string[];
+  clientId: string;
+  /** kafkajs's own log lines go here too (its level follows this logger's). */
+  logger: Logger;
+  /** Partitions of the topics this bus creates; topics that already exist keep theirs. Default 12. */
+  topicPartitions?: number;
+  /** Replication factor of the topics this bus creates. Default 1. */
+  replicationFactor?: number;
+  /** Topics (and their `.dlq` topics) to create in connect(); others are created on first publish or subscribe. */
+  topics?: string[];
+  /** Handler attempts before a message is dead-lettered. Default 5. */
+  maxAttempts?: number;
+  /** First retry delay; doubles per attempt up to maxBackoffMs. Default 200. */
+  backoffMs?: number;
+  /** Default 10 000. */
+  maxBackoffMs?: number;
+  ssl?: boolean | ConnectionOptions;
+  sasl?: KafkaSasl;
+  /** Partitions one subscription handles at the same time. Default: topicPartitions. */
+  partitionsConsumedConcurrently?: number;
+  /** Consumer session timeout. Default 30 000. */
+  sessionTimeoutMs?: number;
+  /** Consumer heartbeat period, also while a handler runs or a retry waits. Default 3 000. */
+  heartbeatIntervalMs?: number;
+  /** How long the group waits for members to re-join on a rebalance. Default 60 000. */
+  rebalanceTimeoutMs?: number;
+  /** Longest a fetch waits for new messages; also bounds how long close() waits for an idle fetch. Default 1 000. */
+  maxWaitTimeMs?: number;
+  /** kafkajs connectionTimeout. Default 3 000. */
+  connectionTimeoutMs?: number;
+  /** kafkajs requestTimeout. Default 30 000. */
+  requestTimeoutMs?: number;
+}
+
+interface Settings {
+  topicPartitions: number;
+  replicationFactor: number;
+  maxAttempts: number;
+  backoffMs: number;
+  maxBackoffMs: number;
+  concurrency: number;
+  sessionTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  rebalanceTimeoutMs: number;
+  maxWaitTimeMs: number;
+}
+
+function resolveSettings(o: KafkaBusOptions): Settings {
+  const topicPartitions = o.topicPartitions ?? 12;
+  const s: Settings = {
+    topicPartitions,
+    replicationFactor: o.replicationFactor ?? 1,
+    maxAttempts: o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    backoffMs: o.backoffMs ?? DEFAULT_BACKOFF_MS,
+    maxBackoffMs: o.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
+    concurrency: o.partitionsConsumedConcurrently ?? topicPartitions,
+    sessionTimeoutMs: o.sessionTimeoutMs ?? 30_000,
+    heartbeatIntervalMs: o.heartbeatIntervalMs ?? 3_000,
+    rebalanceTimeoutMs: o.rebalanceTimeoutMs ?? 60_000,
+    maxWaitTimeMs: o.maxWaitTimeMs ?? 1_000,
+  };
+  const problems: string[] = [];
+  if (o.brokers.length === 0) problems.push("brokers: at least one host:port is required");
+  for (const [name, value] of Object.entries(s)) {
+    if (!Number.isInteger(value) || value < (name === "backoffMs" ? 0 : 1)) problems.push(`${name}: must be a positive integer (got ${value})`);
+  }
+  if (s.heartbeatIntervalMs >= s.sessionTimeoutMs) problems.push("heartbeatIntervalMs: must be lower than sessionTimeoutMs");
+  if (problems.length) throw new Error(`invalid Kafka bus options:\n  - ${problems.join("\n  - ")}`);
+  return s;
+}
+
+// -- conversions between the port's messages and kafkajs's (pure; unit-tested) --
+
+/** Port headers to Kafka headers: every value as UTF-8 bytes, unset ones left out. */
+export function toKafkaHeaders(headers: EventHeaders): IHeaders {
+  const out: IHeaders = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = Buffer.from(value, "utf8");
+  return out;
+}
+
+/**
+ * Kafka headers to port headers. kafkajs gives a repeated header name as an
+ * array; the last value wins (Kafka's `lastHeader`). This bus never repeats one.
+ */
+export function fromKafkaHeaders(headers: IHeaders | undefined): EventHeaders {
+  const out: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(headers ?? {})) {
+    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (value !== undefined) out[name] = typeof value === "string" ? value : value.toString("utf8");
+  }
+  return out as EventHeaders;
+}
+
+export function toKafkaMessage(m: OutgoingMessage): Message {
+  const value = Buffer.isBuffer(m.value) ? m.value : Buffer.from(m.value.buffer, m.value.byteOffset, m.value.byteLength);
+  return { key: m.key, value, headers: toKafkaHeaders(m.headers) };
+}
+
+/** A fetched record as the port delivers it (the value copied out of the fetch response buffer). */
+export function fromKafkaMessage(
+  topic: string,
+  partition: number,
+  m: Pick<KafkaMessage, "key" | "value" | "offset" | "headers">,
+  attempt = 1,
+): DeliveredMessage {
+  return {
+    topic,
+    partition,
+    offset: Number(m.offset),
+    key: m.key ? m.key.toString("utf8") : "",
+    value: m.value ? new Uint8Array(m.value) : new Uint8Array(0),
+    headers: fromKafkaHeaders(m.headers),
+    attempt,
+  };
+}
+
+/** kafkajs log level matching the most verbose level the pino logger emits. */
+export function kafkaLogLevel(logger: Logger): logLevel {
+  if (logger.isLevelEnabled("debug")) return logLevel.DEBUG;
+  if (logger.isLevelEnabled("info")) return logLevel.INFO;
+  if (logger.isLevelEnabled("warn")) return logLevel.WARN;
+  if (logger.isLevelEnabled("error")) return logLevel.ERROR;
+  return logLevel.NOTHING;
+}
+
+/** Routes kafkajs's log entries into pino: its message as the message, its namespace and fields as fields. */
+export function kafkaLogCreator(logger: Logger): logCreator {
+  return () =>
+    ({ namespace, level, log }) => {
+      const { message, timestamp: _timestamp, logger: _source, ...fields } = log;
+      const entry = { kafkajs: namespace, ...fields };
+      if (level === logLevel.ERROR) logger.error(entry, message);
+      else if (level === logLevel.WARN) logger.warn(entry, message);
+      else if (level === logLevel.INFO) logger.info(entry, message);
+      else if (level === logLevel.DEBUG) logger.debug(entry, message);
+    };
+}
+
+/**
+ * Messages of a topic a group has not committed yet. A partition without a
+ * committed offset (-1) counts from its earliest retained message, where a new
+ * group starts.
+ */
+export function topicLag(committed: { partition: number; offset: string }[], ends: { partition: number; high: string; low: string }[]): number {
+  const byPartition = new Map(committed.map((c) => [c.partition, BigInt(c.offset)]));
+  let lag = 0n;
+  for (const { partition, high, low } of ends) {
+    const c = byPartition.get(partition) ?? -1n;
+    const from = c < 0n ? BigInt(low) : c;
+    if (BigInt(high) > from) lag += BigInt(high) - from;
+  }
+  return Number(lag);
+}
+
+/** Errors after which kafkajs re-joins the group: this member's assignment is about to change. */
+function isGroupChange(err: unknown): boolean {
+  const type = (err as { type?: unknown } | null)?.type;
+  return type === "REBALANCE_IN_PROGRESS" || type === "NOT_COORDINATOR_FOR_GROUP" || type === "ILLEGAL_GENERATION" || type === "UNKNOWN_MEMBER_ID";
+}
+
+// -- consuming one fetched batch (one partition) --
+
+/** What consumeBatch uses of kafkajs's eachBatch payload. */
+export interface BatchPayload {
+  batch: Pick<Batch, "topic" | "partition" | "highWatermark" | "messages">;
+  resolveOffset: EachBatchPayload["resolveOffset"];
+  heartbeat: EachBatchPayload["heartbeat"];
+  commitOffsetsIfNecessary: EachBatchPayload["commitOffsetsIfNecessary"];
+  isRunning: EachBatchPayload["isRunning"];
+  isStale: EachBatchPayload["isStale"];
+}
+
+export interface BatchContext {
+  group: string;
+  handler: MessageHandler;
+  maxAttempts: number;
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** Heartbeat period while a handler runs or a retry waits. */
+  heartbeatIntervalMs: number;
+  log: Logger;
+  /** Publishes a dead letter; resolves once the broker acknowledged it. */
+  deadLetter(message: OutgoingMessage): Promise<void>;
+  /** True once the subscription is closing. */
+  stopping(): boolean;
+  /** Resolves after `ms`, or sooner once the subscription is closing. */
+  wait(ms: number): Promise<void>;
+  /** Shared by the subscription's concurrent batches: set when the group starts rebalancing, cleared on re-join. */
+  groupChange: { error?: unknown };
+}
+
+type Outcome = "handled" | "dead-lettered" | "abandoned";
+
+/**
+ * Handles a batch in offset order: each message is handled (retried with
+ * backoff, then dead-lettered) and its offset + 1 committed before the next
+ * one starts. Stops between messages when the subscription closes or the group
+ * rebalances; a message abandoned mid-retry stays uncommitted and is delivered
+ * again (to this or another member) — at least once.
+ */
+export async function consumeBatch(payload: BatchPayload, ctx: BatchContext): Promise<void> {
+  const { topic, partition } = payload.batch;
+  const halted = () => ctx.stopping() || ctx.groupChange.error !== undefined || !payload.isRunning() || payload.isStale();
+  const lag = busMetrics.consumerLag().labels(ctx.group, topic, String(partition));
+  const noteGroupChange = (err: unknown) => {
+    if (!isGroupChange(err)) return false;
+    ctx.groupChange.error ??= err;
+    return true;
+  };
+  /** Heartbeat that records a rebalance instead of throwing it; other failures are kafkajs's to retry. */
+  const beat = async (quiet: boolean) => {
+    try {
+      await payload.heartbeat();
+    } catch (err) {
+      if (!noteGroupChange(err) && !quiet) throw err;
+    }
+  };
+
+  for (const record of payload.batch.messages) {
+    if (halted()) break;
+    const message = fromKafkaMessage(topic, partition, record);
+    const outcome = await deliver(message, ctx, halted, beat);
+    if (outcome === "abandoned") break;
+    const next = (BigInt(record.offset) + 1n).toString();
+    try {
+      await payload.commitOffsetsIfNecessary({ topics: [{ topic, partitions: [{ partition, offset: next }] }] });
+    } catch (err) {
+      // Not committed: the message is delivered again after kafkajs recovers (re-join or retry).
+      noteGroupChange(err);
+      throw err;
+    }
+    payload.resolveOffset(record.offset);
+    lag.set(Math.max(0, Number(BigInt(payload.batch.highWatermark) - BigInt(next))));
+    if (!halted()) await beat(false);
+  }
+  // Hand a rebalance to kafkajs, which re-joins; not while stopping (it would re-join instead of leaving).
+  if (ctx.groupChange.error !== undefined && payload.isRunning() && !ctx.stopping()) throw ctx.groupChange.error;
+}
+
+async function deliver(message: DeliveredMessage, ctx: BatchContext, halted: () => boolean, beat: (quiet: boolean) => Promise<void>): Promise<Outcome> {
+  const where = { topic: message.topic, partition: message.partition, offset: message.offset, group: ctx.group, eventType: message.headers["event-type"] };
+  for (let attempt = 1; ; attempt++) {
+    let failure: unknown;
+    // Keep the membership alive while a long handler runs (kafkajs sends one only when the interval has passed).
+    const keepAlive = setInterval(() => void beat(true), ctx.heartbeatIntervalMs);
+    try {
+      await ctx.handler({ ...message, attempt });
+      return "handled";
+    } catch (err) {
+      failure = err;
+    } finally {
+      clearInterval(keepAlive);
+    }
+    if (attempt >= ctx.maxAttempts) {
+      ctx.log.error({ err: failure, ...where, attempts: attempt }, "event handler failed on every attempt; dead-lettering");
+      await ctx.deadLetter(deadLetterMessage(message, ctx.group, failure, attempt));
+      busMetrics.deadLettered().labels(message.topic, ctx.group).inc();
+      return "dead-lettered";
+    }
+    const delay = backoffDelay(attempt, ctx.backoffMs, ctx.maxBackoffMs);
+    ctx.log.warn({ err: (failure as Error)?.message ?? String(failure), ...where, attempt, retryInMs: delay }, "event handler failed; retrying");
+    // Wait in heartbeat-sized slices so a long backoff never costs the group membership.
+    for (let waited = 0; waited < delay && !halted();) {
+      const slice = Math.min(delay - waited, ctx.heartbeatIntervalMs);
+      await ctx.wait(slice);
+      waited += slice;
+      await beat(true);
+    }
+    if (halted()) return "abandoned";
+  }
+}
+
+// -- the bus --
+
+interface Clients {
+  admin: Admin;
+  producer: Producer;
+}
+
+const isDeadLetterTopic = (topic: string) => topic.endsWith(".dlq");
+
+/**
+ * The event bus on Kafka (distributed mode). Same delivery contract as the
+ * embedded bus: at least once, ordered per key (the key is the document id;
+ * kafkajs's default, Java-compatible murmur2 partitioner maps it to a
+ * partition), every consumer group gets every message, failing handlers are
+ * retried with backoff and then dead-lettered to `<topic>.dlq`.
+ */
+export class KafkaEventBus implements EventBus {
+  private readonly kafka: Kafka;
+  private readonly log: Logger;
+  private readonly settings: Settings;
+  private ready: Promise<Clients> | undefined;
+  private readonly topicsReady = new Map<string, Promise<void>>();
+  private readonly subs = new Map<string, KafkaSubscription>();
+  private readonly inflight = new Set<Promise<void>>();
+  private closed = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly opts: KafkaBusOptions) {
+    this.settings = resolveSettings(opts);
+    this.log = opts.logger;
+    this.kafka = new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      ssl: opts.ssl,
+      sasl: opts.sasl,
+      connectionTimeout: opts.connectionTimeoutMs ?? 3_000,
+      requestTimeout: opts.requestTimeoutMs ?? 30_000,
+      logLevel: kafkaLogLevel(opts.logger),
+      logCreator: kafkaLogCreator(opts.logger),
+    });
+  }
+
+  /** Connects the producer and admin client and creates the configured topics. publish and subscribe do this on first use. */
+  async connect(): Promise<void> {
+    if (this.closed) throw new Error("event bus is closed");
+    await this.clients();
+    if (this.opts.topics?.length) await this.ensureTopics(this.opts.topics);
+  }
+
+  async publish(messages: OutgoingMessage[]): Promise<void> {
+    if (this.closed) throw new Error("event bus is closed");
+    if (messages.length === 0) return;
+    const sending = this.send(messages);
+    this.inflight.add(sending);
+    try {
+      await sending;
+    } finally {
+      this.inflight.delete(sending);
+    }
+  }
+
+  async subscribe(opts: SubscribeOptions): Promise<Subscription> {
+    if (this.closed) throw new Error("event bus is closed");
+    if (opts.topics.length === 0) throw new Error("subscribe needs at least one topic");
+    if (this.subs.has(opts.group)) throw new Error(`consumer group "${opts.group}" already has a subscription on this bus (one consumer per group)`);
+    const sub = new KafkaSubscription(this.kafka, opts, this.settings, this.log, (m) => this.send([m]));
+    this.subs.set(opts.group, sub);
+    const forget = async () => {
+      await sub.stop();
+      if (this.subs.get(opts.group) === sub) this.subs.delete(opts.group);
+    };
+    try {
+      await this.ensureTopics(opts.topics);
+      await sub.start();
+    } catch (err) {
+      await forget().catch((e) => this.log.warn({ err: e, group: opts.group }, "could not stop a consumer that failed to start"));
+      throw err;
+    }
+    if (this.closed) throw new Error("event bus is closed");
+    return { close: forget };
+  }
+
+  /** Stops every subscription (in-flight handlers finish and commit), waits for publishes in flight, disconnects. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      // Consumers first: a handler finishing now may still dead-letter through the producer.
+      // Every step runs even if an earlier one fails; the first failure is reported at the end.
+      const results = await Promise.allSettled([...this.subs.values()].map((s) => s.stop()));
+      this.subs.clear();
+      await Promise.allSettled([...this.inflight]);
+      const ready = this.ready;
+      this.ready = undefined;
+      const clients = await ready?.catch(() => undefined);
+      if (clients) results.push(...(await Promise.allSettled([clients.producer.disconnect(), clients.admin.disconnect()])));
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      if (failed) throw failed.reason;
+    })();
+    return this.closing;
+  }
+
+  /** Consumer lag of a group over topics: messages not yet committed (the hook behind dashboards and tests). */
+  async lag(group: string, topics: string[]): Promise<number> {
+    if (this.closed) throw new Error("event bus is closed");
+    const { admin } = await this.clients();
+    let total = 0;
+    for (const { topic, partitions } of await admin.fetchOffsets({ groupId: group, topics })) {
+      total += topicLag(partitions, await admin.fetchTopicOffsets(topic));
+    }
+    return total;
+  }
+
+  // -- internals --
+
+  private clients(): Promise<Clients> {
+    this.ready ??= (async () => {
+      const admin = this.kafka.admin();
+      const producer = this.kafka.producer({
+        idempotent: true,
+        // kafkajs keeps an idempotent producer's sequence numbers in order only with one request in flight.
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
+      try {
+        await Promise.all([admin.connect(), producer.connect()]);
+      } catch (err) {
+        this.ready = undefined; // the next call tries again
+        await Promise.allSettled([admin.disconnect(), producer.disconnect()]);
+        throw err;
+      }
+      return { admin, producer };
+    })();
+    return this.ready;
+  }
+
+  private async send(messages: OutgoingMessage[]): Promise<void> {
+    const { producer } = await this.clients();
+    const byTopic = new Map<string, Message[]>();
+    for (const m of messages) {
+      const list = byTopic.get(m.topic) ?? [];
+      list.push(toKafkaMessage(m));
+      byTopic.set(m.topic, list);
+    }
+    await this.ensureTopics([...byTopic.keys()]);
+    await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, list]) => ({ topic, messages: list })) });
+    for (const m of messages) busMetrics.published().labels(m.topic).inc();
+  }
+
+  /** Creates missing topics (and their `.dlq` topics) once per bus; existing topics are left as they are. */
+  private ensureTopics(topics: string[]): Promise<void> {
+    const wanted = new Set<string>();
+    for (const t of topics) {
+      wanted.add(t);
+      if (!isDeadLetterTopic(t)) wanted.add(deadLetterTopic(t));
+    }
+    const missing = [...wanted].filter((t) => !this.topicsReady.has(t));
+    if (missing.length > 0) {
+      const creating = this.createTopics(missing);
+      for (const t of missing) this.topicsReady.set(t, creating);
+      creating.catch(() => {
+        for (const t of missing) if (this.topicsReady.get(t) === creating) this.topicsReady.delete(t);
+      });
+    }
+    return Promise.all([...wanted].map((t) => this.topicsReady.get(t))).then(() => undefined);
+  }
+
+  private async createTopics(topics: string[]): Promise<void> {
+    const { admin } = await this.clients();
+    const existing = new Set(await admin.listTopics());
+    const create = topics.filter((t) => !existing.has(t));
+    if (create.length === 0) return;
+    const { topicPartitions: numPartitions, replicationFactor } = this.settings;
+    // Another process may create some of them at the same moment; kafkajs then returns false instead of failing.
+    await admin.createTopics({ waitForLeaders: true, topics: create.map((topic) => ({ topic, numPartitions, replicationFactor })) });
+    this.log.info({ topics: create, partitions: numPartitions, replicationFactor }, "created Kafka topics");
+  }
+}
+
+/** One kafkajs consumer for one consumer group. */
+class KafkaSubscription {
+  private consumer: Consumer | undefined;
+  private started: Promise<void> | undefined;
+  private stopped: Promise<void> | undefined;
+  private stopping = false;
+  private readonly wakers = new Set<() => void>();
+  private readonly groupChange: { error?: unknown } = {};
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly opts: SubscribeOptions,
+    private readonly settings: Settings,
+    private readonly log: Logger,
+    private readonly deadLetter: (m: OutgoingMessage) => Promise<void>,
+  ) {}
+
+  /** Resolves once the consumer has joined its group and fetches. */
+  start(): Promise<void> {
+    if (this.stopping) return Promise.resolve(); // closed before it started: never connect
+    this.started ??= this.run();
+    return this.started;
+  }
+
+  /** Stops fetching, lets in-flight handlers finish and commit, leaves the group, disconnects. */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      this.stopping = true;
+      for (const wake of [...this.wakers]) wake();
+      // A consumer still joining would not see the stop; let it finish starting first.
+      await this.started?.catch(() => undefined);
+      await this.consumer?.disconnect();
+    })();
+    return this.stopped;
+  }
+
+  private async run(): Promise<void> {
+    const { group, topics, handler } = this.opts;
+    const s = this.settings;
+    const consumer = this.kafka.consumer({
+      groupId: group,
+      sessionTimeout: s.sessionTimeoutMs,
+      heartbeatInterval: s.heartbeatIntervalMs,
+      rebalanceTimeout: s.rebalanceTimeoutMs,
+      maxWaitTimeInMs: s.maxWaitTimeMs,
+      allowAutoTopicCreation: false,
+    });
+    this.consumer = consumer;
+    // kafkajs logs joins and crashes itself; a (re-)join ends the rebalance the batches stopped for.
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      this.groupChange.error = undefined;
+    });
+    const ctx: BatchContext = {
+      group,
+      handler,
+      maxAttempts: s.maxAttempts,
+      backoffMs: s.backoffMs,
+      maxBackoffMs: s.maxBackoffMs,
+      heartbeatIntervalMs: s.heartbeatIntervalMs,
+      log: this.log,
+      deadLetter: this.deadLetter,
+      stopping: () => this.stopping,
+      wait: (ms) => this.wait(ms),
+      groupChange: this.groupChange,
+    };
+    await consumer.connect();
+    await consumer.subscribe({ topics, fromBeginning: true });
+    if (this.stopping) return; // stop() disconnects once this has returned
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: s.concurrency,
+      eachBatch: (payload) => consumeBatch(payload, ctx),
+    });
+  }
+
+  private wait(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakers.add(done);
+    });
+  }
+}
