@@ -1,3 +1,4 @@
+import { checkKafkaConfig, kafkaConfigShape } from "@engram/bus";
 import { ConfigError, env, loadConfig, z, type Env } from "@engram/config";
 import { loadGatewayConfig } from "@engram/gateway/src/config";
 import { loadIngestionConfig } from "@engram/ingestion/src/config";
@@ -10,47 +11,50 @@ import { SERVICES, type ServiceName, topologyProblems } from "./topology";
 
 export { SERVICES, type ServiceName };
 
-const processSchema = z.object({
-  TARGETS: z
-    .string()
-    .default("all")
-    .transform((v, ctx) => {
-      const parts = v
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean);
-      if (parts.length === 1 && parts[0] === "all") return new Set<ServiceName>(SERVICES);
-      const bad = parts.filter((p) => !(SERVICES as readonly string[]).includes(p));
-      if (bad.length || parts.length === 0) {
-        ctx.addIssue({
-          code: "custom",
-          message: `must be "all" or a comma-separated list of ${SERVICES.join(", ")}${bad.length ? `; unknown: ${bad.join(", ")}` : ""}`,
-        });
-        return z.NEVER;
-      }
-      return new Set(parts as ServiceName[]);
-    }),
-  /** Event bus: in-process and durable under the data dir, or Kafka (services in separate processes). */
-  BUS: z.enum(["embedded", "kafka"], { message: "must be embedded or kafka" }).default("embedded"),
-  /** Records (documents, settings, keys, memories): SQLite under the data dir, or MongoDB. */
-  STORE: z.enum(["embedded", "mongo"], { message: "must be embedded or mongo" }).default("embedded"),
-  /** Search read models (chunks, memory search): in-process, or Qdrant. */
-  INDEX: z.enum(["embedded", "qdrant"], { message: "must be embedded or qdrant" }).default("embedded"),
-  /** Prometheus endpoint (GET /metrics) for a process without the gateway, as host:port; unset = none. */
-  METRICS_ADDRESS: env.address().optional(),
-  ENGRAM_DATA_DIR: env.string("./.data"),
-  LOG_LEVEL: env.logLevel(),
-  /** Interface the in-process gRPC servers bind (loopback: nothing leaves the machine). */
-  GRPC_HOST: env.string("127.0.0.1"),
-  BUS_PARTITIONS: env.int(8, { min: 1, max: 256 }),
-  BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
-  BUS_BACKOFF_MS: env.int(200, { min: 1 }),
-  SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
-  /** Run the gateway on its own worker thread when other services share the process (uses a second core). */
-  GATEWAY_THREAD: env.bool(true),
-  /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
-  SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
-});
+const processSchema = z
+  .object({
+    TARGETS: z
+      .string()
+      .default("all")
+      .transform((v, ctx) => {
+        const parts = v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+        if (parts.length === 1 && parts[0] === "all") return new Set<ServiceName>(SERVICES);
+        const bad = parts.filter((p) => !(SERVICES as readonly string[]).includes(p));
+        if (bad.length || parts.length === 0) {
+          ctx.addIssue({
+            code: "custom",
+            message: `must be "all" or a comma-separated list of ${SERVICES.join(", ")}${bad.length ? `; unknown: ${bad.join(", ")}` : ""}`,
+          });
+          return z.NEVER;
+        }
+        return new Set(parts as ServiceName[]);
+      }),
+    /** Event bus: in-process and durable under the data dir, or Kafka (services in separate processes). */
+    BUS: z.enum(["embedded", "kafka"], { message: "must be embedded or kafka" }).default("embedded"),
+    /** Records (documents, settings, keys, memories): SQLite under the data dir, or MongoDB. */
+    STORE: z.enum(["embedded", "mongo"], { message: "must be embedded or mongo" }).default("embedded"),
+    /** Search read models (chunks, memory search): in-process, or Qdrant. */
+    INDEX: z.enum(["embedded", "qdrant"], { message: "must be embedded or qdrant" }).default("embedded"),
+    /** Prometheus endpoint (GET /metrics) for a process without the gateway, as host:port; unset = none. */
+    METRICS_ADDRESS: env.address().optional(),
+    ENGRAM_DATA_DIR: env.string("./.data"),
+    LOG_LEVEL: env.logLevel(),
+    /** Interface the in-process gRPC servers bind (loopback: nothing leaves the machine). */
+    GRPC_HOST: env.string("127.0.0.1"),
+    BUS_PARTITIONS: env.int(8, { min: 1, max: 256 }),
+    BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
+    BUS_BACKOFF_MS: env.int(200, { min: 1 }),
+    SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
+    /** Run the gateway on its own worker thread when other services share the process (uses a second core). */
+    GATEWAY_THREAD: env.bool(true),
+    /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
+    SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
+    ...kafkaConfigShape,
+  })
+  .superRefine(checkKafkaConfig);
 
 /** Every service's configuration from one environment; all problems reported together. */
 export function loadAllInOneConfig(e: Env = process.env) {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { EmbeddedEventBus } from "@engram/bus";
+import { EmbeddedEventBus, type EventBus, KafkaEventBus, kafkaOptionsFromConfig, TOPICS } from "@engram/bus";
 import { type ChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
@@ -13,6 +13,7 @@ import { createEmbeddedMemoryStore, createMemoriesModule } from "@engram/memorie
 import { createRecallModule } from "@engram/recall/src/module";
 import { createConnectionsModule } from "@engram/connections/src/module";
 import { type AllInOneConfig, SERVICES } from "./config";
+import { BUS_PARTICIPANTS } from "./topology";
 
 export interface RunningStack {
   runtime: ProcessRuntime;
@@ -33,14 +34,23 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   const dataDir = path.resolve(p.ENGRAM_DATA_DIR);
   metrics.collectDefaults();
   const runtime = new ProcessRuntime(logger, { shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS, shutdownDelayMs: p.SHUTDOWN_DELAY_MS });
-  const bus = new EmbeddedEventBus({
-    dataDir,
-    logger: logger.child({ component: "bus" }),
-    partitions: p.BUS_PARTITIONS,
-    maxAttempts: p.BUS_MAX_ATTEMPTS,
-    backoffMs: p.BUS_BACKOFF_MS,
-  });
-  runtime.onStopped(() => bus.close());
+  const busLog = logger.child({ component: "bus" });
+  // Only services that publish or consume events get a bus (a gateway-only process never connects to Kafka).
+  const needsBus = BUS_PARTICIPANTS.some((s) => targets.has(s));
+  const bus: EventBus | undefined = !needsBus
+    ? undefined
+    : p.BUS === "kafka"
+      ? new KafkaEventBus({
+          ...kafkaOptionsFromConfig(p),
+          logger: busLog,
+          maxAttempts: p.BUS_MAX_ATTEMPTS,
+          backoffMs: p.BUS_BACKOFF_MS,
+          topics: Object.values(TOPICS),
+        })
+      : new EmbeddedEventBus({ dataDir, logger: busLog, partitions: p.BUS_PARTITIONS, maxAttempts: p.BUS_MAX_ATTEMPTS, backoffMs: p.BUS_BACKOFF_MS });
+  if (bus) runtime.onStopped(() => bus.close());
+  // Topics exist before any service publishes or subscribes (a broker that cannot be reached fails the start).
+  if (bus instanceof KafkaEventBus) await bus.connect();
   let index: ChunkIndex | undefined;
   if (targets.has("pipeline-worker") || targets.has("recall")) {
     const idx = new SqliteChunkIndex(dataDir);
@@ -72,7 +82,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   try {
     if (targets.has("ingestion")) {
       grpcPorts.ingestion = (await runtime.add(
-        createIngestionModule({ config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir }, bus, logger }),
+        createIngestionModule({ config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir }, bus: bus!, logger }),
         bindAddress(c.ingestion.INGESTION_GRPC_ADDRESS),
       ))!;
       addresses.ingestion = local(grpcPorts.ingestion);
@@ -102,7 +112,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS,
       };
       grpcPorts.memories = (await runtime.add(
-        createMemoriesModule({ config, bus, store: memoryStore!, nlp, logger }),
+        createMemoriesModule({ config, bus: bus!, store: memoryStore!, nlp, logger }),
         bindAddress(c.memories.MEMORIES_GRPC_ADDRESS),
       ))!;
       addresses.memories = local(grpcPorts.memories);
@@ -110,7 +120,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     if (targets.has("pipeline-worker")) {
       const config = { ...c.worker, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS };
       grpcPorts["pipeline-worker"] = (await runtime.add(
-        createWorkerModule({ config, bus, index: index!, logger }),
+        createWorkerModule({ config, bus: bus!, index: index!, logger }),
         bindAddress(c.worker.PIPELINE_WORKER_GRPC_ADDRESS),
       ))!;
     }
