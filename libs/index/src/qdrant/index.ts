@@ -1,0 +1,3 @@
+export * from "./filter";
+export * from "./sparse";
+export * from "./ranking";
