@@ -129,9 +129,25 @@ export function missingPayloadIndexes(
   });
 }
 
+/** Qdrant's own explanation of a failed request (the client's error message is only the HTTP status text). */
+export function qdrantErrorDetail(err: unknown): string {
+  const e = err as { status?: unknown; message?: unknown; data?: { status?: { error?: unknown } } } | undefined;
+  const detail = e?.data?.status?.error;
+  const base = String(e?.message ?? err);
+  return typeof detail === "string" && detail !== "" ? `${base}: ${detail}` : base;
+}
+
 function isAlreadyExists(err: unknown): boolean {
-  const msg = String((err as { message?: unknown })?.message ?? err);
-  return /already exists/i.test(msg) || (err as { status?: number })?.status === 409;
+  return (err as { status?: number })?.status === 409 || /already exists/i.test(qdrantErrorDetail(err));
+}
+
+/** Runs one start-up request, naming the collection and Qdrant's reason when it fails. */
+async function step<T>(what: string, name: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new Error(`Qdrant: ${what} of collection "${name}" failed: ${qdrantErrorDetail(err)}`, { cause: err });
+  }
 }
 
 /**
@@ -145,7 +161,7 @@ function isAlreadyExists(err: unknown): boolean {
  */
 export async function ensureCollection(client: QdrantClient, name: string, spec: QdrantCollectionSpec): Promise<boolean> {
   let created = false;
-  if (!(await client.collectionExists(name)).exists) {
+  if (!(await step("the existence check", name, () => client.collectionExists(name))).exists) {
     try {
       await client.createCollection(name, {
         vectors: { [DENSE_VECTOR]: { size: spec.dimensions, distance: "Cosine" } },
@@ -154,14 +170,16 @@ export async function ensureCollection(client: QdrantClient, name: string, spec:
       created = true;
     } catch (err) {
       // Another process created it first: verify it like any existing collection.
-      if (!isAlreadyExists(err)) throw err;
+      if (!isAlreadyExists(err)) throw new Error(`Qdrant: creation of collection "${name}" failed: ${qdrantErrorDetail(err)}`, { cause: err });
     }
   }
-  const info = await client.getCollection(name);
+  const info = await step("reading the configuration", name, () => client.getCollection(name));
   const problems = vectorConfigProblems(name, info.config.params, spec);
   if (problems.length) throw new QdrantSchemaError(problems.join("; "));
   for (const ix of missingPayloadIndexes(info.payload_schema, spec.payloadIndexes)) {
-    await client.createPayloadIndex(name, { field_name: ix.field, field_schema: ix.schema, wait: true });
+    await step(`creating the payload index on ${ix.field}`, name, () =>
+      client.createPayloadIndex(name, { field_name: ix.field, field_schema: ix.schema, wait: true }),
+    );
   }
   return created;
 }

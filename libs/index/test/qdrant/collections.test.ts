@@ -11,6 +11,7 @@ import {
   memoryCollectionSpec,
   missingPayloadIndexes,
   pointId,
+  qdrantErrorDetail,
   vectorConfigProblems,
 } from "../../src/qdrant/collections";
 import { createQdrantClient, qdrantConfigSchema } from "../../src/qdrant/config";
@@ -193,6 +194,12 @@ describe("collection specs and start-up checks", () => {
     expect(vectorConfigProblems("c", { ...good, vectors: { dense: { size: 384, distance: "Dot" } } }, spec)[0]).toMatch(/Dot distance, not Cosine/);
     expect(vectorConfigProblems("c", { vectors: good.vectors }, spec)[0]).toMatch(/no sparse vector "text"/);
     expect(vectorConfigProblems("c", { vectors: good.vectors, sparse_vectors: { text: {} } }, spec)[0]).toMatch(/lacks the idf modifier/);
+  });
+
+  it("report Qdrant's own reason for a failed request (the client only says the HTTP status)", () => {
+    const apiError = Object.assign(new Error("Bad Request"), { status: 400, data: { status: { error: "Wrong input: Collection `x` already exists!" } } });
+    expect(qdrantErrorDetail(apiError)).toBe("Bad Request: Wrong input: Collection `x` already exists!");
+    expect(qdrantErrorDetail(new Error("socket hang up"))).toBe("socket hang up");
   });
 
   it("ask only for payload indexes that are missing, of another type, or lack is_tenant", () => {
