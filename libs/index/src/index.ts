@@ -11,3 +11,4 @@ export * from "./engine/search-engine";
 export * from "./memory-index";
 export * from "./memory-proto";
 export { retrievalCounters } from "./engine/retrieve";
+export * from "./qdrant";

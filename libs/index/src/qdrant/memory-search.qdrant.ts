@@ -1,0 +1,159 @@
+import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
+import type { MemoryRecord, MemorySearchQuery } from "../memory-index";
+import { analyze } from "../text";
+import { collectionName, DENSE_VECTOR, ensureCollection, epochMs, memoryCollectionSpec, pointId, SPARSE_VECTOR } from "./collections";
+import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantCondition, toQdrantFilter, translateFilter } from "./filter";
+import { type QdrantFusion, QdrantHybridSearch } from "./hybrid";
+import { documentSparseVector, MEMORY_SPARSE_PARAMS, type SparseBm25Params } from "./sparse";
+
+/** What the memory search keeps of a memory: the fields searches filter on, its text and its vector. */
+export type MemorySearchRecord = Pick<
+  MemoryRecord,
+  "id" | "tenantId" | "namespace" | "content" | "metadata" | "isStatic" | "isForgotten" | "forgetAfter" | "isLatest" | "createdAt" | "updatedAt"
+> & {
+  /** Embedding of the content, with the id of the embedder that made it. */
+  vector?: Float32Array;
+  model?: string;
+};
+
+export interface MemorySearchHit {
+  /** The memory's id (its record lives in the memory store). */
+  id: string;
+  namespace: string;
+  /** Ranking score (higher is better; comparable within one query). */
+  score: number;
+  /** Calibrated relevance in [0, 1] (the embedded store's scale). */
+  similarity: number;
+  keywordScore: number;
+  vectorScore: number;
+}
+
+export function memoryPoint(m: MemorySearchRecord, dimensions: number, sparseParams: SparseBm25Params = MEMORY_SPARSE_PARAMS): Schemas["PointStruct"] {
+  const terms = analyze(m.content);
+  const vector: Record<string, Schemas["Vector"]> = {};
+  if (m.vector && m.vector.length > 0 && m.vector.some((x) => x !== 0)) {
+    if (m.vector.length !== dimensions)
+      throw new Error(`memory ${m.id} has a ${m.vector.length}-dimension vector; the Qdrant collection stores ${dimensions} dimensions`);
+    vector[DENSE_VECTOR] = Array.from(m.vector);
+  }
+  if (terms.length > 0) vector[SPARSE_VECTOR] = documentSparseVector(terms, sparseParams);
+  const forgetAfterMs = m.forgetAfter === undefined ? undefined : Date.parse(m.forgetAfter);
+  return {
+    id: pointId(m.tenantId, m.id),
+    vector,
+    payload: {
+      id: m.id,
+      tenantId: m.tenantId,
+      namespace: m.namespace,
+      content: m.content,
+      ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
+      isStatic: m.isStatic,
+      isForgotten: m.isForgotten,
+      isLatest: m.isLatest,
+      ...(m.forgetAfter !== undefined ? { forgetAfter: m.forgetAfter } : {}),
+      // A date that does not parse never expires the memory here (the record store still holds it).
+      ...(forgetAfterMs !== undefined && Number.isFinite(forgetAfterMs) ? { forgetAfterMs } : {}),
+      createdAt: m.createdAt,
+      createdAtMs: epochMs(m.createdAt),
+      updatedAt: m.updatedAt,
+      model: m.model ?? "",
+      terms: [...new Set(terms)],
+      [FILTER_PAYLOAD_KEY]: metadataFilterPayload(m.metadata),
+    },
+  };
+}
+
+export interface QdrantMemorySearchOptions {
+  client: QdrantClient;
+  /** The memories collection (`<prefix>_memories`), prepared by `ensureQdrantCollections` / `QdrantMemorySearch.open`. */
+  collection: string;
+  dimensions: number;
+  fusion?: QdrantFusion;
+  sparse?: SparseBm25Params;
+  upsertBatch?: number;
+}
+
+/**
+ * The search side of the memory store on Qdrant (`<prefix>_memories`): the
+ * memories service writes every version it stores here too (`upsert`, again
+ * whenever its flags change) and reads records by id from its own store; the
+ * answer of `search` is ids with scores and the calibrated similarity.
+ * Latest versions only; forgotten and expired ones unless asked; the same
+ * fusion and similarity as the chunk index.
+ */
+export class QdrantMemorySearch {
+  private readonly client: QdrantClient;
+  readonly collection: string;
+  private readonly dimensions: number;
+  private readonly sparse: SparseBm25Params;
+  private readonly upsertBatch: number;
+  private readonly hybrid: QdrantHybridSearch;
+
+  constructor(o: QdrantMemorySearchOptions) {
+    this.client = o.client;
+    this.collection = o.collection;
+    this.dimensions = o.dimensions;
+    this.sparse = o.sparse ?? MEMORY_SPARSE_PARAMS;
+    this.upsertBatch = Math.max(1, o.upsertBatch ?? 256);
+    this.hybrid = new QdrantHybridSearch(o.client, o.collection, o.dimensions, o.fusion ?? "weighted");
+  }
+
+  static async open(
+    client: QdrantClient,
+    o: { prefix: string; dimensions: number; indexedMetadataKeys?: readonly string[] } & Omit<
+      QdrantMemorySearchOptions,
+      "client" | "collection" | "dimensions"
+    >,
+  ): Promise<QdrantMemorySearch> {
+    const collection = collectionName(o.prefix, "memories");
+    await ensureCollection(client, collection, memoryCollectionSpec(o.dimensions, o.indexedMetadataKeys ?? []));
+    return new QdrantMemorySearch({ ...o, client, collection });
+  }
+
+  /** Adds or replaces memories (a new version, changed flags, a new vector: the whole point is rewritten). */
+  async upsert(records: MemorySearchRecord[]): Promise<void> {
+    const points = records.map((m) => memoryPoint(m, this.dimensions, this.sparse));
+    for (let i = 0; i < points.length; i += this.upsertBatch)
+      await this.client.upsert(this.collection, { points: points.slice(i, i + this.upsertBatch), wait: true });
+  }
+
+  /** Removes memories of a tenant by id (unknown ids are ignored). */
+  async delete(tenantId: string, ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.client.delete(this.collection, { points: ids.map((id) => pointId(tenantId, id)), wait: true });
+  }
+
+  async search(q: MemorySearchQuery): Promise<MemorySearchHit[]> {
+    if (!q.text.trim()) return [];
+    const conditions: QdrantCondition[] = [{ key: "isLatest", match: { value: true } }];
+    if (!q.includeForgotten) {
+      conditions.push({ key: "isForgotten", match: { value: false } });
+      conditions.push({ should: [{ is_empty: { key: "forgetAfterMs" } }, { key: "forgetAfterMs", range: { gt: epochMs(q.now) } }] });
+    }
+    if (q.isStatic !== undefined) conditions.push({ key: "isStatic", match: { value: q.isStatic } });
+    if (q.filter) conditions.push(translateFilter(q.filter));
+    const candidates = await this.hybrid.search({
+      scope: { tenantId: q.tenantId, namespaces: q.namespaces },
+      conditions,
+      text: q.text,
+      vector: q.vector,
+      model: q.model ?? "",
+      denseWeight: q.denseWeight ?? 0,
+      limit: q.limit,
+      payload: ["id", "namespace"],
+    });
+    return candidates.map((c) => ({
+      id: String(c.payload.id),
+      namespace: String(c.payload.namespace),
+      score: c.score,
+      similarity: c.similarity,
+      keywordScore: c.keywordScore,
+      vectorScore: c.vectorScore,
+    }));
+  }
+
+  /** Number of memories of a tenant the collection holds (every version; diagnostics and tests). */
+  async count(tenantId: string): Promise<number> {
+    return (await this.client.count(this.collection, { filter: toQdrantFilter({ tenantId }), exact: true })).count;
+  }
+}
