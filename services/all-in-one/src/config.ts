@@ -9,7 +9,7 @@ import { loadConnectionsConfig } from "@engram/connections/src/config";
 export const SERVICES = ["ingestion", "pipeline-worker", "memories", "recall", "connections", "gateway"] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
-const processSchema = z.object({
+export const processSchema = z.object({
   TARGETS: z
     .string()
     .default("all")
