@@ -87,6 +87,23 @@ describe("deploy/topology.yaml", () => {
   });
 });
 
+describe("docs/deployment.md", () => {
+  it("states each service's ports, peers and scaling as the topology does", () => {
+    const doc = read("docs/deployment.md");
+    for (const svc of serviceNames(t)) {
+      const s = serviceOf(t, svc);
+      const row = doc.split("\n").find((l) => l.startsWith(`| \`${svc}\``));
+      expect({ svc, row: row !== undefined }).toEqual({ svc, row: true });
+      const cells = row!.split("|").map((c) => c.trim());
+      expect(cells[2]).toBe(`\`${s.target}\``);
+      expect(cells[3]).toContain(s.grpc ? `gRPC ${s.grpc.port}` : `HTTP ${s.http!.port}`);
+      if (s.grpc) expect(cells[3]).toContain(`metrics ${t.metricsPort}`);
+      expect(cells[4]).toBe(s.peers.length ? s.peers.join(", ") : "—");
+      expect(cells[6]!.startsWith(s.hpa ? "HPA" : "replicas")).toBe(true);
+    }
+  });
+});
+
 describe("Dockerfile", () => {
   it("runs the topology's entrypoint and health check as its non-root user, exposing every port", () => {
     expect(checkDockerfile(t, read("Dockerfile"))).toEqual([]);
