@@ -566,6 +566,8 @@ function checkService(t: Topology, svc: string, objects: K8sObject[], config: Re
     for (const [k, v] of Object.entries(podLabels)) if (templateLabels[k] !== v) p("Deployment", `pod label ${k} must be ${v}`);
     if (!selects(d.spec?.selector?.matchLabels, templateLabels)) p("Deployment", "selector does not match its pod labels");
     if (pod.serviceAccountName !== svc) p("Deployment", `serviceAccountName must be ${svc}`);
+    if (pod.enableServiceLinks !== false)
+      p("Deployment", "enableServiceLinks must be false (Service links would add INGESTION_PORT=tcp://… and the like to the environment)");
     if (s.hpa && d.spec?.replicas !== undefined) p("Deployment", "sets replicas although its HorizontalPodAutoscaler owns them");
     const containers: any[] = pod.containers ?? [];
     if (containers.length !== 1 || containers[0]?.name !== svc) p("Deployment", `must have one container named ${svc}`);
