@@ -28,13 +28,15 @@ RUN npm install -g "pnpm@$(node -p "require('./package.json').packageManager.spl
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch --frozen-lockfile
 COPY . .
-RUN pnpm install --frozen-lockfile --offline \
+# A source build of better-sqlite3 uses the image's Node headers when present (as .ci/run does), not a download.
+RUN if [ -f /usr/local/include/node/node.h ]; then export npm_config_nodedir=/usr/local; fi \
+  && pnpm install --frozen-lockfile --offline \
   && pnpm build
 # Production node_modules for the runtime: the root project's dependencies only
 # (exactly the bundles' externals), installed from the same lockfile and store.
 RUN rm -rf node_modules \
   && pnpm install --frozen-lockfile --offline --prod --filter engram \
-  && node -e "for (const d of Object.keys(require('./package.json').dependencies)) require.resolve(d + '/package.json')"
+  && node -e "for (const d of Object.keys(require('./package.json').dependencies)) if (!require('fs').existsSync('node_modules/' + d + '/package.json')) throw new Error(d + ' is missing')"
 
 FROM ${NODE_IMAGE} AS runtime
 ARG ENGRAM_UID=10001
