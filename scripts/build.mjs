@@ -16,6 +16,8 @@ const entries = {
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
   // The all-in-one gateway thread (found beside the bundle).
   "gateway.worker": "services/all-in-one/src/gateway.worker.ts",
+  // The container health check for any TARGETS (Dockerfile HEALTHCHECK, docker-compose.yml).
+  healthcheck: "services/all-in-one/src/healthcheck.ts",
 };
 
 // Everything is bundled except native addons and packages that read files

@@ -64,3 +64,4 @@ export const env = {
 };
 
 export { z };
+export * from "./topology";

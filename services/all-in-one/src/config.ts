@@ -1,5 +1,6 @@
 import { checkKafkaConfig, kafkaConfigShape } from "@engram/bus";
 import { ConfigError, env, loadConfig, z, type Env } from "@engram/config";
+import { checkQdrantConfig, qdrantConfigShape } from "@engram/index";
 import { loadGatewayConfig } from "@engram/gateway/src/config";
 import { loadIngestionConfig } from "@engram/ingestion/src/config";
 import { loadWorkerConfig } from "@engram/pipeline-worker/src/config";
@@ -11,7 +12,7 @@ import { SERVICES, type ServiceName, topologyProblems } from "./topology";
 
 export { SERVICES, type ServiceName };
 
-const processSchema = z
+export const processSchema = z
   .object({
     TARGETS: z
       .string()
@@ -36,8 +37,6 @@ const processSchema = z
     BUS: z.enum(["embedded", "kafka"], { message: "must be embedded or kafka" }).default("embedded"),
     /** Records (documents, settings, keys, memories): SQLite under the data dir, or MongoDB. */
     STORE: z.enum(["embedded", "mongo"], { message: "must be embedded or mongo" }).default("embedded"),
-    /** Search read models (chunks, memory search): in-process, or Qdrant. */
-    INDEX: z.enum(["embedded", "qdrant"], { message: "must be embedded or qdrant" }).default("embedded"),
     /** Prometheus endpoint (GET /metrics) for a process without the gateway, as host:port; unset = none. */
     METRICS_ADDRESS: env.address().optional(),
     ENGRAM_DATA_DIR: env.string("./.data"),
@@ -53,8 +52,15 @@ const processSchema = z
     /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
     SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
     ...kafkaConfigShape,
+    ...qdrantConfigShape,
+    // After the Qdrant shape: one definition of INDEX (the same values), documented here.
+    /** Search read models (chunks, memory search): in-process, or Qdrant. */
+    INDEX: z.enum(["embedded", "qdrant"], { message: "must be embedded or qdrant" }).default("embedded"),
   })
-  .superRefine(checkKafkaConfig);
+  .superRefine((c, ctx) => {
+    checkKafkaConfig(c, ctx);
+    checkQdrantConfig(c, ctx);
+  });
 
 /** Every service's configuration from one environment; all problems reported together. */
 export function loadAllInOneConfig(e: Env = process.env) {
