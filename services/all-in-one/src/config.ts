@@ -99,6 +99,9 @@ export function loadAllInOneConfig(e: Env = process.env) {
   ) {
     problems.push("pipeline-worker, memories and recall must use the same embedder and dimensions");
   }
+  if (proc?.INDEX === "qdrant" && result.recall?.EMBEDDER === "openai" && !result.recall.EMBEDDING_DIMENSIONS) {
+    problems.push("EMBEDDING_DIMENSIONS: is required with INDEX=qdrant and EMBEDDER=openai (the collections' vector size is fixed when they are created)");
+  }
   if (problems.length) throw new ConfigError("engram", [...new Set(problems)]);
   return result as { [K in keyof typeof result]: NonNullable<(typeof result)[K]> };
 }

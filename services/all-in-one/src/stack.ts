@@ -1,6 +1,6 @@
 import path from "node:path";
 import { EmbeddedEventBus, type EventBus, KafkaEventBus, kafkaOptionsFromConfig, TOPICS } from "@engram/bus";
-import { type ChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
+import { type ChunkIndex, createEmbedder, createQdrantClient, QdrantChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { metrics, startMetricsServer } from "@engram/observability";
@@ -53,7 +53,15 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   if (bus instanceof KafkaEventBus) await bus.connect();
   let index: ChunkIndex | undefined;
   if (targets.has("pipeline-worker") || targets.has("recall")) {
-    const idx = new SqliteChunkIndex(dataDir);
+    // Qdrant: the collection is created (or checked against the embedder's size) before anything is served.
+    const idx =
+      p.INDEX === "qdrant"
+        ? await QdrantChunkIndex.open(createQdrantClient(p), {
+            prefix: p.QDRANT_COLLECTION_PREFIX,
+            dimensions: createEmbedder(c.recall).dimensions,
+            indexedMetadataKeys: p.QDRANT_INDEXED_METADATA_KEYS,
+          })
+        : new SqliteChunkIndex(dataDir);
     index = idx;
     runtime.onStopped(() => idx.close());
   }
