@@ -1,4 +1,4 @@
-import { describeWithEngines } from "@engram/testing";
+import { describeWithEngines, uniqueMongoDbName } from "@engram/testing";
 import {
   connectMongo,
   DEFAULT_MONGO_DB,
@@ -65,7 +65,7 @@ describe("mongoSettingsFromEnv", () => {
 });
 
 describeWithEngines(["mongo"], "MongoDB helpers (replica set)", ({ mongoUrl }) => {
-  const dbName = `engram_test_storage_${process.pid}_${Date.now()}`;
+  const dbName = uniqueMongoDbName("storage");
   let conn: MongoConnection;
 
   beforeAll(async () => {
