@@ -1,3 +1,4 @@
+import { AlreadyExistsError } from "@engram/kernel";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache } from "@engram/storage";
 import type { ApiKeyRecord, ApiKeyStore } from "./api-key";
 
@@ -40,18 +41,25 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     return r && fromRow(r);
   }
   async insert(rec: ApiKeyRecord): Promise<void> {
-    this.stmt("INSERT INTO api_keys (id, tenant_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-      rec.id,
-      rec.tenantId,
-      rec.name,
-      rec.prefix,
-      rec.hash,
-      rec.createdAt,
-      rec.revokedAt ?? null,
-    );
+    try {
+      this.stmt("INSERT INTO api_keys (id, tenant_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+        rec.id,
+        rec.tenantId,
+        rec.name,
+        rec.prefix,
+        rec.hash,
+        rec.createdAt,
+        rec.revokedAt ?? null,
+      );
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY")
+        throw new AlreadyExistsError(`API key ${rec.prefix}… is already stored`);
+      throw err;
+    }
   }
   async list(): Promise<ApiKeyRecord[]> {
-    return (this.stmt("SELECT * FROM api_keys ORDER BY created_at").all() as Row[]).map(fromRow);
+    return (this.stmt("SELECT * FROM api_keys ORDER BY created_at, id").all() as Row[]).map(fromRow);
   }
   async revoke(id: string, at: Date): Promise<boolean> {
     return this.stmt("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at.toISOString(), id).changes === 1;

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { InvalidArgumentError, PayloadTooLargeError } from "@engram/kernel";
+import { PayloadTooLargeError } from "@engram/kernel";
 import type { FileStore } from "../../app/ports";
-
-const KEY = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+import { assertFileKey } from "../file-key";
 
 /**
  * Originals on the local filesystem under <dataDir>/files. A write goes to a
@@ -21,7 +20,7 @@ export class FsFileStore implements FileStore {
   }
 
   private pathOf(key: string): string {
-    if (!KEY.test(key) || key.split("/").some((p) => p === "." || p === "..")) throw new InvalidArgumentError(`invalid file key ${key}`);
+    assertFileKey(key);
     return path.join(this.root, key);
   }
 
