@@ -1,5 +1,5 @@
 import { checkKafkaConfig, kafkaConfigShape } from "@engram/bus";
-import { ConfigError, env, loadConfig, z, type Env } from "@engram/config";
+import { ConfigError, env, loadConfig, mongoConfigShape, z, type Env } from "@engram/config";
 import { checkQdrantConfig, qdrantConfigShape } from "@engram/index";
 import { loadGatewayConfig } from "@engram/gateway/src/config";
 import { loadIngestionConfig } from "@engram/ingestion/src/config";
@@ -52,6 +52,7 @@ export const processSchema = z
     /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
     SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
     ...kafkaConfigShape,
+    ...mongoConfigShape,
     ...qdrantConfigShape,
     // After the Qdrant shape: one definition of INDEX (the same values), documented here.
     /** Search read models (chunks, memory search): in-process, or Qdrant. */
@@ -60,6 +61,7 @@ export const processSchema = z
   .superRefine((c, ctx) => {
     checkKafkaConfig(c, ctx);
     checkQdrantConfig(c, ctx);
+    if (c.STORE === "mongo" && !c.MONGO_URL) ctx.addIssue({ code: "custom", path: ["MONGO_URL"], message: "is required when STORE=mongo" });
   });
 
 /** Every service's configuration from one environment; all problems reported together. */

@@ -35,6 +35,8 @@ export function createGatewayThreadModule(deps: {
   config: GatewayConfig;
   logger: Logger;
   logLevel: string;
+  /** MongoDB for the API keys (the thread opens its own connection). */
+  mongo?: { url: string; dbName: string };
   print?: (line: string) => void;
   onCrash: (err: Error) => void;
 }): GatewayModule {
@@ -47,7 +49,7 @@ export function createGatewayThreadModule(deps: {
     port: () => boundPort,
     start: () =>
       new Promise<void>((resolve, reject) => {
-        const w = startWorker({ config: deps.config, logLevel: deps.logLevel });
+        const w = startWorker({ config: deps.config, logLevel: deps.logLevel, mongo: deps.mongo });
         worker = w;
         let started = false;
         w.on("message", (m: FromGateway) => {

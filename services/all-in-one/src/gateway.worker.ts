@@ -7,45 +7,49 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { GatewayConfig } from "@engram/gateway/src/config";
-import { createGatewayModule } from "@engram/gateway/src/module";
+import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway/src/module";
 import { type metrics, rootLogger } from "@engram/observability";
 import type { FromGateway, ToGateway } from "./gateway-thread";
 
 const port = parentPort!;
-const { config, logLevel } = workerData as { config: GatewayConfig; logLevel: string };
+const { config, logLevel, mongo } = workerData as { config: GatewayConfig; logLevel: string; mongo?: { url: string; dbName: string } };
 const logger = rootLogger({ level: logLevel });
 const waiting = new Map<number, (snapshot: Awaited<ReturnType<typeof metrics.snapshot>>) => void>();
 let seq = 0;
 const send = (m: FromGateway) => port.postMessage(m);
 
-const gateway = createGatewayModule({
-  config,
-  logger,
-  print: (line) => send({ type: "print", line }),
-  otherMetrics: () =>
-    new Promise((resolve) => {
-      const id = ++seq;
-      waiting.set(id, (s) => resolve([s]));
-      send({ type: "metrics-request", id });
-    }),
-});
+async function main(): Promise<void> {
+  const keyStore = await openGatewayKeyStore(config, mongo);
+  const gateway = createGatewayModule({
+    config,
+    keyStore,
+    logger,
+    print: (line) => send({ type: "print", line }),
+    otherMetrics: () =>
+      new Promise((resolve) => {
+        const id = ++seq;
+        waiting.set(id, (s) => resolve([s]));
+        send({ type: "metrics-request", id });
+      }),
+  });
 
-port.on("message", (m: ToGateway) => {
-  if (m.type === "metrics") {
-    waiting.get(m.id)?.(m.snapshot as Awaited<ReturnType<typeof metrics.snapshot>>);
-    waiting.delete(m.id);
-  } else if (m.type === "stop") {
-    gateway.stop!().then(
-      () => {
-        send({ type: "stopped" });
-        port.close();
-      },
-      (err: Error) => send({ type: "failed", message: err.message, stack: err.stack }),
-    );
-  }
-});
+  port.on("message", (m: ToGateway) => {
+    if (m.type === "metrics") {
+      waiting.get(m.id)?.(m.snapshot as Awaited<ReturnType<typeof metrics.snapshot>>);
+      waiting.delete(m.id);
+    } else if (m.type === "stop") {
+      gateway.stop!().then(
+        () => {
+          send({ type: "stopped" });
+          port.close();
+        },
+        (err: Error) => send({ type: "failed", message: err.message, stack: err.stack }),
+      );
+    }
+  });
 
-gateway.start!({}).then(
-  () => send({ type: "ready", port: gateway.port() }),
-  (err: Error) => send({ type: "failed", message: err.message, stack: err.stack }),
-);
+  await gateway.start!({});
+  send({ type: "ready", port: gateway.port() });
+}
+
+main().catch((err: Error) => send({ type: "failed", message: err.message, stack: err.stack }));

@@ -5,7 +5,7 @@ import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { metrics, startMetricsServer } from "@engram/observability";
 import { ProcessRuntime } from "@engram/runtime";
-import { createGatewayModule } from "@engram/gateway/src/module";
+import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway/src/module";
 import { createGatewayThreadModule } from "./gateway-thread";
 import { createIngestionModule } from "@engram/ingestion/src/module";
 import { createWorkerModule } from "@engram/pipeline-worker/src/module";
@@ -72,6 +72,15 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     memoryStore = store;
     runtime.onStopped(() => store.close());
   }
+  // MongoDB: one connection for the process's stores (closed after every module stopped). Loaded only when chosen.
+  const mongoSettings = p.STORE === "mongo" ? { url: p.MONGO_URL!, dbName: p.MONGO_DB } : undefined;
+  let mongoDb: import("@engram/storage/mongo").Db | undefined;
+  if (mongoSettings && (targets.has("ingestion") || targets.has("connections"))) {
+    const { connectMongo } = await import("@engram/storage/mongo");
+    const conn = await connectMongo(mongoSettings);
+    runtime.onStopped(() => conn.close());
+    mongoDb = conn.db;
+  }
   // One set of language components (extractor, relator, reranker, ...) for both services.
   const nlp = createNlp(c.memories);
   // Every service here: loopback ports picked by the system (nothing else dials them). A split process binds
@@ -90,14 +99,23 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   try {
     if (targets.has("ingestion")) {
       grpcPorts.ingestion = (await runtime.add(
-        createIngestionModule({ config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir }, bus: bus!, logger }),
+        createIngestionModule({
+          config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir },
+          bus: bus!,
+          logger,
+          storage: mongoDb ? await (await import("@engram/ingestion/src/adapters/mongo")).mongoIngestionStorage(mongoDb) : undefined,
+        }),
         bindAddress(c.ingestion.INGESTION_GRPC_ADDRESS),
       ))!;
       addresses.ingestion = local(grpcPorts.ingestion);
     }
     if (targets.has("connections")) {
       grpcPorts.connections = (await runtime.add(
-        createConnectionsModule({ config: { ...c.connections, ENGRAM_DATA_DIR: dataDir }, logger }),
+        createConnectionsModule({
+          config: { ...c.connections, ENGRAM_DATA_DIR: dataDir },
+          logger,
+          settings: mongoDb ? await (await import("@engram/connections/src/adapters/mongo/settings.mongo")).createMongoSettingsRepository(mongoDb) : undefined,
+        }),
         bindAddress(c.connections.CONNECTIONS_GRPC_ADDRESS),
       ))!;
       addresses.connections = local(grpcPorts.connections);
@@ -150,13 +168,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
             config,
             logger,
             logLevel: p.LOG_LEVEL,
+            mongo: mongoSettings,
             print,
             onCrash: (err) => {
               logger.fatal({ err }, "gateway thread crashed; stopping");
               void runtime.stop().finally(() => process.exit(1));
             },
           })
-        : createGatewayModule({ config, logger, print });
+        : createGatewayModule({ config, logger, print, keyStore: await openGatewayKeyStore(config, mongoSettings) });
       await runtime.add(gateway);
       httpPort = gateway.port();
     }

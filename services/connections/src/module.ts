@@ -6,13 +6,19 @@ import { loadSecretKey, SecretBox } from "./adapters/crypto/secret-box";
 import { SqliteSettingsRepository } from "./adapters/embedded/settings.sqlite";
 import { GetSettingsUseCase } from "./app/get-settings.usecase";
 import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
+import type { SettingsRepository } from "./app/ports";
 import type { ConnectionsConfig } from "./config";
 import { settingsGrpc } from "./grpc/settings.grpc";
+
+/** A settings store that checks, at start, that stored secrets were sealed with this key. */
+export type BoundSettingsRepository = SettingsRepository & { bindSecretKey(keyId: string): void | Promise<void> };
 
 export interface ConnectionsDeps {
   config: ConnectionsConfig;
   logger: Logger;
   clock?: Clock;
+  /** Built by the composition root (MongoDB); SQLite under the data directory when absent. */
+  settings?: BoundSettingsRepository;
 }
 
 /**
@@ -31,7 +37,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     log.warn({ file: secretKey.file }, "the secret key file is readable by other users; chmod 600 it");
   }
   const box = new SecretBox(secretKey.key);
-  const repo = new SqliteSettingsRepository(config.ENGRAM_DATA_DIR);
+  const repo: BoundSettingsRepository = deps.settings ?? new SqliteSettingsRepository(config.ENGRAM_DATA_DIR);
 
   return {
     name: "connections",
@@ -44,7 +50,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       }),
     },
     async start() {
-      repo.bindSecretKey(box.keyId);
+      await repo.bindSecretKey(box.keyId);
     },
     async stop() {
       await repo.close();

@@ -18,13 +18,35 @@ import { stateEventsHandler } from "./app/state-events.consumer";
 import { UpdateDocumentUseCase } from "./app/update-document.usecase";
 import { UploadDocumentFileUseCase } from "./app/upload-document-file.usecase";
 import type { IngestionConfig } from "./config";
+import type { DocumentRepository, FileStore } from "./app/ports";
 import { ingestionGrpc } from "./grpc/ingestion.grpc";
+
+export type OutboxPublisher = Pick<OutboxRelay<unknown>, "start" | "stop" | "notify">;
+
+/** The service's stores, built by the composition root (embedded when absent). */
+export interface IngestionStorage {
+  repo: DocumentRepository;
+  files: FileStore;
+  /** Publishes the repository's outbox to the bus. */
+  relay(bus: EventBus, log: Logger): OutboxPublisher;
+}
 
 export interface IngestionDeps {
   config: IngestionConfig;
   bus: EventBus;
   logger: Logger;
   clock?: Clock;
+  storage?: IngestionStorage;
+}
+
+/** SQLite documents (with their outbox) and files on disk, under the data directory. */
+export function embeddedIngestionStorage(config: IngestionConfig): IngestionStorage {
+  const repo = new SqliteDocumentRepository(config.ENGRAM_DATA_DIR);
+  return {
+    repo,
+    files: new FsFileStore(config.ENGRAM_DATA_DIR),
+    relay: (bus, log) => new OutboxRelay("ingestion", repo.outbox, bus, log, { idleMs: 500 }),
+  };
 }
 
 export const INGESTION_CONSUMER_GROUP = "ingestion";
@@ -47,9 +69,9 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
   const { config } = deps;
   const log = deps.logger.child({ component: "ingestion" });
   const clock = deps.clock ?? systemClock;
-  const repo = new SqliteDocumentRepository(config.ENGRAM_DATA_DIR);
-  const files = new FsFileStore(config.ENGRAM_DATA_DIR);
-  const relay = new OutboxRelay("ingestion", repo.outbox, deps.bus, log.child({ component: "ingestion.outbox" }), { idleMs: 500 });
+  const storage = deps.storage ?? embeddedIngestionStorage(config);
+  const { repo, files } = storage;
+  const relay = storage.relay(deps.bus, log.child({ component: "ingestion.outbox" }));
   const notify = () => relay.notify();
   const getDocument = new GetDocumentUseCase(repo);
   const recordState = new RecordStateUseCase(repo);

@@ -1,19 +1,22 @@
 /**
- * API key administration against the gateway's key store (ENGRAM_DATA_DIR).
+ * API key administration against the gateway's key store: SQLite under
+ * ENGRAM_DATA_DIR, or MongoDB with STORE=mongo (MONGO_URL, MONGO_DB).
  *   pnpm keys create --tenant acme [--name ci]
  *   pnpm keys list
  *   pnpm keys revoke <key-id>
  */
 import { parseArgs } from "node:util";
-import { SqliteApiKeyStore } from "../auth/api-key.sqlite";
+import type { ApiKeyStore } from "../auth/api-key";
 import { KeyService } from "../auth/keys.service";
+import { openGatewayKeyStore } from "../module";
 
-const USAGE = "usage: keys create --tenant <tenant> [--name <name>] | keys list | keys revoke <key-id>\n  (uses ENGRAM_DATA_DIR, default ./.data)";
+const USAGE =
+  "usage: keys create --tenant <tenant> [--name <name>] | keys list | keys revoke <key-id>\n  (uses ENGRAM_DATA_DIR, default ./.data; with STORE=mongo, MONGO_URL and MONGO_DB)";
 
-export async function runKeysCli(argv: string[], out: (s: string) => void, dataDir: string): Promise<number> {
+export async function runKeysCli(argv: string[], out: (s: string) => void, dataDir: string, mongo?: { url: string; dbName: string }): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { tenant: { type: "string" }, name: { type: "string" } } });
   const [command, arg] = positionals;
-  const store = new SqliteApiKeyStore(dataDir);
+  const store: ApiKeyStore = await openGatewayKeyStore({ ENGRAM_DATA_DIR: dataDir }, mongo);
   const keys = new KeyService(store, 0);
   try {
     switch (command) {
@@ -53,7 +56,13 @@ export async function runKeysCli(argv: string[], out: (s: string) => void, dataD
 }
 
 if (require.main === module) {
-  runKeysCli(process.argv.slice(2), (s) => console.log(s), process.env.ENGRAM_DATA_DIR || "./.data").then(
+  const env = process.env;
+  if (env.STORE === "mongo" && !env.MONGO_URL) {
+    console.error("MONGO_URL is required when STORE=mongo");
+    process.exit(2);
+  }
+  const mongo = env.STORE === "mongo" ? { url: env.MONGO_URL!, dbName: env.MONGO_DB || "engram" } : undefined;
+  runKeysCli(process.argv.slice(2), (s) => console.log(s), env.ENGRAM_DATA_DIR || "./.data", mongo).then(
     (code) => process.exit(code),
     (err) => {
       console.error(err instanceof Error ? err.message : err);
