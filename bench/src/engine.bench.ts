@@ -23,7 +23,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { analyzeForStorage, HashingEmbedder, type IndexedChunk, partitionKey, retrievalCounters, SearchEngine, SqliteChunkIndex } from "@engram/index";
-import { tempDataDir } from "@engram/testing";
+import { prng, tempDataDir } from "@engram/testing";
 import { documentContent, loadDataset } from "./quality/datasets";
 
 function arg(name: string): string | undefined {
@@ -37,18 +37,6 @@ const MEMORIES = Number(arg("memories") ?? 50_000);
 const SQLITE = !process.argv.includes("--no-sqlite");
 const PASSES = 3;
 const progress = (msg: string) => process.stderr.write(`[engine-bench] ${msg}\n`);
-
-/** mulberry32: small seeded PRNG, same corpus on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);

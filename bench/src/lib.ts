@@ -1,3 +1,4 @@
+export { prng } from "@engram/testing";
 /**
  * Small helpers shared by the benches: seeded randomness, percentiles, a
  * keep-alive JSON client with little per-request overhead (so the client does
@@ -8,19 +9,8 @@ import fs from "node:fs";
 import http from "node:http";
 
 /** mulberry32: a small seeded PRNG, so every run uses the same data. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Nearest-rank percentile (p in 0..100) of unsorted values. */
-export function percentile(values: readonly number[], p: number): number {
+export /** Nearest-rank percentile (p in 0..100) of unsorted values. */
+function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;

@@ -1,19 +1,9 @@
+import { prng } from "@engram/testing";
 import { parseStoredTerms } from "../src/engine/analysis";
 import { BulkLoad } from "../src/engine/bulk-load";
 import { Partition } from "../src/engine/partition";
 import { SearchEngine } from "../src/engine/search-engine";
 import { type EngineRecord, partitionKey } from "../src/engine/types";
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Everything a search reads from a partition, block stats only as far as the list reaches. */
 function snapshot(p: Partition) {

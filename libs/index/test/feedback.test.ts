@@ -1,16 +1,6 @@
+import { prng } from "@engram/testing";
 import { rm3QueryModel, type FeedbackParams } from "../src/engine/feedback";
 import { Partition } from "../src/engine/partition";
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The model computed the plain way: one map per term text, every entry sorted by weight, then text. */
 function reference(

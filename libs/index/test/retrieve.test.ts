@@ -1,20 +1,9 @@
+import { prng } from "@engram/testing";
 import { BLOCK, Partition } from "../src/engine/partition";
 import { collectionStats, documentFrequency, idf, retrievalCounters, retrieveTopK, scoreGrid, termScore, type WeightedTerm } from "../src/engine/retrieve";
 import { TopK } from "../src/engine/top-k";
 import { SearchEngine } from "../src/engine/search-engine";
 import { partitionKey } from "../src/engine/types";
-
-/** mulberry32: seeded PRNG, so every run checks the same cases. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PARAMS = { k1: 1.2, b: 0.75 };
 

@@ -1,3 +1,4 @@
 export * from "./engram-process";
 export * from "./wait";
 export * from "./containers";
+export * from "./random";

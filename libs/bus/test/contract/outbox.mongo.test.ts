@@ -1,5 +1,6 @@
-import { connectMongo, type Db, ensureIndexes, type MongoConnection, withTransaction } from "@engram/storage/mongo";
-import { describeWithEngines, uniqueMongoDbName } from "@engram/testing";
+import { type Db, ensureIndexes, withTransaction } from "@engram/storage/mongo";
+import { describeWithEngines } from "@engram/testing";
+import { useMongoDatabase } from "@engram/testing/src/mongo";
 import { createMongoOutbox, MONGO_OUTBOX_DEFAULTS, MongoOutbox, type MongoOutboxRow, MongoOutboxRelay } from "../../src/mongo-outbox";
 import { OutboxRelay } from "../../src/outbox";
 import type { OutgoingMessage } from "../../src/port";
@@ -10,32 +11,22 @@ import { FlakyBus, OUTBOX_TEST_TOPIC, outboxContract, waitFor } from "./outbox.c
 const CLAIM_MS = 400;
 
 describeWithEngines(["mongo"], "MongoOutbox + MongoOutboxRelay", ({ mongoUrl }) => {
-  const dbName = uniqueMongoDbName("outbox");
-  let conn: MongoConnection;
+  const mongo = useMongoDatabase(mongoUrl, "outbox");
   let n = 0;
-
-  beforeAll(async () => {
-    conn = await connectMongo({ url: mongoUrl, dbName });
-  });
-
-  afterAll(async () => {
-    await conn?.db.dropDatabase();
-    await conn?.close();
-  });
 
   /** A fresh outbox collection and a record collection written in the same transactions. */
   async function fresh(claimMs = CLAIM_MS) {
     const collection = `outbox_${++n}`;
-    const outbox = await createMongoOutbox(conn.db, { collection, claimMs });
-    const records = conn.db.collection<{ _id: string; n?: number }>(`records_${n}`);
-    await ensureIndexes(conn.db, records.collectionName, []);
+    const outbox = await createMongoOutbox(mongo.db, { collection, claimMs });
+    const records = mongo.db.collection<{ _id: string; n?: number }>(`records_${n}`);
+    await ensureIndexes(mongo.db, records.collectionName, []);
     const write = (id: string, messages: OutgoingMessage[], fail = false) =>
-      withTransaction(conn.client, async (session) => {
+      withTransaction(mongo.conn.client, async (session) => {
         await records.insertOne({ _id: id }, { session });
         await outbox.add(session, messages);
         if (fail) throw new Error("write aborted");
       });
-    const handle = (owner?: string, ms = claimMs) => new MongoOutbox(conn.db, { collection, claimMs: ms, ...(owner ? { owner } : {}) });
+    const handle = (owner?: string, ms = claimMs) => new MongoOutbox(mongo.db, { collection, claimMs: ms, ...(owner ? { owner } : {}) });
     return { collection, outbox, records, write, handle };
   }
 
@@ -61,7 +52,7 @@ describeWithEngines(["mongo"], "MongoOutbox + MongoOutboxRelay", ({ mongoUrl }) 
 
     beforeEach(() => {
       dir = tempDir("engram-outbox-mongo-");
-      db = conn.db;
+      db = mongo.db;
     });
 
     afterEach(() => removeDir(dir));
@@ -87,7 +78,7 @@ describeWithEngines(["mongo"], "MongoOutbox + MongoOutboxRelay", ({ mongoUrl }) 
 
     it("refuses add outside a transaction", async () => {
       const f = await fresh();
-      await expect(conn.client.withSession((s) => f.outbox.add(s, [msg("k", "a")]))).rejects.toThrow(/inside the record's transaction/);
+      await expect(mongo.conn.client.withSession((s) => f.outbox.add(s, [msg("k", "a")]))).rejects.toThrow(/inside the record's transaction/);
       expect(await f.outbox.backlog()).toBe(0);
     });
 
@@ -112,7 +103,7 @@ describeWithEngines(["mongo"], "MongoOutbox + MongoOutboxRelay", ({ mongoUrl }) 
       // Eight writers each bump the record's counter and publish its new value, keyed by the record.
       await Promise.all(
         Array.from({ length: 8 }, () =>
-          withTransaction(conn.client, async (session) => {
+          withTransaction(mongo.conn.client, async (session) => {
             const cur = await f.records.findOne({ _id: "doc" }, { session });
             const next = cur!.n! + 1;
             await f.records.updateOne({ _id: "doc" }, { $set: { n: next } }, { session });

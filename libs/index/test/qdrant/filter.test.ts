@@ -1,3 +1,4 @@
+import { prng as rng } from "@engram/testing";
 import { type FilterExpr, matchesFilter, parseFilter } from "@engram/filters";
 import type { JsonObject, JsonValue } from "@engram/kernel";
 import {
@@ -142,18 +143,6 @@ describe("Qdrant filter payload", () => {
     }
   });
 });
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const KEYS = ["team", "Team", "n", "tags", "a.b", 'q"k', "=x", "flag", "missing"];
 const STRINGS = ["red", "Red", "RED", "5", "5.0", " 5", "", "true", "TRUE", "false", "1e3", "red team", "blue", "12abc", "-3"];

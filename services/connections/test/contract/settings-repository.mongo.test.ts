@@ -1,27 +1,18 @@
-import { BSON, connectMongo, type MongoConnection } from "@engram/storage/mongo";
-import { describeWithEngines, uniqueMongoDbName } from "@engram/testing";
+import { BSON } from "@engram/storage/mongo";
+import { describeWithEngines } from "@engram/testing";
+import { useMongoDatabase } from "@engram/testing/src/mongo";
 import { createMongoSettingsRepository } from "../../src/adapters/mongo/settings.mongo";
 import { emptySettings } from "../../src/domain/settings";
 import { settingsRepositoryContract } from "./settings-repository.contract";
 
 describeWithEngines(["mongo"], "MongoSettingsRepository", ({ mongoUrl }) => {
-  const dbName = uniqueMongoDbName("settings");
-  let conn: MongoConnection;
+  const mongo = useMongoDatabase(mongoUrl, "settings");
   let n = 0;
-
-  beforeAll(async () => {
-    conn = await connectMongo({ url: mongoUrl, dbName });
-  });
-
-  afterAll(async () => {
-    await conn?.db.dropDatabase();
-    await conn?.close();
-  });
 
   describe("settings repository contract", () => {
     settingsRepositoryContract(async () => {
       const opts = { collection: `org_settings_${++n}`, metaCollection: `connections_meta_${n}` };
-      let repo = await createMongoSettingsRepository(conn.db, opts);
+      let repo = await createMongoSettingsRepository(mongo.db, opts);
       return {
         get repo() {
           return repo;
@@ -30,7 +21,7 @@ describeWithEngines(["mongo"], "MongoSettingsRepository", ({ mongoUrl }) => {
         boundKeyId: () => repo.boundSecretKeyId(),
         reopen: async () => {
           await repo.close();
-          repo = await createMongoSettingsRepository(conn.db, opts);
+          repo = await createMongoSettingsRepository(mongo.db, opts);
           return repo;
         },
         rawStored: async () => {
@@ -43,7 +34,7 @@ describeWithEngines(["mongo"], "MongoSettingsRepository", ({ mongoUrl }) => {
   });
 
   it("keeps one document per tenant with the OAuth apps inside and a version that counts the writes", async () => {
-    const repo = await createMongoSettingsRepository(conn.db, { collection: "one_doc", metaCollection: "one_doc_meta" });
+    const repo = await createMongoSettingsRepository(mongo.db, { collection: "one_doc", metaCollection: "one_doc_meta" });
     await repo.update("acme", (cur) => ({ ...(cur ?? emptySettings("acme")), filterPrompt: "a" }));
     await repo.update("acme", (cur) => ({ ...cur!, oauthApps: { notion: { clientId: "n", sealedClientSecret: null, customKeyEnabled: true } } }));
     const docs = await repo.collection.find().toArray();

@@ -1,25 +1,16 @@
-import { BSON, connectMongo, type MongoConnection } from "@engram/storage/mongo";
-import { describeWithEngines, uniqueMongoDbName } from "@engram/testing";
+import { BSON } from "@engram/storage/mongo";
+import { describeWithEngines } from "@engram/testing";
+import { useMongoDatabase } from "@engram/testing/src/mongo";
 import { API_KEY_INDEXES, createMongoApiKeyStore, type MongoApiKeyStore } from "../../src/auth/api-key.mongo";
 import { apiKeyStoreContract } from "./api-key-store.contract";
 
 describeWithEngines(["mongo"], "MongoApiKeyStore", ({ mongoUrl }) => {
-  const dbName = uniqueMongoDbName("apikeys");
-  let conn: MongoConnection;
+  const mongo = useMongoDatabase(mongoUrl, "apikeys");
   let n = 0;
-
-  beforeAll(async () => {
-    conn = await connectMongo({ url: mongoUrl, dbName });
-  });
-
-  afterAll(async () => {
-    await conn?.db.dropDatabase();
-    await conn?.close();
-  });
 
   async function open(): Promise<{ store: MongoApiKeyStore; collection: string }> {
     const collection = `api_keys_${++n}`;
-    return { store: await createMongoApiKeyStore(conn.db, { collection }), collection };
+    return { store: await createMongoApiKeyStore(mongo.db, { collection }), collection };
   }
 
   describe("API key store contract", () => {
@@ -33,7 +24,7 @@ describeWithEngines(["mongo"], "MongoApiKeyStore", ({ mongoUrl }) => {
         },
         reopen: async () => {
           await store.close();
-          store = await createMongoApiKeyStore(conn.db, { collection });
+          store = await createMongoApiKeyStore(mongo.db, { collection });
           return store;
         },
         rawStored: async () => Buffer.concat((await store.collection.find().toArray()).map((d) => Buffer.from(BSON.serialize(d)))),

@@ -1,27 +1,17 @@
-import { connectMongo, type MongoConnection } from "@engram/storage/mongo";
-import { describeWithEngines, uniqueMongoDbName } from "@engram/testing";
+import { describeWithEngines } from "@engram/testing";
+import { useMongoDatabase } from "@engram/testing/src/mongo";
 import { createMongoDocumentRepository, DOCUMENT_INDEXES, type MongoDocumentRepository } from "../../src/adapters/mongo/document.mongo";
 import { type DocumentRepositoryHarness, documentRepositoryContract, record } from "./document-repository.contract";
 import { ingestionUseCasesContract } from "./ingestion-use-cases.contract";
 
 describeWithEngines(["mongo"], "MongoDocumentRepository", ({ mongoUrl }) => {
-  const dbName = uniqueMongoDbName("documents");
-  let conn: MongoConnection;
+  const mongo = useMongoDatabase(mongoUrl, "documents");
   let n = 0;
-
-  beforeAll(async () => {
-    conn = await connectMongo({ url: mongoUrl, dbName });
-  });
-
-  afterAll(async () => {
-    await conn?.db.dropDatabase();
-    await conn?.close();
-  });
 
   /** A repository on collections of its own (documents_N, outbox_N): empty for every test. */
   async function openMongo(): Promise<DocumentRepositoryHarness & { repo: MongoDocumentRepository }> {
     const opts = { collection: `documents_${++n}`, outbox: { collection: `outbox_${n}` } };
-    let repo = await createMongoDocumentRepository(conn.db, opts);
+    let repo = await createMongoDocumentRepository(mongo.db, opts);
     return {
       get repo() {
         return repo;
@@ -29,7 +19,7 @@ describeWithEngines(["mongo"], "MongoDocumentRepository", ({ mongoUrl }) => {
       pendingEvents: async () => (await repo.outbox.unpublished(100_000)).map((e) => e.message),
       reopen: async () => {
         await repo.close();
-        repo = await createMongoDocumentRepository(conn.db, opts);
+        repo = await createMongoDocumentRepository(mongo.db, opts);
         return repo;
       },
       close: () => repo.close(),
