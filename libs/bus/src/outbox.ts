@@ -9,14 +9,20 @@ import type { EventBus, EventHeaders, OutgoingMessage } from "./port";
  * transaction); the relay publishes them afterwards and deletes them only
  * once the bus acknowledged. A crash in between re-publishes (at least once).
  */
-export interface OutboxEntry {
-  id: number;
+export interface OutboxEntry<Id = number> {
+  id: Id;
   message: OutgoingMessage;
 }
 
-export interface OutboxStore {
-  pending(limit: number): OutboxEntry[] | Promise<OutboxEntry[]>;
-  remove(ids: number[]): void | Promise<void>;
+/**
+ * What the relay needs from an outbox. `pending` returns the next entries to
+ * publish, in an order that keeps each key's entries in the order they were
+ * written (a store shared by several relays also claims them); `remove`
+ * is called once the bus acknowledged them.
+ */
+export interface OutboxStore<Id = number> {
+  pending(limit: number): OutboxEntry<Id>[] | Promise<OutboxEntry<Id>[]>;
+  remove(ids: Id[]): void | Promise<void>;
   backlog(): number | Promise<number>;
 }
 
@@ -67,7 +73,14 @@ export class SqliteOutbox implements OutboxStore {
   }
 }
 
-export class OutboxRelay {
+export interface OutboxRelayOptions {
+  /** Entries per publish (default 256). */
+  batchSize?: number;
+  /** Poll interval when not notified (default 1000 ms). */
+  idleMs?: number;
+}
+
+export class OutboxRelay<Id = number> {
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
@@ -75,10 +88,10 @@ export class OutboxRelay {
 
   constructor(
     private readonly name: string,
-    private readonly store: OutboxStore,
+    private readonly store: OutboxStore<Id>,
     private readonly bus: EventBus,
-    private readonly log: Logger,
-    private readonly opts: { batchSize?: number; idleMs?: number } = {},
+    protected readonly log: Logger,
+    private readonly opts: OutboxRelayOptions = {},
   ) {}
 
   start(): void {

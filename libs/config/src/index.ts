@@ -16,8 +16,8 @@ export class ConfigError extends Error {
 
 export type Env = Record<string, string | undefined>;
 
-/** Variables whose values are never echoed in a ConfigError (its message ends up in logs). */
-const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL/i;
+/** Variables whose values are never echoed in a ConfigError (its message ends up in logs); MONGO_URL may carry a password. */
+const SECRET_NAME = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|MONGO_URL/i;
 
 export function loadConfig<S extends z.ZodType>(component: string, schema: S, env: Env = process.env): z.infer<S> {
   // Treat empty strings as unset: `FOO=` in a compose file means "default".
@@ -61,6 +61,23 @@ export const env = {
       ),
   logLevel: () => z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   address: () => z.string().regex(/^[^\s:]+:\d+$/, "must be host:port"),
+};
+
+/**
+ * MongoDB settings of the production adapters, to spread into a service's
+ * schema: MONGO_URL (a replica set; transactions need one) and MONGO_DB
+ * (default `engram`). MONGO_URL is optional here: the embedded adapters run
+ * without it.
+ */
+export const mongoConfigShape = {
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/\S+$/, "must be a mongodb:// or mongodb+srv:// connection string")
+    .optional(),
+  MONGO_DB: z
+    .string()
+    .regex(/^[^/\\. "$*<>:|?]{1,63}$/, 'must be a MongoDB database name (at most 63 characters, none of / \\ . " $ * < > : | ?)')
+    .default("engram"),
 };
 
 export { z };

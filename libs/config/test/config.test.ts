@@ -1,4 +1,4 @@
-import { ConfigError, env, loadConfig, z } from "../src/index";
+import { ConfigError, env, loadConfig, mongoConfigShape, z } from "../src/index";
 
 const schema = z.object({
   PORT: env.port(8080),
@@ -138,5 +138,28 @@ describe("env.list", () => {
 
   it("defaults to an empty list", () => {
     expect(loadConfig("t", z.object({ L: env.list() }), {}).L).toEqual([]);
+  });
+});
+
+describe("mongoConfigShape", () => {
+  const schema = z.object(mongoConfigShape);
+
+  it("leaves MONGO_URL unset and defaults MONGO_DB to engram", () => {
+    expect(loadConfig("t", schema, {})).toEqual({ MONGO_DB: "engram" });
+  });
+
+  it("accepts mongodb:// and mongodb+srv:// URLs and a database name", () => {
+    expect(loadConfig("t", schema, { MONGO_URL: "mongodb://a:27017,b:27017/?replicaSet=rs0", MONGO_DB: "engram_prod" })).toEqual({
+      MONGO_URL: "mongodb://a:27017,b:27017/?replicaSet=rs0",
+      MONGO_DB: "engram_prod",
+    });
+    expect(loadConfig("t", schema, { MONGO_URL: "mongodb+srv://cluster.example.net/" }).MONGO_URL).toBe("mongodb+srv://cluster.example.net/");
+  });
+
+  it("refuses another scheme and an invalid database name without echoing the URL (it may carry a password)", () => {
+    const err = configErrorOf(() => loadConfig("t", schema, { MONGO_URL: "http://user:s3cret@db:27017", MONGO_DB: "a.b" }));
+    expect(err.problems.map((p) => p.split(":")[0]).sort()).toEqual(["MONGO_DB", "MONGO_URL"]);
+    expect(err.message).not.toContain("s3cret");
+    expect(err.message).toContain('(got "a.b")');
   });
 });

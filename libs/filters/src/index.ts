@@ -139,3 +139,4 @@ export function filterKeys(f: FilterExpr): string[] {
   if (isCondition(f)) return [f.key];
   return [...new Set(("AND" in f ? f.AND : f.OR).flatMap(filterKeys))];
 }
+export * from "./mongo";

@@ -43,3 +43,12 @@ export function describeWithEngines(engines: Engine[], name: string, fn: (e: Req
   console.log(`skipped: ${name}: ${reason}`);
   describe.skip(`${name} (skipped: ${reason})`, () => fn({ mongoUrl: "", qdrantUrl: "", kafkaBrokers: [] }));
 }
+
+/**
+ * A database name of its own for one test file's MongoDB run (drop it in
+ * afterAll): test files run in parallel workers against one server.
+ */
+export function uniqueMongoDbName(suite: string): string {
+  const tag = suite.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 24);
+  return `engram_t_${tag}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+}

@@ -1,19 +1,19 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { decodeEvent, TOPICS } from "@engram/bus";
 import { type Clock, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
-import { SqliteDocumentRepository } from "../../src/adapters/embedded/document.sqlite";
 import { AddDocumentUseCase, type AddDocumentCommand } from "../../src/app/add-document.usecase";
 import { GetDocumentUseCase } from "../../src/app/get-document.usecase";
 import { RecordStateUseCase } from "../../src/app/record-state.usecase";
 import type { StateUpdate } from "../../src/domain/document";
+import type { DocumentRepositoryHarness } from "./document-repository.contract";
 
 const NOW = "2024-03-04T05:06:07.000Z";
 
-describe("ingestion use cases on SqliteDocumentRepository", () => {
-  let dir: string;
-  let repo: SqliteDocumentRepository;
+/**
+ * The ingestion use cases on a DocumentRepository adapter: the behaviour the
+ * service builds on the port (run against every adapter).
+ */
+export function ingestionUseCasesContract(open: () => Promise<DocumentRepositoryHarness>): void {
+  let h: DocumentRepositoryHarness;
   let add: AddDocumentUseCase;
   let get: GetDocumentUseCase;
   let record: RecordStateUseCase;
@@ -37,11 +37,11 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
     };
   };
 
-  const outboxRows = () => repo.outbox.pending(1000);
+  const outboxRows = async () => (await h.pendingEvents()).map((message) => ({ message }));
 
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-ingestion-"));
-    repo = new SqliteDocumentRepository(dir);
+  beforeEach(async () => {
+    h = await open();
+    const repo = h.repo;
     written = 0;
     now = new Date(NOW);
     add = new AddDocumentUseCase(repo, clock, () => written++);
@@ -50,8 +50,7 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
   });
 
   afterEach(async () => {
-    await repo.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await h.close();
   });
 
   it("adds a document, queues its event in the outbox, and reads it back by service id and by custom id", async () => {
@@ -82,7 +81,7 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
     expect(await get.execute("acme", undefined, "chat-1")).toEqual(byId);
     expect(await get.execute("acme", undefined, res.id)).toEqual(byId);
 
-    const rows = outboxRows();
+    const rows = await outboxRows();
     expect(rows).toHaveLength(1);
     const msg = rows[0]!.message;
     expect(msg.topic).toBe(TOPICS.documents);
@@ -130,7 +129,7 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
     now = new Date("2024-03-04T06:00:00.000Z");
     const again = await add.execute(addCmd());
     expect(again).toEqual({ id: first.id, status: "extracting", namespace: "user_123", customId: "chat-1" });
-    expect(outboxRows()).toHaveLength(1);
+    expect(await outboxRows()).toHaveLength(1);
     expect(written).toBe(1);
     expect((await get.execute("acme", "user_123", "chat-1")).updatedAt).toBe(NOW);
   });
@@ -155,7 +154,7 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
       createdAt: NOW,
       updatedAt: "2024-03-05T00:00:00.000Z",
     });
-    const rows = outboxRows();
+    const rows = await outboxRows();
     expect(rows).toHaveLength(2);
     expect(decodeEvent("DocumentQueued", rows[1]!.message.value).document).toMatchObject({ documentId: first.id, generation: 2 });
     expect(written).toBe(2);
@@ -173,7 +172,7 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
     expect(again.status).toBe("failed");
     const doc = await get.execute("acme", "user_123", "chat-1");
     expect(doc).toMatchObject({ status: "failed", statusReason: "no text", metadata: { type: "email" }, generation: 1, updatedAt: "2024-03-06T00:00:00.000Z" });
-    expect(outboxRows().map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentMetadataChanged"]);
+    expect((await outboxRows()).map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentMetadataChanged"]);
   });
 
   it("GetDocument rejects a memory id with an InvalidArgumentError that mentions memory", async () => {
@@ -197,7 +196,7 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
     await expect(add.execute(addCmd({ namespace: "bad namespace" }))).rejects.toThrow(InvalidArgumentError);
     await expect(add.execute(addCmd({ customId: newId("memory") }))).rejects.toThrow(/memory/);
     await expect(add.execute(addCmd({ content: "   " }))).rejects.toThrow(InvalidArgumentError);
-    expect(outboxRows()).toHaveLength(0);
+    expect(await outboxRows()).toHaveLength(0);
     expect(written).toBe(0);
   });
 
@@ -206,7 +205,7 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
     const b = await add.execute({ tenantId: "acme", namespace: "ns", input: { content: "same" } });
     expect(a.id).not.toBe(b.id);
     expect(a.customId).toBeUndefined();
-    expect(outboxRows()).toHaveLength(2);
+    expect(await outboxRows()).toHaveLength(2);
   });
 
   describe("RecordStateUseCase", () => {
@@ -241,4 +240,4 @@ describe("ingestion use cases on SqliteDocumentRepository", () => {
       expect((await get.execute("acme", "user_123", id)).status).toBe("queued");
     });
   });
-});
+}

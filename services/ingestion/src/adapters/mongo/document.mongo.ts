@@ -1,0 +1,423 @@
+import type { OutgoingMessage } from "@engram/bus";
+import { MongoOutbox, type MongoOutboxOptions } from "@engram/bus/mongo";
+import { escapeRegex, filterToMongo, type MetadataEntry, metadataEntries, metadataFromEntries } from "@engram/filters";
+import { AlreadyExistsError, DOCUMENT_STATUSES, type JsonObject, isFinalStatus } from "@engram/kernel";
+import {
+  type ClientSession,
+  type Collection,
+  type Db,
+  type Filter,
+  ensureIndexes,
+  type IndexSpec,
+  isDuplicateKeyError,
+  MongoServerError,
+  type Sort,
+  withTransaction,
+} from "@engram/storage/mongo";
+import type { DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import type { DocumentRecord, StoredFile } from "../../domain/document";
+
+/**
+ * A document as stored in the `documents` collection. Field names follow the
+ * record; `_id` is the document id. Metadata is stored as entries (see
+ * `metadataEntries` in @engram/filters) so that any key is safe and every
+ * filter kind translates to a query; `group` (caller-chosen keys, never
+ * queried) is stored as JSON text. Times are the record's ISO-8601 strings,
+ * which sort in time order, exactly as the embedded store compares them.
+ */
+export interface DocumentDoc {
+  _id: string;
+  tenantId: string;
+  namespace: string;
+  customId?: string;
+  content: string;
+  supportingContext?: string;
+  meta?: MetadataEntry[];
+  groupJson?: string;
+  date?: string;
+  filepath?: string;
+  status: string;
+  statusReason?: string;
+  taskType: string;
+  dreaming: string;
+  sourceKind: string;
+  url?: string;
+  title?: string;
+  contentType?: string;
+  file?: StoredFile;
+  containerTags?: string[];
+  contentHash: string;
+  generation: number;
+  stateSequence: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const DOCUMENTS_COLLECTION = "documents";
+const CUSTOM_ID_INDEX = "custom_id_unique";
+
+/** Non-final states, for the stale sweep (an `$in` of points lets the index return them in updatedAt order). */
+const NON_FINAL = DOCUMENT_STATUSES.filter((s) => !isFinalStatus(s));
+
+/** Drops undefined fields, so nothing depends on the client's ignoreUndefined setting. */
+function compact<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+export function toDocumentDoc(d: DocumentRecord): DocumentDoc {
+  return compact<DocumentDoc>({
+    _id: d.id,
+    tenantId: d.tenantId,
+    namespace: d.namespace,
+    customId: d.customId,
+    content: d.content,
+    supportingContext: d.supportingContext,
+    meta: d.metadata === undefined ? undefined : metadataEntries(d.metadata),
+    groupJson: d.group === undefined ? undefined : JSON.stringify(d.group),
+    date: d.date,
+    filepath: d.filepath,
+    status: d.status,
+    statusReason: d.statusReason,
+    taskType: d.taskType,
+    dreaming: d.dreaming,
+    sourceKind: d.sourceKind,
+    url: d.url,
+    title: d.title,
+    contentType: d.contentType,
+    file: d.file ? compact({ ...d.file }) : undefined,
+    containerTags: d.containerTags?.length ? d.containerTags : undefined,
+    contentHash: d.contentHash,
+    generation: d.generation,
+    stateSequence: d.stateSequence,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  });
+}
+
+export function fromDocumentDoc(r: DocumentDoc): DocumentRecord {
+  const file = r.file
+    ? compact<StoredFile>({
+        key: r.file.key,
+        name: opt(r.file.name),
+        mimeType: opt(r.file.mimeType),
+        fileType: opt(r.file.fileType),
+        sizeBytes: Number(r.file.sizeBytes),
+        sha256: r.file.sha256,
+      })
+    : undefined;
+  return {
+    id: r._id,
+    tenantId: r.tenantId,
+    namespace: r.namespace,
+    customId: opt(r.customId),
+    content: r.content,
+    supportingContext: opt(r.supportingContext),
+    metadata: r.meta ? metadataFromEntries(r.meta) : undefined,
+    group: typeof r.groupJson === "string" ? (JSON.parse(r.groupJson) as JsonObject) : undefined,
+    date: opt(r.date),
+    filepath: opt(r.filepath),
+    status: r.status as DocumentRecord["status"],
+    statusReason: opt(r.statusReason),
+    taskType: r.taskType as DocumentRecord["taskType"],
+    dreaming: r.dreaming as DocumentRecord["dreaming"],
+    sourceKind: r.sourceKind as DocumentRecord["sourceKind"],
+    url: opt(r.url),
+    title: opt(r.title),
+    contentType: opt(r.contentType),
+    contentHash: r.contentHash,
+    generation: Number(r.generation),
+    stateSequence: Number(r.stateSequence),
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    file,
+    containerTags: r.containerTags?.length ? r.containerTags : undefined,
+  };
+}
+
+/** The indexes of the documents collection, one per query path (docs/architecture.md lists them). */
+export const DOCUMENT_INDEXES: IndexSpec[] = [
+  // findByCustomId, findByCustomIds, and caller ids unique per namespace.
+  {
+    name: CUSTOM_ID_INDEX,
+    key: { tenantId: 1, namespace: 1, customId: 1 },
+    unique: true,
+    partialFilterExpression: { customId: { $exists: true } },
+  },
+  // findByCustomIdInTenant: the newest document with that caller id in the tenant.
+  { name: "custom_id_in_tenant", key: { tenantId: 1, customId: 1, updatedAt: -1, _id: -1 }, partialFilterExpression: { customId: { $exists: true } } },
+  // list of one or more namespaces, by creation or update time (either order).
+  { name: "scope_created", key: { tenantId: 1, namespace: 1, createdAt: 1, _id: 1 } },
+  { name: "scope_updated", key: { tenantId: 1, namespace: 1, updatedAt: 1, _id: 1 } },
+  // list of the whole tenant (legacy lists without container tags), and bulk deletes by tenant.
+  { name: "tenant_created", key: { tenantId: 1, createdAt: 1, _id: 1 } },
+  { name: "tenant_updated", key: { tenantId: 1, updatedAt: 1, _id: 1 } },
+  // list by status (ListProcessingDocuments: the non-final states, oldest first).
+  { name: "tenant_status_created", key: { tenantId: 1, status: 1, createdAt: 1, _id: 1 } },
+  // listStale: non-final documents of every tenant, least recently changed first.
+  { name: "stale_by_status", key: { status: 1, updatedAt: 1 } },
+];
+
+const customIdTaken = (err: unknown): boolean =>
+  isDuplicateKeyError(err) &&
+  err instanceof MongoServerError &&
+  ((err.keyPattern as Record<string, unknown> | undefined)?.customId !== undefined || String(err.message).includes(CUSTOM_ID_INDEX));
+
+export interface MongoDocumentRepositoryOptions {
+  /** Default `documents`. */
+  collection?: string;
+  /** The outbox written in the same transactions (default collection `outbox`). */
+  outbox?: MongoOutboxOptions;
+}
+
+/**
+ * Production document store. Every write runs in one MongoDB transaction
+ * (replica set) that stores the document change and the outbox rows of its
+ * events. Updates are optimistic (compare-and-set on updatedAt, generation
+ * and state sequence, like the embedded store). The connection belongs to
+ * the caller: `close` does not close it.
+ */
+export class MongoDocumentRepository implements DocumentRepository {
+  readonly outbox: MongoOutbox;
+  readonly collection: Collection<DocumentDoc>;
+
+  constructor(
+    private readonly db: Db,
+    opts: MongoDocumentRepositoryOptions = {},
+  ) {
+    this.collection = db.collection<DocumentDoc>(opts.collection ?? DOCUMENTS_COLLECTION);
+    this.outbox = new MongoOutbox(db, opts.outbox);
+  }
+
+  /** Creates the collections and indexes of the documents and the outbox (idempotent; run at start). */
+  async ensureIndexes(): Promise<void> {
+    await ensureIndexes(this.db, this.collection.collectionName, DOCUMENT_INDEXES);
+    await this.outbox.ensureIndexes();
+  }
+
+  private tx<T>(fn: (session: ClientSession) => Promise<T>): Promise<T> {
+    return withTransaction(this.db.client, fn);
+  }
+
+  async findById(tenantId: string, id: string): Promise<DocumentRecord | undefined> {
+    const r = await this.collection.findOne({ _id: id, tenantId });
+    return r ? fromDocumentDoc(r) : undefined;
+  }
+
+  async findByCustomId(tenantId: string, namespace: string, customId: string): Promise<DocumentRecord | undefined> {
+    const r = await this.collection.findOne({ tenantId, namespace, customId });
+    return r ? fromDocumentDoc(r) : undefined;
+  }
+
+  async findByCustomIds(tenantId: string, namespace: string, customIds: string[]): Promise<Map<string, DocumentRecord>> {
+    const out = new Map<string, DocumentRecord>();
+    const unique = [...new Set(customIds)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      for (const r of await this.collection.find({ tenantId, namespace, customId: { $in: part } }).toArray()) out.set(r.customId!, fromDocumentDoc(r));
+    }
+    return out;
+  }
+
+  async findByCustomIdInTenant(tenantId: string, customId: string): Promise<DocumentRecord | undefined> {
+    const r = await this.collection.findOne({ tenantId, customId }, { sort: { updatedAt: -1, _id: -1 } });
+    return r ? fromDocumentDoc(r) : undefined;
+  }
+
+  async insert(doc: DocumentRecord, events: OutgoingMessage[]): Promise<void> {
+    try {
+      await this.tx(async (session) => {
+        await this.collection.insertOne(toDocumentDoc(doc), { session });
+        await this.outbox.add(session, events);
+      });
+    } catch (err) {
+      if (customIdTaken(err)) throw new AlreadyExistsError(`a document with id ${doc.customId} already exists in ${doc.namespace}`);
+      throw err;
+    }
+  }
+
+  /** The compare-and-set filter of an optimistic update (the same columns the embedded store compares). */
+  private static casFilter(previous: DocumentRecord, next: DocumentRecord): Filter<DocumentDoc> {
+    return {
+      _id: next.id,
+      tenantId: next.tenantId,
+      updatedAt: previous.updatedAt,
+      generation: previous.generation,
+      stateSequence: previous.stateSequence,
+    };
+  }
+
+  async update(previous: DocumentRecord, next: DocumentRecord, events: OutgoingMessage[]): Promise<boolean> {
+    try {
+      return await this.tx(async (session) => {
+        const res = await this.collection.replaceOne(MongoDocumentRepository.casFilter(previous, next), toDocumentDoc(next), { session });
+        if (res.matchedCount !== 1) return false;
+        await this.outbox.add(session, events);
+        return true;
+      });
+    } catch (err) {
+      if (customIdTaken(err)) throw new AlreadyExistsError(`a document with id ${next.customId} already exists in ${next.namespace}`);
+      throw err;
+    }
+  }
+
+  /**
+   * Several writes in one transaction, each applied or refused on its own
+   * like the embedded store's savepoints: MongoDB has no savepoints (a failed
+   * write aborts the whole transaction), so caller-id conflicts are decided
+   * before writing, from the caller ids the writes target as read in the
+   * transaction's snapshot and as the earlier writes of the batch change
+   * them. Updates run in order (each an optimistic compare-and-set); the
+   * accepted inserts follow in one insertMany, and all events in one outbox
+   * add, in write order.
+   */
+  async writeMany(writes: DocumentWrite[]): Promise<boolean[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.tx((session) => this.writeManyTx(writes, session));
+      } catch (err) {
+        // A caller id committed by a concurrent write after the pre-check read: the next attempt sees it.
+        if (attempt < 3 && customIdTaken(err)) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async writeManyTx(writes: DocumentWrite[], session: ClientSession): Promise<boolean[]> {
+    const slot = (tenantId: string, namespace: string, customId: string) => `${tenantId}\u0000${namespace}\u0000${customId}`;
+    // Who holds each caller id the batch targets.
+    const holders = new Map<string, string>();
+    const wanted = new Map<string, { tenantId: string; namespace: string; customIds: Set<string> }>();
+    for (const w of writes) {
+      if (w.next.customId === undefined) continue;
+      const scope = `${w.next.tenantId}\u0000${w.next.namespace}`;
+      let s = wanted.get(scope);
+      if (!s) wanted.set(scope, (s = { tenantId: w.next.tenantId, namespace: w.next.namespace, customIds: new Set() }));
+      s.customIds.add(w.next.customId);
+    }
+    if (wanted.size) {
+      const or = [...wanted.values()].map((s) => ({ tenantId: s.tenantId, namespace: s.namespace, customId: { $in: [...s.customIds] } }));
+      const held = await this.collection.find({ $or: or }, { session, projection: { _id: 1, tenantId: 1, namespace: 1, customId: 1 } }).toArray();
+      for (const h of held) holders.set(slot(h.tenantId, h.namespace, h.customId!), h._id);
+    }
+
+    const results: boolean[] = [];
+    // Accepted inserts by id, in write order (a later write of the batch may update one).
+    const inserts = new Map<string, DocumentDoc>();
+    const events: OutgoingMessage[] = [];
+    for (const w of writes) {
+      const target = w.next.customId === undefined ? undefined : slot(w.next.tenantId, w.next.namespace, w.next.customId);
+      const holder = target === undefined ? undefined : holders.get(target);
+      if (holder !== undefined && holder !== w.next.id) {
+        results.push(false);
+        continue;
+      }
+      if (!w.previous) {
+        if (inserts.has(w.next.id)) throw new Error(`document ${w.next.id} is inserted twice in one batch`);
+        inserts.set(w.next.id, toDocumentDoc(w.next));
+      } else {
+        const pending = inserts.get(w.next.id);
+        let applied: boolean;
+        if (pending) {
+          const cas = MongoDocumentRepository.casFilter(w.previous, w.next);
+          applied =
+            pending.tenantId === cas.tenantId &&
+            pending.updatedAt === cas.updatedAt &&
+            pending.generation === cas.generation &&
+            pending.stateSequence === cas.stateSequence;
+          if (applied) inserts.set(w.next.id, toDocumentDoc(w.next));
+        } else {
+          const res = await this.collection.replaceOne(MongoDocumentRepository.casFilter(w.previous, w.next), toDocumentDoc(w.next), { session });
+          applied = res.matchedCount === 1;
+        }
+        if (!applied) {
+          results.push(false);
+          continue;
+        }
+        // The caller id the document held before is free for later writes of the batch.
+        if (w.previous.customId !== undefined) {
+          const before = slot(w.previous.tenantId, w.previous.namespace, w.previous.customId);
+          if (holders.get(before) === w.next.id) holders.delete(before);
+        }
+      }
+      if (target !== undefined) holders.set(target, w.next.id);
+      events.push(...w.events);
+      results.push(true);
+    }
+    if (inserts.size) await this.collection.insertMany([...inserts.values()], { session, ordered: true });
+    await this.outbox.add(session, events);
+    return results;
+  }
+
+  async delete(docs: DocumentRecord[], events: OutgoingMessage[]): Promise<string[]> {
+    const byTenant = new Map<string, string[]>();
+    for (const d of docs) {
+      const ids = byTenant.get(d.tenantId);
+      if (ids) ids.push(d.id);
+      else byTenant.set(d.tenantId, [d.id]);
+    }
+    return this.tx(async (session) => {
+      const present = new Set<string>();
+      for (const [tenantId, ids] of byTenant) {
+        const found = await this.collection.find({ tenantId, _id: { $in: ids } }, { session, projection: { _id: 1 } }).toArray();
+        if (found.length === 0) continue;
+        await this.collection.deleteMany({ tenantId, _id: { $in: found.map((f) => f._id) } }, { session });
+        for (const f of found) present.add(`${tenantId}\u0000${f._id}`);
+      }
+      const removed: string[] = [];
+      for (const d of docs) {
+        const k = `${d.tenantId}\u0000${d.id}`;
+        if (present.delete(k)) removed.push(d.id);
+      }
+      const keep = new Set(removed);
+      // Only events of documents that were really removed are published.
+      await this.outbox.add(
+        session,
+        events.filter((e) => keep.has(e.key)),
+      );
+      return removed;
+    });
+  }
+
+  /** The query of a listing: scope, statuses, filepath and the metadata filter. */
+  static listQuery(q: DocumentListQuery): Filter<DocumentDoc> {
+    const query: Filter<DocumentDoc> = { tenantId: q.tenantId };
+    if (q.namespaces) query.namespace = { $in: q.namespaces };
+    if (q.statuses?.length) query.status = { $in: q.statuses };
+    if (q.filepath) query.filepath = q.filepath.endsWith("/") ? { $regex: `^${escapeRegex(q.filepath)}` } : q.filepath;
+    if (q.filter) query.$and = [filterToMongo(q.filter, "meta") as Filter<DocumentDoc>];
+    return query;
+  }
+
+  async list(q: DocumentListQuery): Promise<{ items: DocumentRecord[]; total: number }> {
+    if (q.namespaces && q.namespaces.length === 0) return { items: [], total: 0 };
+    const query = MongoDocumentRepository.listQuery(q);
+    const dir: 1 | -1 = q.order === "asc" ? 1 : -1;
+    const sort: Sort = q.sort === "updatedAt" ? { updatedAt: dir, _id: dir } : { createdAt: dir, _id: dir };
+    const total = await this.collection.countDocuments(query);
+    if (q.limit <= 0 || q.offset >= total) return { items: [], total };
+    const rows = await this.collection.find(query, { sort, skip: q.offset, limit: q.limit }).toArray();
+    return { items: rows.map(fromDocumentDoc), total };
+  }
+
+  async listStale(olderThan: string, limit: number): Promise<DocumentRecord[]> {
+    if (limit <= 0) return [];
+    const rows = await this.collection.find({ status: { $in: NON_FINAL }, updatedAt: { $lt: olderThan } }, { sort: { updatedAt: 1, _id: 1 }, limit }).toArray();
+    return rows.map(fromDocumentDoc);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * The ingestion document store on MongoDB: creates the collections and
+ * indexes (documents and outbox), then returns the repository. Publish its
+ * outbox with `new MongoOutboxRelay("ingestion", repo.outbox, bus, log, { idleMs: 500 })`.
+ */
+export async function createMongoDocumentRepository(db: Db, opts: MongoDocumentRepositoryOptions = {}): Promise<MongoDocumentRepository> {
+  const repo = new MongoDocumentRepository(db, opts);
+  await repo.ensureIndexes();
+  return repo;
+}
