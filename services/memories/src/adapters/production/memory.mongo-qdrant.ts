@@ -1,0 +1,410 @@
+import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery, QdrantMemorySearch } from "@engram/index";
+import { UnavailableError } from "@engram/kernel";
+import type { Logger } from "@engram/observability";
+import {
+  type AnyBulkWriteOperation,
+  type ClientSession,
+  type Collection,
+  type Db,
+  ensureIndexes,
+  type Filter,
+  type MongoClient,
+  ObjectId,
+  withTransaction,
+} from "@engram/storage/mongo";
+import type { MemoryRepository, MemoryWrite } from "../../app/ports";
+import { encodeVector, fromMemoryDoc, type MemoryDoc, type StoredVector, searchRecordOf, toMemoryDoc } from "./memory-doc";
+import {
+  changedSinceMirror,
+  FORMATION_INDEXES,
+  type FindSpec,
+  handBack,
+  markIndexed,
+  MEMORY_INDEXES,
+  memoryQueries,
+  mergeSearchHits,
+  type ReconcileCursor,
+  searchFetchSize,
+  unindexedPage,
+  WITHOUT_VECTOR,
+} from "./memory-queries";
+
+/** A document of `memory_formations`: one formed document generation. */
+export interface FormationDoc {
+  tenantId: string;
+  documentId: string;
+  generation: number;
+  formedAt: string;
+}
+
+export const MEMORIES_COLLECTION = "memories";
+export const FORMATIONS_COLLECTION = "memory_formations";
+
+/** Default pause between two reconciler passes. */
+export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
+
+/** Rounds of "mirror, mark, re-read what changed meanwhile" before a mirror gives up (only concurrent writes to the same memories need more than one). */
+const MIRROR_ROUNDS = 5;
+
+export interface MongoQdrantMemoryStoreOptions {
+  /** The database of the `memories` and `memory_formations` collections (a replica set: writes are transactions). */
+  db: Db;
+  /** The search side, opened on its Qdrant collection (`QdrantMemorySearch.open`). */
+  search: QdrantMemorySearch;
+  /** Dimensions of the Qdrant collection's dense vectors (the embedder's). */
+  dimensions: number;
+  /** Keep embeddings (the dense side of search); false for an embedder without semantics, like the embedded store. Default true. */
+  vectors?: boolean;
+  /** Collection names (tests use their own); defaults `memories` and `memory_formations`. */
+  collections?: { memories?: string; formations?: string };
+  logger: Logger;
+  /** Pause between reconciler passes; 0 = only the pass at start-up. Default 30 s. */
+  reconcileIntervalMs?: number;
+  /** Records per reconciler page (one Qdrant upsert each). Default 256. */
+  reconcileBatch?: number;
+  /** Runs after `close` stopped the reconciler (the factory closes a connection it opened). */
+  onClose?: () => Promise<void>;
+}
+
+/**
+ * The production memory store: records in MongoDB, search in Qdrant.
+ *
+ * MongoDB holds every version of every memory (`memories`, one document per
+ * version with its embedding) and the formation markers
+ * (`memory_formations`); it is the source of truth and answers every read
+ * except `search`. Qdrant (`<prefix>_memories`, through QdrantMemorySearch)
+ * holds what search ranks and filters on.
+ *
+ * Write path: one transaction checks the optimistic expectations, upserts the
+ * records (a record without a new vector keeps its stored one) and marks the
+ * formation; each written document carries the write's `rev` and
+ * `indexed: false`. After the commit the written versions are mirrored into
+ * Qdrant and marked `indexed` (only while their `rev` is unchanged; a version
+ * changed meanwhile is mirrored again from its current document), so in
+ * normal operation a write is searchable when `write` resolves. When the
+ * mirror fails, `write` rejects with UnavailableError although the records
+ * are stored; when the process dies between commit and mirror, nothing
+ * rejects at all. Either way the records stay `indexed: false`, and the
+ * reconciler (a pass at `open`, before the store serves, then every
+ * `reconcileIntervalMs`) mirrors them: search is eventually consistent only
+ * after such a failure.
+ *
+ * Search path: Qdrant ranks and filters (tenant, namespaces, latest, not
+ * forgotten or expired, static, metadata), a few more candidates than asked;
+ * the records are then read from MongoDB, and a hit whose record no longer
+ * qualifies (Qdrant lags a change) is dropped, Qdrant's order kept.
+ *
+ * Every query filters by tenant (and namespace where one is given).
+ */
+export class MongoQdrantMemoryStore implements MemoryRepository {
+  readonly memories: Collection<MemoryDoc>;
+  readonly formations: Collection<FormationDoc>;
+  private readonly client: MongoClient;
+  private readonly log: Logger;
+  private readonly intervalMs: number;
+  private readonly batch: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private closed = false;
+
+  private constructor(private readonly o: MongoQdrantMemoryStoreOptions) {
+    this.memories = o.db.collection<MemoryDoc>(o.collections?.memories ?? MEMORIES_COLLECTION);
+    this.formations = o.db.collection<FormationDoc>(o.collections?.formations ?? FORMATIONS_COLLECTION);
+    this.client = o.db.client;
+    this.log = o.logger.child({ component: "memory-store" });
+    this.intervalMs = o.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS;
+    this.batch = Math.max(1, o.reconcileBatch ?? 256);
+  }
+
+  /**
+   * Creates the collections and indexes (idempotent), mirrors every record
+   * Qdrant may lack (so a crash before this start loses no search), then
+   * starts the periodic reconciler.
+   */
+  static async open(o: MongoQdrantMemoryStoreOptions): Promise<MongoQdrantMemoryStore> {
+    const store = new MongoQdrantMemoryStore(o);
+    await ensureIndexes(o.db, store.memories.collectionName, MEMORY_INDEXES);
+    await ensureIndexes(o.db, store.formations.collectionName, FORMATION_INDEXES);
+    // Qdrant answered just now (the collection is prepared before this): a record that fails here is one Qdrant
+    // refuses, logged by the pass and tried again by every later one; it does not keep the service from starting.
+    const first = await store.reconcile();
+    if (first.mirrored > 0) store.log.warn(first, "memories missing from the search index at start-up were mirrored");
+    if (first.failed > 0) store.log.error(first, "memories could not be mirrored into the search index at start-up");
+    store.schedule();
+    return store;
+  }
+
+  // --- reads ---
+
+  private async find(spec: FindSpec): Promise<MemoryRecord[]> {
+    const rows = await this.memories
+      .find(spec.filter as Filter<MemoryDoc>, {
+        projection: WITHOUT_VECTOR,
+        ...(spec.sort ? { sort: spec.sort } : {}),
+        ...(spec.skip ? { skip: spec.skip } : {}),
+        ...(spec.limit !== undefined ? { limit: spec.limit } : {}),
+      })
+      .toArray();
+    return rows.map(fromMemoryDoc);
+  }
+
+  async findById(tenantId: string, id: string): Promise<MemoryRecord | undefined> {
+    const [m] = await this.find(memoryQueries.byId(tenantId, id));
+    return m;
+  }
+
+  async findByContentKey(tenantId: string, namespace: string, key: string): Promise<MemoryRecord[]> {
+    return this.find(memoryQueries.byContentKey(tenantId, namespace, key));
+  }
+
+  async findByDocument(tenantId: string, documentId: string): Promise<MemoryRecord[]> {
+    return this.find(memoryQueries.byDocument(tenantId, documentId));
+  }
+
+  async findExpired(now: string, limit: number): Promise<MemoryRecord[]> {
+    if (limit <= 0) return [];
+    return this.find(memoryQueries.expired(now, limit));
+  }
+
+  async isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean> {
+    return (await this.formations.countDocuments({ tenantId, documentId, generation }, { limit: 1 })) > 0;
+  }
+
+  async getMany(tenantId: string, ids: string[], namespace?: string): Promise<MemoryRecord[]> {
+    if (ids.length === 0) return [];
+    const found = new Map((await this.find(memoryQueries.many(tenantId, [...new Set(ids)], namespace))).map((m) => [m.id, m]));
+    return ids.flatMap((id) => {
+      const m = found.get(id);
+      return m ? [m] : [];
+    });
+  }
+
+  async chains(tenantId: string, rootIds: string[]): Promise<MemoryRecord[]> {
+    if (rootIds.length === 0) return [];
+    return this.find(memoryQueries.chains(tenantId, [...new Set(rootIds)]));
+  }
+
+  async namespaces(tenantId: string): Promise<string[]> {
+    const values = await this.memories.distinct("namespace", memoryQueries.namespaces(tenantId) as Filter<MemoryDoc>);
+    return (values as string[]).sort();
+  }
+
+  async list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
+    if (q.namespaces && q.namespaces.length === 0) return { items: [], total: 0 };
+    const spec = memoryQueries.list(q);
+    const total = await this.memories.countDocuments(spec.filter as Filter<MemoryDoc>);
+    if (q.limit <= 0 || q.offset >= total) return { items: [], total };
+    return { items: await this.find(spec), total };
+  }
+
+  async search(q: MemorySearchQuery): Promise<MemoryHit[]> {
+    if (!q.text.trim() || q.limit <= 0 || q.namespaces?.length === 0) return [];
+    let fetch = searchFetchSize(q.limit);
+    for (let attempt = 1; ; attempt++) {
+      const hits = await this.o.search.search({ ...q, limit: fetch });
+      const ids = [...new Set(hits.map((h) => h.id))];
+      const records = ids.length ? await this.find(memoryQueries.many(q.tenantId, ids)) : [];
+      const out = mergeSearchHits(hits, new Map(records.map((m) => [m.id, m])), q);
+      // Short only because stale hits were dropped, and Qdrant had more: ask once more for a larger page.
+      if (out.length >= q.limit || hits.length < fetch || attempt === 2) return out;
+      fetch *= 4;
+    }
+  }
+
+  // --- write ---
+
+  async write(w: MemoryWrite): Promise<boolean> {
+    // One document per id: the last record given for an id wins (as the embedded store's successive upserts).
+    const records = [...new Map(w.records.map((m) => [m.id, m])).values()];
+    const keep = this.o.vectors ?? true;
+    const vectors = new Map<string, StoredVector>();
+    if (keep)
+      for (const m of records) {
+        const v = w.vectors?.get(m.id);
+        if (!v) continue;
+        if (v.vector.length !== this.o.dimensions)
+          throw new Error(`memory ${m.id} has a ${v.vector.length}-dimension vector; the memory store keeps ${this.o.dimensions} dimensions`);
+        vectors.set(m.id, { vector: encodeVector(v.vector), model: v.model });
+      }
+    const rev = new ObjectId().toHexString();
+    const written = await withTransaction(this.client, (session) => this.writeTx(w, records, vectors, rev, session));
+    if (!written) return false;
+    if (written.length === 0) return true;
+    try {
+      await this.mirror(written);
+    } catch (err) {
+      this.log.warn({ err, memories: written.length }, "memories stored but not mirrored into Qdrant; the reconciler will mirror them");
+      throw new UnavailableError(
+        "memory search is unavailable",
+        "the memories were stored and become searchable once the search index accepts them again; retrying the request is safe",
+        { cause: err },
+      );
+    }
+    return true;
+  }
+
+  /** The transaction of a write; undefined when an expectation failed (nothing written). */
+  private async writeTx(
+    w: MemoryWrite,
+    records: MemoryRecord[],
+    vectors: Map<string, StoredVector>,
+    rev: string,
+    session: ClientSession,
+  ): Promise<MemoryDoc[] | undefined> {
+    const expect = w.expect ?? [];
+    if (expect.length) {
+      const ids = [...new Set(expect.map((e) => e.id))];
+      const current = await this.memories.find({ _id: { $in: ids } }, { session, projection: { updatedAt: 1 } }).toArray();
+      const at = new Map(current.map((d) => [d._id, d.updatedAt]));
+      if (!expect.every((e) => at.get(e.id) === e.updatedAt)) return undefined;
+    }
+    const stored = new Map<string, Pick<MemoryDoc, "_id" | "tenantId" | "vector" | "model">>();
+    if (records.length) {
+      const rows = await this.memories
+        .find({ _id: { $in: records.map((m) => m.id) } }, { session, projection: { tenantId: 1, vector: 1, model: 1 } })
+        .toArray();
+      for (const r of rows) stored.set(r._id, r);
+    }
+    const docs = records.map((m) => {
+      const before = stored.get(m.id);
+      // Ids are unique across tenants; a record never moves to another tenant (its search point is keyed by tenant).
+      if (before && before.tenantId !== m.tenantId) throw new Error(`memory ${m.id} belongs to another tenant; a write cannot move it`);
+      const kept = before?.vector && before.model ? { vector: before.vector, model: before.model } : undefined;
+      return toMemoryDoc(m, rev, vectors.get(m.id) ?? kept);
+    });
+    const ops: AnyBulkWriteOperation<MemoryDoc>[] = docs.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } }));
+    // An expected memory this write does not rewrite is still written to (lockRev): a concurrent change of it then
+    // conflicts with this transaction instead of slipping in between the check and the commit.
+    const rewritten = new Set(docs.map((d) => d._id));
+    for (const e of expect) if (!rewritten.has(e.id)) ops.push({ updateOne: { filter: { _id: e.id }, update: { $set: { lockRev: rev } } } });
+    if (ops.length) await this.memories.bulkWrite(ops, { session, ordered: true });
+    if (w.formation) {
+      const { tenantId, documentId, generation } = w.formation;
+      await this.formations.updateOne(
+        { tenantId, documentId, generation },
+        // An inserted marker takes tenantId, documentId and generation from the filter.
+        { $setOnInsert: { formedAt: new Date().toISOString() } },
+        { session, upsert: true },
+      );
+    }
+    return docs;
+  }
+
+  /**
+   * Mirrors stored versions into Qdrant and marks them indexed. A version
+   * rewritten meanwhile is not marked; its current document is mirrored in the
+   * next round (Qdrant may have received the older one after the newer one).
+   */
+  private async mirror(docs: MemoryDoc[]): Promise<void> {
+    let pending = docs;
+    for (let round = 1; ; round++) {
+      await this.o.search.upsert(pending.map((d) => searchRecordOf(d, this.o.dimensions)));
+      const at = new Date().toISOString();
+      const res = await this.memories.bulkWrite(
+        pending.map((d) => {
+          const op = markIndexed(d, at);
+          return { updateOne: { filter: op.filter as Filter<MemoryDoc>, update: op.update } };
+        }),
+        { ordered: false },
+      );
+      if (res.matchedCount === pending.length) return;
+      const current = await this.memories.find({ _id: { $in: pending.map((d) => d._id) } }, { projection: { rev: 1 } }).toArray();
+      const changed = changedSinceMirror(pending, current);
+      if (changed.length === 0) return;
+      if (round === MIRROR_ROUNDS) {
+        // Qdrant may hold an older version now, and a concurrent mirror may already have marked the newer one:
+        // a fresh rev voids that mark, so the reconciler mirrors these again.
+        const back = handBack(changed, new ObjectId().toHexString());
+        await this.memories.updateMany(back.filter as Filter<MemoryDoc>, back.update);
+        throw new Error(`memories ${changed.slice(0, 5).join(", ")} kept changing while being mirrored into Qdrant; the reconciler mirrors them`);
+      }
+      pending = await this.memories.find({ _id: { $in: changed } }).toArray();
+    }
+  }
+
+  // --- reconciler ---
+
+  /**
+   * One reconciler pass: mirrors every record marked `indexed: false` (a
+   * write whose mirror failed or never ran), page by page. A page that fails
+   * is retried record by record, so one record Qdrant refuses does not hold
+   * up the rest; when no record of a page goes through (Qdrant unreachable)
+   * the pass stops and the next one starts over.
+   */
+  async reconcile(): Promise<{ mirrored: number; failed: number }> {
+    let mirrored = 0;
+    let failed = 0;
+    let after: ReconcileCursor | undefined;
+    for (;;) {
+      const page = unindexedPage(this.batch, after);
+      const docs = await this.memories.find(page.filter as Filter<MemoryDoc>, { sort: page.sort!, limit: page.limit! }).toArray();
+      if (docs.length === 0) break;
+      const last = docs[docs.length - 1]!;
+      after = { updatedAt: last.updatedAt, id: last._id };
+      try {
+        await this.mirror(docs);
+        mirrored += docs.length;
+        continue;
+      } catch (err) {
+        if (docs.length === 1) {
+          failed++;
+          this.log.error({ err, memory: docs[0]!._id }, "memory could not be mirrored into Qdrant");
+          continue;
+        }
+      }
+      let ok = 0;
+      for (const d of docs) {
+        try {
+          await this.mirror([d]);
+          ok++;
+        } catch (err) {
+          failed++;
+          this.log.error({ err, memory: d._id }, "memory could not be mirrored into Qdrant");
+        }
+      }
+      mirrored += ok;
+      if (ok === 0) break;
+    }
+    return { mirrored, failed };
+  }
+
+  /**
+   * Rebuilds the search side from MongoDB: marks every record unindexed, then
+   * runs a reconciler pass (after Qdrant lost its data, or to re-mirror after
+   * a change of what the mirror stores). Writes may go on meanwhile.
+   */
+  async rebuildSearch(): Promise<{ mirrored: number; failed: number }> {
+    await this.memories.updateMany({ indexed: true }, { $set: { indexed: false } });
+    return this.reconcile();
+  }
+
+  private schedule(): void {
+    if (this.closed || this.intervalMs <= 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const pass = this.reconcile().then(
+        (r) => {
+          if (r.mirrored > 0) this.log.info(r, "memories missing from the search index mirrored");
+          if (r.failed > 0) this.log.warn(r, "memories still missing from the search index");
+        },
+        (err) => this.log.error({ err }, "memory reconciler pass failed"),
+      );
+      this.running = pass;
+      void pass.finally(() => {
+        if (this.running === pass) this.running = undefined;
+        this.schedule();
+      });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the reconciler (waiting for a running pass), then runs `onClose`. The connection is the caller's otherwise. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    await this.o.onClose?.();
+  }
+}
