@@ -10,10 +10,11 @@ import { createGatewayThreadModule } from "./gateway-thread";
 import { createIngestionModule } from "@engram/ingestion/src/module";
 import { createWorkerModule } from "@engram/pipeline-worker/src/module";
 import { createEmbeddedMemoryStore, createMemoriesModule } from "@engram/memories/src/module";
+import type { MemoryRepository } from "@engram/memories/src/app/ports";
 import { createRecallModule } from "@engram/recall/src/module";
 import { createConnectionsModule } from "@engram/connections/src/module";
 import { type AllInOneConfig, SERVICES } from "./config";
-import { BUS_PARTICIPANTS } from "./topology";
+import { BUS_PARTICIPANTS, memoryStoreKind } from "./topology";
 
 export interface RunningStack {
   runtime: ProcessRuntime;
@@ -65,21 +66,32 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     index = idx;
     runtime.onStopped(() => idx.close());
   }
-  // The memory store is written by memories and read by recall (like the chunk index by the worker and recall).
-  let memoryStore: ReturnType<typeof createEmbeddedMemoryStore> | undefined;
-  if (targets.has("memories") || targets.has("recall")) {
-    const store = createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load }));
-    memoryStore = store;
-    runtime.onStopped(() => store.close());
-  }
   // MongoDB: one connection for the process's stores (closed after every module stopped). Loaded only when chosen.
   const mongoSettings = p.STORE === "mongo" ? { url: p.MONGO_URL!, dbName: p.MONGO_DB } : undefined;
-  let mongoDb: import("@engram/storage/mongo").Db | undefined;
-  if (mongoSettings && (targets.has("ingestion") || targets.has("connections"))) {
+  let mongo: import("@engram/storage/mongo").MongoConnection | undefined;
+  if (mongoSettings && (["ingestion", "connections", "memories", "recall"] as const).some((t) => targets.has(t))) {
     const { connectMongo } = await import("@engram/storage/mongo");
     const conn = await connectMongo(mongoSettings);
     runtime.onStopped(() => conn.close());
-    mongoDb = conn.db;
+    mongo = conn;
+  }
+  const mongoDb = mongo?.db;
+  // The memory store is written by memories and read by recall (like the chunk index by the worker and recall):
+  // embedded (SQLite + in-memory engine), or records in MongoDB with their search mirrored to Qdrant.
+  let memoryStore: MemoryRepository | undefined;
+  if (targets.has("memories") || targets.has("recall")) {
+    const store: MemoryRepository =
+      memoryStoreKind({ store: p.STORE, index: p.INDEX }) === "production"
+        ? await (
+            await import("@engram/memories/src/production-store")
+          ).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, logger.child({ component: "memory-store" }), {
+            mongo: { client: mongo!.client, db: mongo!.db },
+            // The writer reconciles the search mirror; a recall-only process only reads.
+            reconcileIntervalMs: targets.has("memories") ? undefined : 0,
+          })
+        : createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load }));
+    memoryStore = store;
+    runtime.onStopped(() => store.close());
   }
   // One set of language components (extractor, relator, reranker, ...) for both services.
   const nlp = createNlp(c.memories);
