@@ -1,3 +1,4 @@
+import { metrics } from "@engram/observability";
 import { openSqlite, type SqliteDatabase } from "@engram/storage";
 import type { EmbeddedEventBus } from "../src/embedded-bus";
 import { OUTBOX_TABLE_SQL, OutboxRelay, SqliteOutbox } from "../src/outbox";
@@ -113,6 +114,27 @@ describe("SqliteOutbox + OutboxRelay", () => {
     await until(() => got.length === 1, "publish after recovery");
     await until(() => outbox.backlog() === 0, "row removed after recovery");
     expect(got).toEqual(["r1:a:r1-a"]);
+  });
+
+  it("reports the entries waiting to be published in engram_outbox_backlog, per outbox", async () => {
+    const backlog = async () => {
+      const m = /^engram_outbox_backlog\{outbox="backlog-test"\} (\d+)$/m.exec(await metrics.exposition());
+      return m ? Number(m[1]) : undefined;
+    };
+    const flaky = new FlakyBus(bus);
+    flaky.failing = true;
+    write("r1", [textMessage(TOPIC, "r1", "a"), textMessage(TOPIC, "r1", "b")]);
+    relay = new OutboxRelay("backlog-test", outbox, flaky, silentLogger, { idleMs: 20 });
+    relay.start();
+    await until(() => flaky.failures >= 1, "a failed publish");
+    const deadline = Date.now() + 5000;
+    while ((await backlog()) !== 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(await backlog()).toBe(2);
+    flaky.failing = false;
+    relay.notify();
+    await until(() => outbox.backlog() === 0, "published after recovery");
+    while ((await backlog()) !== 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(await backlog()).toBe(0);
   });
 
   it("stop() flushes what is still pending", async () => {

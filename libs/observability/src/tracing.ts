@@ -26,7 +26,7 @@ import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import type { Logger } from "pino";
 import { parseTraceparent } from "./trace";
 
-export { type Context, type Span, SpanKind, SpanStatusCode, context, trace };
+export { type Context, type Span, SpanKind, SpanStatusCode, context, isSpanContextValid, trace };
 
 /**
  * OpenTelemetry tracing. startTracing() installs the SDK for this thread (a
