@@ -45,11 +45,15 @@ export interface TracingOptions {
   /** Extra span processors (tests record spans with an InMemorySpanExporter here). */
   spanProcessors?: SpanProcessor[];
   /** Where a one-line summary of the tracing setup is logged. */
-  logger?: Pick<Logger, "info" | "warn">;
+  logger?: Pick<Logger, "info" | "warn" | "debug">;
 }
 
-/** Flushes spans not yet exported and uninstalls the SDK; safe to call more than once. */
-export type StopTracing = () => Promise<void>;
+/**
+ * Flushes spans not yet exported (waiting at most `timeoutMs`, default 3 s, so
+ * an unreachable collector never holds up a shutdown) and uninstalls the SDK;
+ * safe to call more than once.
+ */
+export type StopTracing = (timeoutMs?: number) => Promise<void>;
 
 export interface TracingSetup {
   enabled: boolean;
@@ -126,11 +130,20 @@ export function startTracing(opts: TracingOptions): StopTracing {
   const provider = new NodeTracerProvider({ resource, spanProcessors: processors });
   provider.register({ propagator: new W3CTraceContextPropagator() });
   let stopping: Promise<void> | undefined;
-  const stop: StopTracing = () =>
+  const stop: StopTracing = (timeoutMs = 3000) =>
     (stopping ??= (async () => {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await provider.shutdown();
+        const late = new Promise<void>((resolve) => {
+          timer = setTimeout(() => {
+            log?.warn({ timeoutMs }, "OpenTelemetry: spans not exported before the shutdown deadline were dropped");
+            resolve();
+          }, timeoutMs);
+          timer.unref();
+        });
+        await Promise.race([provider.shutdown().catch((err: unknown) => log?.warn({ err }, "OpenTelemetry: shutdown failed")), late]);
       } finally {
+        clearTimeout(timer);
         if (installed?.provider === provider) installed = undefined;
         trace.disable();
         context.disable();
@@ -139,10 +152,9 @@ export function startTracing(opts: TracingOptions): StopTracing {
       }
     })());
   installed = { provider, stop };
-  opts.logger?.info(
-    { tracing: setup.exportUrl ? "exporting" : "local", serviceName: setup.serviceName, otlpTracesUrl: setup.exportUrl },
-    setup.exportUrl ? "OpenTelemetry tracing: exporting spans over OTLP/HTTP" : "OpenTelemetry tracing: trace context only (no OTLP endpoint set)",
-  );
+  if (setup.exportUrl)
+    opts.logger?.info({ serviceName: setup.serviceName, otlpTracesUrl: setup.exportUrl }, "OpenTelemetry tracing: exporting spans over OTLP/HTTP");
+  else opts.logger?.debug({ serviceName: setup.serviceName }, "OpenTelemetry tracing: trace context only (no OTLP endpoint set)");
   return stop;
 }
 
