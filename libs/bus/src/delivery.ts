@@ -1,4 +1,4 @@
-import { metrics } from "@engram/observability";
+import { context, extractContext, metrics, recordError, SpanKind, startSpan, trace } from "@engram/observability";
 import { deadLetterTopic, type DeliveredMessage, type OutgoingMessage } from "./port";
 
 /** Delivery defaults shared by both adapters (BUS_MAX_ATTEMPTS, BUS_BACKOFF_MS). */
@@ -45,3 +45,59 @@ export const busMetrics = {
   deadLettered: () => metrics.counter("engram_bus_dead_lettered_total", "Events dead-lettered", ["topic", "group"]),
   consumerLag: () => metrics.gauge("engram_bus_consumer_lag", "Messages of a partition not yet committed by a consumer group", ["group", "topic", "partition"]),
 };
+
+/** messaging.system of each adapter's consumer spans. */
+export type BusSystem = "kafka" | "engram_embedded";
+
+/**
+ * The consumer span of one delivered message ("process <topic>"), a child of
+ * the context in its `traceparent` header, over every attempt: the handler
+ * runs inside it, failed attempts are `retry` events, a dead letter fails it.
+ */
+export function traceDelivery(system: BusSystem, group: string, msg: DeliveredMessage) {
+  const parent = extractContext(msg.headers);
+  const span = startSpan(
+    `process ${msg.topic}`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        "messaging.system": system,
+        "messaging.operation.type": "process",
+        "messaging.operation.name": "process",
+        "messaging.destination.name": msg.topic,
+        "messaging.destination.partition.id": String(msg.partition),
+        "messaging.consumer.group.name": group,
+        "messaging.message.id": msg.headers["event-id"] ?? "",
+        ...(system === "kafka" ? { "messaging.kafka.offset": msg.offset, "messaging.kafka.message.key": msg.key } : { "engram.bus.offset": msg.offset }),
+        ...(msg.headers["event-type"] ? { "engram.event.type": msg.headers["event-type"] } : {}),
+      },
+    },
+    parent,
+  );
+  const ctx = trace.setSpan(parent, span);
+  let attempts = 0;
+  return {
+    /** Runs one attempt of the handler inside the consumer span. */
+    attempt<T>(n: number, fn: () => Promise<T>): Promise<T> {
+      attempts = n;
+      return context.with(ctx, fn);
+    },
+    retrying(err: unknown, attempt: number, retryInMs: number): void {
+      span.addEvent("retry", {
+        "engram.bus.attempt": attempt,
+        "engram.bus.retry_in_ms": retryInMs,
+        "exception.type": err instanceof Error ? err.name : typeof err,
+        "exception.message": errorText(err),
+      });
+    },
+    deadLettered(err: unknown, attempts: number): void {
+      recordError(span, err);
+      span.addEvent("dead-lettered", { "engram.bus.attempts": attempts, "engram.bus.dead_letter_topic": deadLetterTopic(msg.topic) });
+    },
+    /** Ends the span; "abandoned" = the subscription stopped mid-retry (not committed, delivered again later). */
+    end(outcome: "handled" | "dead-lettered" | "abandoned"): void {
+      span.setAttributes({ "engram.bus.attempts": attempts, "engram.bus.outcome": outcome });
+      span.end();
+    },
+  };
+}

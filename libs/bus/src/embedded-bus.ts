@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Logger } from "@engram/observability";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
-import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage } from "./delivery";
+import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage, traceDelivery } from "./delivery";
 import { type DeliveredMessage, type EventBus, type EventHeaders, type OutgoingMessage, type SubscribeOptions, type Subscription } from "./port";
 import { partitionFor } from "./partition";
 
@@ -255,9 +255,11 @@ class EmbeddedSubscription {
       }
       for (const msg of batch) {
         if (this.stopping) return;
+        const traced = traceDelivery("engram_embedded", group, msg);
         for (let attempt = 1; ; attempt++) {
           try {
-            await handler({ ...msg, attempt });
+            await traced.attempt(attempt, () => handler({ ...msg, attempt }));
+            traced.end("handled");
             break;
           } catch (err) {
             if (attempt >= maxAttempts) {
@@ -265,7 +267,12 @@ class EmbeddedSubscription {
                 { err, topic, partition, offset: msg.offset, group, eventType: msg.headers["event-type"] },
                 "event handler failed on every attempt; dead-lettering",
               );
-              await this.bus.publish([deadLetterMessage({ ...msg, attempt }, group, err, attempt)]);
+              traced.deadLettered(err, attempt);
+              try {
+                await this.bus.publish([deadLetterMessage({ ...msg, attempt }, group, err, attempt)]);
+              } finally {
+                traced.end("dead-lettered");
+              }
               busMetrics.deadLettered().labels(topic, group).inc();
               break;
             }
@@ -274,8 +281,9 @@ class EmbeddedSubscription {
               { err: (err as Error)?.message, topic, partition, offset: msg.offset, group, attempt, retryInMs: delay },
               "event handler failed; retrying",
             );
+            traced.retrying(err, attempt, delay);
             await sleep(delay);
-            if (this.stopping) return; // not committed: redelivered after restart
+            if (this.stopping) return traced.end("abandoned"); // not committed: redelivered after restart
           }
         }
         this.bus.commit(group, topic, partition, msg.offset + 1);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import protobuf from "protobufjs";
 import { newId } from "@engram/kernel";
+import { injectTraceparent, isSpanContextValid, parentContext, SpanKind, startSpan, trace } from "@engram/observability";
 import { PROTO_DIR } from "@engram/grpc";
 import type { DocumentQueued } from "@engram/grpc/src/gen/engram/events/v1/DocumentQueued";
 import type { DocumentStateChanged } from "@engram/grpc/src/gen/engram/events/v1/DocumentStateChanged";
@@ -66,14 +67,39 @@ export function decodeEvent<T extends EventType>(type: T, value: Uint8Array): Ev
   return t.toObject(t.decode(value), TO_OBJECT) as EventOutputs[T];
 }
 
-/** Builds a bus message for an event, keyed by document id. */
+/**
+ * Builds a bus message for an event, keyed by document id. When the event is
+ * created in a trace (a `traceparent` among the extra headers, or an active
+ * span: the RPC or the event handler that causes it), a producer span
+ * ("create <topic>") marks its creation and its context becomes the message's
+ * `traceparent`, which the consumer's span continues.
+ */
 export function eventMessage<T extends EventType>(type: T, key: string, payload: EventPayloads[T], extraHeaders: Record<string, string> = {}): OutgoingMessage {
-  return {
-    topic: EVENT_TOPIC[type],
-    key,
-    value: encodeEvent(type, payload),
-    headers: { "event-id": newId("event"), "event-type": type, ...extraHeaders },
-  };
+  const topic = EVENT_TOPIC[type];
+  const headers: OutgoingMessage["headers"] = { "event-id": newId("event"), "event-type": type, ...extraHeaders };
+  const parent = parentContext(extraHeaders.traceparent);
+  const inTrace = trace.getSpanContext(parent);
+  if (inTrace && isSpanContextValid(inTrace)) {
+    const span = startSpan(
+      `create ${topic}`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: {
+          "messaging.operation.type": "create",
+          "messaging.operation.name": "create",
+          "messaging.destination.name": topic,
+          "messaging.message.id": headers["event-id"],
+          "engram.event.type": type,
+        },
+      },
+      parent,
+    );
+    delete headers.traceparent;
+    delete headers.tracestate;
+    injectTraceparent(headers, trace.setSpan(parent, span));
+    span.end();
+  }
+  return { topic, key, value: encodeEvent(type, payload), headers };
 }
 
 export function eventTypeOf(msg: DeliveredMessage): EventType | undefined {

@@ -14,7 +14,7 @@ import {
   type Producer,
 } from "kafkajs";
 import type { Logger } from "@engram/observability";
-import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage } from "./delivery";
+import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage, traceDelivery } from "./delivery";
 import {
   deadLetterTopic,
   type DeliveredMessage,
@@ -274,12 +274,14 @@ export async function consumeBatch(payload: BatchPayload, ctx: BatchContext): Pr
 
 async function deliver(message: DeliveredMessage, ctx: BatchContext, halted: () => boolean, beat: (quiet: boolean) => Promise<void>): Promise<Outcome> {
   const where = { topic: message.topic, partition: message.partition, offset: message.offset, group: ctx.group, eventType: message.headers["event-type"] };
+  const traced = traceDelivery("kafka", ctx.group, message);
   for (let attempt = 1; ; attempt++) {
     let failure: unknown;
     // Keep the membership alive while a long handler runs (kafkajs sends one only when the interval has passed).
     const keepAlive = setInterval(() => void beat(true), ctx.heartbeatIntervalMs);
     try {
-      await ctx.handler({ ...message, attempt });
+      await traced.attempt(attempt, () => ctx.handler({ ...message, attempt }));
+      traced.end("handled");
       return "handled";
     } catch (err) {
       failure = err;
@@ -288,12 +290,18 @@ async function deliver(message: DeliveredMessage, ctx: BatchContext, halted: () 
     }
     if (attempt >= ctx.maxAttempts) {
       ctx.log.error({ err: failure, ...where, attempts: attempt }, "event handler failed on every attempt; dead-lettering");
-      await ctx.deadLetter(deadLetterMessage(message, ctx.group, failure, attempt));
+      traced.deadLettered(failure, attempt);
+      try {
+        await ctx.deadLetter(deadLetterMessage(message, ctx.group, failure, attempt));
+      } finally {
+        traced.end("dead-lettered");
+      }
       busMetrics.deadLettered().labels(message.topic, ctx.group).inc();
       return "dead-lettered";
     }
     const delay = backoffDelay(attempt, ctx.backoffMs, ctx.maxBackoffMs);
     ctx.log.warn({ err: (failure as Error)?.message ?? String(failure), ...where, attempt, retryInMs: delay }, "event handler failed; retrying");
+    traced.retrying(failure, attempt, delay);
     // Wait in heartbeat-sized slices so a long backoff never costs the group membership.
     for (let waited = 0; waited < delay && !halted();) {
       const slice = Math.min(delay - waited, ctx.heartbeatIntervalMs);
@@ -301,7 +309,10 @@ async function deliver(message: DeliveredMessage, ctx: BatchContext, halted: () 
       waited += slice;
       await beat(true);
     }
-    if (halted()) return "abandoned";
+    if (halted()) {
+      traced.end("abandoned");
+      return "abandoned";
+    }
   }
 }
 

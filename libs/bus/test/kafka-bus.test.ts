@@ -5,6 +5,7 @@
  * is covered by event-bus.kafka.test.ts.
  */
 import { type IHeaders, type KafkaMessage, logLevel } from "kafkajs";
+import { metrics } from "@engram/observability";
 import {
   type BatchContext,
   type BatchPayload,
@@ -226,6 +227,16 @@ describe("consumeBatch", () => {
       ["t", 2, 102, "k"],
     ]);
     expect(d.delivered[0]!.headers).toEqual({ "event-id": "k-a", "event-type": "Test" });
+  });
+
+  it("sets engram_bus_consumer_lag of the group's partition to the high watermark minus the committed offset after each message", async () => {
+    const lag = async () => Number(/^engram_bus_consumer_lag\{group="lag-g",topic="t",partition="2"\} (\d+)$/m.exec(await metrics.exposition())?.[1]);
+    const seen: number[] = [];
+    // highWatermark = last offset + 5 = 17: after offset 10 is committed (next 11) 6 remain, after 11 and 12, 5 and 4.
+    const d = driver([record(10, "k", "a"), record(11, "k", "b"), record(12, "k", "c")], async () => void seen.push(await lag()), { group: "lag-g" });
+    await consumeBatch(d.payload, d.ctx);
+    expect(seen.slice(1)).toEqual([6, 5]); // read by the next handler: the lag left by the previous message
+    expect(await lag()).toBe(4);
   });
 
   it("retries a failing handler up to maxAttempts, dead-letters, commits and goes on with the partition", async () => {

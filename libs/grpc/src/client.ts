@@ -1,11 +1,16 @@
 import * as grpc from "@grpc/grpc-js";
+import { injectTraceparent, parentContext, recordError, type Span, SpanKind, startSpan, trace } from "@engram/observability";
 import { CHANNEL_OPTIONS, serviceConstructor } from "./protos";
 
 export interface CallOptions {
   /** Per-call deadline; defaults to 30 s. */
   deadlineMs?: number;
   requestId?: string;
-  /** W3C traceparent of the caller's span. */
+  /**
+   * W3C traceparent of the caller's span. The call gets a client span, a child
+   * of the active span when that is in the same trace (else of this one); the
+   * client span's context travels in the metadata.
+   */
   traceparent?: string;
 }
 
@@ -22,11 +27,36 @@ export function callMetadata(opts: CallOptions = {}): grpc.Metadata {
   return md;
 }
 
-type AnyMethod = (this: grpc.Client, ...args: unknown[]) => unknown;
+type AnyMethod = ((this: grpc.Client, ...args: unknown[]) => unknown) & { path?: string };
 
 function method(client: grpc.Client, name: string): AnyMethod | undefined {
   const fn = (client as unknown as Record<string, unknown>)[name];
   return typeof fn === "function" ? (fn as AnyMethod) : undefined;
+}
+
+/** rpc.* attributes of a call: the method's path is `/<package>.<Service>/<Method>`. */
+export function rpcAttributes(path: string): { "rpc.system": "grpc"; "rpc.service": string; "rpc.method": string } {
+  const [service = "", method = ""] = path.replace(/^\//, "").split("/");
+  return { "rpc.system": "grpc", "rpc.service": service, "rpc.method": method };
+}
+
+/** A client span for one call and the metadata that carries its context (plus the request id). */
+function clientSpan(fn: AnyMethod, name: string, opts: CallOptions): { span: Span; md: grpc.Metadata; done: (err: grpc.ServiceError | null) => void } {
+  const attrs = rpcAttributes(fn.path ?? `/unknown/${name}`);
+  const parent = parentContext(opts.traceparent);
+  const span = startSpan(`${attrs["rpc.service"]}/${attrs["rpc.method"]}`, { kind: SpanKind.CLIENT, attributes: attrs }, parent);
+  const carrier = injectTraceparent({} as Record<string, string>, trace.setSpan(parent, span));
+  const md = callMetadata({ ...opts, traceparent: carrier.traceparent ?? opts.traceparent });
+  if (carrier.tracestate) md.set("tracestate", carrier.tracestate);
+  let ended = false;
+  const done = (err: grpc.ServiceError | null) => {
+    if (ended) return;
+    ended = true;
+    span.setAttribute("rpc.grpc.status_code", err ? (err.code ?? grpc.status.UNKNOWN) : grpc.status.OK);
+    if (err) recordError(span, err);
+    span.end();
+  };
+  return { span, md, done };
 }
 
 function deadline(opts: CallOptions): grpc.CallOptions {
@@ -37,8 +67,13 @@ function deadline(opts: CallOptions): grpc.CallOptions {
 export function unaryCall<Res>(client: grpc.Client, name: string, request: unknown, opts: CallOptions = {}): Promise<Res> {
   const fn = method(client, name);
   if (!fn) return Promise.reject(new Error(`no RPC ${name} on client`));
+  const { md, done } = clientSpan(fn, name, opts);
   return new Promise<Res>((resolve, reject) => {
-    fn.call(client, request, callMetadata(opts), deadline(opts), (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res)));
+    fn.call(client, request, md, deadline(opts), (err: grpc.ServiceError | null, res: Res) => {
+      done(err);
+      if (err) reject(err);
+      else resolve(res);
+    });
   });
 }
 
@@ -46,12 +81,19 @@ export function unaryCall<Res>(client: grpc.Client, name: string, request: unkno
 export function serverStreamCall<Res>(client: grpc.Client, name: string, request: unknown, opts: CallOptions = {}): Promise<Res[]> {
   const fn = method(client, name);
   if (!fn) return Promise.reject(new Error(`no RPC ${name} on client`));
+  const { md, done } = clientSpan(fn, name, opts);
   return new Promise<Res[]>((resolve, reject) => {
     const out: Res[] = [];
-    const stream = fn.call(client, request, callMetadata(opts), deadline(opts)) as grpc.ClientReadableStream<Res>;
+    const stream = fn.call(client, request, md, deadline(opts)) as grpc.ClientReadableStream<Res>;
     stream.on("data", (m: Res) => out.push(m));
-    stream.on("error", reject);
-    stream.on("end", () => resolve(out));
+    stream.on("error", (err: grpc.ServiceError) => {
+      done(err);
+      reject(err);
+    });
+    stream.on("end", () => {
+      done(null);
+      resolve(out);
+    });
   });
 }
 
@@ -64,10 +106,13 @@ export function clientStreamCall<Req, Res>(
 ): Promise<Res> {
   const fn = method(client, name);
   if (!fn) return Promise.reject(new Error(`no RPC ${name} on client`));
+  const { md, done } = clientSpan(fn, name, opts);
   return new Promise<Res>((resolve, reject) => {
-    const stream = fn.call(client, callMetadata(opts), deadline(opts), (err: grpc.ServiceError | null, res: Res) =>
-      err ? reject(err) : resolve(res),
-    ) as grpc.ClientWritableStream<Req>;
+    const stream = fn.call(client, md, deadline(opts), (err: grpc.ServiceError | null, res: Res) => {
+      done(err);
+      if (err) reject(err);
+      else resolve(res);
+    }) as grpc.ClientWritableStream<Req>;
     (async () => {
       for await (const m of messages) {
         if (!stream.write(m)) await new Promise((r) => stream.once("drain", r));
@@ -75,6 +120,7 @@ export function clientStreamCall<Req, Res>(
       stream.end();
     })().catch((err) => {
       stream.cancel();
+      done(err as grpc.ServiceError);
       reject(err);
     });
   });

@@ -2,7 +2,20 @@
 import * as grpc from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 import { UnimplementedError } from "@engram/kernel";
-import { type Logger, metrics } from "@engram/observability";
+import {
+  context,
+  type Context,
+  extractContext,
+  type Logger,
+  metrics,
+  recordError,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  trace,
+  traceparentOfContext,
+} from "@engram/observability";
 import { CHANNEL_OPTIONS, serviceDefinition } from "./protos";
 import { toGrpcError } from "./errors";
 
@@ -19,9 +32,30 @@ const rpcDuration = metrics.histogram(
   [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 );
 
-/** W3C traceparent propagated in gRPC metadata. */
+/** The traceparent of each call's server span (the parent for whatever the handler does). */
+const serverSpans = new WeakMap<object, string>();
+
+/**
+ * The W3C traceparent a handler passes on: its server span's, which continues
+ * the caller's trace from the gRPC metadata (the caller's own traceparent when
+ * the call did not come through GrpcServer).
+ */
 export function traceparentOf(call: { metadata: grpc.Metadata }): string | undefined {
-  return call.metadata.get("traceparent")[0]?.toString();
+  return serverSpans.get(call) ?? call.metadata.get("traceparent")[0]?.toString();
+}
+
+/** Server-side codes that mark the span failed (the others are the caller's problem: semantic conventions for gRPC). */
+const SERVER_ERRORS = new Set([
+  grpc.status.UNKNOWN,
+  grpc.status.DEADLINE_EXCEEDED,
+  grpc.status.UNIMPLEMENTED,
+  grpc.status.INTERNAL,
+  grpc.status.UNAVAILABLE,
+  grpc.status.DATA_LOSS,
+]);
+
+function metadataCarrier(md: grpc.Metadata): Record<string, string | undefined> {
+  return { traceparent: md.get("traceparent")[0]?.toString(), tracestate: md.get("tracestate")[0]?.toString() };
 }
 
 /** Request id propagated from the gateway in gRPC metadata. */
@@ -50,17 +84,41 @@ export class GrpcServer {
     const handlers: grpc.UntypedServiceImplementation = {};
     for (const [method, md] of Object.entries(def)) {
       const fn = impl[method] ?? impl[method.charAt(0).toLowerCase() + method.slice(1)];
-      handlers[method] = this.wrap(shortName, method, md, fn);
+      handlers[method] = this.wrap(fullName, shortName, method, md, fn);
     }
     this.server.addService(def, handlers);
     this.services.push(fullName);
     this.health.setStatus(fullName, "NOT_SERVING");
   }
 
-  private wrap(service: string, method: string, md: grpc.MethodDefinition<any, any>, fn: ServiceImpl[string] | undefined): grpc.UntypedHandleCall {
+  private wrap(
+    fullName: string,
+    service: string,
+    method: string,
+    md: grpc.MethodDefinition<any, any>,
+    fn: ServiceImpl[string] | undefined,
+  ): grpc.UntypedHandleCall {
     const log = this.log;
-    const finish = (start: bigint, code: grpc.status) =>
+    const spanName = `${fullName}/${method}`;
+    const attributes = { "rpc.system": "grpc", "rpc.service": fullName, "rpc.method": method };
+    /** The call's server span, continuing the caller's trace; the handler runs inside its context. */
+    const begin = (call: { metadata: grpc.Metadata }): { start: bigint; span: Span; ctx: Context } => {
+      const parent = extractContext(metadataCarrier(call.metadata));
+      const span = startSpan(spanName, { kind: SpanKind.SERVER, attributes }, parent);
+      const ctx = trace.setSpan(parent, span);
+      const traceparent = traceparentOfContext(ctx);
+      if (traceparent) serverSpans.set(call, traceparent);
+      return { start: process.hrtime.bigint(), span, ctx };
+    };
+    const finish = ({ start, span }: { start: bigint; span: Span }, code: grpc.status, err?: unknown) => {
       rpcDuration.labels(service, method, grpc.status[code] ?? String(code)).observe(Number(process.hrtime.bigint() - start) / 1e9);
+      span.setAttribute("rpc.grpc.status_code", code);
+      if (SERVER_ERRORS.has(code)) {
+        if (err !== undefined) recordError(span, err);
+        else span.setStatus({ code: SpanStatusCode.ERROR, message: grpc.status[code] });
+      }
+      span.end();
+    };
     const fail = (err: unknown, call: { metadata: grpc.Metadata }) => {
       const st = toGrpcError(err);
       if (st.code === grpc.status.INTERNAL || st.code === grpc.status.UNKNOWN)
@@ -71,46 +129,56 @@ export class GrpcServer {
     const unimplemented = new UnimplementedError(`${service}.${method}`, "this operation arrives in a later release; see docs/api-decisions.md");
     if (md.requestStream && !md.responseStream) {
       return (call: grpc.ServerReadableStream<any, any>, callback: grpc.sendUnaryData<any>) => {
-        const start = process.hrtime.bigint();
-        if (!fn) return (callback(fail(unimplemented, call), null), finish(start, grpc.status.UNIMPLEMENTED));
-        (fn as ClientStreamImpl)(call).then(
-          (res) => (callback(null, res), finish(start, grpc.status.OK)),
-          (err) => {
-            const st = fail(err, call);
-            callback(st, null);
-            finish(start, st.code);
-          },
-        );
+        const t = begin(call);
+        if (!fn) return (callback(fail(unimplemented, call), null), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
+        context
+          .with(t.ctx, () => (fn as ClientStreamImpl)(call))
+          .then(
+            (res) => (callback(null, res), finish(t, grpc.status.OK)),
+            (err) => {
+              const st = fail(err, call);
+              callback(st, null);
+              finish(t, st.code, err);
+            },
+          );
       };
     }
     if (md.responseStream && !md.requestStream) {
       return (call: grpc.ServerWritableStream<any, any>) => {
-        const start = process.hrtime.bigint();
-        if (!fn) return (call.emit("error", fail(unimplemented, call)), finish(start, grpc.status.UNIMPLEMENTED));
-        (fn as ServerStreamImpl)(call.request, call).then(
-          () => (call.end(), finish(start, grpc.status.OK)),
-          (err) => {
-            const st = fail(err, call);
-            call.emit("error", st);
-            finish(start, st.code);
-          },
-        );
+        const t = begin(call);
+        if (!fn) return (call.emit("error", fail(unimplemented, call)), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
+        context
+          .with(t.ctx, () => (fn as ServerStreamImpl)(call.request, call))
+          .then(
+            () => (call.end(), finish(t, grpc.status.OK)),
+            (err) => {
+              const st = fail(err, call);
+              call.emit("error", st);
+              finish(t, st.code, err);
+            },
+          );
       };
     }
     if (md.requestStream && md.responseStream) {
-      return (call: grpc.ServerDuplexStream<any, any>) => call.emit("error", fail(unimplemented, call));
+      return (call: grpc.ServerDuplexStream<any, any>) => {
+        const t = begin(call);
+        call.emit("error", fail(unimplemented, call));
+        finish(t, grpc.status.UNIMPLEMENTED, unimplemented);
+      };
     }
     return (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
-      const start = process.hrtime.bigint();
-      if (!fn) return (callback(fail(unimplemented, call), null), finish(start, grpc.status.UNIMPLEMENTED));
-      (fn as UnaryImpl)(call.request, call).then(
-        (res) => (callback(null, res), finish(start, grpc.status.OK)),
-        (err) => {
-          const st = fail(err, call);
-          callback(st, null);
-          finish(start, st.code);
-        },
-      );
+      const t = begin(call);
+      if (!fn) return (callback(fail(unimplemented, call), null), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
+      context
+        .with(t.ctx, () => (fn as UnaryImpl)(call.request, call))
+        .then(
+          (res) => (callback(null, res), finish(t, grpc.status.OK)),
+          (err) => {
+            const st = fail(err, call);
+            callback(st, null);
+            finish(t, st.code, err);
+          },
+        );
     };
   }
 

@@ -2,7 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
 import { NotFoundError } from "@engram/kernel";
-import { rootLogger } from "@engram/observability";
+import { metrics, rootLogger } from "@engram/observability";
 import { createClient, unaryCall } from "../src/client";
 import { fromStruct, fromTimestamp, toStruct, toTimestamp } from "../src/convert";
 import { grpcToHttp } from "../src/errors";
@@ -109,6 +109,20 @@ describe("GrpcServer round trip", () => {
     expect(err.code).toBe(grpc.status.INTERNAL);
     expect(err.details).not.toContain("secret");
     expect(grpcToHttp(err)).toEqual({ status: 500, error: "Internal server error", internal: true });
+  });
+
+  it("observes every call in engram_grpc_server_duration_seconds by service, method and status code", async () => {
+    const text = await metrics.exposition();
+    const count = (method: string, code: string) =>
+      Number(
+        new RegExp(`^engram_grpc_server_duration_seconds_count\\{service="MemoriesService",method="${method}",code="${code}"\\} (\\d+)$`, "m").exec(text)?.[1],
+      );
+    // The calls of the tests above (health checks are grpc-health-check's own handlers, not wrapped).
+    expect(count("BatchGetMemories", "OK")).toBe(1);
+    expect(count("ForgetMemory", "NOT_FOUND")).toBe(1);
+    expect(count("ListMemories", "UNIMPLEMENTED")).toBe(1);
+    expect(count("CreateMemories", "INTERNAL")).toBe(1);
+    expect(text).toMatch(/^engram_grpc_server_duration_seconds_bucket\{le="0.005",service="MemoriesService",method="BatchGetMemories",code="OK"\} [01]$/m);
   });
 });
 

@@ -77,3 +77,4 @@ export const metrics = {
 let collected = false;
 export * from "./trace";
 export * from "./metrics-server";
+export * from "./tracing";

@@ -8,12 +8,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { GatewayConfig } from "@engram/gateway/src/config";
 import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway/src/module";
-import { type metrics, rootLogger } from "@engram/observability";
+import { type metrics, rootLogger, startTracing } from "@engram/observability";
 import type { FromGateway, ToGateway } from "./gateway-thread";
 
 const port = parentPort!;
 const { config, logLevel, mongo } = workerData as { config: GatewayConfig; logLevel: string; mongo?: { url: string; dbName: string } };
 const logger = rootLogger({ level: logLevel });
+// This thread's own OpenTelemetry SDK (the API's globals are per thread); flushed when the gateway stops.
+const stopTracing = startTracing({ serviceName: "engram-gateway", logger: logger.child({ component: "tracing" }) });
 const waiting = new Map<number, (snapshot: Awaited<ReturnType<typeof metrics.snapshot>>) => void>();
 let seq = 0;
 const send = (m: FromGateway) => port.postMessage(m);
@@ -38,13 +40,15 @@ async function main(): Promise<void> {
       waiting.get(m.id)?.(m.snapshot as Awaited<ReturnType<typeof metrics.snapshot>>);
       waiting.delete(m.id);
     } else if (m.type === "stop") {
-      gateway.stop!().then(
-        () => {
-          send({ type: "stopped" });
-          port.close();
-        },
-        (err: Error) => send({ type: "failed", message: err.message, stack: err.stack }),
-      );
+      gateway.stop!()
+        .then(() => stopTracing())
+        .then(
+          () => {
+            send({ type: "stopped" });
+            port.close();
+          },
+          (err: Error) => send({ type: "failed", message: err.message, stack: err.stack }),
+        );
     }
   });
 

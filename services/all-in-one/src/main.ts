@@ -3,7 +3,7 @@
  * no infrastructure. `pnpm start` runs this.
  */
 import { ConfigError } from "@engram/config";
-import { rootLogger } from "@engram/observability";
+import { rootLogger, startTracing } from "@engram/observability";
 import { loadAllInOneConfig } from "./config";
 import { startStack } from "./stack";
 
@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   }
   const root = rootLogger({ level: config.process.LOG_LEVEL });
   const log = root.child({ component: "all-in-one" }, { level: root.levelVal > 30 && config.process.LOG_LEVEL !== "silent" ? "info" : root.level });
+  // Trace context always (log lines of a request share its trace id); spans exported only with OTEL_EXPORTER_OTLP_ENDPOINT.
+  const stopTracing = startTracing({ serviceName: "engram", logger: root.child({ component: "tracing" }) });
   const stack = await startStack(config, root);
+  stack.runtime.onStopped(stopTracing);
   stack.runtime.installSignalHandlers(10_000);
   const fatal = (kind: string) => (err: unknown) => {
     log.fatal({ err }, kind);

@@ -1,20 +1,76 @@
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
-import { childTraceparent, type Logger, metrics, traceIdOf } from "@engram/observability";
+import type { Request, RequestHandler } from "express";
+import {
+  childTraceparent,
+  context,
+  extractContext,
+  type Logger,
+  metrics,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  trace,
+  traceIdOf,
+  traceparentOfContext,
+} from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
 import { HttpProblem } from "./errors";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Request id: the caller's x-request-id when sane, otherwise a new one; echoed in the response. */
+/** Probes and scrapes: trace context for their log lines, but no spans. */
+const untraced = (path: string) => path === "/healthz" || path === "/readyz" || path === "/metrics";
+
+/** The route template a request matched (`/v3/documents/:id`), or "unmatched". */
+function routeOf(req: Request): string {
+  return (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : "unmatched";
+}
+
+/** File-link tokens are credentials: never logged nor put on spans. */
+const loggedPath = (path: string) => (path.startsWith("/files/") ? "/files/[token]" : path);
+
+/**
+ * Request id: the caller's x-request-id when sane, otherwise a new one; echoed
+ * in the response. Trace context: a server span per request continuing the
+ * caller's `traceparent` (else a new trace); its traceparent is echoed in the
+ * response and passed to the backends, and the rest of the request runs in it.
+ */
 export const requestId: RequestHandler = (req, res, next) => {
   const given = req.header("x-request-id");
   req.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
   res.setHeader("x-request-id", req.requestId);
-  // Continue the caller's trace when it sent a valid traceparent, else start one.
-  req.traceparent = childTraceparent(req.header("traceparent"));
+  if (untraced(req.path)) {
+    req.traceparent = childTraceparent(req.header("traceparent"));
+    res.setHeader("traceparent", req.traceparent);
+    return next();
+  }
+  const parent = extractContext(req.headers);
+  const span = startSpan(
+    req.method,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { "http.request.method": req.method, "url.path": loggedPath(req.path), "url.scheme": req.protocol, "engram.request_id": req.requestId },
+    },
+    parent,
+  );
+  const ctx = trace.setSpan(parent, span);
+  req.traceparent = traceparentOfContext(ctx) ?? childTraceparent(req.header("traceparent"));
   res.setHeader("traceparent", req.traceparent);
-  next();
+  res.once("close", () => {
+    const route = routeOf(req);
+    span.updateName(route === "unmatched" ? req.method : `${req.method} ${route}`);
+    if (route !== "unmatched") span.setAttribute("http.route", route);
+    if (req.principal?.tenantId) span.setAttribute("engram.tenant", req.principal.tenantId);
+    if (res.writableFinished) {
+      span.setAttribute("http.response.status_code", res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    } else {
+      // The client went away before the response was complete.
+      span.setStatus({ code: SpanStatusCode.ERROR, message: "connection closed before the response was sent" });
+    }
+    span.end();
+  });
+  context.with(ctx, next);
 };
 
 const httpDuration = metrics.histogram(
@@ -30,14 +86,13 @@ export function accessLog(log: Logger): RequestHandler {
     const start = process.hrtime.bigint();
     res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      const route = (req.route?.path as string | undefined) ? `${req.baseUrl}${req.route.path}` : "unmatched";
+      const route = routeOf(req);
       httpDuration.labels(req.method, route, String(res.statusCode)).observe(seconds);
       const entry = {
         requestId: req.requestId,
         traceId: traceIdOf(req.traceparent),
         method: req.method,
-        // File-link tokens are credentials: never logged.
-        path: req.path.startsWith("/files/") ? "/files/[token]" : req.path,
+        path: loggedPath(req.path),
         status: res.statusCode,
         ms: Math.round(seconds * 1000),
         tenant: req.principal?.tenantId,

@@ -1,7 +1,7 @@
 import type { ChunkIndex, Embedder, IndexedChunk } from "@engram/index";
 import { type Clock, newId } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
-import { metrics } from "@engram/observability";
+import { metrics, withSpan } from "@engram/observability";
 import { chunkText, type ChunkerOptions } from "../domain/chunker";
 import { UnprocessableDocumentError } from "../domain/errors";
 import type { DocumentSourceReader, Extractor, PipelineEvents } from "./ports";
@@ -87,13 +87,16 @@ export class ProcessDocumentUseCase {
     }
   }
 
-  private async time<T>(stage: string, fn: () => Promise<T> | T): Promise<T> {
-    const start = process.hrtime.bigint();
-    try {
-      return await fn();
-    } finally {
-      stageSeconds.labels(stage).observe(Number(process.hrtime.bigint() - start) / 1e9);
-    }
+  /** One stage: a histogram sample and a span (a child of the event's consumer span). */
+  private time<T>(stage: string, fn: () => Promise<T> | T): Promise<T> {
+    return withSpan(`pipeline ${stage}`, { "engram.pipeline.stage": stage }, async () => {
+      const start = process.hrtime.bigint();
+      try {
+        return await fn();
+      } finally {
+        stageSeconds.labels(stage).observe(Number(process.hrtime.bigint() - start) / 1e9);
+      }
+    });
   }
 
   private async run(cmd: ProcessCommand): Promise<void> {

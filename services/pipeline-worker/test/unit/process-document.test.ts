@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { HashingEmbedder, type Embedder, SqliteChunkIndex } from "@engram/index";
 import type { Clock } from "@engram/kernel";
-import { rootLogger } from "@engram/observability";
+import { metrics, rootLogger } from "@engram/observability";
 import type { DocumentSource, DocumentSourceReader, ExtractedText, Extractor, PipelineEvents, StateChange } from "../../src/app/ports";
 import { ProcessDocumentUseCase, type ProcessCommand, SEQUENCE } from "../../src/app/process-document.usecase";
 import { UnprocessableDocumentError } from "../../src/domain/errors";
@@ -149,6 +149,23 @@ describe("ProcessDocumentUseCase", () => {
     expect(events.order).toEqual(["extracting", "chunking", "embedding", "indexing", "done", "indexed"]);
     expect(events.states.map((s) => s.sequence)).toEqual([1, 2, 3, 4, 5]);
     expect(events.indexedCalls[0]!.taskType).toBe("TASK_TYPE_SUPERRAG");
+  });
+
+  it("times every stage in engram_pipeline_stage_duration_seconds", async () => {
+    const counts = async () => {
+      const text = await metrics.exposition();
+      return Object.fromEntries(
+        ["extract", "chunk", "embed", "index"].map((stage) => [
+          stage,
+          Number(new RegExp(`^engram_pipeline_stage_duration_seconds_count\\{stage="${stage}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0),
+        ]),
+      );
+    };
+    const before = await counts();
+    sources.put(source());
+    await useCase.execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+    const after = await counts();
+    expect(Object.fromEntries(Object.entries(after).map(([stage, n]) => [stage, n - before[stage]!]))).toEqual({ extract: 1, chunk: 1, embed: 1, index: 1 });
   });
 
   it("memory: stops at indexing (sequence 4) with DocumentIndexed; the memories service reports done after formation", async () => {

@@ -1,7 +1,6 @@
 import { type EventBus, eventMessage } from "@engram/bus";
 import { toTimestamp } from "@engram/grpc";
 import { type Clock, protoEnum } from "@engram/kernel";
-import { childTraceparent } from "@engram/observability";
 import type { DocumentRef, FormationEvents } from "../../app/ports";
 
 /** The last pipeline step of a taskType=memory document: DocumentStateChanged done/failed (sequence 5), keyed by document id. */
@@ -35,7 +34,8 @@ export class BusFormationEvents implements FormationEvents {
           title: info.title ?? "",
           contentType: info.contentType ?? "",
         },
-        ref.traceparent ? { traceparent: childTraceparent(ref.traceparent) } : {},
+        // The document's trace: the event's producer span continues it.
+        ref.traceparent ? { traceparent: ref.traceparent } : {},
       ),
     ]);
   }

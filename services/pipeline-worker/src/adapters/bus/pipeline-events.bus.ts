@@ -1,11 +1,11 @@
 import { type EventBus, eventMessage } from "@engram/bus";
 import { toTimestamp } from "@engram/grpc";
 import { type Clock, protoEnum } from "@engram/kernel";
-import { childTraceparent } from "@engram/observability";
 import type { IndexedInfo, PipelineEvents, StateChange } from "../../app/ports";
 
+/** The document's trace: the event's producer span continues it (eventMessage makes the child span). */
 function traceHeaders(traceparent: string | undefined): Record<string, string> {
-  return traceparent ? { traceparent: childTraceparent(traceparent) } : {};
+  return traceparent ? { traceparent } : {};
 }
 
 /** PipelineEvents on the bus: keyed by document id, so one document's states stay ordered. */
