@@ -61,6 +61,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
             prefix: p.QDRANT_COLLECTION_PREFIX,
             dimensions: createEmbedder(c.recall).dimensions,
             indexedMetadataKeys: p.QDRANT_INDEXED_METADATA_KEYS,
+            fusion: p.QDRANT_FUSION,
           })
         : new SqliteChunkIndex(dataDir);
     index = idx;

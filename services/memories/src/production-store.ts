@@ -1,4 +1,4 @@
-import { createEmbedder, createQdrantClient, type EmbedderConfig, QdrantMemorySearch, type QdrantConfig } from "@engram/index";
+import { createEmbedder, createQdrantClient, type EmbedderConfig, type QdrantConfig, type QdrantFusion, QdrantMemorySearch } from "@engram/index";
 import type { Logger } from "@engram/observability";
 import { connectMongo, type Db, DEFAULT_MONGO_DB, type MongoClient } from "@engram/storage/mongo";
 import type { QdrantClient } from "@qdrant/js-client-rest";
@@ -19,6 +19,8 @@ export interface ProductionMemoryStoreOptions {
   dimensions: number;
   /** QDRANT_INDEXED_METADATA_KEYS: metadata keys that get payload indexes. */
   indexedMetadataKeys?: readonly string[];
+  /** QDRANT_FUSION (default weighted). */
+  fusion?: QdrantFusion;
   logger: Logger;
   /** Pause between reconciler passes (default 30 s); 0 = only the pass at start-up. */
   reconcileIntervalMs?: number;
@@ -42,6 +44,7 @@ export async function createProductionMemoryStore(o: ProductionMemoryStoreOption
       prefix: o.prefix,
       dimensions: o.dimensions,
       indexedMetadataKeys: o.indexedMetadataKeys ?? [],
+      ...(o.fusion ? { fusion: o.fusion } : {}),
     });
     return await MongoQdrantMemoryStore.open({
       db,
@@ -62,7 +65,7 @@ export async function createProductionMemoryStore(o: ProductionMemoryStoreOption
 /** The settings the production memory store reads: MONGO_URL/MONGO_DB (mongoConfigShape), the QDRANT_* settings and the embedder's. */
 export type ProductionMemoryStoreConfig = { MONGO_URL?: string; MONGO_DB: string } & Pick<
   QdrantConfig,
-  "QDRANT_URL" | "QDRANT_API_KEY" | "QDRANT_TIMEOUT_MS" | "QDRANT_COLLECTION_PREFIX" | "QDRANT_INDEXED_METADATA_KEYS"
+  "QDRANT_URL" | "QDRANT_API_KEY" | "QDRANT_TIMEOUT_MS" | "QDRANT_COLLECTION_PREFIX" | "QDRANT_INDEXED_METADATA_KEYS" | "QDRANT_FUSION"
 > &
   EmbedderConfig;
 
@@ -88,6 +91,7 @@ export async function createProductionMemoryStoreFromConfig(
     prefix: c.QDRANT_COLLECTION_PREFIX,
     dimensions: embedder.dimensions,
     indexedMetadataKeys: c.QDRANT_INDEXED_METADATA_KEYS,
+    fusion: c.QDRANT_FUSION,
     logger,
     vectors: embedder.semantic,
     ...(extra.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: extra.reconcileIntervalMs } : {}),

@@ -17,6 +17,14 @@ export const qdrantConfigShape = {
     .default("engram"),
   /** Metadata keys filters use often: each gets payload indexes (comma-separated). */
   QDRANT_INDEXED_METADATA_KEYS: env.list([]),
+  /**
+   * How the keyword and dense rankings are fused: `weighted` (default: the
+   * embedded engine's agreement-calibrated weighted RRF, computed on the two
+   * rankings one Query API batch returns, so both adapters rank alike), or
+   * Qdrant's own server-side fusion of prefetches, `rrf` or `dbsf` (equal
+   * weights; `keywordScore` is then not reported).
+   */
+  QDRANT_FUSION: z.enum(["weighted", "rrf", "dbsf"], { message: "must be weighted, rrf or dbsf" }).default("weighted"),
   /** Per-request timeout of the Qdrant client. */
   QDRANT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 };

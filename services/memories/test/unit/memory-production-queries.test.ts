@@ -523,6 +523,7 @@ describe("production store configuration", () => {
     QDRANT_COLLECTION_PREFIX: "engram",
     QDRANT_INDEXED_METADATA_KEYS: [],
     QDRANT_TIMEOUT_MS: 1000,
+    QDRANT_FUSION: "weighted" as const,
     EMBEDDER: "hashing" as const,
     EMBEDDING_TIMEOUT_MS: 1000,
     EMBEDDING_MAX_RETRIES: 0,
