@@ -68,24 +68,43 @@ export const DEFAULT_THRESHOLD = 0.6;
 type MemoryResult = Extract<SearchResult, { kind: "memory" }>;
 type ChunkResult = Extract<SearchResult, { kind: "chunk" }>;
 
+/** Depth of the agreement between the memory and chunk rankings (the engine's `agreementDepth` for its dense side). */
+export const HYBRID_AGREEMENT_DEPTH = 10;
+
 /**
  * Hybrid order: the chunk results keep their ranking (the better document
  * ranking, measured by bench:quality), and each matching memory stands right
  * before the chunk result of its best-ranked source document — the fact next
- * to its evidence. Memories with no source among the chunk results (written
- * directly, or from documents that did not match) take their place by
- * reciprocal rank, as if their list and the chunks' were interleaved.
+ * to its evidence. Memories with no source among the chunk results take their
+ * place by reciprocal rank, as if their list and the chunks' were
+ * interleaved: at full weight when written directly (no source document: the
+ * chunk side cannot speak for them), and, when formed from documents the
+ * chunk side did not rank, at a weight calibrated per query by agreement (as
+ * the dense side of fusion is): the share of the top
+ * HYBRID_AGREEMENT_DEPTH document-derived memories whose source is among the
+ * top chunk results. A memory ranking that corroborates the document ranking
+ * keeps its say; one that points elsewhere follows the documents.
  */
 export function groupHybrid(memories: MemoryResult[], chunks: ChunkResult[]): SearchResult[] {
   const position = new Map(chunks.map((c, i) => [c.hit.documentId, i]));
-  const groups: { score: number; items: SearchResult[] }[] = chunks.map((c, i) => ({ score: 1 / (61 + i), items: [c] }));
-  memories.forEach((m, j) => {
+  const bestSource = (m: MemoryResult): number | undefined => {
     let best: number | undefined;
     for (const s of m.memory.sources) {
       const p = position.get(s.documentId);
       if (p !== undefined && (best === undefined || p < best)) best = p;
     }
-    if (best === undefined) groups.push({ score: 1 / (61 + j), items: [m] });
+    return best;
+  };
+  const derived = memories.filter((m) => m.memory.sources.length > 0).slice(0, HYBRID_AGREEMENT_DEPTH);
+  const agreeing = derived.filter((m) => {
+    const p = bestSource(m);
+    return p !== undefined && p < HYBRID_AGREEMENT_DEPTH;
+  }).length;
+  const derivedWeight = derived.length === 0 ? 1 : agreeing / derived.length;
+  const groups: { score: number; items: SearchResult[] }[] = chunks.map((c, i) => ({ score: 1 / (61 + i), items: [c] }));
+  memories.forEach((m, j) => {
+    const best = bestSource(m);
+    if (best === undefined) groups.push({ score: (m.memory.sources.length > 0 ? derivedWeight : 1) / (61 + j), items: [m] });
     else groups[best]!.items.splice(groups[best]!.items.length - 1, 0, m);
   });
   // Stable: at equal rank a chunk's group stays ahead of an unattached memory.

@@ -71,6 +71,30 @@ describe("groupHybrid", () => {
     expect(out.map(label)).toEqual(["m_a", "A", "m_b", "B", "m_c"]);
   });
 
+  it("weighs memories formed from unranked documents by their agreement with the chunk ranking", () => {
+    // Two of the four document-derived memories have their source among the top chunks: weight 1/2.
+    const memories = [
+      mr(memory("m_x", "x fact", ["X"])),
+      mr(memory("m_a", "a fact", ["A"])),
+      mr(memory("m_y", "y fact", ["Y"])),
+      mr(memory("m_b", "b fact", ["B"])),
+    ];
+    const chunks = ["A", "B", "C", "D", "E"].map((d) => cr(d));
+    const out = groupHybrid(memories, chunks).map(label);
+    expect(out.slice(0, 4)).toEqual(["m_a", "A", "m_b", "B"]);
+    // 0.5/61 ≈ 1/122 and 0.5/63 ≈ 1/126: both after every chunk of the five (1/65 at worst).
+    expect(out.slice(4)).toEqual(["C", "D", "E", "m_x", "m_y"]);
+    // A lone derived memory whose source the chunks did not rank: agreement 0, after every chunk result.
+    const none = groupHybrid([mr(memory("m_x", "x fact", ["X"]))], chunks).map(label);
+    expect(none).toEqual(["A", "B", "C", "D", "E", "m_x"]);
+  });
+
+  it("keeps directly written memories at full weight whatever the documents say", () => {
+    const out = groupHybrid([mr(memory("m_1", "direct one")), mr(memory("m_x", "x fact", ["X"]))], [cr("A"), cr("B"), cr("C")]);
+    // m_x agrees with nothing (weight 0): after every chunk; m_1 (no source) interleaves at rank 1.
+    expect(out.map(label)).toEqual(["A", "m_1", "B", "C", "m_x"]);
+  });
+
   it("interleaves memories without a matching source by reciprocal rank", () => {
     const out = groupHybrid([mr(memory("m_1", "direct one")), mr(memory("m_2", "direct two"))], [cr("A"), cr("B"), cr("C")]);
     expect(out.map(label)).toEqual(["A", "m_1", "B", "m_2", "C"]);
