@@ -221,8 +221,14 @@ describe("Qdrant configuration", () => {
       INDEX: "embedded",
       QDRANT_COLLECTION_PREFIX: "engram",
       QDRANT_INDEXED_METADATA_KEYS: [],
+      QDRANT_FUSION: "weighted",
       QDRANT_TIMEOUT_MS: 30000,
     });
+  });
+
+  it("takes Qdrant's server-side fusion when asked and refuses unknown ones", () => {
+    expect(loadConfig("test", qdrantConfigSchema, { QDRANT_FUSION: "dbsf" }).QDRANT_FUSION).toBe("dbsf");
+    expect(() => loadConfig("test", qdrantConfigSchema, { QDRANT_FUSION: "max" })).toThrow(/QDRANT_FUSION: must be weighted, rrf or dbsf/);
   });
 
   it("requires QDRANT_URL when INDEX=qdrant and parses the key list", () => {
