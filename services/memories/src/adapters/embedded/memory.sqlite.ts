@@ -428,15 +428,25 @@ export class SqliteMemoryStore implements MemoryRepository {
       return (x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir < 0;
     };
     const want = q.offset + q.limit;
-    const top = new Bounded<MemoryRecord>(want, before);
+    // A partition keeps its records in insertion order (about creation order). Walked newest first for a
+    // descending order, the heap fills with the best records at once and rejects the rest with one comparison
+    // each (walked oldest first, every record would displace the heap's root).
+    const accepted: MemoryRecord[] = [];
+    const top = want <= 1000 ? new Bounded<MemoryRecord>(want, before) : undefined;
     let total = 0;
-    for (const ns of namespaces)
-      for (const m of this.load(partitionKey(q.tenantId, ns)).records.values()) {
+    for (const ns of namespaces) {
+      const records = [...this.load(partitionKey(q.tenantId, ns)).records.values()];
+      for (let k = 0; k < records.length; k++) {
+        const m = records[dir < 0 ? records.length - 1 - k : k]!;
         if (!this.accepts(m, q)) continue;
         total++;
-        top.offer(m);
+        if (top) top.offer(m);
+        else accepted.push(m);
       }
-    return { items: top.sorted().slice(q.offset), total };
+    }
+    // A large page (a whole container, as bucket classification reads it): one sort instead of a heap.
+    const ordered = top ? top.sorted() : accepted.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, want);
+    return { items: ordered.slice(q.offset), total };
   }
 
   async close(): Promise<void> {
