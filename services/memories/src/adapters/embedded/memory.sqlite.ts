@@ -149,6 +149,21 @@ interface Partition {
   records: Map<number, MemoryRecord>;
   /** rids by normalised content (exact-content lookups: duplicates, selection by content). */
   byKey: Map<string, Set<number>>;
+  /**
+   * The records ordered by a list's sort field, then id (ascending), built on
+   * the first list after a change and dropped by the next write: an index for
+   * lists, which then take their page from the front or the back.
+   */
+  sorted?: Partial<Record<"createdAt" | "updatedAt", MemoryRecord[]>>;
+}
+
+function sortedRecords(p: Partition, key: "createdAt" | "updatedAt"): MemoryRecord[] {
+  let list = p.sorted?.[key];
+  if (!list) {
+    list = [...p.records.values()].sort((a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    (p.sorted ??= {})[key] = list;
+  }
+  return list;
 }
 
 function indexKey(p: Partition, rid: number, before: MemoryRecord | undefined, after: MemoryRecord): void {
@@ -345,6 +360,7 @@ export class SqliteMemoryStore implements MemoryRepository {
       if (!p) continue; // loaded (with this write) on first use
       const before = p.records.get(rid);
       p.records.set(rid, m);
+      p.sorted = undefined;
       indexKey(p, rid, before, m);
       this.byRid.set(rid, m);
       if (!before || before.content !== m.content || vector) {
@@ -428,25 +444,33 @@ export class SqliteMemoryStore implements MemoryRepository {
       return (x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir < 0;
     };
     const want = q.offset + q.limit;
-    // A partition keeps its records in insertion order (about creation order). Walked newest first for a
-    // descending order, the heap fills with the best records at once and rejects the rest with one comparison
-    // each (walked oldest first, every record would displace the heap's root).
-    const accepted: MemoryRecord[] = [];
-    const top = want <= 1000 ? new Bounded<MemoryRecord>(want, before) : undefined;
+    // Each partition is walked in the requested order (its sorted index): the heap, which merges partitions,
+    // fills with the best records at once and rejects the rest with one comparison each.
+    if (namespaces.length === 1) {
+      // One partition: its walk already is the requested order.
+      const records = sortedRecords(this.load(partitionKey(q.tenantId, namespaces[0]!)), key);
+      const page: MemoryRecord[] = [];
+      let total = 0;
+      for (let k = 0; k < records.length; k++) {
+        const m = records[dir < 0 ? records.length - 1 - k : k]!;
+        if (!this.accepts(m, q)) continue;
+        if (total >= q.offset && total < want) page.push(m);
+        total++;
+      }
+      return { items: page, total };
+    }
+    const top = new Bounded<MemoryRecord>(want, before);
     let total = 0;
     for (const ns of namespaces) {
-      const records = [...this.load(partitionKey(q.tenantId, ns)).records.values()];
+      const records = sortedRecords(this.load(partitionKey(q.tenantId, ns)), key);
       for (let k = 0; k < records.length; k++) {
         const m = records[dir < 0 ? records.length - 1 - k : k]!;
         if (!this.accepts(m, q)) continue;
         total++;
-        if (top) top.offer(m);
-        else accepted.push(m);
+        top.offer(m);
       }
     }
-    // A large page (a whole container, as bucket classification reads it): one sort instead of a heap.
-    const ordered = top ? top.sorted() : accepted.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, want);
-    return { items: ordered.slice(q.offset), total };
+    return { items: top.sorted().slice(q.offset), total };
   }
 
   async close(): Promise<void> {
