@@ -1,3 +1,4 @@
+import { prng } from "@engram/testing";
 import type { JsonObject, JsonValue } from "@engram/kernel";
 import { Query } from "mingo";
 import { escapeRegex, type FilterCondition, type FilterExpr, filterToMongo, matchesFilter, metadataEntries, metadataFromEntries, parseFilter } from "../src";
@@ -115,14 +116,8 @@ describe("filterToMongo", () => {
   });
 
   it("selects exactly what matchesFilter accepts, for thousands of random records and filters", () => {
-    // mulberry32: a small seeded generator, so a failure reproduces.
-    let seed = 20261123;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    // Seeded (mulberry32), so a failure reproduces.
+    const rand = prng(20261123);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const strings = [
       "5",

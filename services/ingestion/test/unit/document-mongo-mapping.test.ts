@@ -1,3 +1,4 @@
+import { prng } from "@engram/testing";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,13 +56,8 @@ describe("MongoDB document mapping", () => {
     beforeAll(async () => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-mongo-map-"));
       sqlite = new SqliteDocumentRepository(dir);
-      let seed = 7;
-      const rand = () => {
-        seed = (seed + 0x6d2b79f5) | 0;
-        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-      };
+      // Seeded (mulberry32), so a failure reproduces.
+      const rand = prng(7);
       const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
       const statuses: DocumentStatus[] = ["queued", "extracting", "done", "failed", "indexing"];
       docs = Array.from({ length: 300 }, (_, i) => {

@@ -1,3 +1,4 @@
+import { prng } from "@engram/testing";
 import fs from "node:fs";
 import { type FilterExpr, parseFilter } from "@engram/filters";
 import type { MemoryListQuery, MemoryRecord, MemorySearchHit, MemorySearchQuery } from "@engram/index";
@@ -186,13 +187,8 @@ describe("production memory queries against the embedded store", () => {
   beforeAll(async () => {
     dir = tempDir();
     sqlite = openStore(dir);
-    let seed = 11;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    // Seeded (mulberry32), so a failure reproduces.
+    const rand = prng(11);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const contents = ["Alice likes tea", "alice likes TEA.", "Alice  likes tea!", "Bob drives a van", "Carol is in Rome", "Dan plays chess"];
     records = [];
