@@ -102,14 +102,15 @@ function fromRow(r: Row): MemoryRecord {
   };
 }
 
-function toParams(m: MemoryRecord): Record<string, unknown> {
+/** Row parameters; `keepAnalysis`: the text is unchanged, so the stored analysis stays (NULL keeps it). */
+function toParams(m: MemoryRecord, keepAnalysis = false): Record<string, unknown> {
   return {
     id: m.id,
     tenant_id: m.tenantId,
     namespace: m.namespace,
     content: m.content,
     content_key: contentKey(m.content),
-    analyzed: analyzeForStorage(m.content),
+    analyzed: keepAnalysis ? null : analyzeForStorage(m.content),
     metadata: jsonColumn.write(m.metadata),
     is_static: m.isStatic ? 1 : 0,
     is_forgotten: m.isForgotten ? 1 : 0,
@@ -309,7 +310,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     const upsert = this.stmt(
       `INSERT INTO memories (${COLUMNS.join(", ")}, vector, model) VALUES (${COLUMNS.map((c) => "@" + c).join(", ")}, @vector, @model)
        ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id")
-         .map((c) => `${c} = excluded.${c}`)
+         .map((c) => (c === "analyzed" ? `analyzed = COALESCE(excluded.analyzed, memories.analyzed)` : `${c} = excluded.${c}`))
          .join(", ")}, vector = COALESCE(excluded.vector, memories.vector), model = COALESCE(excluded.model, memories.model)`,
     );
     const ridOf = this.stmt("SELECT rid FROM memories WHERE id = ?");
@@ -325,7 +326,10 @@ export class SqliteMemoryStore implements MemoryRepository {
       }
       for (const m of w.records) {
         const v = this.opts.vectors ? w.vectors?.get(m.id) : undefined;
-        const params = toParams(m);
+        // A memory gaining a source or a flag keeps its text: its stored analysis is not recomputed.
+        const known = ridOf.get(m.id) as { rid: number } | undefined;
+        const prev = known ? this.byRid.get(known.rid) : undefined;
+        const params = toParams(m, !v && prev !== undefined && prev.content === m.content);
         upsert.run({ ...params, vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
         const rid = (ridOf.get(m.id) as { rid: number }).rid;
         // Provenance rows: only the difference when the previous version of the row is in memory (a memory
