@@ -4,7 +4,7 @@ import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk, ListChunksQu
 import { analyze } from "../text";
 import { chunkCollectionSpec, collectionName, DENSE_VECTOR, ensureCollection, epochMs, pointId, SPARSE_VECTOR } from "./collections";
 import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantFilter, toQdrantFilter, translateFilter } from "./filter";
-import { type QdrantFusion, QdrantHybridSearch } from "./hybrid";
+import { type QdrantCollectionOptions, QdrantCollectionAdapter } from "./collection-adapter";
 import { selectHits } from "./ranking";
 import { CHUNK_SPARSE_PARAMS, documentSparseVector, type SparseBm25Params } from "./sparse";
 
@@ -89,19 +89,7 @@ export function chunkPoint(c: IndexedChunk, dimensions: number, sparseParams: Sp
   };
 }
 
-export interface QdrantChunkIndexOptions {
-  client: QdrantClient;
-  /** The chunks collection (`<prefix>_chunks`), prepared by `ensureQdrantCollections` / `QdrantChunkIndex.open`. */
-  collection: string;
-  /** Size of the collection's dense vectors (the embedder's dimensions). */
-  dimensions: number;
-  /** Fusion of the keyword and dense rankings (default `weighted`, the engine's rule). */
-  fusion?: QdrantFusion;
-  /** BM25 parameters of the stored sparse vectors (fixed per collection). */
-  sparse?: SparseBm25Params;
-  /** Points per upsert request (default 256). */
-  upsertBatch?: number;
-}
+export type QdrantChunkIndexOptions = QdrantCollectionOptions;
 
 /**
  * The `ChunkIndex` port on Qdrant: one point per chunk in `<prefix>_chunks`
@@ -110,21 +98,9 @@ export interface QdrantChunkIndexOptions {
  * and metadata refreshes by filter. Every read is scoped by tenant (and
  * namespace where the port names one) in the Qdrant filter itself.
  */
-export class QdrantChunkIndex implements ChunkIndex {
-  private readonly client: QdrantClient;
-  readonly collection: string;
-  private readonly dimensions: number;
-  private readonly sparse: SparseBm25Params;
-  private readonly upsertBatch: number;
-  private readonly hybrid: QdrantHybridSearch;
-
+export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIndex {
   constructor(o: QdrantChunkIndexOptions) {
-    this.client = o.client;
-    this.collection = o.collection;
-    this.dimensions = o.dimensions;
-    this.sparse = o.sparse ?? CHUNK_SPARSE_PARAMS;
-    this.upsertBatch = Math.max(1, o.upsertBatch ?? 256);
-    this.hybrid = new QdrantHybridSearch(o.client, o.collection, o.dimensions, o.fusion ?? "weighted");
+    super(o, CHUNK_SPARSE_PARAMS);
   }
 
   /**

@@ -3,6 +3,7 @@ export * from "./sparse";
 export * from "./ranking";
 export * from "./collections";
 export * from "./hybrid";
+export * from "./collection-adapter";
 export * from "./chunk-index.qdrant";
 export * from "./memory-search.qdrant";
 export * from "./config";

@@ -3,7 +3,7 @@ import type { MemoryRecord, MemorySearchQuery } from "../memory-index";
 import { analyze } from "../text";
 import { collectionName, DENSE_VECTOR, ensureCollection, epochMs, memoryCollectionSpec, pointId, SPARSE_VECTOR } from "./collections";
 import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantCondition, toQdrantFilter, translateFilter } from "./filter";
-import { type QdrantFusion, QdrantHybridSearch } from "./hybrid";
+import { type QdrantCollectionOptions, QdrantCollectionAdapter } from "./collection-adapter";
 import { documentSparseVector, MEMORY_SPARSE_PARAMS, type SparseBm25Params } from "./sparse";
 
 /** What the memory search keeps of a memory: the fields searches filter on, its text and its vector. */
@@ -63,15 +63,7 @@ export function memoryPoint(m: MemorySearchRecord, dimensions: number, sparsePar
   };
 }
 
-export interface QdrantMemorySearchOptions {
-  client: QdrantClient;
-  /** The memories collection (`<prefix>_memories`), prepared by `ensureQdrantCollections` / `QdrantMemorySearch.open`. */
-  collection: string;
-  dimensions: number;
-  fusion?: QdrantFusion;
-  sparse?: SparseBm25Params;
-  upsertBatch?: number;
-}
+export type QdrantMemorySearchOptions = QdrantCollectionOptions;
 
 /**
  * The search side of the memory store on Qdrant (`<prefix>_memories`): the
@@ -81,21 +73,9 @@ export interface QdrantMemorySearchOptions {
  * Latest versions only; forgotten and expired ones unless asked; the same
  * fusion and similarity as the chunk index.
  */
-export class QdrantMemorySearch {
-  private readonly client: QdrantClient;
-  readonly collection: string;
-  private readonly dimensions: number;
-  private readonly sparse: SparseBm25Params;
-  private readonly upsertBatch: number;
-  private readonly hybrid: QdrantHybridSearch;
-
+export class QdrantMemorySearch extends QdrantCollectionAdapter {
   constructor(o: QdrantMemorySearchOptions) {
-    this.client = o.client;
-    this.collection = o.collection;
-    this.dimensions = o.dimensions;
-    this.sparse = o.sparse ?? MEMORY_SPARSE_PARAMS;
-    this.upsertBatch = Math.max(1, o.upsertBatch ?? 256);
-    this.hybrid = new QdrantHybridSearch(o.client, o.collection, o.dimensions, o.fusion ?? "weighted");
+    super(o, MEMORY_SPARSE_PARAMS);
   }
 
   static async open(
