@@ -5,33 +5,13 @@ import type { ChunkSearchQuery, IndexedChunk } from "../src/chunk-index";
 import { HashingEmbedder } from "../src/embedder";
 import { SqliteChunkIndex } from "../src/sqlite-chunk-index";
 import Database from "better-sqlite3";
+import { testChunk } from "./contract/chunk-index.contract";
 
 const embedder = new HashingEmbedder(128);
 let seq = 0;
 
-function chunk(tenantId: string, namespace: string, documentId: string, position: number, content: string): IndexedChunk {
-  return {
-    id: `c_test${++seq}`,
-    tenantId,
-    namespace,
-    documentId,
-    position,
-    content,
-    startOffset: position * 100,
-    endOffset: position * 100 + content.length,
-    tokenCount: content.split(/\s+/).length,
-    vector: embedder.embedOne(content),
-    document: {
-      title: `${documentId} title`,
-      contentType: "text",
-      customId: `custom-${documentId}`,
-      metadata: { source: "test", n: position },
-      createdAt: "2024-01-01T00:00:00.000Z",
-      updatedAt: "2024-01-02T00:00:00.000Z",
-    },
-    createdAt: "2024-01-03T00:00:00.000Z",
-  };
-}
+const chunk = (tenantId: string, namespace: string, documentId: string, position: number, content: string): IndexedChunk =>
+  testChunk(embedder, `c_test${++seq}`, tenantId, namespace, documentId, position, content);
 
 /**
  * What only the embedded index does (in-memory partitions, warm-up, files of

@@ -9,6 +9,39 @@ import { HashingEmbedder } from "../../src/embedder";
  * differ (exact scores), the tests assert on behaviour: what is returned, what
  * is not, and the order of clearly relevant against irrelevant chunks.
  */
+/** A chunk of a test document with fixed document fields (metadata `{ source: "test", n: position }`). */
+export function testChunk(
+  embedder: HashingEmbedder,
+  id: string,
+  tenantId: string,
+  namespace: string,
+  documentId: string,
+  position: number,
+  content: string,
+): IndexedChunk {
+  return {
+    id,
+    tenantId,
+    namespace,
+    documentId,
+    position,
+    content,
+    startOffset: position * 100,
+    endOffset: position * 100 + content.length,
+    tokenCount: content.split(/\s+/).length,
+    vector: embedder.embedOne(content),
+    document: {
+      title: `${documentId} title`,
+      contentType: "text",
+      customId: `custom-${documentId}`,
+      metadata: { source: "test", n: position },
+      createdAt: "2024-01-01T00:00:00.000Z",
+      updatedAt: "2024-01-02T00:00:00.000Z",
+    },
+    createdAt: "2024-01-03T00:00:00.000Z",
+  };
+}
+
 export interface ChunkIndexHarness {
   /** Dimensions of the vectors the tests write (the harness's store must accept them). */
   readonly dimensions: number;
@@ -32,29 +65,9 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     return ix;
   };
 
-  function chunk(tenantId: string, namespace: string, documentId: string, position: number, content: string): IndexedChunk {
-    return {
-      id: `c_test${++seq}`,
-      tenantId,
-      namespace,
-      documentId,
-      position,
-      content,
-      startOffset: position * 100,
-      endOffset: position * 100 + content.length,
-      tokenCount: content.split(/\s+/).length,
-      vector: embedder.embedOne(content),
-      document: {
-        title: `${documentId} title`,
-        contentType: "text",
-        customId: `custom-${documentId}`,
-        metadata: { source: "test", n: position },
-        createdAt: "2024-01-01T00:00:00.000Z",
-        updatedAt: "2024-01-02T00:00:00.000Z",
-      },
-      createdAt: "2024-01-03T00:00:00.000Z",
-    };
-  }
+  const chunk = (tenantId: string, namespace: string, documentId: string, position: number, content: string): IndexedChunk =>
+    testChunk(embedder, `c_test${++seq}`, tenantId, namespace, documentId, position, content);
+
   const withMeta = (c: IndexedChunk, metadata: JsonObject | undefined): IndexedChunk => ({ ...c, document: { ...c.document, metadata } });
 
   const search = (q: Omit<ChunkSearchQuery, "vector" | "limit"> & { limit?: number }) => index.search({ limit: 20, vector: embedder.embedOne(q.text), ...q });

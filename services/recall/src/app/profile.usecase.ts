@@ -85,20 +85,20 @@ export class ProfileUseCase {
   private async classify(memories: MemoryRecord[], defs: { key: string; description: string }[]): Promise<Map<MemoryRecord, string[]>> {
     const defsKey = JSON.stringify(defs);
     const out = new Map<MemoryRecord, string[]>();
-    const todo: MemoryRecord[] = [];
+    const unclassified: MemoryRecord[] = [];
     for (const m of memories) {
       if (m.bucketKeys.length) continue;
       const hit = this.classified.get(`${defsKey}\u0000${m.id}`);
       if (hit) out.set(m, hit);
-      else todo.push(m);
+      else unclassified.push(m);
     }
-    if (todo.length) {
+    if (unclassified.length) {
       const keys = await this.deps.classifier.classify(
-        todo.map((m) => m.content),
+        unclassified.map((m) => m.content),
         defs,
       );
-      if (this.classified.size + todo.length > 200_000) this.classified.clear();
-      todo.forEach((m, i) => {
+      if (this.classified.size + unclassified.length > 200_000) this.classified.clear();
+      unclassified.forEach((m, i) => {
         out.set(m, keys[i] ?? []);
         this.classified.set(`${defsKey}\u0000${m.id}`, keys[i] ?? []);
       });
