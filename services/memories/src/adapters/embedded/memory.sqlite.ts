@@ -331,7 +331,8 @@ export class SqliteMemoryStore implements MemoryRepository {
         const prev = known ? this.byRid.get(known.rid) : undefined;
         const params = toParams(m, !v && prev !== undefined && prev.content === m.content);
         upsert.run({ ...params, vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
-        const rid = (ridOf.get(m.id) as { rid: number }).rid;
+        // An update keeps its row (ON CONFLICT DO UPDATE): only a new memory needs its rid read back.
+        const rid = known?.rid ?? (ridOf.get(m.id) as { rid: number }).rid;
         // Provenance rows: only the difference when the previous version of the row is in memory (a memory
         // seen in many documents gains one source at a time), else rewritten.
         const before = this.byRid.get(rid);
