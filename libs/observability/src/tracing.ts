@@ -64,7 +64,8 @@ export interface TracingSetup {
 
 const TRACER = "@engram/observability";
 const w3c = new W3CTraceContextPropagator();
-let installed: { provider: NodeTracerProvider; stop: StopTracing } | undefined;
+/** `recording`: some processor receives spans (an exporter or a test's), so spans are real SDK spans. */
+let installed: { provider: NodeTracerProvider; stop: StopTracing; recording: boolean } | undefined;
 
 const truthy = (v: string | undefined) => v !== undefined && /^(true|1|yes)$/i.test(v.trim());
 
@@ -151,7 +152,7 @@ export function startTracing(opts: TracingOptions): StopTracing {
         if (log) diag.disable();
       }
     })());
-  installed = { provider, stop };
+  installed = { provider, stop, recording: processors.length > 0 };
   if (setup.exportUrl)
     opts.logger?.info({ serviceName: setup.serviceName, otlpTracesUrl: setup.exportUrl }, "OpenTelemetry tracing: exporting spans over OTLP/HTTP");
   else opts.logger?.debug({ serviceName: setup.serviceName }, "OpenTelemetry tracing: trace context only (no OTLP endpoint set)");
@@ -177,11 +178,13 @@ function randomSpanContextFor(parent: Context, root: boolean) {
 
 /**
  * Starts a span as a child of `parent` (default: the active context). With
- * the SDK it is a real span; without it, a non-recording span with a new span
- * id in the parent's trace (or a new trace), so trace context still flows.
+ * the SDK and somewhere for spans to go it is a real span; otherwise (no
+ * SDK, or no exporter: the default) a non-recording span with a new span id
+ * in the parent's trace (or a new trace), so trace context still flows and
+ * links the logs, without the cost of recording spans nobody receives.
  */
 export function startSpan(name: string, options: SpanOptions = {}, parent: Context = context.active()): Span {
-  if (installed) return trace.getTracer(TRACER).startSpan(name, options, parent);
+  if (installed?.recording) return trace.getTracer(TRACER).startSpan(name, options, parent);
   return trace.wrapSpanContext(randomSpanContextFor(parent, options.root === true));
 }
 
