@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   type Attributes,
   type Context,
@@ -24,7 +23,7 @@ import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import type { Logger } from "pino";
-import { parseTraceparent } from "./trace";
+import { parseTraceparent, randomHexId } from "./trace";
 
 export { type Context, type Span, SpanKind, SpanStatusCode, context, isSpanContextValid, trace };
 
@@ -170,8 +169,8 @@ function randomSpanContextFor(parent: Context, root: boolean) {
   const p = root ? undefined : trace.getSpanContext(parent);
   const valid = p && isSpanContextValid(p);
   return {
-    traceId: valid ? p.traceId : randomBytes(16).toString("hex"),
-    spanId: randomBytes(8).toString("hex"),
+    traceId: valid ? p.traceId : randomHexId(16),
+    spanId: randomHexId(8),
     traceFlags: valid ? p.traceFlags : TraceFlags.SAMPLED,
   };
 }

@@ -8,6 +8,7 @@ import {
   extractContext,
   injectTraceparent,
   parentContext,
+  randomHexId,
   startSpan,
   startTracing,
   traceIdOf,
@@ -57,6 +58,12 @@ describe("without the SDK (trace context only)", () => {
     expect(root.spanContext().traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(root.spanContext().traceId).not.toBe(TRACE_ID);
     expect(traceparentOfContext(trace.setSpan(context.active(), child))).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+  });
+
+  it("hands out distinct hex ids of the asked length across refills of the random pool", () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => randomHexId(i % 2 ? 8 : 16));
+    expect(new Set(ids).size).toBe(ids.length);
+    ids.forEach((id, i) => expect(id).toMatch(i % 2 ? /^[0-9a-f]{16}$/ : /^[0-9a-f]{32}$/));
   });
 
   it("keeps childTraceparent and traceIdOf working", () => {
