@@ -2,8 +2,9 @@ export { prng } from "@engram/testing";
 /**
  * Small helpers shared by the benches: seeded randomness, percentiles, a
  * keep-alive JSON client with little per-request overhead (so the client does
- * not eat the CPU the stack is measured on), a closed-loop load runner and
- * the resident set size of a process.
+ * not eat the CPU the stack is measured on), a closed-loop load runner (with
+ * the CPU per request of the stack and of the client) and the resident set
+ * size of a process.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -23,6 +24,16 @@ export function rssMb(pid: number): number | undefined {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system) a process used so far, in ms (Linux /proc), undefined when unreadable. */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks: USER_HZ is 100 on Linux
   } catch {
     return undefined;
   }
@@ -83,6 +94,10 @@ export interface LoadResult {
   p99: number;
   max: number;
   rps: number;
+  /** CPU the measured process (the stack) spent per request, when its pid was given. */
+  serverCpuMsPerRequest?: number;
+  /** CPU this (client) process spent per request. */
+  clientCpuMsPerRequest: number;
 }
 
 /**
@@ -90,8 +105,10 @@ export interface LoadResult {
  * their previous one answered, until `total` requests were sent. Latency is
  * measured per request from send to full response.
  */
-export async function closedLoop(clients: number, total: number, send: (i: number) => Promise<JsonResponse>): Promise<LoadResult> {
+export async function closedLoop(clients: number, total: number, send: (i: number) => Promise<JsonResponse>, serverPid?: number): Promise<LoadResult> {
   const latencies: number[] = [];
+  const serverCpu0 = serverPid === undefined ? undefined : cpuMs(serverPid);
+  const clientCpu0 = process.cpuUsage();
   let next = 0;
   let errors = 0;
   let firstError: string | undefined;
@@ -111,6 +128,8 @@ export async function closedLoop(clients: number, total: number, send: (i: numbe
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const serverCpu1 = serverPid === undefined ? undefined : cpuMs(serverPid);
+  const clientCpu = process.cpuUsage(clientCpu0);
   return {
     requests: latencies.length,
     errors,
@@ -120,5 +139,7 @@ export async function closedLoop(clients: number, total: number, send: (i: numbe
     p99: round(percentile(latencies, 99), 2),
     max: round(Math.max(...latencies), 1),
     rps: round(latencies.length / seconds, 0),
+    ...(serverCpu0 !== undefined && serverCpu1 !== undefined ? { serverCpuMsPerRequest: round((serverCpu1 - serverCpu0) / latencies.length, 2) } : {}),
+    clientCpuMsPerRequest: round((clientCpu.user + clientCpu.system) / 1000 / latencies.length, 2),
   };
 }

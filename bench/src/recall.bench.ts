@@ -15,7 +15,11 @@
  * Text comes from the two quality datasets (sentences shuffled with a seeded PRNG), queries
  * from their judged queries. Chunks are passage-sized (CHUNK_MAX_TOKENS 128, overlap 16).
  * Latency is measured in this process from send to full response; the client runs on the
- * same 2 cores as the stack. Tests never assert on these figures; a missed target prints MISS.
+ * same 2 cores as the stack. Each load also prints the CPU the stack and the client spent per
+ * request (less noisy than latency on a shared machine: with 8 clients and 2 cores, p50 ≈
+ * 8 × CPU per request / 2 once the cores are busy), and a floor: the same load searching an
+ * empty container, i.e. the request path alone. Tests never assert on these figures; a missed
+ * target prints MISS.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -204,10 +208,13 @@ async function main(): Promise<void> {
     const run = async (name: string, send: (i: number) => Promise<{ status: number; body: unknown }>): Promise<LoadResult> => {
       progress(`${name}: ${REQUESTS} requests, ${CLIENTS} clients`);
       await closedLoop(CLIENTS, Math.min(200, REQUESTS), send); // warm-up
-      const r = await closedLoop(CLIENTS, REQUESTS, send);
+      const r = await closedLoop(CLIENTS, REQUESTS, send, pid);
       progress(`${name}: ${JSON.stringify(r)}`);
       return r;
     };
+    // The floor: a search with nothing to search (an empty container) through the same gateway, gRPC hop and
+    // clients: what the request path costs before any retrieval work.
+    const floor = await run("floor: search of an empty container", (i) => api("POST", "/v4/search", { q: q(i), containerTag: "bench-empty" }));
     const hybrid = await run("hybrid search (100k chunks)", (i) => api("POST", "/v4/search", { q: q(i), containerTag: "bench-chunks", searchMode: "hybrid" }));
     const documents = await run("documents search (100k chunks)", (i) =>
       api("POST", "/v4/search", { q: q(i), containerTag: "bench-chunks", searchMode: "documents" }),
@@ -222,6 +229,7 @@ async function main(): Promise<void> {
       sequential.push(performance.now() - t);
     }
     out.search = {
+      floor,
       hybrid,
       documents,
       memories,
@@ -238,9 +246,11 @@ async function main(): Promise<void> {
     const row = (label: string, r: LoadResult, p50?: number, p95?: number) =>
       console.log(
         `${label.padEnd(40)} p50 ${String(r.p50).padStart(7)} ms  p95 ${String(r.p95).padStart(7)} ms  p99 ${String(r.p99).padStart(7)} ms  ${String(r.rps).padStart(5)} req/s  errors ${r.errors}` +
+          `  CPU/request: stack ${r.serverCpuMsPerRequest ?? "?"} ms, client ${r.clientCpuMsPerRequest} ms` +
           (p50 !== undefined ? `  [p50 ≤ ${p50}: ${verdict(r.p50 <= p50)}]` : "") +
           (p95 !== undefined ? `  [p95 ≤ ${p95}: ${verdict(r.p95 <= p95)}]` : ""),
       );
+    row("/v4/search, empty container (floor)", floor);
     row(`/v4/search hybrid, ${chunkCount} chunks`, hybrid, TARGETS.searchP50, TARGETS.searchP95);
     row(`/v4/search documents, ${chunkCount} chunks`, documents);
     row(`/v4/search memories, ${MEMORIES} memories`, memories, TARGETS.searchP50, TARGETS.searchP95);

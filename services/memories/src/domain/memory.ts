@@ -209,14 +209,27 @@ export function patchChangesNothing(prev: MemoryRecord, patch: VersionPatch): bo
 }
 
 export function mergeSources(a: MemorySource[], b: MemorySource[]): MemorySource[] {
-  const out = new Map<string, Set<number>>();
-  for (const s of [...a, ...b]) {
-    const set = out.get(s.documentId) ?? new Set<number>();
-    s.chunkPositions.forEach((p) => set.add(p));
-    out.set(s.documentId, set);
-  }
-  return [...out].map(([documentId, set]) => ({ documentId, chunkPositions: [...set].sort((x, y) => x - y) }));
+  // One entry per document, first-seen order, positions sorted and unique. Entries that need no
+  // change are reused as they are (records are immutable), so a store can tell them apart cheaply.
+  const out: MemorySource[] = [];
+  const at = new Map<string, number>();
+  for (const list of [a, b])
+    for (const s of list) {
+      const i = at.get(s.documentId);
+      if (i === undefined) {
+        at.set(s.documentId, out.length);
+        out.push(isSortedSet(s.chunkPositions) ? s : { documentId: s.documentId, chunkPositions: sortedSet(s.chunkPositions) });
+        continue;
+      }
+      const cur = out[i]!;
+      if (s.chunkPositions.every((p) => cur.chunkPositions.includes(p))) continue;
+      out[i] = { documentId: s.documentId, chunkPositions: sortedSet([...cur.chunkPositions, ...s.chunkPositions]) };
+    }
+  return out;
 }
+
+const sortedSet = (xs: readonly number[]) => [...new Set(xs)].sort((x, y) => x - y);
+const isSortedSet = (xs: readonly number[]) => xs.every((x, i) => i === 0 || xs[i - 1]! < x);
 
 /** Adds provenance to a memory without a new version (the same fact seen again). */
 export function addSources(m: MemoryRecord, sources: MemorySource[], now: string): MemoryRecord {

@@ -237,6 +237,35 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       expect((await repo.list({ ...base, tenantId: "t2", namespaces: undefined, limit: 100 })).items.map((m) => m.content)).toEqual(["Fact of t2"]);
     });
 
+    it("keeps each memory's sources in order with their positions as they are gained, changed and dropped, across a restart", async () => {
+      const src = (documentId: string, ...chunkPositions: number[]) => ({ documentId, chunkPositions });
+      const a = memory({ content: "Olga collects stamps", sources: [src("d3", 2), src("d1", 0)] });
+      await repo.write({ records: [a] });
+      const gained = { ...a, sources: [src("d3", 2), src("d1", 0), src("d2", 1, 4)] };
+      await repo.write({ records: [gained] });
+      expect((await repo.findById("t1", a.id))?.sources).toEqual(gained.sources);
+      const changed = { ...a, sources: [src("d1", 0, 5), src("d2", 1, 4)] };
+      await repo.write({ records: [changed] });
+      expect((await repo.findById("t1", a.id))?.sources).toEqual(changed.sources);
+      // One source at a time, as formation adds them: every one kept, in the order gained.
+      let many = changed;
+      for (let i = 0; i < 120; i++) {
+        many = { ...many, sources: [...many.sources, src(`x${i}`, i % 3)] };
+        await repo.write({ records: [many] });
+      }
+      expect((await repo.findById("t1", a.id))?.sources).toEqual(many.sources);
+      expect((await repo.findByDocument("t1", "x77")).map((m) => m.id)).toEqual([a.id]);
+      if (!h.reopen) return;
+      repo = await h.reopen();
+      expect(await repo.findById("t1", a.id)).toEqual(many);
+      // A write before anything loaded the memory's scope still changes only what changed.
+      const later = { ...many, sources: [...many.sources.filter((s) => s.documentId !== "d2"), src("d0")] };
+      await repo.write({ records: [later] });
+      expect((await repo.findById("t1", a.id))?.sources).toEqual(later.sources);
+      expect((await repo.search({ tenantId: "t1", namespaces: ["ns1"], text: "stamps", limit: 5, now: NOW }))[0]?.memory.sources).toEqual(later.sources);
+      expect(await repo.findByDocument("t1", "d2")).toEqual([]);
+    });
+
     it("keeps everything across a restart", async () => {
       if (!h.reopen) return;
       const a = memory({ content: "Nora studies astronomy", sources: [{ documentId: "d9", chunkPositions: [3] }] });

@@ -7,6 +7,7 @@ import {
   type MemoryListQuery,
   type MemoryRecord,
   type MemorySearchQuery,
+  type MemorySource,
   partitionKey,
   type PartitionLoader,
 } from "@engram/index";
@@ -14,7 +15,8 @@ import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, stat
 import { contentKey } from "../../domain/memory";
 import type { MemoryRepository, MemoryWrite } from "../../app/ports";
 
-const MIGRATIONS = [
+/** Schema versions of memories.db (exported for the upgrade test). */
+export const MEMORY_MIGRATIONS = [
   `CREATE TABLE memories (
      rid INTEGER PRIMARY KEY,
      id TEXT NOT NULL UNIQUE,
@@ -40,6 +42,17 @@ const MIGRATIONS = [
      PRIMARY KEY (tenant_id, document_id, generation)) WITHOUT ROWID;`,
   // The analysed terms (analyzeForStorage): loading a partition into the engine then needs no re-analysis.
   `ALTER TABLE memories ADD COLUMN analyzed TEXT;`,
+  // Provenance moves to one row per (memory, document) with its chunk positions and its place in the
+  // memory's list: a memory seen in its n-th document gains one row instead of rewriting a list of n
+  // sources in its own row (quadratic in the documents sharing a fact). memories.sources stays, unused.
+  `ALTER TABLE memory_sources ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE memory_sources ADD COLUMN chunk_positions TEXT NOT NULL DEFAULT '[]';
+   UPDATE memory_sources SET
+     seq = COALESCE((SELECT CAST(j.key AS INTEGER) FROM memories m, json_each(m.sources) j
+                     WHERE m.rid = memory_sources.memory_rid AND json_extract(j.value, '$.documentId') = memory_sources.document_id), 0),
+     chunk_positions = COALESCE((SELECT json_extract(j.value, '$.chunkPositions') FROM memories m, json_each(m.sources) j
+                     WHERE m.rid = memory_sources.memory_rid AND json_extract(j.value, '$.documentId') = memory_sources.document_id), '[]');
+   UPDATE memories SET sources = '[]';`,
 ];
 
 interface Row {
@@ -73,7 +86,13 @@ interface Row {
   analyzed?: string | null;
 }
 
-function fromRow(r: Row): MemoryRecord {
+interface SourceRow {
+  memory_rid: number;
+  document_id: string;
+  chunk_positions: string;
+}
+
+function fromRow(r: Row, sources: MemorySource[] = []): MemoryRecord {
   return {
     id: r.id,
     tenantId: r.tenant_id,
@@ -93,7 +112,7 @@ function fromRow(r: Row): MemoryRecord {
     ...(r.root_id !== null ? { rootMemoryId: r.root_id } : {}),
     ...(r.relation !== null ? { relation: r.relation as MemoryRecord["relation"] } : {}),
     relations: jsonColumn.read(r.relations) ?? {},
-    sources: jsonColumn.read(r.sources) ?? [],
+    sources,
     ...(r.is_inference !== null ? { isInference: r.is_inference === 1 } : {}),
     bucketKeys: jsonColumn.read(r.bucket_keys) ?? [],
     ...(r.filepath !== null ? { filepath: r.filepath } : {}),
@@ -125,7 +144,7 @@ function toParams(m: MemoryRecord, keepAnalysis = false): Record<string, unknown
     root_id: m.rootMemoryId ?? null,
     relation: m.relation ?? null,
     relations: JSON.stringify(m.relations),
-    sources: JSON.stringify(m.sources),
+    sources: "[]", // provenance lives in memory_sources
     is_inference: m.isInference === undefined ? null : m.isInference ? 1 : 0,
     bucket_keys: JSON.stringify(m.bucketKeys),
     filepath: m.filepath ?? null,
@@ -179,6 +198,16 @@ function indexKey(p: Partition, rid: number, before: MemoryRecord | undefined, a
   set.add(rid);
 }
 
+/** Source rows (ordered by memory, then place) grouped into each memory's list. */
+function groupSources(rows: SourceRow[], into: Map<number, MemorySource[]>): Map<number, MemorySource[]> {
+  for (const r of rows) {
+    let list = into.get(r.memory_rid);
+    if (!list) into.set(r.memory_rid, (list = []));
+    list.push({ documentId: r.document_id, chunkPositions: jsonColumn.read(r.chunk_positions) ?? [] });
+  }
+  return into;
+}
+
 /**
  * Embedded memory store: <dataDir>/memories.db (SQLite, the durable copy,
  * versions, provenance and formation markers) plus, per (tenant, namespace)
@@ -202,7 +231,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     dataDir: string,
     private readonly opts: MemoryStoreOptions,
   ) {
-    this.db = openSqlite({ dataDir, name: "memories", migrations: MIGRATIONS });
+    this.db = openSqlite({ dataDir, name: "memories", migrations: MEMORY_MIGRATIONS });
     this.stmt = statementCache(this.db);
     this.tx = transactor(this.db);
     this.engine = opts.engine((p) => this.engineRecords(p));
@@ -219,8 +248,9 @@ export class SqliteMemoryStore implements MemoryRepository {
     const rows = this.stmt(
       `SELECT ${SELECT}, analyzed${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`,
     ).iterate(tenantId, namespace) as Iterable<Row>;
+    const sources = this.sourcesIn(tenantId, namespace);
     for (const r of rows) {
-      const m = fromRow(r);
+      const m = fromRow(r, sources.get(r.rid));
       p.records.set(r.rid, m);
       indexKey(p, r.rid, undefined, m);
       this.byRid.set(r.rid, m);
@@ -245,7 +275,31 @@ export class SqliteMemoryStore implements MemoryRepository {
   }
 
   private rows(sql: string, ...args: unknown[]): MemoryRecord[] {
-    return (this.stmt(sql).all(...args) as Row[]).map(fromRow);
+    const rows = this.stmt(sql).all(...args) as Row[];
+    const sources = this.sourcesOf(rows.map((r) => r.rid));
+    return rows.map((r) => fromRow(r, sources.get(r.rid)));
+  }
+
+  /** The sources of these memories (by rid), each list in its memory's order. */
+  private sourcesOf(rids: number[]): Map<number, MemorySource[]> {
+    const out = new Map<number, MemorySource[]>();
+    for (let i = 0; i < rids.length; i += 500) {
+      const part = rids.slice(i, i + 500);
+      const rows = this.stmt(
+        `SELECT memory_rid, document_id, chunk_positions FROM memory_sources WHERE memory_rid IN (${part.map(() => "?").join(",")}) ORDER BY memory_rid, seq`,
+      ).all(...part) as SourceRow[];
+      groupSources(rows, out);
+    }
+    return out;
+  }
+
+  /** The sources of every memory of a partition (by rid). */
+  private sourcesIn(tenantId: string, namespace: string): Map<number, MemorySource[]> {
+    const rows = this.stmt(
+      `SELECT s.memory_rid, s.document_id, s.chunk_positions FROM memories m JOIN memory_sources s ON s.memory_rid = m.rid
+       WHERE m.tenant_id = ? AND m.namespace = ? ORDER BY s.memory_rid, s.seq`,
+    ).all(tenantId, namespace) as SourceRow[];
+    return groupSources(rows, new Map());
   }
 
   /**
@@ -267,7 +321,7 @@ export class SqliteMemoryStore implements MemoryRepository {
 
   async findById(tenantId: string, id: string): Promise<MemoryRecord | undefined> {
     const r = this.stmt(`SELECT ${SELECT} FROM memories WHERE id = ? AND tenant_id = ?`).get(id, tenantId) as Row | undefined;
-    return r ? fromRow(r) : undefined;
+    return r ? fromRow(r, this.sourcesOf([r.rid]).get(r.rid)) : undefined;
   }
 
   async findByContentKey(tenantId: string, namespace: string, key: string): Promise<MemoryRecord[]> {
@@ -315,9 +369,12 @@ export class SqliteMemoryStore implements MemoryRepository {
     );
     const ridOf = this.stmt("SELECT rid FROM memories WHERE id = ?");
     const check = this.stmt("SELECT updated_at FROM memories WHERE id = ?");
+    const storedSources = this.stmt("SELECT memory_rid, document_id, chunk_positions FROM memory_sources WHERE memory_rid = ? ORDER BY seq");
     const clearSources = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ?");
-    const dropSource = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ? AND tenant_id = ? AND document_id = ?");
-    const addSource = this.stmt("INSERT OR IGNORE INTO memory_sources (tenant_id, document_id, memory_rid) VALUES (?, ?, ?)");
+    const putSource = this.stmt(
+      `INSERT INTO memory_sources (tenant_id, document_id, memory_rid, seq, chunk_positions) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (tenant_id, document_id, memory_rid) DO UPDATE SET chunk_positions = excluded.chunk_positions`,
+    );
     const written: { rid: number; m: MemoryRecord; analyzed: string; vector?: EngineRecord }[] = [];
     const ok = this.tx(() => {
       for (const e of w.expect ?? []) {
@@ -328,23 +385,37 @@ export class SqliteMemoryStore implements MemoryRepository {
         const v = this.opts.vectors ? w.vectors?.get(m.id) : undefined;
         // A memory gaining a source or a flag keeps its text: its stored analysis is not recomputed.
         const known = ridOf.get(m.id) as { rid: number } | undefined;
-        const prev = known ? this.byRid.get(known.rid) : undefined;
-        const params = toParams(m, !v && prev !== undefined && prev.content === m.content);
-        upsert.run({ ...params, vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
+        const before = known ? this.byRid.get(known.rid) : undefined;
+        const params = toParams(m, !v && before !== undefined && before.content === m.content);
+        if (known && before && before.tenantId === m.tenantId && !v) {
+          // An update of a row known in memory writes only the columns that changed (a memory gaining a
+          // source changes updated_at alone), so SQLite leaves the indexes of the others untouched.
+          const was = toParams(before, true);
+          const changed = COLUMNS.filter((c) => params[c] !== was[c]);
+          if (changed.length > 0)
+            this.stmt(`UPDATE memories SET ${changed.map((c) => `${c} = @${c}`).join(", ")} WHERE rid = @rid`).run({
+              rid: known.rid,
+              ...Object.fromEntries(changed.map((c) => [c, params[c]])),
+            });
+        } else upsert.run({ ...params, vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
         // An update keeps its row (ON CONFLICT DO UPDATE): only a new memory needs its rid read back.
         const rid = known?.rid ?? (ridOf.get(m.id) as { rid: number }).rid;
-        // Provenance rows: only the difference when the previous version of the row is in memory (a memory
-        // seen in many documents gains one source at a time), else rewritten.
-        const before = this.byRid.get(rid);
-        if (before && before.tenantId === m.tenantId) {
-          const had = new Set(before.sources.map((x) => x.documentId));
-          const has = new Set(m.sources.map((x) => x.documentId));
-          for (const d of had) if (!has.has(d)) dropSource.run(rid, m.tenantId, d);
-          for (const d of has) if (!had.has(d)) addSource.run(m.tenantId, d, rid);
-        } else {
-          clearSources.run(rid);
-          for (const x of m.sources) addSource.run(m.tenantId, x.documentId, rid);
-        }
+        // Provenance rows, seq = place in the memory's list. The common change appends sources (a memory
+        // seen in many documents gains one at a time) or changes positions in place: only those rows are
+        // written. Anything else (a source dropped, a new order) rewrites the memory's rows.
+        const prev: (MemorySource | SourceRow)[] =
+          before && before.tenantId === m.tenantId ? before.sources : known ? (storedSources.all(rid) as SourceRow[]) : [];
+        const docOf = (x: MemorySource | SourceRow) => ("documentId" in x ? x.documentId : x.document_id);
+        const positionsOf = (x: MemorySource | SourceRow) => ("documentId" in x ? JSON.stringify(x.chunkPositions) : x.chunk_positions);
+        const appended = m.sources.length >= prev.length && prev.every((x, i) => docOf(x) === m.sources[i]!.documentId);
+        if (!appended) clearSources.run(rid);
+        m.sources.forEach((x, seq) => {
+          const was = appended ? prev[seq] : undefined;
+          if (was === x) return; // the same (immutable) source object: unchanged
+          const positions = JSON.stringify(x.chunkPositions);
+          if (was !== undefined && positions === positionsOf(was)) return;
+          putSource.run(m.tenantId, x.documentId, rid, seq, positions);
+        });
         written.push({ rid, m, analyzed: params.analyzed as string, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
       }
       if (w.formation)
