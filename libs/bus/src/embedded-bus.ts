@@ -46,6 +46,11 @@ export class EmbeddedEventBus implements EventBus {
   private readonly wake = new EventEmitter();
   private readonly subs = new Set<EmbeddedSubscription>();
   private readonly versions = new Map<string, number>();
+  /**
+   * Next offset per topic-partition, read from bus.db once and then kept here: this bus is the
+   * file's only writer (one process), so consumers that caught up learn it without a query.
+   */
+  private readonly heads = new Map<string, number>();
   private readonly partitions: number;
   private readonly insert;
   private readonly nextOffset;
@@ -73,16 +78,20 @@ export class EmbeddedEventBus implements EventBus {
     if (messages.length === 0) return;
     const now = Date.now();
     const touched = new Set<string>();
+    const next = new Map<string, number>();
     this.tx(() => {
       for (const m of messages) {
         const p = partitionFor(m.key, this.partitions);
-        const row = this.nextOffset.get(m.topic, p) as { n: number } | undefined;
-        const offset = row?.n ?? 0;
+        const key = wakeKey(m.topic, p);
+        const offset = next.get(key) ?? this.headOffset(m.topic, p);
         this.insert.run(m.topic, p, offset, m.key, Buffer.from(m.value), JSON.stringify(m.headers), now);
         this.bumpHead.run(m.topic, p, offset + 1);
-        touched.add(wakeKey(m.topic, p));
+        next.set(key, offset + 1);
+        touched.add(key);
       }
     });
+    // Committed: the heads move (a failed transaction leaves them where bus.db has them).
+    for (const [key, offset] of next) this.heads.set(key, offset);
     for (const m of messages) busMetrics.published().labels(m.topic).inc();
     for (const t of touched) {
       this.versions.set(t, (this.versions.get(t) ?? 0) + 1);
@@ -138,7 +147,7 @@ export class EmbeddedEventBus implements EventBus {
     if (row) return row.committed;
     // A new group starts at the earliest retained message (Kafka's auto.offset.reset=earliest).
     const first = this.stmt("SELECT MIN(offset) AS o FROM messages WHERE topic = ? AND partition = ?").get(topic, partition) as { o: number | null };
-    const start = first.o ?? (this.nextOffset.get(topic, partition) as { n: number } | undefined)?.n ?? 0;
+    const start = first.o ?? this.headOffset(topic, partition);
     this.commit(group, topic, partition, start);
     return start;
   }
@@ -151,10 +160,17 @@ export class EmbeddedEventBus implements EventBus {
 
   /** The offset the next message published to the topic-partition gets. */
   headOffset(topic: string, partition: number): number {
-    return (this.nextOffset.get(topic, partition) as { n: number } | undefined)?.n ?? 0;
+    const key = wakeKey(topic, partition);
+    let head = this.heads.get(key);
+    if (head === undefined) {
+      head = (this.nextOffset.get(topic, partition) as { n: number } | undefined)?.n ?? 0;
+      this.heads.set(key, head);
+    }
+    return head;
   }
 
   fetch(topic: string, partition: number, fromOffset: number, limit: number): DeliveredMessage[] {
+    if (fromOffset >= this.headOffset(topic, partition)) return []; // caught up: nothing to read
     const rows = this.stmt("SELECT offset, key, value, headers FROM messages WHERE topic = ? AND partition = ? AND offset >= ? ORDER BY offset LIMIT ?").all(
       topic,
       partition,
