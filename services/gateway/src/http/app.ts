@@ -68,11 +68,12 @@ export function createApp(o: AppOptions): Express {
     next();
   });
   app.use(json);
-  app.use(contractRoutes(o.backends));
-  app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
+  // Most-called first: express tries each route in order (no two of these routers share a path).
   app.use(searchRoutes(o.backends));
   app.use(memoryRoutes(o.backends));
+  app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(settingsRoutes(o.backends));
+  app.use(contractRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));
   return app;
