@@ -25,6 +25,7 @@ import {
 import { contentKey } from "../../src/domain/memory";
 import { createProductionMemoryStoreFromConfig } from "../../src/production-store";
 import { logger, openStore, tempDir } from "./helpers";
+import { memory } from "../contract/memory-repository.contract";
 
 /**
  * Checks of the production memory store that need no server: the record
@@ -40,22 +41,9 @@ const NOW = "2026-11-20T10:00:00.000Z";
 const T0 = Date.parse("2026-11-01T00:00:00.000Z");
 const minute = (i: number) => new Date(T0 + i * 60_000).toISOString();
 
-function base(over: Partial<MemoryRecord> & Pick<MemoryRecord, "id" | "content">): MemoryRecord {
-  return {
-    tenantId: "t1",
-    namespace: "ns1",
-    isStatic: false,
-    isForgotten: false,
-    version: 1,
-    isLatest: true,
-    relations: {},
-    sources: [],
-    bucketKeys: [],
-    createdAt: minute(0),
-    updatedAt: minute(0),
-    ...over,
-  };
-}
+/** The contract's record builder with a caller-given id and the base time. */
+const base = (over: Partial<MemoryRecord> & Pick<MemoryRecord, "id" | "content">): MemoryRecord =>
+  memory({ createdAt: minute(0), updatedAt: minute(0), ...over });
 
 /** Evaluates a find with mingo over documents: selection, order, paging. */
 function run(spec: FindSpec, docs: MemoryDoc[]): MemoryDoc[] {

@@ -75,7 +75,6 @@ interface Row {
   root_id: string | null;
   relation: string | null;
   relations: string;
-  sources: string;
   is_inference: number | null;
   bucket_keys: string;
   filepath: string | null;
@@ -155,7 +154,7 @@ function toParams(m: MemoryRecord, keepAnalysis = false): Record<string, unknown
 
 const COLUMNS = Object.keys(toParams({ content: "", relations: {}, sources: [], bucketKeys: [] } as unknown as MemoryRecord));
 /** Row columns without the vector (reads never need it except when loading a partition). */
-const SELECT = `rid, ${COLUMNS.filter((c) => c !== "content_key" && c !== "analyzed").join(", ")}`;
+const SELECT = `rid, ${COLUMNS.filter((c) => c !== "content_key" && c !== "analyzed" && c !== "sources").join(", ")}`;
 
 export interface MemoryStoreOptions {
   /** Builds the search engine over this store's partitions. */
@@ -403,17 +402,19 @@ export class SqliteMemoryStore implements MemoryRepository {
         // Provenance rows, seq = place in the memory's list. The common change appends sources (a memory
         // seen in many documents gains one at a time) or changes positions in place: only those rows are
         // written. Anything else (a source dropped, a new order) rewrites the memory's rows.
-        const prev: (MemorySource | SourceRow)[] =
-          before && before.tenantId === m.tenantId ? before.sources : known ? (storedSources.all(rid) as SourceRow[]) : [];
-        const docOf = (x: MemorySource | SourceRow) => ("documentId" in x ? x.documentId : x.document_id);
-        const positionsOf = (x: MemorySource | SourceRow) => ("documentId" in x ? JSON.stringify(x.chunkPositions) : x.chunk_positions);
-        const appended = m.sources.length >= prev.length && prev.every((x, i) => docOf(x) === m.sources[i]!.documentId);
+        const prev =
+          before && before.tenantId === m.tenantId
+            ? before.sources
+            : known
+              ? (groupSources(storedSources.all(rid) as SourceRow[], new Map()).get(rid) ?? [])
+              : [];
+        const appended = m.sources.length >= prev.length && prev.every((x, i) => x.documentId === m.sources[i]!.documentId);
         if (!appended) clearSources.run(rid);
         m.sources.forEach((x, seq) => {
           const was = appended ? prev[seq] : undefined;
           if (was === x) return; // the same (immutable) source object: unchanged
           const positions = JSON.stringify(x.chunkPositions);
-          if (was !== undefined && positions === positionsOf(was)) return;
+          if (was !== undefined && positions === JSON.stringify(was.chunkPositions)) return;
           putSource.run(m.tenantId, x.documentId, rid, seq, positions);
         });
         written.push({ rid, m, analyzed: params.analyzed as string, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
