@@ -18,6 +18,7 @@ import {
 } from "@engram/observability";
 import { CHANNEL_OPTIONS, serviceDefinition } from "./protos";
 import { toGrpcError } from "./errors";
+import { TurnQueue } from "./turns";
 
 /** Async handler shapes: unary and server-streaming get the request; client-streaming gets the call. */
 export type UnaryImpl = (request: any, call: grpc.ServerUnaryCall<any, any>) => Promise<unknown>;
@@ -31,6 +32,12 @@ const rpcDuration = metrics.histogram(
   ["service", "method", "code"],
   [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 );
+
+/**
+ * Handlers of every server on this thread start one per event-loop turn, so the
+ * response of one is on the wire before the next one's synchronous work (see TurnQueue).
+ */
+const handlerTurns = new TurnQueue();
 
 /** The traceparent of each call's server span (the parent for whatever the handler does). */
 const serverSpans = new WeakMap<object, string>();
@@ -144,20 +151,22 @@ export class GrpcServer {
       };
     }
     if (md.responseStream && !md.requestStream) {
-      return (call: grpc.ServerWritableStream<any, any>) => {
-        const t = begin(call);
-        if (!fn) return (call.emit("error", fail(unimplemented, call)), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
-        context
-          .with(t.ctx, () => (fn as ServerStreamImpl)(call.request, call))
-          .then(
-            () => (call.end(), finish(t, grpc.status.OK)),
-            (err) => {
-              const st = fail(err, call);
-              call.emit("error", st);
-              finish(t, st.code, err);
-            },
-          );
-      };
+      return (call: grpc.ServerWritableStream<any, any>) =>
+        handlerTurns.push(() => {
+          const t = begin(call);
+          if (call.cancelled) return finish(t, grpc.status.CANCELLED);
+          if (!fn) return (call.emit("error", fail(unimplemented, call)), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
+          context
+            .with(t.ctx, () => (fn as ServerStreamImpl)(call.request, call))
+            .then(
+              () => (call.end(), finish(t, grpc.status.OK)),
+              (err) => {
+                const st = fail(err, call);
+                call.emit("error", st);
+                finish(t, st.code, err);
+              },
+            );
+        });
     }
     if (md.requestStream && md.responseStream) {
       return (call: grpc.ServerDuplexStream<any, any>) => {
@@ -166,20 +175,23 @@ export class GrpcServer {
         finish(t, grpc.status.UNIMPLEMENTED, unimplemented);
       };
     }
-    return (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
-      const t = begin(call);
-      if (!fn) return (callback(fail(unimplemented, call), null), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
-      context
-        .with(t.ctx, () => (fn as UnaryImpl)(call.request, call))
-        .then(
-          (res) => (callback(null, res), finish(t, grpc.status.OK)),
-          (err) => {
-            const st = fail(err, call);
-            callback(st, null);
-            finish(t, st.code, err);
-          },
-        );
-    };
+    return (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) =>
+      handlerTurns.push(() => {
+        const t = begin(call);
+        // The caller gave up (deadline, cancel) while the call was queued: nothing to answer.
+        if (call.cancelled) return finish(t, grpc.status.CANCELLED);
+        if (!fn) return (callback(fail(unimplemented, call), null), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
+        context
+          .with(t.ctx, () => (fn as UnaryImpl)(call.request, call))
+          .then(
+            (res) => (callback(null, res), finish(t, grpc.status.OK)),
+            (err) => {
+              const st = fail(err, call);
+              callback(st, null);
+              finish(t, st.code, err);
+            },
+          );
+      });
   }
 
   /** Binds host:port (port 0 picks a free one) and returns the bound port. */
