@@ -166,18 +166,35 @@ async function main(): Promise<void> {
     };
     progress(`formation: ${JSON.stringify(out.formation)}`);
 
-    // 2. 100,000 chunks (superrag documents of ~3.6 KB → ~5 passage-sized chunks each).
-    const docsNeeded = Math.ceil(CHUNKS / 5);
-    progress(`chunks: adding ${docsNeeded} documents (~${DOC_CHARS} characters each)`);
-    const chunkDocs = Array.from({ length: docsNeeded }, (_, i) => {
+    // 2. 100,000 chunks: superrag documents of ~3.6 KB. How many chunks a document gives depends on the
+    // chunker's settings, so a first slice measures it and the rest is sized to land on the target count.
+    const chunkDoc = (i: number) => {
       let text = "";
       while (text.length < DOC_CHARS) text += (text ? " " : "") + pick();
       return { id: `doc-${i}`, content: text };
-    });
+    };
+    const countChunks = async () => (await api("POST", "/ns/bench-chunks/list/chunks?limit=1", {})).body.pagination?.totalItems as number;
     const tChunks = performance.now();
-    await batchAdd(api, "bench-chunks", chunkDocs, "superrag");
+    const firstSlice = Math.max(1, Math.min(1000, Math.ceil(CHUNKS / 100)));
+    progress(`chunks: adding ${firstSlice} documents (~${DOC_CHARS} characters each) to measure chunks per document`);
+    await batchAdd(
+      api,
+      "bench-chunks",
+      Array.from({ length: firstSlice }, (_, i) => chunkDoc(i)),
+      "superrag",
+    );
     await waitIdle(api, "chunks");
-    const chunkCount = (await api("POST", "/ns/bench-chunks/list/chunks?limit=1", {})).body.pagination?.totalItems;
+    const perDoc = (await countChunks()) / firstSlice;
+    const docsNeeded = Math.max(firstSlice, Math.round(CHUNKS / perDoc));
+    progress(`chunks: ${perDoc.toFixed(2)} chunks per document; adding ${docsNeeded - firstSlice} more`);
+    await batchAdd(
+      api,
+      "bench-chunks",
+      Array.from({ length: docsNeeded - firstSlice }, (_, i) => chunkDoc(firstSlice + i)),
+      "superrag",
+    );
+    await waitIdle(api, "chunks");
+    const chunkCount = await countChunks();
     out.chunks = { documents: docsNeeded, chunks: chunkCount, ingestSeconds: round((performance.now() - tChunks) / 1000, 1) };
     progress(`chunks: ${JSON.stringify(out.chunks)}`);
     out.rssAfterChunksMb = round(rssMb(pid) ?? NaN);
