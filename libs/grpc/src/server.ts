@@ -34,8 +34,9 @@ const rpcDuration = metrics.histogram(
 );
 
 /**
- * Handlers of every server on this thread start one per event-loop turn, so the
- * response of one is on the wire before the next one's synchronous work (see TurnQueue).
+ * Handlers of every server on this thread start one at a time, two event-loop turns
+ * apart, so the response of one is on the wire before the next one's synchronous work
+ * (see TurnQueue).
  */
 const handlerTurns = new TurnQueue();
 

@@ -1,5 +1,7 @@
 import { Worker } from "node:worker_threads";
+import * as grpc from "@grpc/grpc-js";
 import { rootLogger } from "@engram/observability";
+import { createClient, unaryCall } from "../src/client";
 import { GrpcServer } from "../src/server";
 import { TurnQueue } from "../src/turns";
 
@@ -88,5 +90,41 @@ describe("GrpcServer starts one handler per event-loop turn", () => {
     // The first response was on the wire while the second handler ran.
     expect(seenAtStart[2]).toBeGreaterThanOrEqual(1);
     expect(seenAtStart[3]).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("GrpcServer skips a call whose caller gave up while it was queued", () => {
+  const server = new GrpcServer(rootLogger({ level: "silent" }));
+  let started = 0;
+  let client: ReturnType<typeof createClient>;
+
+  beforeAll(async () => {
+    server.addService("engram.memories.v1.MemoriesService", {
+      async batchGetMemories() {
+        started++;
+        const until = Date.now() + 300;
+        while (Date.now() < until);
+        return { memories: [] };
+      },
+    });
+    const address = `127.0.0.1:${await server.bind("127.0.0.1:0")}`;
+    server.setServing(true);
+    client = createClient("engram.memories.v1.MemoriesService", address);
+    await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + 5000, (err) => (err ? reject(err) : resolve())));
+  });
+
+  afterAll(async () => {
+    client.close();
+    await server.shutdown(1000);
+  });
+
+  it("does not run the handler of a call whose deadline passed behind a slow one", async () => {
+    // Both calls leave in one write; the second's 100 ms deadline passes while the first handler runs.
+    const slow = unaryCall(client, "BatchGetMemories", { ids: [] }, { deadlineMs: 10_000 });
+    const hurried = unaryCall(client, "BatchGetMemories", { ids: [] }, { deadlineMs: 100 });
+    await expect(slow).resolves.toBeDefined();
+    await expect(hurried).rejects.toMatchObject({ code: grpc.status.DEADLINE_EXCEEDED });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(started).toBe(1);
   });
 });
