@@ -135,38 +135,47 @@ export class GrpcServer {
       return st;
     };
     const unimplemented = new UnimplementedError(`${service}.${method}`, "this operation arrives in a later release; see docs/api-decisions.md");
+    type Status = ReturnType<typeof fail>;
+    /**
+     * Runs the handler in its span's context and hands `answer` the result (no status)
+     * or the mapped error; an operation the module does not implement answers UNIMPLEMENTED.
+     */
+    const settle = (
+      t: ReturnType<typeof begin>,
+      call: { metadata: grpc.Metadata },
+      invoke: () => Promise<unknown>,
+      answer: (st: Status | null, res?: unknown) => void,
+    ) => {
+      if (!fn) return (answer(fail(unimplemented, call)), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
+      context.with(t.ctx, invoke).then(
+        (res) => (answer(null, res), finish(t, grpc.status.OK)),
+        (err) => {
+          const st = fail(err, call);
+          answer(st);
+          finish(t, st.code, err);
+        },
+      );
+    };
     if (md.requestStream && !md.responseStream) {
-      return (call: grpc.ServerReadableStream<any, any>, callback: grpc.sendUnaryData<any>) => {
-        const t = begin(call);
-        if (!fn) return (callback(fail(unimplemented, call), null), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
-        context
-          .with(t.ctx, () => (fn as ClientStreamImpl)(call))
-          .then(
-            (res) => (callback(null, res), finish(t, grpc.status.OK)),
-            (err) => {
-              const st = fail(err, call);
-              callback(st, null);
-              finish(t, st.code, err);
-            },
-          );
-      };
+      return (call: grpc.ServerReadableStream<any, any>, callback: grpc.sendUnaryData<any>) =>
+        settle(
+          begin(call),
+          call,
+          () => (fn as ClientStreamImpl)(call),
+          (st, res) => callback(st, st ? null : res),
+        );
     }
     if (md.responseStream && !md.requestStream) {
       return (call: grpc.ServerWritableStream<any, any>) =>
         handlerTurns.push(() => {
           const t = begin(call);
           if (call.cancelled) return finish(t, grpc.status.CANCELLED);
-          if (!fn) return (call.emit("error", fail(unimplemented, call)), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
-          context
-            .with(t.ctx, () => (fn as ServerStreamImpl)(call.request, call))
-            .then(
-              () => (call.end(), finish(t, grpc.status.OK)),
-              (err) => {
-                const st = fail(err, call);
-                call.emit("error", st);
-                finish(t, st.code, err);
-              },
-            );
+          settle(
+            t,
+            call,
+            () => (fn as ServerStreamImpl)(call.request, call),
+            (st) => (st ? call.emit("error", st) : call.end()),
+          );
         });
     }
     if (md.requestStream && md.responseStream) {
@@ -181,17 +190,12 @@ export class GrpcServer {
         const t = begin(call);
         // The caller gave up (deadline, cancel) while the call was queued: nothing to answer.
         if (call.cancelled) return finish(t, grpc.status.CANCELLED);
-        if (!fn) return (callback(fail(unimplemented, call), null), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
-        context
-          .with(t.ctx, () => (fn as UnaryImpl)(call.request, call))
-          .then(
-            (res) => (callback(null, res), finish(t, grpc.status.OK)),
-            (err) => {
-              const st = fail(err, call);
-              callback(st, null);
-              finish(t, st.code, err);
-            },
-          );
+        settle(
+          t,
+          call,
+          () => (fn as UnaryImpl)(call.request, call),
+          (st, res) => callback(st, st ? null : res),
+        );
       });
   }
 
