@@ -8,7 +8,8 @@ import { searchRoutes } from "../routes/search.routes";
 import { settingsRoutes } from "../routes/settings.routes";
 import { fileRoutes } from "../routes/files.routes";
 import type { Backends } from "./backends";
-import { errorHandler, HttpProblem, notFoundHandler } from "./errors";
+import { errorHandler, notFoundHandler } from "./errors";
+import { jsonBody, sendJson } from "./json";
 import { accessLog, authenticate, requestId } from "./middleware";
 
 export interface AppOptions {
@@ -33,6 +34,7 @@ export function createApp(o: AppOptions): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  app.response.json = sendJson;
   app.use(requestId);
   app.use(accessLog(o.logger));
 
@@ -47,27 +49,12 @@ export function createApp(o: AppOptions): Express {
     res.send(await metrics.exposition(o.otherMetrics ? await o.otherMetrics() : []));
   });
 
-  const json = express.json({ limit: o.jsonLimitBytes, strict: true, type: ["application/json", "application/*+json"] });
   const files = fileRoutes(o.backends, { maxBytes: o.uploadLimitBytes, defaultNamespace: o.defaultNamespace });
   app.use(publicContractRoutes(o.backends));
   app.use(files.open);
   app.use(authenticate(o.keys));
   app.use(files.authed);
-  app.use((req, _res, next) => {
-    // A JSON body must be declared as JSON; an undeclared body on a JSON route is rejected clearly.
-    if (
-      ["POST", "PATCH", "PUT", "DELETE"].includes(req.method) &&
-      !req.is("multipart/form-data") &&
-      req.headers["content-length"] !== "0" &&
-      req.headers["content-type"] &&
-      !req.is("application/json") &&
-      !req.is("application/*+json")
-    ) {
-      return next(new HttpProblem(415, "Unsupported media type", "send the body as application/json (files as multipart/form-data)"));
-    }
-    next();
-  });
-  app.use(json);
+  app.use(jsonBody(o.jsonLimitBytes));
   // Most-called first: express tries each route in order (no two of these routers share a path).
   app.use(searchRoutes(o.backends));
   app.use(memoryRoutes(o.backends));

@@ -43,6 +43,13 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported")
     return { status: 415, body: { error: "Unsupported content encoding", details: e.message }, internal: false };
   if (e?.type === "request.aborted") return { status: 400, body: { error: "Request aborted" }, internal: false };
+  // Any other client error body-parser reports (a body that does not decode as its content-encoding says, …).
+  if ((e as { expose?: boolean })?.expose === true && typeof e.status === "number" && e.status >= 400 && e.status < 500)
+    return {
+      status: e.status,
+      body: { error: "Invalid request body", details: "the body could not be read as its Content-Type and Content-Encoding declare" },
+      internal: false,
+    };
   if (isDomainError(err)) {
     const h = domainToHttp(err);
     return { status: h.status, body: { error: h.error, ...(h.details ? { details: h.details } : {}) }, internal: h.internal };
