@@ -1,5 +1,15 @@
 import * as grpc from "@grpc/grpc-js";
-import { injectTraceparent, parentContext, recordError, type Span, SpanKind, startSpan, trace } from "@engram/observability";
+import {
+  childTraceparent,
+  injectTraceparent,
+  parentContext,
+  recordError,
+  spansRecorded,
+  SpanKind,
+  startSpan,
+  trace,
+  traceparentOfContext,
+} from "@engram/observability";
 import { CHANNEL_OPTIONS, serviceConstructor } from "./protos";
 
 export interface CallOptions {
@@ -40,9 +50,21 @@ export function rpcAttributes(path: string): { "rpc.system": "grpc"; "rpc.servic
   return { "rpc.system": "grpc", "rpc.service": service, "rpc.method": method };
 }
 
-/** A client span for one call and the metadata that carries its context (plus the request id). */
-function clientSpan(fn: AnyMethod, name: string, opts: CallOptions): { span: Span; md: grpc.Metadata; done: (err: grpc.ServiceError | null) => void } {
-  const attrs = rpcAttributes(fn.path ?? `/unknown/${name}`);
+const attributesByPath = new Map<string, ReturnType<typeof rpcAttributes>>();
+
+/**
+ * A client span for one call and the metadata that carries its context (plus the request id).
+ * When spans are not recorded (no exporter: the default) only the context travels: a new span id in
+ * the caller's trace, the same ids a non-recording span would get, without building the span.
+ */
+function clientSpan(fn: AnyMethod, name: string, opts: CallOptions): { md: grpc.Metadata; done: (err: grpc.ServiceError | null) => void } {
+  if (!spansRecorded()) {
+    const md = callMetadata({ ...opts, traceparent: childTraceparent(opts.traceparent ?? traceparentOfContext()) });
+    return { md, done: () => undefined };
+  }
+  const path = fn.path ?? `/unknown/${name}`;
+  let attrs = attributesByPath.get(path);
+  if (!attrs) attributesByPath.set(path, (attrs = rpcAttributes(path)));
   const parent = parentContext(opts.traceparent);
   const span = startSpan(`${attrs["rpc.service"]}/${attrs["rpc.method"]}`, { kind: SpanKind.CLIENT, attributes: attrs }, parent);
   const carrier = injectTraceparent({} as Record<string, string>, trace.setSpan(parent, span));
@@ -56,7 +78,7 @@ function clientSpan(fn: AnyMethod, name: string, opts: CallOptions): { span: Spa
     if (err) recordError(span, err);
     span.end();
   };
-  return { span, md, done };
+  return { md, done };
 }
 
 function deadline(opts: CallOptions): grpc.CallOptions {

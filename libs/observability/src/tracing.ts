@@ -89,6 +89,11 @@ export function tracingStarted(): boolean {
   return installed !== undefined;
 }
 
+/** True when spans are recorded (an exporter or a test recorder is installed); otherwise spans only carry trace context. */
+export function spansRecorded(): boolean {
+  return installed?.recording === true;
+}
+
 /**
  * Installs the OpenTelemetry SDK on this thread (each worker thread has its
  * own). Export is opt-in: OTEL_EXPORTER_OTLP_ENDPOINT or
