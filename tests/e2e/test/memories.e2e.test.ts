@@ -53,7 +53,16 @@ describe("memories API and recall", () => {
       metadata: { source: "settings" },
     });
     const hits = await searchMemories(a, "which mode does John prefer", "user_direct");
-    expect(hits[0]!).toMatchObject({ id: res.body.memories[0].id, memory: "John prefers dark mode", metadata: { source: "settings" }, version: 1 });
+    // The whole REST memory result: exactly these fields (filepath only when the memory has one).
+    const listed = (await memories(a, "user_direct")).find((m) => m.id === res.body.memories[0].id)!;
+    expect(hits[0]!).toEqual({
+      id: res.body.memories[0].id,
+      memory: "John prefers dark mode",
+      metadata: { source: "settings" },
+      updatedAt: listed.updatedAt,
+      similarity: expect.any(Number),
+      version: 1,
+    });
     expect(hits[0]!.similarity).toBeGreaterThan(0);
     expect(hits[0]!.similarity).toBeLessThanOrEqual(1);
   });

@@ -1,6 +1,7 @@
 import { filterFromProto, type ServiceImpl, tenantOf, toStruct, toTimestamp } from "@engram/grpc";
 import type { Chunk } from "@engram/grpc/src/gen/engram/common/v1/Chunk";
 import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
+import type { Memory } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
 import type { GetProfileBucketsRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileBucketsRequest";
 import type { GetProfileBucketsResponse } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileBucketsResponse";
 import type { GetProfileRequest__Output } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileRequest";
@@ -13,7 +14,7 @@ import type { SearchV3Response } from "@engram/grpc/src/gen/engram/recall/v1/Sea
 import type { SearchV4Request__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Request";
 import type { SearchV4Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
 import type { SearchV4Result } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Result";
-import { type ChunkIndex, type IndexedChunk, memoryToProto } from "@engram/index";
+import { type ChunkIndex, type IndexedChunk, type MemoryRecord, memoryToProto } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
 import type { BucketSource, DocumentInfo } from "../app/ports";
 import type { ProfileSection, ProfileUseCase } from "../app/profile.usecase";
@@ -72,6 +73,24 @@ function contextEntry(e: ContextEntry): MemoryContextEntry {
   };
 }
 
+/**
+ * A memory as a search result shows it: the fields of the REST memory result
+ * (the full record, with provenance and history, is MemoriesService's). Less
+ * to encode and decode on the hottest call.
+ */
+function memoryResultToProto(m: MemoryRecord, aggregated: boolean): Memory {
+  return {
+    id: m.id,
+    content: m.content,
+    namespace: m.namespace,
+    metadata: toStruct(m.metadata),
+    version: m.version,
+    updatedAt: toTimestamp(m.updatedAt),
+    filepath: m.filepath ?? "",
+    isAggregated: aggregated,
+  };
+}
+
 function resultToProto(r: SearchResult, withChunks = false): SearchV4Result {
   if (r.kind === "chunk") {
     const best = r.hit.chunks[0]!.chunk;
@@ -84,7 +103,7 @@ function resultToProto(r: SearchResult, withChunks = false): SearchV4Result {
     };
   }
   return {
-    memory: { ...memoryToProto(r.memory), isAggregated: !!r.aggregatedFrom },
+    memory: memoryResultToProto(r.memory, !!r.aggregatedFrom),
     similarity: r.similarity,
     ...(r.context
       ? {

@@ -28,7 +28,9 @@ export interface SearchV4Result {
   'chunks'?: (_engram_recall_v1_ScoredChunk)[];
   /**
    * A memory result (REST memory) or a chunk result (REST chunk; hybrid and
-   * documents modes).
+   * documents modes). A memory result carries the fields the REST result
+   * shows: id, content, namespace, metadata, version, updated_at, filepath,
+   * is_aggregated (the full record is MemoriesService.GetMemory's).
    */
   'item'?: "memory"|"chunk";
 }
@@ -55,7 +57,9 @@ export interface SearchV4Result__Output {
   'chunks': (_engram_recall_v1_ScoredChunk__Output)[];
   /**
    * A memory result (REST memory) or a chunk result (REST chunk; hybrid and
-   * documents modes).
+   * documents modes). A memory result carries the fields the REST result
+   * shows: id, content, namespace, metadata, version, updated_at, filepath,
+   * is_aggregated (the full record is MemoriesService.GetMemory's).
    */
   'item'?: "memory"|"chunk";
 }
