@@ -41,7 +41,7 @@ function generate(target) {
     [
       genBin,
       "--keepCase=false",
-      "--longs=String",
+      "--longs=Number",
       "--enums=String",
       "--defaults",
       "--oneofs",

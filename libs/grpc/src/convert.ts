@@ -62,7 +62,7 @@ export function toTimestamp(d: Date | string | undefined | null): Timestamp | nu
   if (!d) return null;
   const ms = typeof d === "string" ? Date.parse(d) : d.getTime();
   // Timestamp nanos are always in [0, 1e9), also before 1970 (seconds round down).
-  return { seconds: String(Math.floor(ms / 1000)), nanos: (((ms % 1000) + 1000) % 1000) * 1_000_000 };
+  return { seconds: Math.floor(ms / 1000), nanos: (((ms % 1000) + 1000) % 1000) * 1_000_000 };
 }
 
 export function fromTimestamp(t: ProtoTimestamp | undefined | null): Date | undefined {

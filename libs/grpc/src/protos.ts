@@ -20,7 +20,7 @@ export const PROTO_DIR = process.env.ENGRAM_PROTO_DIR ?? findProtoDir();
  */
 export const LOADER_OPTIONS: protoLoader.Options = {
   keepCase: false,
-  longs: String,
+  longs: Number,
   enums: String,
   defaults: true,
   oneofs: true,

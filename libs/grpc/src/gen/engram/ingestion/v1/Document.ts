@@ -129,7 +129,7 @@ export interface Document__Output {
   'ogImage': (string);
   'fileName': (string);
   'mimeType': (string);
-  'sizeBytes': (string);
+  'sizeBytes': (number);
   /**
    * Incremented every time new content is queued for processing.
    */

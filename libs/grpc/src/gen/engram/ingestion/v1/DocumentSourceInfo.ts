@@ -41,7 +41,7 @@ export interface DocumentSourceInfo__Output {
   'url': (string);
   'mimeType': (string);
   'fileName': (string);
-  'sizeBytes': (string);
+  'sizeBytes': (number);
   /**
    * False when the generation asked for is no longer current.
    */

@@ -11,5 +11,5 @@ export interface FileInfo {
 export interface FileInfo__Output {
   'fileName': (string);
   'mimeType': (string);
-  'sizeBytes': (string);
+  'sizeBytes': (number);
 }

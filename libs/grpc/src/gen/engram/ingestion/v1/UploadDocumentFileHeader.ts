@@ -50,6 +50,6 @@ export interface UploadDocumentFileHeader__Output {
   'taskType': (_engram_common_v1_TaskType__Output);
   'dreaming': (_engram_common_v1_Dreaming__Output);
   'containerTags': (string)[];
-  'sizeBytes': (string);
+  'sizeBytes': (number);
   'filepath': (string);
 }
