@@ -123,7 +123,8 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   private readDataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
+    // A cached statement: db.pragma() prepares anew on every call, and searches ask on every query.
+    return this.stmt("PRAGMA data_version").pluck().get() as number;
   }
 
   /** Drops every loaded partition when another connection changed the file since we last looked. */
