@@ -10,7 +10,7 @@ import { fileRoutes } from "../routes/files.routes";
 import type { Backends } from "./backends";
 import { errorHandler, notFoundHandler } from "./errors";
 import { jsonBody, sendJson } from "./json";
-import { accessLog, authenticate, requestId } from "./middleware";
+import { authenticate, observeRequests } from "./middleware";
 
 export interface AppOptions {
   backends: Backends;
@@ -35,8 +35,7 @@ export function createApp(o: AppOptions): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.response.json = sendJson;
-  app.use(requestId);
-  app.use(accessLog(o.logger));
+  app.use(observeRequests(o.logger));
 
   app.get("/healthz", (_req, res) => res.json({ status: "ok" }));
   app.get("/readyz", (_req, res) =>

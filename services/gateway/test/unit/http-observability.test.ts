@@ -43,7 +43,8 @@ describe("gateway HTTP tracing and metrics", () => {
     key = (await keys.create("acme", "test")).key;
     grpcServer = new GrpcServer(logger);
     grpcServer.addService(INGESTION, {
-      async addDocument(_req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
+      async addDocument(req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
+        if (JSON.stringify(req).includes('"slow"')) await new Promise((r) => setTimeout(r, 300));
         seenByIngestion.push(traceparentOf(call));
         return { id: "d_1", status: "DOCUMENT_STATUS_QUEUED" };
       },
@@ -151,6 +152,24 @@ describe("gateway HTTP tracing and metrics", () => {
     expect(JSON.stringify(spans.map((x) => [x.name, x.attributes]))).not.toContain("secret-token-123");
   });
 
+  it("a client that goes away before the response fails its request's span and adds no duration sample", async () => {
+    const abort = new AbortController();
+    const sent = fetch(`${base}/v3/documents`, {
+      method: "POST",
+      headers: headers({ "content-type": "application/json" }),
+      body: JSON.stringify({ content: "slow" }),
+      signal: abort.signal,
+    });
+    setTimeout(() => abort.abort(), 100);
+    await expect(sent).rejects.toThrow();
+    const spans = await recorder.waitFor((s) => s.some((x) => x.kind === SpanKind.SERVER && x.attributes["http.request.method"] === "POST"));
+    const httpSpan = spans.find((x) => x.kind === SpanKind.SERVER && x.attributes["http.request.method"] === "POST")!;
+    expect(httpSpan.status).toEqual({ code: SpanStatusCode.ERROR, message: "connection closed before the response was sent" });
+    expect(httpSpan.attributes["http.response.status_code"]).toBeUndefined();
+    // Let the backend answer into the closed connection before the metrics are read.
+    await new Promise((r) => setTimeout(r, 400));
+  });
+
   it("observes every request in engram_http_request_duration_seconds by method, route and status", async () => {
     const text = await metrics.exposition();
     const count = (method: string, route: string, status: number) =>
@@ -160,7 +179,7 @@ describe("gateway HTTP tracing and metrics", () => {
           "m",
         ).exec(text)?.[1] ?? 0,
       );
-    // The requests of the tests above.
+    // The requests of the tests above (the abandoned one is not a completed request).
     expect(count("POST", "/v3/documents", 200)).toBe(1);
     expect(count("GET", "/v3/documents/:id", 404)).toBe(1);
     expect(count("GET", "/healthz", 200)).toBe(1);
