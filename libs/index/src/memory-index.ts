@@ -106,6 +106,12 @@ export interface MemoryListQuery {
   offset: number;
   limit: number;
   now: string;
+  /**
+   * False when the caller needs the page only (profiles): the walk stops once
+   * the page is full and `total` is then offset + the items returned, a lower
+   * bound. Default true: `total` counts every match.
+   */
+  countTotal?: boolean;
 }
 
 export interface MemoryIndex {

@@ -235,6 +235,29 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       const odd = await repo.list({ ...base, limit: 100, filter: parseFilter({ AND: [{ key: "parity", value: "odd" }] }) });
       expect(odd.items.map((m) => m.content)).toEqual(["Fact number 1", "Fact number 3", "Fact number 5"]);
       expect((await repo.list({ ...base, tenantId: "t2", namespaces: undefined, limit: 100 })).items.map((m) => m.content)).toEqual(["Fact of t2"]);
+      // Without a count: the same pages, and the total is where the page ends.
+      for (const q of [base, { ...base, offset: 2 }, { ...base, order: "desc" as const }, { ...base, offset: 6 }]) {
+        const counted = await repo.list(q);
+        const paged = await repo.list({ ...q, countTotal: false });
+        expect(paged.items.map((m) => m.id)).toEqual(counted.items.map((m) => m.id));
+        expect(paged.total).toBe(q.offset + counted.items.length);
+      }
+    });
+
+    it("lists across namespaces without a count: the same merged page as with one", async () => {
+      const records: MemoryRecord[] = [];
+      for (let i = 0; i < 12; i++) {
+        const at = new Date(Date.parse(NOW) - (12 - i) * 60_000).toISOString();
+        records.push(memory({ content: `Spread fact ${i}`, namespace: i % 3 === 0 ? "ns2" : "ns1", createdAt: at, updatedAt: at }));
+      }
+      await repo.write({ records });
+      const q = { tenantId: "t1", namespaces: ["ns1", "ns2"], sort: "updatedAt" as const, order: "desc" as const, offset: 1, limit: 4, now: NOW };
+      const counted = await repo.list(q);
+      expect(counted.total).toBe(12);
+      const paged = await repo.list({ ...q, countTotal: false });
+      expect(paged.items.map((m) => m.content)).toEqual(["Spread fact 10", "Spread fact 9", "Spread fact 8", "Spread fact 7"]);
+      expect(paged.items.map((m) => m.id)).toEqual(counted.items.map((m) => m.id));
+      expect(paged.total).toBe(5);
     });
 
     it("keeps each memory's sources in order with their positions as they are gained, changed and dropped, across a restart", async () => {

@@ -119,6 +119,8 @@ export class ProfileUseCase {
         offset: 0,
         limit,
         now,
+        // A profile shows facts, not how many there are: the walk stops at the page.
+        countTotal: false,
       });
     const profile: Profile = {};
     if (sections.has("static")) profile.static = (await list(true, this.deps.limits.staticMax)).items.map((m) => m.content);

@@ -521,6 +521,7 @@ export class SqliteMemoryStore implements MemoryRepository {
       return (x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir < 0;
     };
     const want = q.offset + q.limit;
+    const counting = q.countTotal !== false;
     // Each partition is walked in the requested order (its sorted index): the heap, which merges partitions,
     // fills with the best records at once and rejects the rest with one comparison each.
     if (namespaces.length === 1) {
@@ -533,6 +534,7 @@ export class SqliteMemoryStore implements MemoryRepository {
         if (!this.accepts(m, q)) continue;
         if (total >= q.offset && total < want) page.push(m);
         total++;
+        if (!counting && total >= want) break;
       }
       return { items: page, total };
     }
@@ -540,14 +542,18 @@ export class SqliteMemoryStore implements MemoryRepository {
     let total = 0;
     for (const ns of namespaces) {
       const records = sortedRecords(this.load(partitionKey(q.tenantId, ns)), key);
+      // Without a count, a partition's walk ends after `want` matches: its later records cannot make the page.
+      let matched = 0;
       for (let k = 0; k < records.length; k++) {
         const m = records[dir < 0 ? records.length - 1 - k : k]!;
         if (!this.accepts(m, q)) continue;
         total++;
         top.offer(m);
+        if (!counting && ++matched >= want) break;
       }
     }
-    return { items: top.sorted().slice(q.offset), total };
+    const items = top.sorted().slice(q.offset);
+    return { items, total: counting ? total : q.offset + items.length };
   }
 
   async close(): Promise<void> {

@@ -192,6 +192,10 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
   async list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
     if (q.namespaces && q.namespaces.length === 0) return { items: [], total: 0 };
     const spec = memoryQueries.list(q);
+    if (q.countTotal === false) {
+      const items = q.limit <= 0 ? [] : await this.find(spec);
+      return { items, total: q.offset + items.length };
+    }
     const total = await this.memories.countDocuments(spec.filter as Filter<MemoryDoc>);
     if (q.limit <= 0 || q.offset >= total) return { items: [], total };
     return { items: await this.find(spec), total };
