@@ -40,9 +40,11 @@ export function startEngram(opts: StartOptions = {}): Promise<EngramProcess> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const apiKey = opts.apiKey ?? `test-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
   // One process: node loads tsx as a module hook (no wrapper process), so pid and RSS are the stack's own.
-  // ENGRAM_NODE_ARGS adds node flags to the stack process (e.g. --cpu-prof for profiling a bench).
+  // ENGRAM_NODE_ARGS adds node flags to the stack process (e.g. --cpu-prof for profiling a bench);
+  // ENGRAM_ENTRY runs a built entry instead (`pnpm build`, then ENGRAM_ENTRY=dist/all-in-one.js: the deployed bundle).
   const nodeArgs = (process.env.ENGRAM_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", MAIN], {
+  const entry = process.env.ENGRAM_ENTRY ? [path.resolve(REPO_ROOT, process.env.ENGRAM_ENTRY)] : ["--import", "tsx", MAIN];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ENGRAM_DATA_DIR: dataDir, ENGRAM_API_KEY: apiKey, LOG_LEVEL: "info", ...opts.env },
     stdio: ["ignore", "pipe", "pipe"],
