@@ -118,7 +118,15 @@ async function main(): Promise<void> {
       cpu: os.cpus()[0]?.model,
       memMb: Math.round(os.totalmem() / 1048576),
     },
-    settings: { chunks: CHUNKS, memories: MEMORIES, profileMemories: PROFILE_MEMORIES, formationDocs: FORMATION_DOCS, clients: CLIENTS, requests: REQUESTS, warmup: WARMUP },
+    settings: {
+      chunks: CHUNKS,
+      memories: MEMORIES,
+      profileMemories: PROFILE_MEMORIES,
+      formationDocs: FORMATION_DOCS,
+      clients: CLIENTS,
+      requests: REQUESTS,
+      warmup: WARMUP,
+    },
     targets: TARGETS,
   };
   try {
