@@ -156,6 +156,16 @@ export class GrpcServer {
         },
       );
     };
+    /**
+     * A call that answers from a handler turn (unary, server-streaming): started when its
+     * turn comes, unless the caller gave up (deadline, cancel) while it was queued.
+     */
+    const queued = (call: { metadata: grpc.Metadata; cancelled: boolean }, start: (t: ReturnType<typeof begin>) => void) =>
+      handlerTurns.push(() => {
+        const t = begin(call);
+        if (call.cancelled) return finish(t, grpc.status.CANCELLED);
+        start(t);
+      });
     if (md.requestStream && !md.responseStream) {
       return (call: grpc.ServerReadableStream<any, any>, callback: grpc.sendUnaryData<any>) =>
         settle(
@@ -167,16 +177,14 @@ export class GrpcServer {
     }
     if (md.responseStream && !md.requestStream) {
       return (call: grpc.ServerWritableStream<any, any>) =>
-        handlerTurns.push(() => {
-          const t = begin(call);
-          if (call.cancelled) return finish(t, grpc.status.CANCELLED);
+        queued(call, (t) =>
           settle(
             t,
             call,
             () => (fn as ServerStreamImpl)(call.request, call),
             (st) => (st ? call.emit("error", st) : call.end()),
-          );
-        });
+          ),
+        );
     }
     if (md.requestStream && md.responseStream) {
       return (call: grpc.ServerDuplexStream<any, any>) => {
@@ -186,17 +194,14 @@ export class GrpcServer {
       };
     }
     return (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) =>
-      handlerTurns.push(() => {
-        const t = begin(call);
-        // The caller gave up (deadline, cancel) while the call was queued: nothing to answer.
-        if (call.cancelled) return finish(t, grpc.status.CANCELLED);
+      queued(call, (t) =>
         settle(
           t,
           call,
           () => (fn as UnaryImpl)(call.request, call),
           (st, res) => callback(st, st ? null : res),
-        );
-      });
+        ),
+      );
   }
 
   /** Binds host:port (port 0 picks a free one) and returns the bound port. */
