@@ -1,17 +1,19 @@
-export { prng } from "@engram/testing";
 /**
  * Small helpers shared by the benches: seeded randomness, percentiles, a
  * keep-alive JSON client with little per-request overhead (so the client does
  * not eat the CPU the stack is measured on), a closed-loop load runner (with
- * the CPU per request of the stack and of the client) and the resident set
- * size of a process.
+ * the CPU per request of the stack and of the client), the resident set
+ * size of a process, and a machine speed probe.
  */
 import fs from "node:fs";
 import http from "node:http";
+import { prng } from "@engram/testing";
 
 /** mulberry32: a small seeded PRNG, so every run uses the same data. */
-export /** Nearest-rank percentile (p in 0..100) of unsorted values. */
-function percentile(values: readonly number[], p: number): number {
+export { prng };
+
+/** Nearest-rank percentile (p in 0..100) of unsorted values. */
+export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
@@ -37,6 +39,37 @@ export function cpuMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Machine speed probe: milliseconds for a fixed single-threaded workload of
+ * the kinds a request costs (JSON text both ways, string hashing into a Map,
+ * a numeric sort), best of five. The same code runs at different speeds on a
+ * shared virtual machine from one hour to the next; printed next to a run's
+ * figures, it tells a slower machine from slower code. Lower is faster.
+ */
+export function speedProbeMs(): number {
+  const rand = prng(7);
+  const records = Array.from({ length: 4_000 }, (_, i) => ({
+    id: `rec_${i.toString(36)}`,
+    score: rand(),
+    words: Array.from({ length: 12 }, () => Math.floor(rand() * 50_000).toString(36)),
+  }));
+  let best = Infinity;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const t = performance.now();
+    let sink = 0;
+    for (let pass = 0; pass < 10; pass++) {
+      const copy = JSON.parse(JSON.stringify(records)) as typeof records;
+      const counts = new Map<string, number>();
+      for (const r of copy) for (const w of r.words) counts.set(w, (counts.get(w) ?? 0) + 1);
+      const scores = Float64Array.from(copy, (r) => r.score * counts.size).sort();
+      sink += scores[scores.length >> 1]! + counts.size;
+    }
+    best = Math.min(best, performance.now() - t);
+    if (sink < 0) throw new Error("unreachable");
+  }
+  return Math.round(best);
 }
 
 export interface JsonResponse {

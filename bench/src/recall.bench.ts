@@ -19,13 +19,14 @@
  * same 2 cores as the stack. Each load also prints the CPU the stack and the client spent per
  * request (less noisy than latency on a shared machine: with 8 clients and 2 cores, p50 ≈
  * 8 × CPU per request / 2 once the cores are busy), and a floor: the same load searching an
- * empty container, i.e. the request path alone. Tests never assert on these figures; a missed
- * target prints MISS.
+ * empty container, i.e. the request path alone. A fixed CPU workload is timed before and after
+ * the run (speedProbeMs), so runs made in different machine states can be told apart. Tests never
+ * assert on these figures; a missed target prints MISS.
  */
 import fs from "node:fs";
 import os from "node:os";
 import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
-import { closedLoop, jsonClient, type JsonClient, type LoadResult, percentile, prng, round, rssMb } from "./lib";
+import { closedLoop, jsonClient, type JsonClient, type LoadResult, percentile, prng, round, rssMb, speedProbeMs } from "./lib";
 import { loadCranfield, loadMsmarco } from "./quality/datasets";
 
 function arg(name: string, def: number): number {
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   process.once("SIGINT", () => (cleanUp(), process.exit(130)));
+  const probe: { before: number; after?: number } = { before: speedProbeMs() };
   const out: Record<string, unknown> = {
     machine: {
       date: new Date().toISOString(),
@@ -117,6 +119,7 @@ async function main(): Promise<void> {
       cpus: os.cpus().length,
       cpu: os.cpus()[0]?.model,
       memMb: Math.round(os.totalmem() / 1048576),
+      speedProbeMs: probe,
     },
     settings: {
       chunks: CHUNKS,
@@ -272,9 +275,11 @@ async function main(): Promise<void> {
     };
     out.rssAtEndMb = round(rssMb(pid) ?? NaN);
     api.close();
+    probe.after = speedProbeMs();
 
     const f = out.formation as { docsPerS: number; sampledWithoutMemories: number };
     console.log(`\nEngram recall bench — ${os.cpus().length} cores, node ${process.version}, offline default (hashing embedder, offline language components)`);
+    console.log(`machine speed probe (a fixed CPU workload; lower is faster): ${probe.before} ms before the run, ${probe.after} ms after`);
     console.log(`chunks: ${JSON.stringify(out.chunks)}; memories written: ${JSON.stringify(out.memoryWrites)}`);
     const row = (label: string, r: LoadResult, p50?: number, p95?: number) =>
       console.log(
