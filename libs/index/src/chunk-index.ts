@@ -17,6 +17,12 @@ export interface IndexedChunk {
   startOffset: number;
   endOffset: number;
   tokenCount: number;
+  /**
+   * The content's stored analysis (`analyzeForStorage(content)`) when the
+   * writer computed it off the serving thread; the index analyses the content
+   * itself when absent.
+   */
+  analyzed?: string;
   vector: Float32Array;
   /** Id of the embedder that made the vector; vectors of other models are never compared. */
   model?: string;

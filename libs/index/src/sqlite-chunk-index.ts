@@ -196,7 +196,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model, terms)
        VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model, @terms)`,
     );
-    const analyzed = chunks.map((c) => analyzeForStorage(c.content));
+    const analyzed = chunks.map((c) => c.analyzed ?? analyzeForStorage(c.content));
     const doc = chunks.length ? jsonColumn.write(chunks[0]!.document) : null;
     const rids: number[] = [];
     this.syncWithOtherWriters();

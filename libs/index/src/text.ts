@@ -10,9 +10,26 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
-/** Lower-cased word tokens (letters and digits, keeps inner apostrophes). */
+/**
+ * Longest token kept, in UTF-16 code units. Longer runs (base64, hashes, a
+ * pasted word of a megabyte) are cut to this length: the stemmer's suffix
+ * rules are quadratic in a token's length, so an unbounded token would cost
+ * seconds of CPU per token. 64 keeps every dictionary word and most
+ * identifiers whole; a longer run still matches itself by its first 64.
+ */
+export const MAX_TOKEN_LENGTH = 64;
+
+function bound(t: string): string {
+  if (t.length <= MAX_TOKEN_LENGTH) return t;
+  const cut = t.slice(0, MAX_TOKEN_LENGTH);
+  // Never end on half of a surrogate pair.
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/** Lower-cased word tokens (letters and digits, keeps inner apostrophes), each at most MAX_TOKEN_LENGTH long. */
 export function tokenize(text: string): string[] {
-  return (text.toLowerCase().match(TOKEN) ?? []).map((t) => t.replace(/['’]s$/, "").replace(/['’]/g, ""));
+  return (text.toLowerCase().match(TOKEN) ?? []).map((t) => bound(t.replace(/['’]s$/, "").replace(/['’]/g, "")));
 }
 
 const stemCache = new Map<string, string>();
@@ -21,7 +38,8 @@ const stemCache = new Map<string, string>();
 export function stem(token: string): string {
   let s = stemCache.get(token);
   if (s === undefined) {
-    s = /^\p{L}+$/u.test(token) ? stemWord(token) : token;
+    // Tokens from tokenize() are already bounded; a caller's raw string is bounded here too.
+    s = /^\p{L}+$/u.test(token) ? stemWord(bound(token)) : token;
     if (stemCache.size > 200_000) stemCache.clear();
     stemCache.set(token, s);
   }

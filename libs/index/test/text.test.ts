@@ -1,4 +1,4 @@
-import { analyze, stem, STOP_WORDS, tokenize } from "../src/text";
+import { analyze, MAX_TOKEN_LENGTH, stem, STOP_WORDS, tokenize } from "../src/text";
 import { dot, HashingEmbedder, normalize } from "../src/embedder";
 import { fuse, keywordCoverage } from "../src/scoring";
 
@@ -19,6 +19,20 @@ describe("tokenize", () => {
   it("returns nothing for text without words", () => {
     expect(tokenize("  --- !!! ")).toEqual([]);
   });
+
+  it("cuts a token longer than MAX_TOKEN_LENGTH to that length", () => {
+    const long = "a".repeat(100_000);
+    const [t] = tokenize(`x ${long} y`).slice(1, 2);
+    expect(t).toBe("a".repeat(MAX_TOKEN_LENGTH));
+    expect(tokenize("b".repeat(MAX_TOKEN_LENGTH))).toEqual(["b".repeat(MAX_TOKEN_LENGTH)]);
+  });
+
+  it("never cuts a surrogate pair in half", () => {
+    // 63 ASCII letters, then a letter outside the BMP (two code units) straddling the limit.
+    const t = tokenize("a".repeat(MAX_TOKEN_LENGTH - 1) + "𝐀" + "b".repeat(10))[0]!;
+    expect(t).toBe("a".repeat(MAX_TOKEN_LENGTH - 1));
+    expect(Buffer.from(t, "utf8").toString("utf8")).toBe(t); // a lone surrogate would not survive UTF-8
+  });
 });
 
 describe("analyze", () => {
@@ -33,6 +47,12 @@ describe("analyze", () => {
     expect(stem("promoted")).not.toBe("promoted");
     expect(analyze("Runs")).toEqual(analyze("run"));
     expect(analyze("connected connections")).toEqual(["connect", "connect"]);
+  });
+
+  it("stems a megabyte-long word as its first MAX_TOKEN_LENGTH letters (the stemmer is quadratic in length)", () => {
+    const word = "ab".repeat(500_000);
+    expect(analyze(word)).toEqual([stem(word.slice(0, MAX_TOKEN_LENGTH))]);
+    expect(stem(word)).toBe(stem(word.slice(0, MAX_TOKEN_LENGTH)));
   });
 
   it("leaves tokens with digits unstemmed", () => {

@@ -11,6 +11,7 @@ import { ProcessDocumentUseCase } from "./app/process-document.usecase";
 import { GuardedFetcher } from "@engram/fetch";
 import { ExtractionPool } from "./adapters/extract/pool";
 import { SourceExtractor } from "./adapters/source-extractor";
+import { PooledChunkPreparer } from "./adapters/pooled-chunk-preparer";
 import type { WorkerConfig } from "./config";
 
 export interface WorkerDeps {
@@ -36,10 +37,12 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
     timeoutMs: config.FETCH_TIMEOUT_MS,
     maxRedirects: config.FETCH_MAX_REDIRECTS,
   });
+  const embedder = createEmbedder(config);
   const process = new ProcessDocumentUseCase({
     sources,
     extractor: new SourceExtractor(pool, fetcher),
-    embedder: createEmbedder(config),
+    preparer: new PooledChunkPreparer(pool, embedder),
+    embedder,
     index: deps.index,
     events: new BusPipelineEvents(deps.bus, clock),
     clock,

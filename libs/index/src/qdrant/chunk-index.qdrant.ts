@@ -1,6 +1,7 @@
 import type { JsonObject } from "@engram/kernel";
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk, ListChunksQuery } from "../chunk-index";
+import { parseStoredTerms } from "../engine/analysis";
 import { analyze } from "../text";
 import { chunkCollectionSpec, collectionName, DENSE_VECTOR, ensureCollection, epochMs, pointId, SPARSE_VECTOR } from "./collections";
 import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantFilter, toQdrantFilter, translateFilter } from "./filter";
@@ -58,7 +59,7 @@ export function chunkFromPayload(p: Record<string, unknown>): Chunk {
  * empty) and `text` (BM25 term weights of the stems; left out without stems).
  */
 export function chunkPoint(c: IndexedChunk, dimensions: number, sparseParams: SparseBm25Params = CHUNK_SPARSE_PARAMS): Schemas["PointStruct"] {
-  const terms = analyze(c.content);
+  const terms = c.analyzed !== undefined ? parseStoredTerms(c.analyzed) : analyze(c.content);
   const vector: Record<string, Schemas["Vector"]> = {};
   if (c.vector.length > 0 && c.vector.some((x) => x !== 0)) {
     if (c.vector.length !== dimensions)

@@ -44,7 +44,11 @@ export function eventsForPlan(plan: AddPlan, at: Date, headers: Record<string, s
   return JSON.stringify(plan.previous.metadata ?? null) !== JSON.stringify(plan.next.metadata ?? null) ? [documentMetadataChanged(plan.next, at, headers)] : [];
 }
 
-export function documentDeleted(doc: DocumentRecord, at: Date, headers: Record<string, string> = {}): OutgoingMessage {
+/**
+ * A deleted document; with `withdrawn`, a document whose latest content failed:
+ * the record stays, its chunks and memory provenance go (see the proto).
+ */
+export function documentDeleted(doc: DocumentRecord, at: Date, headers: Record<string, string> = {}, withdrawn = false): OutgoingMessage {
   return eventMessage(
     "DocumentDeleted",
     doc.id,
@@ -52,6 +56,7 @@ export function documentDeleted(doc: DocumentRecord, at: Date, headers: Record<s
       document: { tenantId: doc.tenantId, namespace: doc.namespace, documentId: doc.id, generation: doc.generation },
       occurredAt: toTimestamp(at),
       customId: doc.customId ?? "",
+      withdrawn,
     },
     headers,
   );

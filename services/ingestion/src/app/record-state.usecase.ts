@@ -1,8 +1,14 @@
 import type { DocumentStatus } from "@engram/kernel";
 import { applyState, type StateUpdate } from "../domain/document";
+import { documentDeleted } from "./document-events";
 import type { DocumentRepository } from "./ports";
 
-/** Applies a pipeline state event to the document (idempotent, monotonic). */
+/**
+ * Applies a pipeline state event to the document (idempotent, monotonic).
+ * When the current generation fails, what earlier content left in the index
+ * and in memories is withdrawn (DocumentDeleted with `withdrawn`, in the same
+ * write through the outbox): a failed document serves nothing stale.
+ */
 export class RecordStateUseCase {
   constructor(private readonly repo: DocumentRepository) {}
 
@@ -13,7 +19,8 @@ export class RecordStateUseCase {
       if (!doc) return undefined; // deleted meanwhile
       const next = applyState(doc, update);
       if (!next) return undefined;
-      if (await this.repo.update(doc, next, [])) return next.status;
+      const withdraw = next.status === "failed" && doc.status !== "failed" ? [documentDeleted(next, new Date(update.at), {}, true)] : [];
+      if (await this.repo.update(doc, next, withdraw)) return next.status;
     }
     throw new Error(`could not record state of ${documentId} after concurrent changes`);
   }

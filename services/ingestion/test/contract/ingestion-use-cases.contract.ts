@@ -172,7 +172,31 @@ export function ingestionUseCasesContract(open: () => Promise<DocumentRepository
     expect(again.status).toBe("failed");
     const doc = await get.execute("acme", "user_123", "chat-1");
     expect(doc).toMatchObject({ status: "failed", statusReason: "no text", metadata: { type: "email" }, generation: 1, updatedAt: "2024-03-06T00:00:00.000Z" });
-    expect((await outboxRows()).map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentMetadataChanged"]);
+    // The failure withdrew what earlier content left behind; the metadata change queues nothing.
+    expect((await outboxRows()).map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentDeleted", "DocumentMetadataChanged"]);
+  });
+
+  it("a failure of the current generation withdraws the document's chunks and memories (DocumentDeleted, withdrawn), once", async () => {
+    const first = await add.execute(addCmd());
+    await record.execute("acme", first.id, { generation: 1, sequence: 4, status: "indexing", at: NOW });
+    expect(await outboxRows()).toHaveLength(1);
+    await record.execute("acme", first.id, { generation: 1, sequence: 5, status: "failed", reason: "the URL could not be used", at: NOW });
+    const rows = await outboxRows();
+    expect(rows.map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentDeleted"]);
+    const ev = decodeEvent("DocumentDeleted", rows[1]!.message.value);
+    expect(ev).toMatchObject({ withdrawn: true, document: { tenantId: "acme", namespace: "user_123", documentId: first.id, generation: 1 } });
+    // A redelivered failure changes nothing and withdraws nothing more; the record stays, failed, with its reason.
+    await record.execute("acme", first.id, { generation: 1, sequence: 5, status: "failed", reason: "the URL could not be used", at: NOW });
+    expect(await outboxRows()).toHaveLength(2);
+    expect(await get.execute("acme", "user_123", first.id)).toMatchObject({ status: "failed", statusReason: "the URL could not be used" });
+  });
+
+  it("a failure of a stale generation withdraws nothing", async () => {
+    const first = await add.execute(addCmd());
+    await add.execute(addCmd({ content: "Sarah moved to Lisbon." }));
+    expect(await outboxRows()).toHaveLength(2);
+    expect(await record.execute("acme", first.id, { generation: 1, sequence: 5, status: "failed", reason: "late", at: NOW })).toBeUndefined();
+    expect((await outboxRows()).map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentQueued"]);
   });
 
   it("GetDocument rejects a memory id with an InvalidArgumentError that mentions memory", async () => {

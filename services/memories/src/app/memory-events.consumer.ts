@@ -6,7 +6,8 @@ import type { RetireMemoriesUseCase } from "./retire-memories.usecase";
 
 /**
  * engram.document-state.v1 DocumentIndexed (taskType=memory) forms memories;
- * engram.documents.v1 DocumentDeleted retires the document's provenance.
+ * engram.documents.v1 DocumentDeleted retires the document's provenance (also
+ * when it is only withdrawn: its latest content failed).
  */
 export function memoryEventsHandler(deps: { form: FormMemoriesUseCase; retire: RetireMemoriesUseCase; maxAttempts: number; logger: Logger }) {
   return async (msg: DeliveredMessage): Promise<void> => {
@@ -27,8 +28,10 @@ export function memoryEventsHandler(deps: { form: FormMemoriesUseCase; retire: R
       const ev = decodeEvent("DocumentDeleted", msg.value);
       const ref = ev.document;
       if (!ref?.tenantId || !ref.documentId) return;
-      const retired = await deps.retire.documentDeleted(ref.tenantId, ref.documentId);
-      if (retired) deps.logger.debug({ documentId: ref.documentId, retired }, "memories retired with their source document");
+      // withdrawn: the document's latest content failed; what its earlier content formed goes as for a delete.
+      const reason = ev.withdrawn ? `source document ${ref.documentId} failed to process` : `source document ${ref.documentId} was deleted`;
+      const retired = await deps.retire.documentDeleted(ref.tenantId, ref.documentId, reason);
+      if (retired) deps.logger.debug({ documentId: ref.documentId, retired, withdrawn: ev.withdrawn }, "memories retired with their source document");
     }
   };
 }

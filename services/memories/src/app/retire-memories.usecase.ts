@@ -15,9 +15,11 @@ export class RetireMemoriesUseCase {
     private readonly clock: Clock,
   ) {}
 
-  async documentDeleted(tenantId: string, documentId: string): Promise<number> {
+  async documentDeleted(tenantId: string, documentId: string, reason?: string): Promise<number> {
     const now = this.clock.now().toISOString();
-    const changed = (await this.repo.findByDocument(tenantId, documentId)).map((m) => dropSource(m, documentId, now)).filter((m): m is MemoryRecord => !!m);
+    const changed = (await this.repo.findByDocument(tenantId, documentId))
+      .map((m) => dropSource(m, documentId, now, reason))
+      .filter((m): m is MemoryRecord => !!m);
     if (changed.length) await this.repo.write({ records: changed });
     return changed.filter((m) => m.isForgotten && m.forgottenAt === now).length;
   }

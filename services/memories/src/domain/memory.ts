@@ -252,11 +252,11 @@ export function forgetMemory(m: MemoryRecord, now: string, reason?: string, batc
  * formed from documents that loses its last source is forgotten (retired)
  * with a reason; memories written directly have no sources and are kept.
  */
-export function dropSource(m: MemoryRecord, documentId: string, now: string): MemoryRecord | undefined {
+export function dropSource(m: MemoryRecord, documentId: string, now: string, reason = `source document ${documentId} was deleted`): MemoryRecord | undefined {
   if (!m.sources.some((s) => s.documentId === documentId)) return undefined;
   const sources = m.sources.filter((s) => s.documentId !== documentId);
   const next = { ...m, sources, updatedAt: now };
-  return sources.length === 0 && !m.isForgotten ? forgetMemory(next, now, `source document ${documentId} was deleted`) : next;
+  return sources.length === 0 && !m.isForgotten ? forgetMemory(next, now, reason) : next;
 }
 
 const FORGET_INSTRUCTION =

@@ -1,4 +1,6 @@
 import type { DocumentStatus, JsonObject } from "@engram/kernel";
+import type { ChunkerOptions } from "../domain/chunker";
+import type { PreparedChunk } from "../domain/prepare";
 
 export interface DocumentSource {
   tenantId: string;
@@ -36,6 +38,16 @@ export interface ExtractedText {
 /** Turns a source (text, URL or file) into clean text. Throws UnprocessableDocumentError for input that can never work. */
 export interface Extractor {
   extract(source: DocumentSource): Promise<ExtractedText>;
+}
+
+/**
+ * Chunks a document's text and analyses each chunk (and embeds it when the
+ * embedder runs locally): work that grows with the document, so the adapter
+ * runs it where it cannot stall serving (worker threads), under a time budget.
+ * Throws UnprocessableDocumentError when the budget or memory is exhausted.
+ */
+export interface ChunkPreparer {
+  prepare(text: string, chunking: ChunkerOptions): Promise<PreparedChunk[]>;
 }
 
 export interface StateChange {

@@ -2,9 +2,9 @@ import type { ChunkIndex, Embedder, IndexedChunk } from "@engram/index";
 import { type Clock, newId } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import { metrics, withSpan } from "@engram/observability";
-import { chunkText, type ChunkerOptions } from "../domain/chunker";
+import type { ChunkerOptions } from "../domain/chunker";
 import { UnprocessableDocumentError } from "../domain/errors";
-import type { DocumentSourceReader, Extractor, PipelineEvents } from "./ports";
+import type { ChunkPreparer, DocumentSourceReader, Extractor, PipelineEvents } from "./ports";
 
 export interface ProcessCommand {
   tenantId: string;
@@ -46,6 +46,8 @@ export class ProcessDocumentUseCase {
     private readonly deps: {
       sources: DocumentSourceReader;
       extractor: Extractor;
+      /** Chunking and analysis (and local embedding), off the serving thread. */
+      preparer: ChunkPreparer;
       embedder: Embedder;
       index: ChunkIndex;
       events: PipelineEvents;
@@ -120,20 +122,22 @@ export class ProcessDocumentUseCase {
     const meta = { title, contentType: extracted.contentType };
 
     await progress({ ...ref, status: "chunking", sequence: SEQUENCE.chunking, ...meta });
-    const pieces = await this.time("chunk", () => chunkText(extracted.text, this.deps.chunking));
+    const pieces = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, this.deps.chunking));
 
     await progress({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
+    // A local embedder's vectors came with the pieces; a remote one (I/O, not CPU) is called here in batches.
     const vectors = await this.time("embed", async () => {
-      const out: Float32Array[] = [];
-      for (let i = 0; i < pieces.length; i += this.deps.embedBatchSize) {
-        out.push(
-          ...(await embedder.embed(
-            pieces.slice(i, i + this.deps.embedBatchSize).map((p) => p.content),
-            "document",
-          )),
+      const missing = pieces.flatMap((p, i) => (p.vector ? [] : [i]));
+      const out: (Float32Array | undefined)[] = pieces.map((p) => p.vector);
+      for (let i = 0; i < missing.length; i += this.deps.embedBatchSize) {
+        const batch = missing.slice(i, i + this.deps.embedBatchSize);
+        const embedded = await embedder.embed(
+          batch.map((k) => pieces[k]!.content),
+          "document",
         );
+        batch.forEach((k, j) => (out[k] = embedded[j]));
       }
-      return out;
+      return out as Float32Array[];
     });
 
     // A memory document reports indexing once, with DocumentIndexed, and stays there while its memories form.
@@ -149,6 +153,7 @@ export class ProcessDocumentUseCase {
       startOffset: p.startOffset,
       endOffset: p.endOffset,
       tokenCount: p.tokenCount,
+      analyzed: p.analyzed,
       vector: vectors[i]!,
       model: embedder.id,
       document: {

@@ -79,7 +79,13 @@ function blocks(text: string): Span[] {
   return out;
 }
 
-/** Splits an oversized span at sentence ends, then at word boundaries. */
+/** `at`, moved back one code unit when it would split a surrogate pair. */
+function safeCut(text: string, at: number): number {
+  const c = text.charCodeAt(at - 1);
+  return c >= 0xd800 && c <= 0xdbff ? at - 1 : at;
+}
+
+/** Splits an oversized span at sentence ends, then at word boundaries, then inside words larger than a chunk. */
 function splitSpan(text: string, span: Span, maxTokens: number): Span[] {
   const out: Span[] = [];
   const piece = text.slice(span.start, span.end);
@@ -102,6 +108,20 @@ function splitSpan(text: string, span: Span, maxTokens: number): Span[] {
         out.push({ start: wStart, end: abs });
         wStart = abs;
         tokens = 0;
+      }
+      if (t > maxTokens) {
+        // One "word" larger than a chunk (base64, a pasted run without spaces): cut it at chunk size.
+        const width = maxTokens * 6;
+        const wEnd = abs + m[0].length;
+        let at = abs;
+        while (wEnd - at > width) {
+          const cut = safeCut(text, at + width);
+          out.push({ start: at, end: cut });
+          at = cut;
+        }
+        wStart = at;
+        tokens = Math.max(1, Math.ceil((wEnd - at) / 6));
+        continue;
       }
       tokens += t;
     }

@@ -29,10 +29,16 @@ function expectWellFormed(text: string, chunks: TextChunk[], maxTokens: number):
     const words = c.content.match(/\S+/g) ?? [];
     if (words.length > 1) expect(countTokens(c.content)).toBeLessThanOrEqual(maxTokens);
   });
-  // No text is lost or cut: every word of the input lies whole inside some chunk.
+  // No text is lost or cut: every word of the input lies whole inside some chunk; a word larger
+  // than a chunk is cut, and then every character of it lies inside some chunk.
   for (const m of text.matchAll(/\S+/g)) {
     const start = m.index!;
     const end = start + m[0].length;
+    if (m[0].length > maxTokens * 6) {
+      for (let at = start; at < end; at++)
+        if (!chunks.some((c) => c.startOffset <= at && at < c.endOffset)) throw new Error(`character ${at} of an oversized word is in no chunk`);
+      continue;
+    }
     const inside = chunks.some((c) => c.startOffset <= start && end <= c.endOffset);
     if (!inside) throw new Error(`word ${JSON.stringify(m[0])} at ${start} is not inside any chunk`);
   }
@@ -98,15 +104,29 @@ describe("chunkText", () => {
     for (let i = 1; i < chunks.length; i++) expect(chunks[i]!.startOffset).toBeGreaterThanOrEqual(chunks[i - 1]!.endOffset);
   });
 
-  it("keeps a single oversized word as its own chunk and the rest within bounds", () => {
-    const huge = "x".repeat(600); // 100 tokens
+  it("cuts a word larger than a chunk into chunk-sized pieces and keeps the rest within bounds", () => {
+    const huge = "x".repeat(600); // 100 tokens, more than a 32-token chunk
     const text = `${prose(3)} ${huge} ${prose(3, 4)}`;
     const chunks = chunkText(text, { maxTokens: 32, overlapTokens: 4 });
     expectWellFormed(text, chunks, 32);
-    const alone = chunks.filter((c) => c.content === huge);
-    expect(alone).toHaveLength(1);
-    expect(alone[0]!.tokenCount).toBe(100);
-    for (const c of chunks) if (c.content !== huge) expect(countTokens(c.content)).toBeLessThanOrEqual(32);
+    for (const c of chunks) expect(countTokens(c.content)).toBeLessThanOrEqual(32);
+    const pieces = chunks.filter((c) => /^x+$/.test(c.content));
+    expect(pieces.map((c) => c.content.length)).toEqual([192, 192, 192]);
+  });
+
+  it("cuts a megabyte of one word into bounded chunks", () => {
+    const text = "q".repeat(1_000_000);
+    const chunks = chunkText(text, { maxTokens: 512, overlapTokens: 64 });
+    expect(chunks.length).toBe(Math.ceil(1_000_000 / (512 * 6)));
+    expect(chunks.every((c) => c.content.length <= 512 * 6)).toBe(true);
+    expect(chunks.map((c) => c.content).join("")).toBe(text);
+  });
+
+  it("never cuts a surrogate pair when cutting an oversized word", () => {
+    const text = "😀".repeat(400); // 800 code units, no spaces
+    const chunks = chunkText(text, { maxTokens: 10, overlapTokens: 0 });
+    for (const c of chunks) expect(Buffer.from(c.content, "utf8").toString("utf8")).toBe(c.content); // no lone surrogate
+    expect(chunks.map((c) => c.content).join("")).toBe(text);
   });
 
   it("never leaves a heading alone at the end of a chunk", () => {

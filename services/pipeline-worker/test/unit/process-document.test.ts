@@ -7,6 +7,20 @@ import { metrics, rootLogger } from "@engram/observability";
 import type { DocumentSource, DocumentSourceReader, ExtractedText, Extractor, PipelineEvents, StateChange } from "../../src/app/ports";
 import { ProcessDocumentUseCase, type ProcessCommand, SEQUENCE } from "../../src/app/process-document.usecase";
 import { UnprocessableDocumentError } from "../../src/domain/errors";
+import { prepareChunks } from "../../src/domain/prepare";
+
+/** The preparer as the pool runs it, on this thread; `hashingDimensions` makes it embed like the worker does. */
+function inlinePreparer(hashingDimensions?: number) {
+  return {
+    calls: 0,
+    failWith: undefined as Error | undefined,
+    async prepare(text: string, chunking: { maxTokens: number; overlapTokens: number }) {
+      this.calls++;
+      if (this.failWith) throw this.failWith;
+      return prepareChunks({ text, chunking, ...(hashingDimensions ? { hashingDimensions } : {}) });
+    },
+  };
+}
 
 /** Extractor double: text passes through; URL sources are refused like an unreachable page. */
 class FakeExtractor implements Extractor {
@@ -91,6 +105,7 @@ describe("ProcessDocumentUseCase", () => {
   let sources: MapSources;
   let events: RecordingEvents;
   let embedder: CountingEmbedder;
+  let preparer: ReturnType<typeof inlinePreparer>;
   let useCase: ProcessDocumentUseCase;
 
   const cmd = (over: Partial<ProcessCommand> = {}): ProcessCommand => ({
@@ -124,9 +139,11 @@ describe("ProcessDocumentUseCase", () => {
     sources = new MapSources();
     events = new RecordingEvents();
     embedder = new CountingEmbedder();
+    preparer = inlinePreparer();
     useCase = new ProcessDocumentUseCase({
       sources,
       extractor: new FakeExtractor(),
+      preparer,
       embedder,
       index,
       events,
@@ -284,6 +301,37 @@ describe("ProcessDocumentUseCase", () => {
     expect(events.order).toEqual([]);
     expect(embedder.batches).toEqual([]);
     expect(await index.listDocumentChunks("acme", "user_1", "d_doc1")).toEqual(before);
+  });
+
+  it("uses the vectors a local preparer made and calls the embedder for none", async () => {
+    sources.put(source());
+    const local = new ProcessDocumentUseCase({
+      sources,
+      extractor: new FakeExtractor(),
+      preparer: inlinePreparer(64),
+      embedder,
+      index,
+      events,
+      clock,
+      chunking: { maxTokens: 32, overlapTokens: 4 },
+      embedBatchSize: 2,
+      logger,
+    });
+    await local.execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+    expect(events.order.at(-2)).toBe("done");
+    expect(embedder.batches).toEqual([]);
+    const q = "how do I upgrade and resume queued documents?";
+    const hits = await index.search({ tenantId: "acme", namespaces: ["user_1"], text: q, vector: new HashingEmbedder(64).embedOne(q), limit: 5 });
+    expect(hits[0]!.chunk.content).toContain("queued documents resume");
+  });
+
+  it("fails the document with the preparer's reason when its budget runs out, without retrying", async () => {
+    sources.put(source());
+    preparer.failWith = new UnprocessableDocumentError("indexing took longer than 120 s and was stopped; split the document into smaller ones");
+    await expect(useCase.execute(cmd({ lastAttempt: false }))).resolves.toBeUndefined();
+    expect(events.order).toEqual(["extracting", "chunking", "failed"]);
+    expect(events.states.at(-1)!.reason).toMatch(/^indexing took longer than 120 s/);
+    expect(events.indexedCalls).toEqual([]);
   });
 
   it("does nothing when the document was deleted meanwhile", async () => {

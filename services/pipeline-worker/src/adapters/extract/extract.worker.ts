@@ -1,11 +1,12 @@
 import { UnprocessableDocumentError } from "../../domain/errors";
+import { type PreparedChunk, type PrepareInput, prepareChunks } from "../../domain/prepare";
 import { extractDocument } from "./index";
 import type { ExtractInput, Extracted } from "./types";
 
 /** What crosses the thread boundary: errors are data, so the reason survives structured cloning. */
-export type WorkerResult = { ok: true; value: Extracted } | { ok: false; name: string; reason: string };
+export type WorkerResult<T = Extracted> = { ok: true; value: T } | { ok: false; name: string; reason: string };
 
-/** Piscina task: extracts one document in a worker thread. */
+/** Piscina task (the default): extracts one document in a worker thread. */
 export default async function extract(input: ExtractInput): Promise<WorkerResult> {
   try {
     return { ok: true, value: await extractDocument(input) };
@@ -13,4 +14,9 @@ export default async function extract(input: ExtractInput): Promise<WorkerResult
     if (err instanceof UnprocessableDocumentError) return { ok: false, name: err.name, reason: err.reason };
     throw err;
   }
+}
+
+/** Piscina task `prepare`: chunks, analyses and (hashing embedder) embeds one document's text in a worker thread. */
+export function prepare(input: PrepareInput): WorkerResult<PreparedChunk[]> {
+  return { ok: true, value: prepareChunks(input) };
 }

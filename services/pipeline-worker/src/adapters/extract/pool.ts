@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Piscina from "piscina";
 import { UnprocessableDocumentError } from "../../domain/errors";
+import type { PreparedChunk, PrepareInput } from "../../domain/prepare";
 import type { WorkerResult } from "./extract.worker";
 import type { ExtractInput, Extracted } from "./types";
 
@@ -24,8 +25,9 @@ function defaultWorkerFile(): string {
 }
 
 /**
- * Runs extractDocument in worker threads (piscina) so that parsing a large PDF
- * or workbook never stalls the event loop. Worker threads inherit the
+ * Runs extractDocument, and the chunking and analysis that follow it
+ * (`prepareChunks`), in worker threads (piscina) so that parsing a large PDF
+ * or analysing a long text never stalls the event loop. Worker threads inherit the
  * process's execArgv, so under `node --import tsx` they load the TypeScript
  * worker module as the main thread does. Unprocessable documents fail with
  * UnprocessableDocumentError and the worker's reason; a task over the time
@@ -33,13 +35,13 @@ function defaultWorkerFile(): string {
  * a thread that runs out of memory fails the document the same way.
  */
 export class ExtractionPool {
-  private readonly pool: Piscina<ExtractInput, WorkerResult>;
+  private readonly pool: Piscina<ExtractInput | PrepareInput, WorkerResult<unknown>>;
   private readonly timeoutMs: number;
 
   constructor(opts: ExtractionPoolOptions) {
     if (!(opts.threads >= 1)) throw new Error("ExtractionPool needs at least one thread");
     this.timeoutMs = opts.timeoutMs;
-    this.pool = new Piscina<ExtractInput, WorkerResult>({
+    this.pool = new Piscina<ExtractInput | PrepareInput, WorkerResult<unknown>>({
       filename: opts.workerFile ?? defaultWorkerFile(),
       minThreads: 0,
       maxThreads: opts.threads,
@@ -50,7 +52,22 @@ export class ExtractionPool {
     this.pool.on("error", opts.onError ?? ((err: Error) => console.error("extraction worker error", err)));
   }
 
-  async run(input: ExtractInput): Promise<Extracted> {
+  /** Extracts one document's text (the worker's default task). */
+  run(input: ExtractInput): Promise<Extracted> {
+    return this.task<Extracted>(input, undefined, "extraction", "the file may be too large or malformed — split it into smaller files");
+  }
+
+  /** Chunks, analyses and (hashing embedder) embeds a document's text: the CPU part of indexing, off the serving thread. */
+  prepare(input: PrepareInput): Promise<PreparedChunk[]> {
+    return this.task<PreparedChunk[]>(input, "prepare", "indexing", "split the document into smaller ones");
+  }
+
+  /**
+   * One task under the per-document limit: over time, out of memory or a
+   * thread that dies fails the document with a readable reason; an
+   * unprocessable document fails with the worker's reason.
+   */
+  private async task<T>(input: ExtractInput | PrepareInput, name: string | undefined, what: string, advice: string): Promise<T> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -58,18 +75,18 @@ export class ExtractionPool {
       controller.abort();
     }, this.timeoutMs);
     try {
-      const result = await this.pool.run(input, { signal: controller.signal });
+      const result = (await this.pool.run(input, { signal: controller.signal, ...(name ? { name } : {}) })) as WorkerResult<T>;
       if (result.ok) return result.value;
       throw new UnprocessableDocumentError(result.reason);
     } catch (err) {
       if (err instanceof UnprocessableDocumentError) throw err;
       if (timedOut) {
         throw new UnprocessableDocumentError(
-          `extraction took longer than ${this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`} and was stopped; the file may be too large or malformed — split it into smaller files`,
+          `${what} took longer than ${this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`} and was stopped; ${advice}`,
         );
       }
       if ((err as NodeJS.ErrnoException)?.code === "ERR_WORKER_OUT_OF_MEMORY") {
-        throw new UnprocessableDocumentError("the document needs more memory to extract than this service allows; split it into smaller files");
+        throw new UnprocessableDocumentError(`the document needs more memory for ${what} than this service allows; ${advice}`);
       }
       throw err;
     } finally {

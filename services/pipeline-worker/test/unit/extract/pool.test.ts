@@ -28,6 +28,13 @@ describe("ExtractionPool (worker threads under node --import tsx)", () => {
     image: { contentType: string; text: string };
     pooled: { pages: number; chars: number; maxLoopGapMs: number };
     timeout: { failed: boolean; unprocessable: boolean; reason: string; afterMs: number };
+    prepare: {
+      chunks: number;
+      sameAsInline: boolean;
+      withVectors: boolean;
+      oneWord: { chunks: number; maxChars: number; vectors: boolean };
+      timeout: { failed: boolean; unprocessable: boolean; reason: string };
+    };
   };
   let stderr = "";
 
@@ -60,6 +67,21 @@ describe("ExtractionPool (worker threads under node --import tsx)", () => {
     expect(result.timeout).toMatchObject({ failed: true, unprocessable: true });
     expect(result.timeout.reason).toMatch(/^extraction took longer than 150 ms and was stopped/);
     expect(result.timeout.afterMs).toBeLessThan(5_000);
+  });
+
+  it("chunks, analyses and embeds in a worker thread exactly as on the calling thread", () => {
+    expect(result.prepare.chunks).toBeGreaterThan(10);
+    expect(result.prepare.sameAsInline).toBe(true);
+    expect(result.prepare.withVectors).toBe(true);
+  });
+
+  it("prepares a megabyte of one word as bounded chunks, without vectors when none were asked for", () => {
+    expect(result.prepare.oneWord).toEqual({ chunks: Math.ceil(1_000_000 / 3072), maxChars: 3072, vectors: false });
+  });
+
+  it("stops a preparation over the time limit and fails it with a reason", () => {
+    expect(result.prepare.timeout).toMatchObject({ failed: true, unprocessable: true });
+    expect(result.prepare.timeout.reason).toMatch(/^indexing took longer than 150 ms and was stopped; split the document/);
   });
 
   it("runs OCR in a worker thread without any network access", () => {

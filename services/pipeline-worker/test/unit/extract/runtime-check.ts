@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ExtractionPool } from "../../../src/adapters/extract/pool";
 import { UnprocessableDocumentError } from "../../../src/domain/errors";
+import { prepareChunks } from "../../../src/domain/prepare";
 import { FIXTURES_DIR } from "./fixtures";
 import { bigPdf } from "./make-pdf";
 
@@ -51,12 +52,22 @@ async function main() {
   const image = await pool.run({ bytes: new Uint8Array(fs.readFileSync(path.join(__dirname, "fixtures/memo.png"))), fileName: "memo.png" });
   const big = bigPdf(100);
   const pooled = await maxLoopGap(() => pool.run({ bytes: big, fileName: "big.pdf" }));
+  // Chunking and analysis in a worker: the same pieces, terms and hashing vectors as on this thread.
+  const prose = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: the committee reviewed running costs and agreed on storage budgets.`).join("\n\n");
+  const chunking = { maxTokens: 64, overlapTokens: 8 };
+  const prepared = await pool.prepare({ text: prose, chunking, hashingDimensions: 64 });
+  const inline = prepareChunks({ text: prose, chunking, hashingDimensions: 64 });
+  const sameAsInline =
+    JSON.stringify(prepared.map((c) => ({ ...c, vector: Array.from(c.vector!) }))) ===
+    JSON.stringify(inline.map((c) => ({ ...c, vector: Array.from(c.vector!) })));
+  const oneWord = await pool.prepare({ text: "z".repeat(1_000_000), chunking: { maxTokens: 512, overlapTokens: 64 } });
   await pool.close();
 
   const slow = new ExtractionPool({ threads: 1, timeoutMs: 150 });
   const started = performance.now();
   const timeout = await failure(slow.run({ bytes: big, fileName: "big.pdf" }));
   const timeoutAfterMs = performance.now() - started;
+  const prepareTimeout = await failure(slow.prepare({ text: prose.repeat(200), chunking, hashingDimensions: 384 }));
   await slow.close();
 
   const out = {
@@ -65,6 +76,13 @@ async function main() {
     image: { contentType: image.contentType, text: image.text },
     pooled: { pages: pooled.value.pages, chars: pooled.value.text.length, maxLoopGapMs: Math.round(pooled.maxGapMs) },
     timeout: { ...timeout, afterMs: Math.round(timeoutAfterMs) },
+    prepare: {
+      chunks: prepared.length,
+      sameAsInline,
+      withVectors: prepared.every((c) => c.vector instanceof Float32Array && c.vector.length === 64),
+      oneWord: { chunks: oneWord.length, maxChars: Math.max(...oneWord.map((c) => c.content.length)), vectors: oneWord.some((c) => c.vector) },
+      timeout: prepareTimeout,
+    },
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }

@@ -1,0 +1,33 @@
+import { analyzeForStorage, HashingEmbedder } from "@engram/index";
+import { chunkText, type ChunkerOptions, type TextChunk } from "./chunker";
+
+/**
+ * The CPU-bound part of indexing a document, as one pure step: chunk the
+ * text, analyse each chunk's terms (tokenise, stem: the stored analysis the
+ * chunk index keeps), and, when the embedder is the offline hashing one,
+ * compute its vectors too. It runs on a worker thread (the extraction pool),
+ * so its cost, which grows with the document, never stalls the thread that
+ * serves requests; the main thread only writes the result.
+ */
+export interface PrepareInput {
+  text: string;
+  chunking: ChunkerOptions;
+  /** Dimensions of the offline hashing embedder when it is the configured one: vectors are made here. */
+  hashingDimensions?: number;
+}
+
+export interface PreparedChunk extends TextChunk {
+  /** `analyzeForStorage(content)`: the chunk's stems in order, space-separated. */
+  analyzed: string;
+  /** The chunk's vector when the embedder runs locally (hashing); absent for a remote embedder. */
+  vector?: Float32Array;
+}
+
+export function prepareChunks(input: PrepareInput): PreparedChunk[] {
+  const embedder = input.hashingDimensions ? new HashingEmbedder(input.hashingDimensions) : undefined;
+  return chunkText(input.text, input.chunking).map((c) => ({
+    ...c,
+    analyzed: analyzeForStorage(c.content),
+    ...(embedder ? { vector: embedder.embedOne(c.content) } : {}),
+  }));
+}
