@@ -14,6 +14,8 @@ const entries = {
   "keys-cli": "services/gateway/src/cli/keys.cli.ts",
   // Loaded by the extraction pool's worker threads (found beside the bundle).
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
+  // Loaded by the offline fact extractor's worker threads (found beside the bundle).
+  "fact-extractor.worker": "libs/nlp/src/offline/extractor.worker.ts",
   // The all-in-one gateway thread (found beside the bundle).
   "gateway.worker": "services/all-in-one/src/gateway.worker.ts",
   // The container health check for any TARGETS (Dockerfile HEALTHCHECK, docker-compose.yml).

@@ -22,6 +22,10 @@ export const nlpConfigShape = {
   QUERY_REWRITER: selector(),
   AGGREGATOR: selector(),
   BUCKET_CLASSIFIER: selector(),
+  /** The offline extractor's worker threads (it never runs on the thread that serves requests). */
+  MEMORY_EXTRACTION_THREADS: z.coerce.number({ message: "must be a number" }).int("must be an integer").min(1).max(32).default(1),
+  /** Budget of the offline extractor per document: over it, the document's memory formation fails with a reason. */
+  MEMORY_EXTRACTION_TIMEOUT_MS: z.coerce.number({ message: "must be a number" }).int("must be an integer").min(100).max(3_600_000).default(60_000),
 };
 
 /** The cross-field rule (a feature on `openai` needs the server and model), for every schema that spreads `nlpConfigShape`. */

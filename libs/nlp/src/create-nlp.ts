@@ -2,6 +2,7 @@ import type { NlpConfig } from "./config";
 import { OfflineAggregator } from "./offline/aggregator";
 import { OfflineBucketClassifier } from "./offline/classifier";
 import { OfflineFactExtractor } from "./offline/extractor";
+import { ThreadedFactExtractor } from "./offline/threaded-extractor";
 import { OfflineMemoryRelator } from "./offline/relator";
 import { OfflineReranker } from "./offline/reranker";
 import { OfflineQueryRewriter } from "./offline/rewriter";
@@ -17,6 +18,12 @@ import type { Nlp } from "./ports";
 export interface CreateNlpOptions {
   /** Injectable fetch for the chat client (tests). */
   fetch?: typeof fetch;
+  /**
+   * Run the offline extractor on worker threads (ThreadedFactExtractor) under
+   * MEMORY_EXTRACTION_TIMEOUT_MS. Services always do; in-process tests that
+   * cannot load worker modules leave it off.
+   */
+  threads?: boolean;
 }
 
 /**
@@ -44,15 +51,20 @@ export function createNlp(config: NlpConfig, options: CreateNlpOptions = {}): Nl
     return client;
   };
   const classifier = config.BUCKET_CLASSIFIER === "openai" ? new OpenAIBucketClassifier(chat("BUCKET_CLASSIFIER")) : new OfflineBucketClassifier();
+  const threaded =
+    config.EXTRACTOR !== "openai" && options.threads
+      ? new ThreadedFactExtractor({ threads: config.MEMORY_EXTRACTION_THREADS ?? 1, timeoutMs: config.MEMORY_EXTRACTION_TIMEOUT_MS ?? 60_000 })
+      : undefined;
   return {
     extractor:
       config.EXTRACTOR === "openai"
         ? new OpenAIFactExtractor(chat("EXTRACTOR"))
-        : new OfflineFactExtractor({ classifier: classifier instanceof OfflineBucketClassifier ? classifier : undefined }),
+        : (threaded ?? new OfflineFactExtractor({ classifier: classifier instanceof OfflineBucketClassifier ? classifier : undefined })),
     relator: config.MEMORY_RELATOR === "openai" ? new OpenAIMemoryRelator(chat("MEMORY_RELATOR")) : new OfflineMemoryRelator(),
     reranker: config.RERANKER === "openai" ? new OpenAIReranker(chat("RERANKER")) : new OfflineReranker(),
     rewriter: config.QUERY_REWRITER === "openai" ? new OpenAIQueryRewriter(chat("QUERY_REWRITER")) : new OfflineQueryRewriter(),
     aggregator: config.AGGREGATOR === "openai" ? new OpenAIAggregator(chat("AGGREGATOR")) : new OfflineAggregator(),
     classifier,
+    close: async () => threaded?.close(),
   };
 }

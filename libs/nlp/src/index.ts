@@ -2,6 +2,7 @@ export * from "./ports";
 export * from "./config";
 export * from "./create-nlp";
 export { OfflineFactExtractor, type OfflineFactExtractorOptions, extractFacts } from "./offline/extractor";
+export { ThreadedFactExtractor, type ThreadedFactExtractorOptions } from "./offline/threaded-extractor";
 export { OfflineMemoryRelator } from "./offline/relator";
 export { OfflineReranker } from "./offline/reranker";
 export { OfflineQueryRewriter } from "./offline/rewriter";

@@ -39,7 +39,16 @@ export interface ExtractedFact {
 
 export interface FactExtractor {
   readonly id: string;
+  /** Throws ExtractionLimitError when the document exceeds what the extractor may spend on it. */
   extract(input: ExtractionInput): Promise<ExtractedFact[]>;
+}
+
+/** The document exceeded an extractor's time or memory budget: permanent for this input, so not retried. */
+export class ExtractionLimitError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = "ExtractionLimitError";
+  }
 }
 
 export type RelationKind = "duplicate" | "updates" | "extends" | "derives" | "unrelated";
@@ -105,4 +114,6 @@ export interface Nlp {
   rewriter: QueryRewriter;
   aggregator: MemoryAggregator;
   classifier: BucketClassifier;
+  /** Releases worker threads, when any were started. */
+  close?(): Promise<void>;
 }

@@ -77,4 +77,5 @@ export const metrics = {
 let collected = false;
 export * from "./trace";
 export * from "./metrics-server";
+export * from "./loop-health";
 export * from "./tracing";

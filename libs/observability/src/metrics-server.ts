@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { metrics } from "./index";
+import type { LoopHealthStatus } from "./loop-health";
 
 export interface MetricsServer {
   port: number;
@@ -11,9 +12,11 @@ export interface MetricsServer {
 /**
  * Prometheus endpoint for a process that serves no HTTP of its own (every
  * service but the gateway in the distributed topology): GET /metrics, and
- * GET /healthz answering 200 while the process runs.
+ * GET /healthz answering 200 while the process's event loop is healthy (503
+ * with the API error body while `health` says it is not: blocked or
+ * repeatedly stalling; a loop blocked outright does not answer at all).
  */
-export async function startMetricsServer(address: string, log: Logger): Promise<MetricsServer> {
+export async function startMetricsServer(address: string, log: Logger, health?: () => LoopHealthStatus): Promise<MetricsServer> {
   const i = address.lastIndexOf(":");
   const host = address.slice(0, i);
   const port = Number(address.slice(i + 1));
@@ -24,7 +27,9 @@ export async function startMetricsServer(address: string, log: Logger): Promise<
       return;
     }
     if (path === "/healthz") {
-      res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
+      const h = health?.();
+      if (h && !h.ok) res.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: "Unhealthy", details: h.details }));
+      else res.writeHead(200, { "content-type": "application/json" }).end('{"status":"ok"}');
       return;
     }
     if (path !== "/metrics") {

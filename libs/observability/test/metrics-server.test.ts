@@ -18,4 +18,20 @@ describe("startMetricsServer", () => {
       await server.close();
     }
   });
+
+  it("answers /healthz 503 with the error body while the loop health check fails", async () => {
+    let healthy = false;
+    const server = await startMetricsServer("127.0.0.1:0", pino({ level: "silent" }), () =>
+      healthy ? { ok: true, lagMs: 0 } : { ok: false, lagMs: 9000, details: "the event loop has been blocked for 9000 ms" },
+    );
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ error: "Unhealthy", details: "the event loop has been blocked for 9000 ms" });
+      healthy = true;
+      expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -21,8 +21,12 @@ export interface OpenSqliteOptions {
 export function openSqlite(opts: OpenSqliteOptions): SqliteDatabase {
   let file = ":memory:";
   if (opts.dataDir !== ":memory:") {
-    fs.mkdirSync(opts.dataDir, { recursive: true });
+    fs.mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     file = path.join(opts.dataDir, `${opts.name}.db`);
+    // Only this user reads the data: the file is created 0600 (SQLite gives its -wal and -shm files the
+    // same mode), and a file an earlier release created world-readable is tightened.
+    fs.closeSync(fs.openSync(file, "a", 0o600));
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (fs.existsSync(f) && (fs.statSync(f).mode & 0o077) !== 0) fs.chmodSync(f, 0o600);
   }
   const db = new Database(file);
   db.pragma("journal_mode = WAL");

@@ -49,6 +49,8 @@ export const processSchema = z
     SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
     /** Run the gateway on its own worker thread when other services share the process (uses a second core). */
     GATEWAY_THREAD: env.bool(true),
+    /** /healthz fails while an event loop of the process is blocked longer than this (ms), and for 30 s after such a stall. */
+    HEALTH_MAX_LOOP_LAG_MS: env.int(5000, { min: 100, max: 600_000 }),
     /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
     SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
     ...kafkaConfigShape,

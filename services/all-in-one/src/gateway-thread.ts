@@ -37,6 +37,8 @@ export function createGatewayThreadModule(deps: {
   logLevel: string;
   /** MongoDB for the API keys (the thread opens its own connection). */
   mongo?: { url: string; dbName: string };
+  /** The services thread's heartbeat: the gateway's /healthz fails while that loop is blocked. */
+  loop?: { buffer: SharedArrayBuffer; maxLagMs: number };
   print?: (line: string) => void;
   onCrash: (err: Error) => void;
 }): GatewayModule {
@@ -49,7 +51,7 @@ export function createGatewayThreadModule(deps: {
     port: () => boundPort,
     start: () =>
       new Promise<void>((resolve, reject) => {
-        const w = startWorker({ config: deps.config, logLevel: deps.logLevel, mongo: deps.mongo });
+        const w = startWorker({ config: deps.config, logLevel: deps.logLevel, mongo: deps.mongo, loop: deps.loop });
         worker = w;
         let started = false;
         w.on("message", (m: FromGateway) => {

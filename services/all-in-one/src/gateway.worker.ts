@@ -8,11 +8,16 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { GatewayConfig } from "@engram/gateway/src/config";
 import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway/src/module";
-import { type metrics, rootLogger, startTracing } from "@engram/observability";
+import { LoopHeartbeat, type metrics, readLoopHealth, rootLogger, startTracing } from "@engram/observability";
 import type { FromGateway, ToGateway } from "./gateway-thread";
 
 const port = parentPort!;
-const { config, logLevel, mongo } = workerData as { config: GatewayConfig; logLevel: string; mongo?: { url: string; dbName: string } };
+const { config, logLevel, mongo, loop } = workerData as {
+  config: GatewayConfig;
+  logLevel: string;
+  mongo?: { url: string; dbName: string };
+  loop?: { buffer: SharedArrayBuffer; maxLagMs: number };
+};
 const logger = rootLogger({ level: logLevel });
 // This thread's own OpenTelemetry SDK (the API's globals are per thread); flushed when the gateway stops.
 const stopTracing = startTracing({ serviceName: "engram-gateway", logger: logger.child({ component: "tracing" }) });
@@ -22,10 +27,19 @@ const send = (m: FromGateway) => port.postMessage(m);
 
 async function main(): Promise<void> {
   const keyStore = await openGatewayKeyStore(config, mongo);
+  // /healthz: this thread's loop and the services thread's (whose heartbeat the parent shares).
+  const own = loop ? new LoopHeartbeat({ maxLagMs: loop.maxLagMs }).start() : undefined;
   const gateway = createGatewayModule({
     config,
     keyStore,
     logger,
+    health: loop
+      ? () => {
+          const services = readLoopHealth(loop.buffer, loop);
+          if (!services.ok) return { ...services, details: `services thread: ${services.details}` };
+          return own!.status();
+        }
+      : undefined,
     print: (line) => send({ type: "print", line }),
     otherMetrics: () =>
       new Promise((resolve) => {

@@ -3,7 +3,7 @@ import { EmbeddedEventBus, type EventBus, KafkaEventBus, kafkaOptionsFromConfig,
 import { type ChunkIndex, createEmbedder, createQdrantClient, QdrantChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
-import { metrics, startMetricsServer } from "@engram/observability";
+import { LoopHeartbeat, metrics, startMetricsServer } from "@engram/observability";
 import { ProcessRuntime } from "@engram/runtime";
 import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway/src/module";
 import { createGatewayThreadModule } from "./gateway-thread";
@@ -35,6 +35,10 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   const dataDir = path.resolve(p.ENGRAM_DATA_DIR);
   metrics.collectDefaults();
   const runtime = new ProcessRuntime(logger, { shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS, shutdownDelayMs: p.SHUTDOWN_DELAY_MS });
+  // The services' event loop (this thread): /healthz fails while it is blocked or keeps stalling.
+  const loopHealth = { maxLagMs: p.HEALTH_MAX_LOOP_LAG_MS };
+  const heartbeat = new LoopHeartbeat(loopHealth).start();
+  runtime.onStopped(async () => heartbeat.stop());
   const busLog = logger.child({ component: "bus" });
   // Only services that publish or consume events get a bus (a gateway-only process never connects to Kafka).
   const needsBus = BUS_PARTICIPANTS.some((s) => targets.has(s));
@@ -95,7 +99,11 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     runtime.onStopped(() => store.close());
   }
   // One set of language components (extractor, relator, reranker, ...) for both services.
-  const nlp = createNlp(c.memories);
+  // The offline extractor runs on worker threads: its cost grows with the document.
+  const nlp = createNlp(c.memories, { threads: true });
+  runtime.onStopped(async () => {
+    await nlp.close?.();
+  });
   // Every service here: loopback ports picked by the system (nothing else dials them). A split process binds
   // each service's configured address, where its peers in other processes expect it.
   const together = SERVICES.every((s) => targets.has(s));
@@ -180,6 +188,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         ? createGatewayThreadModule({
             config,
             logger,
+            loop: { buffer: heartbeat.buffer, ...loopHealth },
             logLevel: p.LOG_LEVEL,
             mongo: mongoSettings,
             print,
@@ -188,13 +197,13 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
               void runtime.stop().finally(() => process.exit(1));
             },
           })
-        : createGatewayModule({ config, logger, print, keyStore: await openGatewayKeyStore(config, mongoSettings) });
+        : createGatewayModule({ config, logger, print, keyStore: await openGatewayKeyStore(config, mongoSettings), health: () => heartbeat.status() });
       await runtime.add(gateway);
       httpPort = gateway.port();
     }
     // The gateway serves /metrics for its process; any other process can expose its own.
     if (p.METRICS_ADDRESS && !targets.has("gateway")) {
-      const server = await startMetricsServer(p.METRICS_ADDRESS, logger.child({ component: "metrics" }));
+      const server = await startMetricsServer(p.METRICS_ADDRESS, logger.child({ component: "metrics" }), () => heartbeat.status());
       runtime.onStopped(() => server.close());
     }
     return { runtime, httpPort, grpcPorts };

@@ -1,6 +1,6 @@
 import { isActiveMemory, partitionKey } from "@engram/index";
 import { type Clock, type Dreaming, newId } from "@engram/kernel";
-import type { ExtractedFact, FactExtractor, MemoryRelator } from "@engram/nlp";
+import { type ExtractedFact, ExtractionLimitError, type FactExtractor, type MemoryRelator } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
 import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion, userNameOf } from "../domain/memory";
@@ -66,6 +66,12 @@ export class FormMemoriesUseCase {
       await this.form(cmd, doc);
       await this.deps.events.done(ref, info);
     } catch (err) {
+      if (err instanceof ExtractionLimitError) {
+        // Over the extractor's budget: the same input would fail the same way, so no retry.
+        this.deps.logger.warn({ documentId: ref.documentId, reason: err.reason }, "memory formation over budget");
+        await this.deps.events.failed(ref, err.reason);
+        return;
+      }
       if (!cmd.lastAttempt) throw err;
       this.deps.logger.error({ err, documentId: ref.documentId }, "memory formation failed on its last attempt");
       await this.deps.events.failed(ref, `memory formation failed after retries: ${(err as Error).message ?? String(err)}`);

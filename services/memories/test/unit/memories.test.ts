@@ -1,3 +1,4 @@
+import { ExtractionLimitError } from "@engram/nlp";
 import fs from "node:fs";
 import { AlreadyExistsError, ConflictError, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
 import { partitionKey, SearchEngine } from "@engram/index";
@@ -363,6 +364,19 @@ describe("memory formation", () => {
   afterEach(async () => {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("fails the document at once, without a retry, when the extractor's budget runs out", async () => {
+    doc("d_big", "Sarah lives in Seattle");
+    extractor.extract = async () => {
+      throw new ExtractionLimitError("reading memories from the document took longer than 60 s and was stopped; split it into smaller documents");
+    };
+    await expect(formDoc("d_big", { lastAttempt: false })).resolves.toBeUndefined();
+    expect(events.failures).toEqual([
+      { ref: expect.objectContaining({ documentId: "d_big" }), reason: expect.stringMatching(/^reading memories from the document took longer than 60 s/) },
+    ]);
+    expect(events.dones).toEqual([]);
+    expect(await active()).toEqual([]);
   });
 
   it("writes each fact with provenance, the document's metadata and date, then reports the document done", async () => {

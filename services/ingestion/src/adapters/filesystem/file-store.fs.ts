@@ -16,7 +16,7 @@ export class FsFileStore implements FileStore {
     this.root = path.join(dataDir, "files");
     // Partial writes a crash left behind are garbage: no document points at them.
     fs.rmSync(path.join(this.root, ".tmp"), { recursive: true, force: true });
-    fs.mkdirSync(path.join(this.root, ".tmp"), { recursive: true });
+    fs.mkdirSync(path.join(this.root, ".tmp"), { recursive: true, mode: 0o700 });
   }
 
   private pathOf(key: string): string {
@@ -29,7 +29,7 @@ export class FsFileStore implements FileStore {
     const tmp = path.join(this.root, ".tmp", `${randomBytes(8).toString("hex")}.part`);
     const hash = createHash("sha256");
     let size = 0;
-    const fh = await fs.promises.open(tmp, "wx");
+    const fh = await fs.promises.open(tmp, "wx", 0o600);
     try {
       for await (const chunk of chunks) {
         size += chunk.byteLength;
@@ -39,7 +39,7 @@ export class FsFileStore implements FileStore {
       }
       await fh.sync();
       await fh.close();
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
+      await fs.promises.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       await fs.promises.rename(tmp, target);
       const dir = await fs.promises.open(path.dirname(target), "r");
       try {
