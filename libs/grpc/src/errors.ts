@@ -44,7 +44,6 @@ export function isServiceError(err: unknown): err is grpc.ServiceError {
 
 const GRPC_TO_HTTP: Record<number, number> = {
   [grpc.status.OK]: 200,
-  [grpc.status.CANCELLED]: 499,
   [grpc.status.INVALID_ARGUMENT]: 400,
   [grpc.status.NOT_FOUND]: 404,
   [grpc.status.ALREADY_EXISTS]: 409,
@@ -59,28 +58,74 @@ const GRPC_TO_HTTP: Record<number, number> = {
   [grpc.status.DEADLINE_EXCEEDED]: 504,
 };
 
+/**
+ * The bodies of server-side failures. They never carry a status's own text:
+ * that names hosts, deadlines, load-balancer states or file paths ("Deadline
+ * exceeded after 29.999s,Waiting for LB pick"). The gateway logs the status
+ * in full instead.
+ */
+export const GENERIC_HTTP_ERRORS = {
+  500: { error: "Internal server error" },
+  501: { error: "Not implemented", details: "this operation is not available in this version of Engram" },
+  503: { error: "Service temporarily unavailable", details: "a backend service is unavailable; retry shortly" },
+  504: { error: "Gateway timeout", details: "a backend service did not answer in time; retry shortly" },
+} as const;
+
 export interface HttpError {
   status: number;
   error: string;
   details?: string;
-  /** True when the failure is the server's (5xx): log it with a stack. */
+  /**
+   * True when the failure is the server's: the body is generic, so the
+   * gateway logs the original error (with a stack for a 500).
+   */
   internal: boolean;
 }
 
-/** gRPC status (from a client call) -> HTTP status and API error body. The one mapping on the gateway. */
+const generic = (status: keyof typeof GENERIC_HTTP_ERRORS): HttpError => ({ status, ...GENERIC_HTTP_ERRORS[status], internal: true });
+
+/**
+ * gRPC status (from a client call) -> HTTP status and API error body. The one mapping on the gateway.
+ *
+ * A status that carries a domain error kind was made by Engram code, and its
+ * message and details were written for API clients: 4xx bodies and 501 keep
+ * them. Every other 5xx gets the generic body of its status. A status without
+ * a kind was made by the gRPC transport itself (deadline, unreachable or
+ * restarting backend, call cut off, message too large, method missing on an
+ * older backend): its text describes the transport, so it never reaches the
+ * body. CANCELLED can only come from the server side (the gateway does not
+ * cancel its calls), so it is a 503 like UNAVAILABLE.
+ */
 export function grpcToHttp(err: grpc.ServiceError): HttpError {
   const kind = err.metadata?.get(KIND_KEY)[0]?.toString();
+  if (!kind) {
+    switch (err.code) {
+      case grpc.status.UNAVAILABLE:
+      case grpc.status.CANCELLED:
+        return generic(503);
+      case grpc.status.DEADLINE_EXCEEDED:
+        return generic(504);
+      case grpc.status.UNIMPLEMENTED:
+        return generic(501);
+      default:
+        return generic(500);
+    }
+  }
   const rawDetails = err.metadata?.get(DETAILS_KEY)[0]?.toString();
-  const details = rawDetails ? decodeURIComponent(rawDetails) : undefined;
-  let status = GRPC_TO_HTTP[err.code] ?? 500;
-  if (kind === "payload_too_large") status = 413;
-  if (status >= 500 && err.code !== grpc.status.UNIMPLEMENTED && err.code !== grpc.status.UNAVAILABLE && err.code !== grpc.status.DEADLINE_EXCEEDED) {
-    return { status: 500, error: "Internal server error", internal: true };
-  }
-  if (err.code === grpc.status.UNAVAILABLE && !kind) {
-    return { status: 503, error: "Service temporarily unavailable", details: "a backend service could not be reached; retry shortly", internal: true };
-  }
+  const details = rawDetails ? safeDecode(rawDetails) : undefined;
+  const status = kind === "payload_too_large" ? 413 : (GRPC_TO_HTTP[err.code] ?? 500);
+  if (status === 503 || status === 504) return generic(status);
+  if (status >= 500 && status !== 501) return generic(500);
   return { status, error: err.details || "request failed", ...(details ? { details } : {}), internal: false };
+}
+
+/** Details travel percent-encoded; a malformed value (not from toGrpcError) is shown as it came. */
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** Domain error thrown in the gateway itself -> HTTP (same table, no gRPC hop). */

@@ -15,7 +15,7 @@ import {
   UnavailableError,
   UnimplementedError,
 } from "@engram/kernel";
-import { domainToHttp, grpcToHttp, isServiceError, toGrpcError } from "../src/errors";
+import { domainToHttp, GENERIC_HTTP_ERRORS, grpcToHttp, isServiceError, toGrpcError } from "../src/errors";
 
 /** What a client sees: the status object produced on the server, as a ServiceError. */
 function asServiceError(st: ReturnType<typeof toGrpcError>): grpc.ServiceError {
@@ -36,8 +36,6 @@ describe("toGrpcError + grpcToHttp", () => {
     ["resource_exhausted", new ResourceExhaustedError("m", "d"), 429, grpc.status.RESOURCE_EXHAUSTED],
     ["payload_too_large", new PayloadTooLargeError("m", "d"), 413, grpc.status.RESOURCE_EXHAUSTED],
     ["unimplemented", new DomainError("unimplemented", "m", "d"), 501, grpc.status.UNIMPLEMENTED],
-    ["unavailable", new UnavailableError("m", "d"), 503, grpc.status.UNAVAILABLE],
-    ["deadline_exceeded", new DomainError("deadline_exceeded", "m", "d"), 504, grpc.status.DEADLINE_EXCEEDED],
   ];
 
   it.each(table)("%s -> HTTP %i with the domain message and details", (_kind, err, http, code) => {
@@ -89,16 +87,64 @@ describe("toGrpcError + grpcToHttp", () => {
     expect(grpcToHttp(asServiceError(st))).toEqual({ status: 404, error: "upstream missing", details: "why", internal: false });
   });
 
-  it("UNAVAILABLE without a domain kind (backend unreachable) -> 503 with a retry hint", () => {
-    const res = grpcToHttp(Object.assign(new Error("x"), { code: grpc.status.UNAVAILABLE, details: "connect ECONNREFUSED", metadata: new grpc.Metadata() }));
-    expect(res.status).toBe(503);
-    expect(res.error).toBe("Service temporarily unavailable");
+  /** A status as grpc-js itself produces it on the client: no engram metadata. */
+  const transport = (code: grpc.status, details: string) => Object.assign(new Error(details), { code, details, metadata: new grpc.Metadata() });
+
+  it.each([
+    [grpc.status.DEADLINE_EXCEEDED, "Deadline exceeded after 29.999s,Waiting for LB pick", 504, "Gateway timeout"],
+    [grpc.status.UNAVAILABLE, "No connection established. Last error: connect ECONNREFUSED 10.0.3.7:50051", 503, "Service temporarily unavailable"],
+    [grpc.status.CANCELLED, "Call cancelled", 503, "Service temporarily unavailable"],
+    [grpc.status.UNIMPLEMENTED, "The server does not implement the method /engram.recall.v1.RecallService/SearchV4", 501, "Not implemented"],
+    [grpc.status.RESOURCE_EXHAUSTED, "Received message larger than max (70000000 vs 67108864)", 500, "Internal server error"],
+    [grpc.status.INVALID_ARGUMENT, "Request message serialization failure: invalid wire type", 500, "Internal server error"],
+    [grpc.status.INTERNAL, "Received RST_STREAM with code 2 triggered by internal client error: Protocol error", 500, "Internal server error"],
+    [grpc.status.DATA_LOSS, "lost", 500, "Internal server error"],
+  ])("a transport status %i (no domain kind) -> HTTP %i with a generic body, never the transport's text", (code, text, http, error) => {
+    const res = grpcToHttp(transport(code, text));
+    expect(res.status).toBe(http);
+    expect(res.error).toBe(error);
     expect(res.internal).toBe(true);
+    const body = JSON.stringify({ error: res.error, details: res.details });
+    for (const leak of ["Deadline", "LB pick", "ECONNREFUSED", "10.0.3.7", "50051", "engram.recall", "larger than max", "RST_STREAM", "lost"])
+      expect(body).not.toContain(leak);
   });
 
-  it("an unknown gRPC code -> 500 generic", () => {
-    const res = grpcToHttp(Object.assign(new Error("x"), { code: grpc.status.DATA_LOSS, details: "lost", metadata: new grpc.Metadata() }));
-    expect(res).toEqual({ status: 500, error: "Internal server error", internal: true });
+  it.each([
+    ["unavailable", new UnavailableError("search index at qdrant:6333 is down", "connect ECONNREFUSED 10.0.0.9:6333"), 503, "Service temporarily unavailable"],
+    ["deadline_exceeded", new DomainError("deadline_exceeded", "embedding call to http://10.0.0.5/v1 timed out", "after 30000 ms"), 504, "Gateway timeout"],
+  ] as const)("a domain %s error -> HTTP %i with the generic body of its status (the logs keep the message)", (_kind, err, http, error) => {
+    expect(toGrpcError(err).code).toBe(http === 503 ? grpc.status.UNAVAILABLE : grpc.status.DEADLINE_EXCEEDED);
+    for (const res of [viaGrpc(err), domainToHttp(err)]) {
+      expect(res).toEqual({ status: http, error, details: expect.stringMatching(/retry shortly/), internal: true });
+      expect(JSON.stringify(res)).not.toMatch(/qdrant|10\.0\.0|ECONNREFUSED|30000|http:/);
+    }
+  });
+
+  it("every 5xx but a domain 501 has one of the generic bodies", () => {
+    const generic = Object.values(GENERIC_HTTP_ERRORS).map((g) => g.error);
+    for (const code of Object.values(grpc.status).filter((c): c is number => typeof c === "number" && c !== grpc.status.OK)) {
+      for (const withKind of [false, true]) {
+        const metadata = new grpc.Metadata();
+        if (withKind) metadata.set("engram-error-kind", code === grpc.status.UNIMPLEMENTED ? "unimplemented" : "internal");
+        const res = grpcToHttp(Object.assign(new Error("secret text"), { code, details: "secret text", metadata }));
+        if (res.status >= 500 && !(withKind && res.status === 501)) {
+          expect(generic).toContain(res.error);
+          expect(res.details ?? "").not.toContain("secret");
+        }
+      }
+    }
+  });
+
+  it("details that are not valid percent-encoding are shown as they came instead of failing the mapping", () => {
+    const metadata = new grpc.Metadata();
+    metadata.set("engram-error-kind", "invalid_argument");
+    metadata.set("engram-error-details", "100%");
+    expect(grpcToHttp(Object.assign(new Error("bad"), { code: grpc.status.INVALID_ARGUMENT, details: "bad", metadata }))).toEqual({
+      status: 400,
+      error: "bad",
+      details: "100%",
+      internal: false,
+    });
   });
 
   it("isServiceError recognises gRPC errors only", () => {

@@ -9,6 +9,8 @@ import { KeyService } from "./auth/keys.service";
 import type { GatewayConfig } from "./config";
 import { type AppOptions, createApp } from "./http/app";
 import { createBackends } from "./http/backends";
+import { answerClientErrors } from "./http/errors";
+import { securityHeaderValues } from "./http/security";
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -17,6 +19,8 @@ export interface GatewayDeps {
   print?: (line: string) => void;
   /** Metrics of the process's other threads, merged into /metrics. */
   otherMetrics?: AppOptions["otherMetrics"];
+  /** Event-loop health for /healthz (see LoopHeartbeat); always healthy when absent. */
+  health?: AppOptions["health"];
   /** The API key store (see openGatewayKeyStore); SQLite under the data directory when absent. Closed on stop. */
   keyStore?: ApiKeyStore;
 }
@@ -89,8 +93,11 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     defaultNamespace: "default",
     ready: () => backendsReady && !stopping,
     otherMetrics: deps.otherMetrics,
+    health: deps.health,
   });
   const server = http.createServer(app);
+  // Requests refused by node's HTTP parser answer with the API error body and the security headers too.
+  answerClientErrors(server, securityHeaderValues({ hsts: config.ENGRAM_PUBLIC_URL?.startsWith("https://") ?? false }));
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 5 * 60_000;

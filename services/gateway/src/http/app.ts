@@ -1,5 +1,5 @@
 import express, { type Express } from "express";
-import { type Logger, metrics } from "@engram/observability";
+import { type Logger, type LoopHealthStatus, metrics } from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
 import { contractRoutes, publicContractRoutes } from "../routes/contract.routes";
 import { documentRoutes } from "../routes/documents.routes";
@@ -11,6 +11,7 @@ import type { Backends } from "./backends";
 import { errorHandler, notFoundHandler } from "./errors";
 import { jsonBody, sendJson } from "./json";
 import { authenticate, observeRequests } from "./middleware";
+import { securityHeaders } from "./security";
 
 export interface AppOptions {
   backends: Backends;
@@ -20,10 +21,14 @@ export interface AppOptions {
   uploadLimitBytes: number;
   defaultNamespace: string;
   publicUrl?: string;
+  /** Where multipart uploads wait while their request runs (default `<tmpdir>/engram-uploads`). */
+  uploadSpoolDir?: string;
   /** Readiness: every backend serving and not shutting down. */
   ready: () => boolean;
   /** Metrics of the process's other threads, merged into /metrics (all-in-one with the gateway on its own thread). */
   otherMetrics?: () => Promise<MetricsSnapshot[]>;
+  /** Liveness: the event loops of the process are not blocked (LoopHeartbeat); /healthz answers 503 otherwise. */
+  health?: () => LoopHealthStatus;
 }
 
 type MetricsSnapshot = Awaited<ReturnType<typeof metrics.snapshot>>;
@@ -35,9 +40,15 @@ export function createApp(o: AppOptions): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.response.json = sendJson;
+  // Security headers on every response, errors included; HSTS only behind TLS (an https public URL).
+  app.use(securityHeaders({ hsts: o.publicUrl?.startsWith("https://") ?? false }));
   app.use(observeRequests(o.logger));
 
-  app.get("/healthz", (_req, res) => res.json({ status: "ok" }));
+  app.get("/healthz", (_req, res) => {
+    const h = o.health?.();
+    if (h && !h.ok) return res.status(503).json({ error: "Unhealthy", details: h.details });
+    return res.json({ status: "ok" });
+  });
   app.get("/readyz", (_req, res) =>
     o.ready()
       ? res.json({ status: "ready" })
@@ -48,7 +59,12 @@ export function createApp(o: AppOptions): Express {
     res.send(await metrics.exposition(o.otherMetrics ? await o.otherMetrics() : []));
   });
 
-  const files = fileRoutes(o.backends, { maxBytes: o.uploadLimitBytes, defaultNamespace: o.defaultNamespace });
+  const files = fileRoutes(o.backends, {
+    maxBytes: o.uploadLimitBytes,
+    defaultNamespace: o.defaultNamespace,
+    logger: o.logger,
+    spoolDir: o.uploadSpoolDir,
+  });
   app.use(publicContractRoutes(o.backends));
   app.use(files.open);
   app.use(authenticate(o.keys));

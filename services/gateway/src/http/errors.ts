@@ -1,3 +1,5 @@
+import type http from "node:http";
+import type { Duplex } from "node:stream";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ZodError } from "zod";
 import { domainToHttp, grpcToHttp, isServiceError } from "@engram/grpc";
@@ -43,6 +45,19 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported")
     return { status: 415, body: { error: "Unsupported content encoding", details: e.message }, internal: false };
   if (e?.type === "request.aborted") return { status: 400, body: { error: "Request aborted" }, internal: false };
+  if (e?.type === "entity.too.deep")
+    return {
+      status: 400,
+      body: { error: "JSON nested too deeply", details: `objects and arrays may be nested at most ${e.limit} levels deep` },
+      internal: false,
+    };
+  // The router could not percent-decode a path parameter (`/v3/documents/%zz`): the client's error.
+  if (err instanceof URIError && e.status === 400)
+    return {
+      status: 400,
+      body: { error: "Invalid request path", details: "a path segment is not valid percent-encoding ('%' must start a UTF-8 byte as two hex digits)" },
+      internal: false,
+    };
   // Any other client error body-parser reports (a body that does not decode as its content-encoding says, …).
   if ((e as { expose?: boolean })?.expose === true && typeof e.status === "number" && e.status >= 400 && e.status < 500)
     return {
@@ -61,15 +76,29 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
   return { status: 500, body: { error: "Internal server error" }, internal: true };
 }
 
+/** What the logs keep of an error whose body is generic: a gRPC status in full, else the message. */
+function cause(err: unknown): Record<string, unknown> {
+  if (isServiceError(err)) return { grpcCode: err.code, grpcDetails: err.details };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const mapped = toHttpError(err);
     const requestId = res.getHeader("x-request-id");
     if (mapped.internal) {
-      // Only the server's own failures carry a stack in the logs; the caller gets an id to quote.
+      // The body says only what kind of failure it was; the caller gets an id to quote, the log the cause.
       const errorId = newId("event");
-      if (mapped.status === 500) mapped.body = { error: "Internal server error", details: `error id ${errorId}` };
-      log.error({ err, errorId, requestId, method: req.method, path: req.path, status: mapped.status }, "request failed");
+      // File-link tokens are credentials: never logged.
+      const where = { errorId, requestId, method: req.method, path: req.path.startsWith("/files/") ? "/files/[token]" : req.path, status: mapped.status };
+      if (mapped.status === 500) {
+        mapped.body = { error: "Internal server error", details: `error id ${errorId}` };
+        // Only the server's own failures carry a stack in the logs.
+        log.error({ err, ...where }, "request failed");
+      } else {
+        mapped.body = { error: mapped.body.error, details: `${mapped.body.details ? `${mapped.body.details} ` : ""}(error id ${errorId})` };
+        log.warn({ ...cause(err), ...where }, "request failed");
+      }
     }
     if (res.headersSent) return res.end();
     res.status(mapped.status).json(mapped.body);
@@ -79,3 +108,29 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new HttpProblem(404, "Not found", `no route for ${req.method} ${req.path}`));
 };
+
+/**
+ * Requests node's HTTP parser refuses before express sees them get the API
+ * error body and the security headers too, instead of node's bare status
+ * line: a request line and headers over node's limit (16 KiB) 431, a request
+ * not received within the server's request timeout 408, anything else that
+ * is not valid HTTP 400. The connection is closed afterwards, as node does.
+ * A HEAD request (when the refused bytes show it) gets the headers only.
+ */
+export function answerClientErrors(server: http.Server, securityHeaders: [string, string][]): void {
+  const head = securityHeaders.map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  server.on("clientError", (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (err.code === "ECONNRESET" || !socket.writable) return socket.destroy();
+    const [status, reason, body]: [number, string, ErrorBody] =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large", { error: "Request headers too large", details: "the request line and headers are limited to 16 KiB" }]
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout", { error: "Request timeout", details: "the request was not received in time" }]
+          : [400, "Bad Request", { error: "Bad request", details: "the request is not valid HTTP/1.1" }];
+    const text = JSON.stringify(body);
+    const isHead = err.rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\n${head}content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${isHead ? "" : text}`,
+    );
+  });
+}

@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { Router, type Request, type RequestHandler } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import multer from "multer";
+import type { Logger } from "@engram/observability";
 import { clientStreamCall, serverStreamCall, toStruct } from "@engram/grpc";
 import type { AddDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentResponse";
 import type { ReadDocumentFileResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ReadDocumentFileResponse";
@@ -10,11 +9,15 @@ import { type Dreaming, type JsonObject, protoEnum, type TaskType } from "@engra
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
 import { HttpProblem } from "../http/errors";
+import { defaultSpoolDir, UploadSpool } from "../http/upload-spool";
 import { fileQuery, pathNamespace, v3FileParts, v5FileParts } from "./schemas";
 
 export interface FileRoutesOptions {
   maxBytes: number;
   defaultNamespace: string;
+  logger: Logger;
+  /** Where uploads wait while their request runs; `<tmpdir>/engram-uploads` by default. */
+  spoolDir?: string;
 }
 
 interface UploadHeader {
@@ -37,63 +40,82 @@ const FRAME = 256 * 1024;
 /**
  * Multipart uploads: multer spools the file to a temporary file (bounded
  * memory; larger than the limit -> 413), then the gateway streams it to
- * ingestion, which answers only once the bytes are durably stored.
+ * ingestion, which answers only once the bytes are durably stored. The spool
+ * file is deleted when the request is over, whatever the outcome (see
+ * UploadSpool); leftovers of a gateway that died are swept when the routes
+ * are built, at gateway start. The path and query are checked before the
+ * body is read, so a request refused for them spools nothing.
  */
 export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Router; open: Router } {
-  const spool = path.join(os.tmpdir(), "engram-uploads");
-  fs.mkdirSync(spool, { recursive: true });
-  const upload = multer({ dest: spool, limits: { fileSize: opts.maxBytes, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 } });
+  const spool = UploadSpool.open(opts.spoolDir ?? defaultSpoolDir(), opts.logger);
+  spool.sweep().then(
+    (removed) => {
+      if (removed > 0) opts.logger.info({ removed, dir: spool.dir }, "removed upload spool files left by an earlier gateway");
+    },
+    (err: unknown) => opts.logger.warn({ err, dir: spool.dir }, "could not sweep the upload spool"),
+  );
+  const upload = multer({
+    storage: spool.storage(),
+    limits: { fileSize: opts.maxBytes, files: 1, fields: 30, fieldSize: 64 * 1024, parts: 40 },
+    // Browsers and curl send non-ASCII file names as raw UTF-8 in the part header (busboy reads latin1 by default).
+    defParamCharset: "utf8",
+  });
+  const parse = spool.track(upload.single("file"));
   const single: RequestHandler = (req, res, next) => {
     if (!req.is("multipart/form-data")) return next(new HttpProblem(415, "Unsupported media type", "send the file as multipart/form-data with a 'file' part"));
-    upload.single("file")(req, res, (err: unknown) => {
+    parse(req, res, (err: unknown) => {
       if (!err) return next();
       const e = err as { code?: string; field?: string };
       if (e.code === "LIMIT_FILE_SIZE") return next(new HttpProblem(413, "File too large", `files are limited to ${opts.maxBytes} bytes`));
       if (e.code === "LIMIT_UNEXPECTED_FILE")
         return next(new HttpProblem(400, "Invalid upload", `unexpected file part '${e.field}': send exactly one part named 'file'`));
       if (typeof e.code === "string" && e.code.startsWith("LIMIT_")) return next(new HttpProblem(400, "Invalid upload", (err as Error).message));
-      return next(new HttpProblem(400, "Invalid upload", (err as Error).message ?? "malformed multipart body"));
+      return next(new HttpProblem(400, "Invalid upload", (err as Error).message || "malformed multipart body"));
     });
   };
 
   const send = async (req: Request, h: UploadHeader) => {
     const file = req.file;
     if (!file) throw new HttpProblem(400, "Invalid upload", "the multipart body has no part named 'file'");
-    try {
-      async function* messages() {
-        yield {
-          header: {
-            context: callContext(req),
-            namespace: h.namespace,
-            fileName: file!.originalname,
-            mimeType: h.mimeType ?? (file!.mimetype !== "application/octet-stream" ? file!.mimetype : ""),
-            fileType: h.fileType ?? "",
-            supportingContext: h.supportingContext ?? "",
-            metadata: toStruct(h.metadata),
-            group: toStruct(h.group),
-            date: h.date ?? "",
-            customId: h.customId ?? "",
-            taskType: protoEnum.taskType.to(h.taskType),
-            dreaming: protoEnum.dreaming.to(h.dreaming),
-            containerTags: h.containerTags ?? [],
-            sizeBytes: String(file!.size),
-            filepath: h.filepath ?? "",
-          },
-        };
-        for await (const chunk of fs.createReadStream(file!.path, { highWaterMark: FRAME })) yield { data: chunk as Buffer };
-      }
-      return await clientStreamCall<unknown, AddDocumentResponse__Output>(b.ingestion.client, "UploadDocumentFile", messages(), {
-        requestId: req.requestId,
-        traceparent: req.traceparent,
-        deadlineMs: 120_000,
-      });
-    } finally {
-      fs.rm(file.path, { force: true }, () => undefined);
+    // The spool file is deleted when the response closes (UploadSpool.track).
+    async function* messages() {
+      yield {
+        header: {
+          context: callContext(req),
+          namespace: h.namespace,
+          fileName: file!.originalname,
+          mimeType: h.mimeType ?? (file!.mimetype !== "application/octet-stream" ? file!.mimetype : ""),
+          fileType: h.fileType ?? "",
+          supportingContext: h.supportingContext ?? "",
+          metadata: toStruct(h.metadata),
+          group: toStruct(h.group),
+          date: h.date ?? "",
+          customId: h.customId ?? "",
+          taskType: protoEnum.taskType.to(h.taskType),
+          dreaming: protoEnum.dreaming.to(h.dreaming),
+          containerTags: h.containerTags ?? [],
+          sizeBytes: String(file!.size),
+          filepath: h.filepath ?? "",
+        },
+      };
+      for await (const chunk of fs.createReadStream(file!.path, { highWaterMark: FRAME })) yield { data: chunk as Buffer };
     }
+    return clientStreamCall<unknown, AddDocumentResponse__Output>(b.ingestion.client, "UploadDocumentFile", messages(), {
+      requestId: req.requestId,
+      traceparent: req.traceparent,
+      deadlineMs: 120_000,
+    });
+  };
+
+  /** The v5 path and query, checked again by the handler: refused before the body is read. */
+  const v5Precheck: RequestHandler = (req, _res, next) => {
+    pathNamespace.parse(req.params.namespace);
+    fileQuery.parse(req.query);
+    next();
   };
 
   const authed = Router();
-  authed.post("/ns/:namespace/document/file", single, async (req, res) => {
+  authed.post("/ns/:namespace/document/file", v5Precheck, single, async (req, res) => {
     const namespace = pathNamespace.parse(req.params.namespace);
     const q = fileQuery.parse(req.query);
     const p = v5FileParts.parse(req.body ?? {});
@@ -138,9 +160,7 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
       { requestId: req.requestId },
     );
     const info = parts.find((x) => x.info)?.info;
-    res.setHeader("content-type", info?.mimeType || "application/octet-stream");
-    if (info?.fileName) res.setHeader("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(info.fileName)}`);
-    res.setHeader("cache-control", "private, no-store");
+    setFileHeaders(res, info?.mimeType, info?.fileName);
     for (const x of parts) if (x.data) res.write(x.data);
     res.end();
   });
@@ -161,4 +181,84 @@ function parseTags(v: string | undefined): string[] {
     throw new HttpProblem(400, "Invalid request", "containerTags must be a JSON array of strings or a single tag");
   }
   return [t];
+}
+
+/**
+ * Types a browser shows or hands to an application without running anything
+ * in the gateway's origin: text, images other than SVG, PDF, office
+ * documents, audio, video and archives. A stored file of any other type
+ * (HTML, SVG, XML, JavaScript, anything unknown) is served as
+ * `application/octet-stream`: the type is the uploader's claim, not a fact.
+ */
+export const SAFE_FILE_TYPES: ReadonlySet<string> = new Set([
+  "text/plain",
+  "text/csv",
+  "text/tab-separated-values",
+  "text/markdown",
+  "application/json",
+  "application/pdf",
+  "image/png",
+  "image/jpeg",
+  "image/gif",
+  "image/webp",
+  "image/avif",
+  "image/bmp",
+  "image/tiff",
+  "application/msword",
+  "application/vnd.ms-excel",
+  "application/vnd.ms-powerpoint",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  "application/vnd.oasis.opendocument.text",
+  "application/vnd.oasis.opendocument.spreadsheet",
+  "application/vnd.oasis.opendocument.presentation",
+  "application/rtf",
+  "application/epub+zip",
+  "application/zip",
+  "application/gzip",
+  "audio/mpeg",
+  "audio/mp4",
+  "audio/ogg",
+  "audio/wav",
+  "audio/webm",
+  "video/mp4",
+  "video/ogg",
+  "video/webm",
+  "video/quicktime",
+]);
+
+/** The Content-Type a stored file is served with: its own bare type when safe, else application/octet-stream. */
+export function servedFileType(mimeType: string | undefined): string {
+  const base = (mimeType ?? "").split(";", 1)[0]!.trim().toLowerCase();
+  return SAFE_FILE_TYPES.has(base) ? base : "application/octet-stream";
+}
+
+/** Lone UTF-16 surrogates, which encodeURIComponent refuses. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `attachment` with the file's name: a plain-ASCII `filename` for old
+ * clients and the exact name as RFC 8187 `filename*`.
+ */
+export function attachmentDisposition(fileName: string | undefined): string {
+  if (!fileName) return "attachment";
+  const name = fileName.replace(LONE_SURROGATE, "\uFFFD");
+  const ascii = name.replace(/[^\x20-\x7e]|["\\/]/g, "_");
+  const encoded = encodeURIComponent(name).replace(/['()*!]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * A stored original is served as a download that cannot act in the
+ * gateway's origin: a safe type (above), always `attachment`, a CSP that
+ * sandboxes it and lets it load nothing, no caching. It may be embedded by
+ * other origins (`<img>` of a signed link): the link itself is the credential.
+ */
+function setFileHeaders(res: Response, mimeType: string | undefined, fileName: string | undefined): void {
+  res.setHeader("content-type", servedFileType(mimeType));
+  res.setHeader("content-disposition", attachmentDisposition(fileName));
+  res.setHeader("content-security-policy", "default-src 'none'; sandbox; frame-ancestors 'none'");
+  res.setHeader("cross-origin-resource-policy", "cross-origin");
+  res.setHeader("cache-control", "private, no-store");
 }

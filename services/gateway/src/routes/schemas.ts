@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { parseFilter } from "@engram/filters";
+import { isDomainError } from "@engram/kernel";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/json";
 
 /** Validation of REST inputs (shapes per the spec and the OpenAPI description). */
 export const SCOPE_RE = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -8,7 +11,18 @@ export const customId = (field: string) => z.string().regex(SCOPE_RE, `${field} 
 const metadataValue = z.union([z.string(), z.number().finite(), z.boolean(), z.array(z.string())], {
   message: "metadata values must be strings, numbers, booleans or arrays of strings",
 });
-export const metadata = z.record(z.string().min(1).max(128), metadataValue).refine((m) => Object.keys(m).length <= 100, "at most 100 metadata keys");
+/**
+ * At most 100 keys of 1-128 characters. A `__proto__` key would not survive
+ * as a key of a JavaScript object (zod drops it), so it is refused by name
+ * instead of being lost without a word.
+ */
+export const metadata = z
+  .unknown()
+  .superRefine((v, ctx) => {
+    if (typeof v === "object" && v !== null && Object.hasOwn(v, "__proto__"))
+      ctx.addIssue({ code: "custom", message: "'__proto__' is not allowed as a metadata key" });
+  })
+  .pipe(z.record(z.string().min(1).max(128), metadataValue).refine((m) => Object.keys(m).length <= 100, "at most 100 metadata keys"));
 
 export const taskType = z.enum(["memory", "superrag"], { message: "taskType must be memory or superrag" });
 export const dreaming = z.enum(["dynamic", "instant"], { message: "dreaming must be dynamic or instant" });
@@ -111,18 +125,39 @@ export const listQuery = z
   })
   .strict();
 
-/** The filter JSON may be sent as an object or as a JSON string (OpenAPI: "a JSON string or Query object"). */
-export const filterValue = z.union([
-  z.record(z.string(), z.unknown()),
-  z.string().transform((s, ctx) => {
+/**
+ * A filter, sent as an object or as its JSON string (OpenAPI: "a JSON string
+ * or Query object"). It is validated here with the parser the services use
+ * (`@engram/filters`: AND / OR at most 5 levels deep, at most 100 conditions,
+ * strict conditions), so a malformed or oversized filter is a 400 naming the
+ * problem before anything is sent over gRPC. The JSON string is checked for
+ * depth before it is parsed, like a body. An empty object is no filter.
+ */
+export const filterValue = z.unknown().transform((v, ctx): Record<string, unknown> => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
+  let f = v;
+  if (typeof v === "string") {
+    if (exceedsJsonDepth(v)) return refuse(`filters must be nested at most ${MAX_JSON_DEPTH} levels deep`);
     try {
-      return JSON.parse(s) as Record<string, unknown>;
+      f = JSON.parse(v) as unknown;
     } catch {
-      ctx.addIssue({ code: "custom", message: "filters must be a filter object or its JSON string" });
-      return z.NEVER;
+      return refuse("filters must be a filter object or its JSON string");
     }
-  }),
-]);
+  }
+  if (typeof f !== "object" || f === null || Array.isArray(f)) return refuse("filters must be a filter object or its JSON string");
+  if (Object.keys(f).length > 0) {
+    try {
+      parseFilter(f);
+    } catch (err) {
+      if (!isDomainError(err)) throw err;
+      return refuse(err.details ? `${err.message} (${err.details})` : err.message);
+    }
+  }
+  return f as Record<string, unknown>;
+});
 
 export const v5ListBody = z.object({ filter: filterValue.optional(), filters: filterValue.optional() }).strict().optional();
 
@@ -164,11 +199,12 @@ const jsonPart = (field: string) =>
     .string()
     .transform((s, ctx) => {
       try {
-        return JSON.parse(s) as unknown;
+        if (!exceedsJsonDepth(s)) return JSON.parse(s) as unknown;
       } catch {
-        ctx.addIssue({ code: "custom", message: `${field} must be a JSON-encoded object` });
-        return z.NEVER;
+        /* refused below */
       }
+      ctx.addIssue({ code: "custom", message: `${field} must be a JSON-encoded object` });
+      return z.NEVER;
     })
     .pipe(metadata);
 
@@ -328,7 +364,7 @@ export const v3Search = z
     onlyMatchingChunks: z.boolean().optional(),
     rerank: z.boolean().optional(),
     rewriteQuery: z.boolean().optional(),
-    categoriesFilter: z.array(z.string()).optional(),
+    categoriesFilter: z.array(z.string().max(256)).max(100).optional(),
     filepath: z.string().max(1024).optional(),
   })
   .strict();
@@ -339,7 +375,10 @@ export const v4Profile = z
     containerTag: requiredTag,
     threshold: z.number().min(0).max(1).optional(),
     filters: filterValue.optional(),
-    include: z.array(z.enum(["static", "dynamic", "buckets"], { message: "include accepts static, dynamic and buckets" })).optional(),
+    include: z
+      .array(z.enum(["static", "dynamic", "buckets"], { message: "include accepts static, dynamic and buckets" }))
+      .max(16, "include holds at most 16 items")
+      .optional(),
     buckets: z.array(z.string().min(1).max(64)).max(50).optional(),
   })
   .strict();

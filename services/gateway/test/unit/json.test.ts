@@ -4,9 +4,11 @@ import zlib from "node:zlib";
 import express from "express";
 import { rootLogger } from "@engram/observability";
 import { errorHandler } from "../../src/http/errors";
-import { jsonBody, sendJson } from "../../src/http/json";
+import { exceedsJsonDepth, jsonBody, MAX_JSON_DEPTH, sendJson } from "../../src/http/json";
 
 const LIMIT = 1024;
+/** JSON of exactly `depth` nested arrays (and an object at the bottom when `object`). */
+const nested = (depth: number, object = false) => (object ? "[".repeat(depth - 1) + '{"a":1}' + "]".repeat(depth - 1) : "[".repeat(depth) + "]".repeat(depth));
 
 interface Reply {
   status: number;
@@ -115,6 +117,52 @@ describe("JSON request bodies and responses", () => {
       error: "Invalid request body",
       details: "the body could not be read as its Content-Type and Content-Encoding declare",
     });
+  });
+
+  it(`accepts JSON nested ${MAX_JSON_DEPTH} levels deep and refuses ${MAX_JSON_DEPTH + 1} with 400, on every reader`, async () => {
+    const deep = { error: "JSON nested too deeply", details: `objects and arrays may be nested at most ${MAX_JSON_DEPTH} levels deep` };
+    expect((await json(nested(MAX_JSON_DEPTH))).status).toBe(200);
+    expect((await json(nested(MAX_JSON_DEPTH, true))).status).toBe(200);
+    for (const text of [nested(MAX_JSON_DEPTH + 1), nested(MAX_JSON_DEPTH + 1, true), `{"filters":${"[".repeat(400)}`]) {
+      const r = await json(text);
+      expect(r.status).toBe(400);
+      expect(JSON.parse(r.body)).toEqual(deep);
+    }
+    // The body-parser paths: gzip, a vendor JSON type, UTF-16.
+    const gz = zlib.gzipSync(Buffer.from(nested(MAX_JSON_DEPTH + 1)));
+    const zipped = await send("POST", { "content-type": "application/json", "content-encoding": "gzip", "content-length": gz.length }, [gz]);
+    expect(zipped.status).toBe(400);
+    expect(JSON.parse(zipped.body)).toEqual(deep);
+    const vendor = await json(nested(MAX_JSON_DEPTH + 1), { "content-type": "application/vnd.engram+json" });
+    expect(JSON.parse(vendor.body)).toEqual(deep);
+    const utf16 = (text: string) => {
+      const b = Buffer.from(text, "utf16le");
+      return send("POST", { "content-type": "application/json; charset=utf-16le", "content-length": b.length }, [b]);
+    };
+    expect(JSON.parse((await utf16('{"wide":"ü"}')).body)).toEqual({ body: { wide: "ü" } });
+    expect(JSON.parse((await utf16(nested(MAX_JSON_DEPTH + 1))).body)).toEqual(deep);
+    const utf32 = await json("{}", { "content-type": "application/json; charset=utf-32" });
+    expect(utf32.status).toBe(415);
+  });
+
+  it("exceedsJsonDepth counts brackets outside strings only, escaped quotes included", () => {
+    expect(exceedsJsonDepth(nested(3), 3)).toBe(false);
+    expect(exceedsJsonDepth(nested(4), 3)).toBe(true);
+    // Brackets, quotes and backslashes inside strings (and keys) do not count.
+    const text = (v: unknown) => JSON.stringify(v);
+    expect(exceedsJsonDepth(text({ a: "[[[[[[{{{{" }), 1)).toBe(false);
+    expect(exceedsJsonDepth(text({ a: "\\" }), 1)).toBe(false);
+    expect(exceedsJsonDepth(text({ a: '"[[[["' }), 1)).toBe(false);
+    expect(exceedsJsonDepth(text({ a: 'x\\"[[[[' }), 1)).toBe(false);
+    expect(exceedsJsonDepth(text({ "[[\\": "]]" }), 1)).toBe(false);
+    expect(exceedsJsonDepth(text({ "a\\": [[["x"]]] }), 3)).toBe(true);
+    expect(exceedsJsonDepth(text({ "a\\": [[["x"]]] }), 4)).toBe(false);
+    expect(exceedsJsonDepth('["unterminated', 1)).toBe(false);
+    // A body of sixteen million brackets is refused at the 33rd, not after a parse.
+    const brackets = "[".repeat(16 << 20);
+    const started = process.hrtime.bigint();
+    expect(exceedsJsonDepth(brackets)).toBe(true);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(100);
   });
 
   it("refuses a body declared as neither JSON nor multipart with 415", async () => {
