@@ -12,9 +12,13 @@
  *   B. The target "search p95 under 8 concurrent clients ≤ 40 ms while 20 adds per second are
  *      processed": `--search-clients` (8) closed-loop search clients for `--seconds` while an
  *      open-loop adder submits `--add-rate` (20) documents/s of 1–3 KB on a fixed schedule; the
- *      processed rate comes from the processing list, polled every second. Ends with a verdict line.
+ *      processed rate comes from the processing list, polled every second. Before it, the same
+ *      search clients run `--baseline-seconds` (20) without adds. Ends with a verdict line.
  *
- *   pnpm bench:load                           # both phases, 60 s each (~4 minutes on 2 cores)
+ * Other options: --a-seconds / --b-seconds (per phase), --tenants 4, --containers 3, --seed-docs 30
+ * (per container), --drain-seconds 120, --warmup 1000, --seed 42, --log-level warn.
+ *
+ *   pnpm bench:load                           # both phases, 60 s each (~3 minutes on 2 cores)
  *   pnpm bench:load -- --seconds 10           # a smoke run
  *   pnpm bench:load -- --phase b --b-seconds 120 --add-rate 30 --json /tmp/load.json
  *
