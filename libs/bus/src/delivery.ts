@@ -39,6 +39,42 @@ export function deadLetterMessage(msg: DeliveredMessage, group: string, err: unk
   };
 }
 
+/**
+ * Attempts are counted where a crash cannot lose them. A consumer handles one
+ * partition in offset order, so only the message at the group's committed
+ * position can have attempts a stopped process started: each adapter keeps,
+ * with that position, how many attempts of the message there have started
+ * (embedded: a column of `group_offsets`; Kafka: the committed offset's
+ * metadata). A message whose handler took the process down on every attempt
+ * (a poison message) is dead-lettered after the configured attempts instead of
+ * being retried after every restart for ever.
+ */
+export interface AttemptLedger {
+  /** Attempts already started for the message at `offset` before this process took it (0 when none). */
+  started(topic: string, partition: number, offset: number): Promise<number>;
+  /** Records, before the handler runs, that attempt `attempt` of the message at `offset` starts. */
+  record(topic: string, partition: number, offset: number, attempt: number): Promise<void>;
+}
+
+/** The error a dead letter carries when every attempt ended with the process stopping mid-handler. */
+export class AttemptsExhaustedError extends Error {
+  constructor(attempts: number) {
+    super(`the handler did not finish in ${attempts} attempts (the process stopped during each)`);
+    this.name = "AttemptsExhaustedError";
+  }
+}
+
+/** The `attempts` an offset's commit metadata records (Kafka), 0 when it records none. */
+export function attemptsFromMetadata(metadata: string | null | undefined): number {
+  if (!metadata) return 0;
+  try {
+    const n = (JSON.parse(metadata) as { attempts?: unknown }).attempts;
+    return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** Metric names are the same for both adapters, so one dashboard serves both run modes. */
 export const busMetrics = {
   published: () => metrics.counter("engram_bus_published_total", "Events published", ["topic"]),

@@ -1,7 +1,16 @@
 import { EventEmitter } from "node:events";
 import type { Logger } from "@engram/observability";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
-import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage, traceDelivery } from "./delivery";
+import {
+  AttemptsExhaustedError,
+  backoffDelay,
+  busMetrics,
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_BACKOFF_MS,
+  deadLetterMessage,
+  traceDelivery,
+} from "./delivery";
 import { type DeliveredMessage, type EventBus, type EventHeaders, type OutgoingMessage, type SubscribeOptions, type Subscription } from "./port";
 import { partitionFor } from "./partition";
 
@@ -28,6 +37,9 @@ const MIGRATIONS = [
    CREATE TABLE heads (topic TEXT NOT NULL, partition INTEGER NOT NULL, next_offset INTEGER NOT NULL, PRIMARY KEY (topic, partition)) WITHOUT ROWID;
    CREATE TABLE group_offsets (group_id TEXT NOT NULL, topic TEXT NOT NULL, partition INTEGER NOT NULL, committed INTEGER NOT NULL,
      PRIMARY KEY (group_id, topic, partition)) WITHOUT ROWID;`,
+  // Attempts started for the message at `committed` (see AttemptLedger): a poison message that stops the
+  // process on every attempt is dead-lettered after maxAttempts restarts instead of looping for ever.
+  `ALTER TABLE group_offsets ADD COLUMN inflight_attempts INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -154,8 +166,30 @@ export class EmbeddedEventBus implements EventBus {
 
   commit(group: string, topic: string, partition: number, offset: number): void {
     this.stmt(
-      "INSERT INTO group_offsets (group_id, topic, partition, committed) VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed = excluded.committed",
+      "INSERT INTO group_offsets (group_id, topic, partition, committed) VALUES (?, ?, ?, ?) ON CONFLICT (group_id, topic, partition) DO UPDATE SET committed = excluded.committed, inflight_attempts = 0",
     ).run(group, topic, partition, offset);
+  }
+
+  /** Attempts started for the message at the group's committed position (AttemptLedger.started). */
+  inflightAttempts(group: string, topic: string, partition: number, offset: number): number {
+    const row = this.stmt("SELECT inflight_attempts AS n FROM group_offsets WHERE group_id = ? AND topic = ? AND partition = ? AND committed = ?").get(
+      group,
+      topic,
+      partition,
+      offset,
+    ) as { n: number } | undefined;
+    return row?.n ?? 0;
+  }
+
+  /** Records that attempt `attempt` of the message at the committed position starts (AttemptLedger.record). */
+  recordAttempt(group: string, topic: string, partition: number, offset: number, attempt: number): void {
+    this.stmt("UPDATE group_offsets SET inflight_attempts = ? WHERE group_id = ? AND topic = ? AND partition = ? AND committed = ?").run(
+      attempt,
+      group,
+      topic,
+      partition,
+      offset,
+    );
   }
 
   /** The offset the next message published to the topic-partition gets. */
@@ -272,24 +306,31 @@ class EmbeddedSubscription {
       for (const msg of batch) {
         if (this.stopping) return;
         const traced = traceDelivery("engram_embedded", group, msg);
-        for (let attempt = 1; ; attempt++) {
+        const deadLetter = async (err: unknown, attempts: number, message: string) => {
+          log.error({ err, topic, partition, offset: msg.offset, group, attempts, eventType: msg.headers["event-type"] }, message);
+          traced.deadLettered(err, attempts);
+          try {
+            await this.bus.publish([deadLetterMessage({ ...msg, attempt: attempts }, group, err, attempts)]);
+          } finally {
+            traced.end("dead-lettered");
+          }
+          busMetrics.deadLettered().labels(topic, group).inc();
+        };
+        // Attempts a stopped process started on this message count (a poison message ends in the DLQ).
+        const prior = this.bus.inflightAttempts(group, topic, partition, msg.offset);
+        for (let attempt = prior + 1; ; attempt++) {
+          if (attempt > maxAttempts) {
+            await deadLetter(new AttemptsExhaustedError(prior), prior, "event handler never finished; dead-lettering");
+            break;
+          }
+          this.bus.recordAttempt(group, topic, partition, msg.offset, attempt);
           try {
             await traced.attempt(attempt, () => handler({ ...msg, attempt }));
             traced.end("handled");
             break;
           } catch (err) {
             if (attempt >= maxAttempts) {
-              log.error(
-                { err, topic, partition, offset: msg.offset, group, eventType: msg.headers["event-type"] },
-                "event handler failed on every attempt; dead-lettering",
-              );
-              traced.deadLettered(err, attempt);
-              try {
-                await this.bus.publish([deadLetterMessage({ ...msg, attempt }, group, err, attempt)]);
-              } finally {
-                traced.end("dead-lettered");
-              }
-              busMetrics.deadLettered().labels(topic, group).inc();
+              await deadLetter(err, attempt, "event handler failed on every attempt; dead-lettering");
               break;
             }
             const delay = backoffDelay(attempt, base, maxBackoff);

@@ -14,7 +14,18 @@ import {
   type Producer,
 } from "kafkajs";
 import type { Logger } from "@engram/observability";
-import { backoffDelay, busMetrics, DEFAULT_BACKOFF_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF_MS, deadLetterMessage, traceDelivery } from "./delivery";
+import {
+  type AttemptLedger,
+  AttemptsExhaustedError,
+  attemptsFromMetadata,
+  backoffDelay,
+  busMetrics,
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_BACKOFF_MS,
+  deadLetterMessage,
+  traceDelivery,
+} from "./delivery";
 import {
   deadLetterTopic,
   type DeliveredMessage,
@@ -222,6 +233,49 @@ export interface BatchContext {
   wait(ms: number): Promise<void>;
   /** Shared by the subscription's concurrent batches: set when the group starts rebalancing, cleared on re-join. */
   groupChange: { error?: unknown };
+  /** Durable attempt counts (the committed offset's metadata); without it, attempts start at 1 on every delivery. */
+  attempts?: KafkaAttemptLedger;
+}
+
+/**
+ * The AttemptLedger on Kafka: before each attempt the group commits the
+ * message's own offset (the position does not move) with metadata
+ * `{"attempts":n}`; committing offset + 1 afterwards clears it. A member that
+ * takes the partition over (after a crash or a rebalance) reads the committed
+ * offset's metadata once, for the first message it is handed; after that it
+ * knows the next message has no earlier attempts.
+ */
+export class KafkaAttemptLedger implements AttemptLedger {
+  /** Per topic-partition: the offset this member committed last (its next message has no earlier attempts). */
+  private readonly settledAt = new Map<string, number>();
+
+  constructor(
+    private readonly group: string,
+    private readonly io: {
+      fetchCommitted(group: string, topic: string): Promise<{ partition: number; offset: string; metadata: string | null }[]>;
+      commit(entries: { topic: string; partition: number; offset: string; metadata: string }[]): Promise<void>;
+    },
+  ) {}
+
+  async started(topic: string, partition: number, offset: number): Promise<number> {
+    if (this.settledAt.get(`${topic}#${partition}`) === offset) return 0;
+    const committed = (await this.io.fetchCommitted(this.group, topic)).find((p) => p.partition === partition);
+    return committed && committed.offset === String(offset) ? attemptsFromMetadata(committed.metadata) : 0;
+  }
+
+  async record(topic: string, partition: number, offset: number, attempt: number): Promise<void> {
+    await this.io.commit([{ topic, partition, offset: String(offset), metadata: JSON.stringify({ attempts: attempt }) }]);
+  }
+
+  /** This member committed `nextOffset` for the partition. */
+  settled(topic: string, partition: number, nextOffset: number): void {
+    this.settledAt.set(`${topic}#${partition}`, nextOffset);
+  }
+
+  /** The assignment may have changed (a re-join): read the metadata again. */
+  forget(): void {
+    this.settledAt.clear();
+  }
 }
 
 type Outcome = "handled" | "dead-lettered" | "abandoned";
@@ -265,6 +319,7 @@ export async function consumeBatch(payload: BatchPayload, ctx: BatchContext): Pr
       throw err;
     }
     payload.resolveOffset(record.offset);
+    ctx.attempts?.settled(topic, partition, Number(next));
     lag.set(Math.max(0, Number(BigInt(payload.batch.highWatermark) - BigInt(next))));
     if (!halted()) await beat(false);
   }
@@ -275,7 +330,22 @@ export async function consumeBatch(payload: BatchPayload, ctx: BatchContext): Pr
 async function deliver(message: DeliveredMessage, ctx: BatchContext, halted: () => boolean, beat: (quiet: boolean) => Promise<void>): Promise<Outcome> {
   const where = { topic: message.topic, partition: message.partition, offset: message.offset, group: ctx.group, eventType: message.headers["event-type"] };
   const traced = traceDelivery("kafka", ctx.group, message);
-  for (let attempt = 1; ; attempt++) {
+  const deadLetter = async (failure: unknown, attempts: number, text: string): Promise<Outcome> => {
+    ctx.log.error({ err: failure, ...where, attempts }, text);
+    traced.deadLettered(failure, attempts);
+    try {
+      await ctx.deadLetter(deadLetterMessage(message, ctx.group, failure, attempts));
+    } finally {
+      traced.end("dead-lettered");
+    }
+    busMetrics.deadLettered().labels(message.topic, ctx.group).inc();
+    return "dead-lettered";
+  };
+  // Attempts a stopped member started on this message count (a poison message ends in the DLQ).
+  const prior = (await ctx.attempts?.started(message.topic, message.partition, message.offset)) ?? 0;
+  for (let attempt = prior + 1; ; attempt++) {
+    if (attempt > ctx.maxAttempts) return deadLetter(new AttemptsExhaustedError(prior), prior, "event handler never finished; dead-lettering");
+    await ctx.attempts?.record(message.topic, message.partition, message.offset, attempt);
     let failure: unknown;
     // Keep the membership alive while a long handler runs (kafkajs sends one only when the interval has passed).
     const keepAlive = setInterval(() => void beat(true), ctx.heartbeatIntervalMs);
@@ -288,17 +358,7 @@ async function deliver(message: DeliveredMessage, ctx: BatchContext, halted: () 
     } finally {
       clearInterval(keepAlive);
     }
-    if (attempt >= ctx.maxAttempts) {
-      ctx.log.error({ err: failure, ...where, attempts: attempt }, "event handler failed on every attempt; dead-lettering");
-      traced.deadLettered(failure, attempt);
-      try {
-        await ctx.deadLetter(deadLetterMessage(message, ctx.group, failure, attempt));
-      } finally {
-        traced.end("dead-lettered");
-      }
-      busMetrics.deadLettered().labels(message.topic, ctx.group).inc();
-      return "dead-lettered";
-    }
+    if (attempt >= ctx.maxAttempts) return deadLetter(failure, attempt, "event handler failed on every attempt; dead-lettering");
     const delay = backoffDelay(attempt, ctx.backoffMs, ctx.maxBackoffMs);
     ctx.log.warn({ err: (failure as Error)?.message ?? String(failure), ...where, attempt, retryInMs: delay }, "event handler failed; retrying");
     traced.retrying(failure, attempt, delay);
@@ -381,7 +441,17 @@ export class KafkaEventBus implements EventBus {
     if (this.closed) throw new Error("event bus is closed");
     if (opts.topics.length === 0) throw new Error("subscribe needs at least one topic");
     if (this.subs.has(opts.group)) throw new Error(`consumer group "${opts.group}" already has a subscription on this bus (one consumer per group)`);
-    const sub = new KafkaSubscription(this.kafka, opts, this.settings, this.log, (m) => this.send([m]));
+    const sub = new KafkaSubscription(
+      this.kafka,
+      opts,
+      this.settings,
+      this.log,
+      (m) => this.send([m]),
+      async (group, topic) => {
+        const { admin } = await this.clients();
+        return (await admin.fetchOffsets({ groupId: group, topics: [topic] })).find((t) => t.topic === topic)?.partitions ?? [];
+      },
+    );
     this.subs.set(opts.group, sub);
     const forget = async () => {
       await sub.stop();
@@ -510,6 +580,7 @@ class KafkaSubscription {
     private readonly settings: Settings,
     private readonly log: Logger,
     private readonly deadLetter: (m: OutgoingMessage) => Promise<void>,
+    private readonly fetchCommitted: (group: string, topic: string) => Promise<{ partition: number; offset: string; metadata: string | null }[]>,
   ) {}
 
   /** Resolves once the consumer has joined its group and fetches. */
@@ -544,8 +615,10 @@ class KafkaSubscription {
     });
     this.consumer = consumer;
     // kafkajs logs joins and crashes itself; a (re-)join ends the rebalance the batches stopped for.
+    const attempts = new KafkaAttemptLedger(group, { fetchCommitted: this.fetchCommitted, commit: (entries) => consumer.commitOffsets(entries) });
     consumer.on(consumer.events.GROUP_JOIN, () => {
       this.groupChange.error = undefined;
+      attempts.forget();
     });
     const ctx: BatchContext = {
       group,
@@ -559,6 +632,7 @@ class KafkaSubscription {
       stopping: () => this.stopping,
       wait: (ms) => this.wait(ms),
       groupChange: this.groupChange,
+      attempts,
     };
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });

@@ -10,6 +10,7 @@ import {
   type BatchContext,
   type BatchPayload,
   consumeBatch,
+  KafkaAttemptLedger,
   fromKafkaHeaders,
   fromKafkaMessage,
   KafkaEventBus,
@@ -342,6 +343,61 @@ describe("consumeBatch", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(110);
     expect(backoff.heartbeats()).toBeGreaterThanOrEqual(6);
     expect(backoff.events).toEqual(["handle retry#1", "handle retry#2", "commit t/2@1", "resolve 0"]);
+  });
+});
+
+describe("KafkaAttemptLedger with consumeBatch (attempts across a crashed member)", () => {
+  /** A broker double for the group's committed offsets, with their metadata. */
+  function broker(initial: { offset: string; metadata: string | null }) {
+    const committed = new Map<number, { offset: string; metadata: string | null }>([[2, initial]]);
+    const io = {
+      fetches: 0,
+      fetchCommitted: async () => {
+        io.fetches++;
+        return [...committed].map(([partition, c]) => ({ partition, ...c }));
+      },
+      commit: async (entries: { topic: string; partition: number; offset: string; metadata: string }[]) => {
+        for (const e of entries) committed.set(e.partition, { offset: e.offset, metadata: e.metadata });
+      },
+    };
+    return { io, committed };
+  }
+
+  it("records each attempt in the committed offset's metadata before the handler runs", async () => {
+    const b = broker({ offset: "7", metadata: null });
+    const seen: (string | null | undefined)[] = [];
+    const d = driver([record(7, "k", "a")], async () => void seen.push(b.committed.get(2)?.metadata), {
+      attempts: new KafkaAttemptLedger("g", b.io),
+    });
+    await consumeBatch(d.payload, d.ctx);
+    expect(seen).toEqual(['{"attempts":1}']);
+    expect(d.events).toEqual(["handle a#1", "commit t/2@8", "resolve 7"]);
+  });
+
+  it("continues the count a stopped member left, and dead-letters without running the handler once it is spent", async () => {
+    const b = broker({ offset: "7", metadata: '{"attempts":2}' });
+    const d = driver([record(7, "k", "poison"), record(8, "k", "next")], async () => {}, { attempts: new KafkaAttemptLedger("g", b.io) });
+    await consumeBatch(d.payload, d.ctx);
+    expect(d.events.slice(0, 3)).toEqual(["handle poison#3", "commit t/2@8", "resolve 7"]);
+
+    const spent = broker({ offset: "7", metadata: '{"attempts":3}' });
+    const e = driver([record(7, "k", "poison"), record(8, "k", "next")], async () => {}, { attempts: new KafkaAttemptLedger("g", spent.io) });
+    await consumeBatch(e.payload, e.ctx);
+    expect(e.events).toEqual(["dlq t.dlq poison attempts=3 offset=7", "commit t/2@8", "resolve 7", "handle next#1", "commit t/2@9", "resolve 8"]);
+    // The next message's count was known without asking the broker again.
+    expect(spent.io.fetches).toBe(1);
+  });
+
+  it("ignores metadata that belongs to another offset or is not ours", async () => {
+    for (const initial of [
+      { offset: "6", metadata: '{"attempts":3}' },
+      { offset: "7", metadata: "written by another tool" },
+    ]) {
+      const b = broker(initial);
+      const d = driver([record(7, "k", "a")], async () => {}, { attempts: new KafkaAttemptLedger("g", b.io) });
+      await consumeBatch(d.payload, d.ctx);
+      expect(d.events[0]).toBe("handle a#1");
+    }
   });
 });
 
