@@ -6,6 +6,8 @@ export const ingestionConfigSchema = z.object({
   /** A document without progress for this long is queued again (safety net). */
   INGESTION_STALE_AFTER_MS: env.int(15 * 60_000, { min: 10_000 }),
   INGESTION_STALE_SWEEP_MS: env.int(60_000, { min: 1000 }),
+  /** Re-queues of one generation by the stale sweep before the document is failed. */
+  INGESTION_STALE_MAX_REQUEUES: env.int(3, { min: 1, max: 100 }),
   /** Largest file accepted by a file add (bytes). */
   INGESTION_MAX_FILE_BYTES: env.int(50 * 1024 * 1024, { min: 1024 }),
   /** Key that signs expiring file links (at least 32 characters). Default: generated once and kept in the data directory. */

@@ -75,7 +75,7 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
   const notify = () => relay.notify();
   const getDocument = new GetDocumentUseCase(repo);
   const recordState = new RecordStateUseCase(repo);
-  const requeueStale = new RequeueStaleUseCase(repo, clock, config.INGESTION_STALE_AFTER_MS, notify);
+  const requeueStale = new RequeueStaleUseCase(repo, clock, config.INGESTION_STALE_AFTER_MS, notify, config.INGESTION_STALE_MAX_REQUEUES);
   let subscription: Subscription | undefined;
   let sweep: NodeJS.Timeout | undefined;
 

@@ -72,6 +72,7 @@ export class UpdateDocumentUseCase {
           statusReason: undefined,
           generation: doc.generation + 1,
           stateSequence: 0,
+          requeues: undefined,
         };
       }
       const headers = traceHeaders(c);

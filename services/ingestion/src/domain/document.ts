@@ -44,6 +44,8 @@ export interface DocumentRecord {
   generation: number;
   /** Highest pipeline state sequence applied in this generation. */
   stateSequence: number;
+  /** Times the stale sweep queued this generation again (absent: never); a new generation starts at none. */
+  requeues?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -232,6 +234,7 @@ export function planAdd(existing: DocumentRecord | undefined, input: DocumentInp
         statusReason: undefined,
         generation: existing.generation + 1,
         stateSequence: 0,
+        requeues: undefined,
         updatedAt: now,
       },
     };

@@ -2,6 +2,7 @@ import { decodeEvent, TOPICS } from "@engram/bus";
 import { type Clock, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
 import { AddDocumentUseCase, type AddDocumentCommand } from "../../src/app/add-document.usecase";
 import { GetDocumentUseCase } from "../../src/app/get-document.usecase";
+import { RequeueStaleUseCase } from "../../src/app/requeue-stale.usecase";
 import { RecordStateUseCase } from "../../src/app/record-state.usecase";
 import type { StateUpdate } from "../../src/domain/document";
 import type { DocumentRepositoryHarness } from "./document-repository.contract";
@@ -189,6 +190,31 @@ export function ingestionUseCasesContract(open: () => Promise<DocumentRepository
     await record.execute("acme", first.id, { generation: 1, sequence: 5, status: "failed", reason: "the URL could not be used", at: NOW });
     expect(await outboxRows()).toHaveLength(2);
     expect(await get.execute("acme", "user_123", first.id)).toMatchObject({ status: "failed", statusReason: "the URL could not be used" });
+  });
+
+  it("the stale sweep re-queues a stalled generation at most maxRequeues times, then fails it and withdraws it", async () => {
+    const first = await add.execute(addCmd());
+    const sweep = new RequeueStaleUseCase(h.repo, clock, 1000, () => undefined, 2);
+    const types = async () => (await outboxRows()).map((r) => r.message.headers["event-type"]);
+    for (let i = 1; i <= 2; i++) {
+      now = new Date(now.getTime() + 60_000);
+      expect(await sweep.execute()).toBe(1);
+      expect(await get.execute("acme", "user_123", first.id)).toMatchObject({ status: "queued", generation: 1 });
+    }
+    expect(await types()).toEqual(["DocumentQueued", "DocumentQueued", "DocumentQueued"]);
+    now = new Date(now.getTime() + 60_000);
+    expect(await sweep.execute()).toBe(1);
+    const failed = await get.execute("acme", "user_123", first.id);
+    expect(failed).toMatchObject({ status: "failed", generation: 1 });
+    expect(failed.statusReason).toMatch(/^processing never finished: queued again 2 times/);
+    expect(await types()).toEqual(["DocumentQueued", "DocumentQueued", "DocumentQueued", "DocumentDeleted"]);
+    // Failed is final: the sweep leaves it alone; new content starts a generation with a fresh count.
+    now = new Date(now.getTime() + 60_000);
+    expect(await sweep.execute()).toBe(0);
+    await add.execute(addCmd({ content: "Sarah moved to Lisbon." }));
+    now = new Date(now.getTime() + 60_000);
+    expect(await sweep.execute()).toBe(1);
+    expect(await get.execute("acme", "user_123", first.id)).toMatchObject({ status: "queued", generation: 2 });
   });
 
   it("a failure of a stale generation withdraws nothing", async () => {

@@ -22,6 +22,7 @@ const MIGRATIONS = [
   `ALTER TABLE documents ADD COLUMN file TEXT;
    ALTER TABLE documents ADD COLUMN container_tags TEXT;
    CREATE INDEX documents_by_tenant_status ON documents (tenant_id, status, updated_at);`,
+  `ALTER TABLE documents ADD COLUMN requeues INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 interface Row {
@@ -46,6 +47,7 @@ interface Row {
   content_hash: string;
   generation: number;
   state_sequence: number;
+  requeues: number;
   created_at: string;
   updated_at: string;
   file: string | null;
@@ -77,6 +79,7 @@ function fromRow(r: Row): DocumentRecord {
     contentHash: r.content_hash,
     generation: r.generation,
     stateSequence: r.state_sequence,
+    requeues: r.requeues || undefined,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     file: jsonColumn.read(r.file),
@@ -107,6 +110,7 @@ function toParams(d: DocumentRecord): Record<string, unknown> {
     content_hash: d.contentHash,
     generation: d.generation,
     state_sequence: d.stateSequence,
+    requeues: d.requeues ?? 0,
     created_at: d.createdAt,
     updated_at: d.updatedAt,
     file: jsonColumn.write(d.file),

@@ -49,6 +49,7 @@ export interface DocumentDoc {
   contentHash: string;
   generation: number;
   stateSequence: number;
+  requeues?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -92,6 +93,7 @@ export function toDocumentDoc(d: DocumentRecord): DocumentDoc {
     contentHash: d.contentHash,
     generation: d.generation,
     stateSequence: d.stateSequence,
+    requeues: d.requeues,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
   });
@@ -130,6 +132,7 @@ export function fromDocumentDoc(r: DocumentDoc): DocumentRecord {
     contentHash: r.contentHash,
     generation: Number(r.generation),
     stateSequence: Number(r.stateSequence),
+    requeues: r.requeues ? Number(r.requeues) : undefined,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     file,
