@@ -140,7 +140,8 @@ function toJsonText(v: unknown): string {
   return text.replace(/"\\u0000RAW(\d+)\\u0000"/g, (_m, i: string) => raws[Number(i)]!);
 }
 
-let known = { namespaces: ["fuzz", "default"], ids: ["d_00000000000000000000"], memoryIds: ["m_00000000000000000000"], tokens: ["x"] };
+/** Ids and file tokens that exist in the stack (set by the fixtures before each route). */
+let known = { ids: ["d_00000000000000000000"], memoryIds: ["m_00000000000000000000"], tokens: ["x"] };
 
 const deepArray = (n: number) => new Raw("[".repeat(n) + "]".repeat(n));
 const deepFilter = (n: number) => '{"AND":['.repeat(n) + '{"key":"a","value":"b"}' + "]}".repeat(n);
@@ -465,6 +466,21 @@ const authArb = fc.oneof(
   },
 );
 
+/** Other headers the gateway reads: request id and trace context, sane or not (printable ASCII: what HTTP lets through). */
+const headerValue = fc.oneof(
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 200 }),
+  fc.constantFrom(
+    "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    "00-00000000000000000000000000000000-0000000000000000-01",
+    "ff-zz",
+    "x".repeat(8000),
+  ),
+);
+const extraHeadersArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constant({} as Record<string, string>) },
+  { weight: 1, arbitrary: fc.record({ "x-request-id": headerValue, traceparent: headerValue, tracestate: headerValue }, { requiredKeys: [] }) },
+);
+
 const jsonTypeArb = fc.oneof(
   { weight: 14, arbitrary: fc.constant("application/json") },
   {
@@ -584,32 +600,34 @@ function requestArb(route: RouteDef): fc.Arbitrary<FuzzRequest> {
   });
   const multipart = MULTIPART_SCHEMAS[k];
   if (multipart) {
-    return fc.record({ path: pathArb, auth: authArb, part: multipartArb(multipart) }).map(({ path: p, auth, part }) => ({
+    return fc.record({ path: pathArb, auth: authArb, extra: extraHeadersArb, part: multipartArb(multipart) }).map(({ path: p, auth, extra, part }) => ({
       method: route.method,
       path: p,
-      headers: { ...(auth ? { authorization: auth } : {}), "content-type": part.contentType },
+      headers: { ...extra, ...(auth ? { authorization: auth } : {}), "content-type": part.contentType },
       body: part.body,
     }));
   }
   if (route.method === "GET") {
-    return fc.record({ path: pathArb, auth: authArb, head: fc.boolean() }).map(({ path: p, auth, head }) => ({
+    return fc.record({ path: pathArb, auth: authArb, extra: extraHeadersArb, head: fc.boolean() }).map(({ path: p, auth, extra, head }) => ({
       method: head ? "HEAD" : "GET",
       path: p,
-      headers: (auth ? { authorization: auth } : {}) as Record<string, string>,
+      headers: { ...extra, ...(auth ? { authorization: auth } : {}) },
     }));
   }
   return fc
     .record({
       path: pathArb,
       auth: authArb,
+      extra: extraHeadersArb,
       type: jsonTypeArb,
       body: jsonTextArb(BODY_SCHEMAS[k]),
       enc: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom("gzip", "br", "bogus") }),
     })
-    .map(({ path: p, auth, type, body, enc }) => ({
+    .map(({ path: p, auth, extra, type, body, enc }) => ({
       method: route.method,
       path: p,
       headers: {
+        ...extra,
         ...(auth ? { authorization: auth } : {}),
         ...(type !== undefined ? { "content-type": type } : {}),
         ...(enc ? { "content-encoding": enc } : {}),
@@ -694,7 +712,8 @@ describe("gateway fuzzing (every route, valid-ish and junk input)", () => {
   let base: URL;
   let tmp: string;
   const spool = () => path.join(tmp, "engram-uploads");
-  const routes = gatewayRoutes(path.join(tempDataDir("engram-fuzz-routes-"), "spool"));
+  const routesDir = tempDataDir("engram-fuzz-routes-");
+  const routes = gatewayRoutes(path.join(routesDir, "spool"));
 
   /**
    * Real documents, a memory and a file link for the fuzzer to find among its
@@ -715,7 +734,6 @@ describe("gateway fuzzing (every route, valid-ish and junk input)", () => {
     const link = await api("GET", `/v3/documents/${fileDoc}/file-url`);
     expect([v5.status, v3.status, mem.status, file.status, link.status]).toEqual([200, 200, 201, 200, 200]);
     known = {
-      namespaces: ["fuzz", "default"],
       ids: ["fuzz-doc", "fuzz-legacy", fileDoc, v3.body.id, "d_00000000000000000000"],
       memoryIds: [mem.body.memories[0].id, "m_00000000000000000000"],
       tokens: [String(link.body.url).split("/files/")[1]!],
@@ -731,6 +749,7 @@ describe("gateway fuzzing (every route, valid-ish and junk input)", () => {
   afterAll(async () => {
     agent.destroy();
     await stopQuietly(engram);
+    for (const d of [routesDir, tmp]) if (d) fs.rmSync(d, { recursive: true, force: true });
   });
 
   it("enumerates the router and every named schema belongs to a route; every route with a body has its schema named", () => {
@@ -788,7 +807,9 @@ describe("gateway fuzzing (every route, valid-ish and junk input)", () => {
     });
   });
 
-  it("leaves no upload spool file behind", async () => {
-    await waitFor(() => !fs.existsSync(spool()) || fs.readdirSync(spool()).length === 0, { timeoutMs: 5000, what: `an empty spool (${spool()})` });
+  it("leaves no upload spool file behind after the accepted, refused, broken and unauthenticated uploads of the run", async () => {
+    // The stack's spool is under the TMPDIR it was given (the fixtures uploaded through it).
+    expect(fs.existsSync(spool())).toBe(true);
+    await waitFor(() => fs.readdirSync(spool()).length === 0, { timeoutMs: 5000, what: `an empty spool (${spool()}: ${fs.readdirSync(spool()).join(", ")})` });
   });
 });

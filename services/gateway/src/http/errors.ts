@@ -55,7 +55,10 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
   if (err instanceof URIError && e.status === 400)
     return {
       status: 400,
-      body: { error: "Invalid request path", details: "a path segment is not valid percent-encoding ('%' must start a UTF-8 byte as two hex digits)" },
+      body: {
+        error: "Invalid request path",
+        details: "a path segment is not valid percent-encoding: each '%' must be followed by two hex digits, and the bytes must be UTF-8",
+      },
       internal: false,
     };
   // Any other client error body-parser reports (a body that does not decode as its content-encoding says, …).

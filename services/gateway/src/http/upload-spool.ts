@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Request, RequestHandler, Response } from "express";
+import type { Request, RequestHandler } from "express";
 import multer from "multer";
 import type { Logger } from "@engram/observability";
 
@@ -87,7 +87,7 @@ export class UploadSpool {
     return (req, res, next) => {
       const state: RequestSpool = { paths: [], parsed: false, closed: false };
       this.requests.set(req, state);
-      (res as Response).once("close", () => {
+      res.once("close", () => {
         state.closed = true;
         if (state.parsed) this.release(state);
       });
