@@ -118,7 +118,13 @@ export function resolveDates(text: string, ref: DateReference): ResolvedDates {
     }
     if (granularity === "day" || granularity === "week") dates.push(ymd(y, m, d));
     else if (granularity === "month") dates.push(`${y}-${pad(m)}`);
-    if (!relative) continue; // explicit dates stay as written
+    if (!relative) {
+      // Explicit dates stay as written, but a month without its year ("in August", "on 2 June") gets the
+      // year it was resolved to, so the memory still says when once it is read out of its document.
+      if (hasMonth && !hasYear && !/\b(?:19|20)\d{2}\b/.test(phrase))
+        edits.push({ start: r.index, end: r.index + phrase.length, replacement: `${phrase} ${y}` });
+      continue;
+    }
     const fuzzy = /\b(?:few|couple|several)\b/i.test(phrase) ? "around " : "";
     // chrono includes a leading "on"/"in" in some matches ("on Monday", "in two weeks"): the whole match is replaced.
     const lead = /^(?:on|in|at)\s/i.test(phrase);

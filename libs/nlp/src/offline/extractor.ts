@@ -172,6 +172,10 @@ const SMALL_TALK_STATE =
   /^\S+(?:\s\S+)?\s(?:is|was)\s(?:(?:so|very|really|pretty|a bit|kind of)\s)?(?:fine|good|ok|okay|great|well|tired|sorry|glad|happy|here|back|ready|sure|not sure|excited|bored|busy|curious|confused|doing well|doing good|doing great|thankful|grateful)[.!]*$/i;
 const BOILERPLATE =
   /(?:all rights reserved|copyright|©|cookies?\b|privacy policy|terms of (?:service|use)|subscribe|sign up|log ?in\b|click here|read more|share this|follow us|newsletter|advertisement|table of contents|skip to (?:main )?content|powered by|back to top|previous post|next post|related posts|leave a (?:comment|reply)|posted (?:on|by)|^\s*(?:tags|categories|filed under)\s*:)/i;
+/** "<Name> said (that) he/she/they …": the report verb goes, the pronoun was the reporter. */
+const REPORTED_SELF =
+  /^((?:\p{Lu}[\p{L}'-]*)(?: \p{Lu}[\p{L}'-]*){0,2}) (?:said|says|mentioned|explained|noted|added|told (?:me|us|him|her|them)|announced|confirmed)(?: that)? (?:he|she|they) /u;
+
 /** Advice and speculation, not facts: "Sarah should see a doctor", "John might move". */
 const ADVICE_MODALS = new Set(["should", "shouldn't", "could", "might", "may", "must", "ought"]);
 const TRAILING_FILLER = /(?:,?\s+(?:by the way|btw|too|as well|lol|haha|though|actually|honestly|anyway|i guess|i think|you know|i mean|right|ok|okay))+$/i;
@@ -541,9 +545,20 @@ function clean(text: string): string {
     .trim();
 }
 
+/** "Update, 2 September 2025: <sentence>": a dated label before the statement. */
+const DATED_LABEL = /^([^:.!?]{3,48}):\s+(\S.*)$/;
+const LABEL_DATE =
+  /\b(?:19|20)\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b/i;
+
 function processUnit(u: Unit, state: State): void {
   let s = clean(u.text);
   if (!s) return;
+  // The label's date moves behind the statement, so the statement keeps its subject first ("X has moved …, as of 2 September 2025").
+  const labelled = DATED_LABEL.exec(s);
+  if (labelled && LABEL_DATE.test(labelled[1]!)) {
+    const when = labelled[1]!.replace(/^(?:update|updated|note|notes|call notes|meeting notes|edit|edited)\s*,?\s*/i, "").trim();
+    s = `${labelled[2]!.replace(/[.!]+\s*$/, "")}, as of ${when}.`;
+  }
   if (u.prose && (CODE_LIKE.test(s) || BOILERPLATE.test(s))) return;
   if (/\?["')\]]*$/.test(s)) return;
   s = stripInterjections(s);
@@ -734,7 +749,8 @@ function resolvePronouns(ts: Tok[], state: State): Tok[] | undefined {
       return undefined;
     }
     // Already named earlier in this clause: the pronoun refers back inside the sentence.
-    if (out.some((x) => x.text === e.label || x.text === `${e.label}'s`)) {
+    const sofar = ` ${out.map((x) => x.text).join(" ")} `;
+    if (sofar.includes(` ${e.label} `) || sofar.includes(` ${e.label}'s `)) {
       out.push(t);
       continue;
     }
@@ -873,14 +889,17 @@ function processClause(raw: Tok[], u: Unit, state: State, positions: number[]): 
 
   const persons = rewritePersons(ts, u.speaker, u.other);
   if (!persons) return;
-  const resolved = resolvePronouns(persons, state);
-  if (!resolved) return;
+  rememberClauseAntecedents(persons, state);
+  // A pronoun nobody can be found for: the sentence is kept as written rather than lost (it still holds the fact's words).
+  const resolved = resolvePronouns(persons, state) ?? persons;
 
   let text = join(resolved.map((x, n) => ({ ...x, pre: n === 0 ? "" : x.pre })))
     .replace(/\s+([,.!?;:])/g, "$1")
     .replace(/[,;:\s]+$/, "")
     .trim();
   text = text.replace(/[.!]+$/, "");
+  // Reported speech about the speaker's own plans: "Tomasz said he is moving" → "Tomasz is moving".
+  text = text.replace(REPORTED_SELF, "$1 ");
   const words = text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
   if (words.length < 3 || firstVerbIndex(resolved) < 0) {
     rememberEntities(resolved, state, u.prose);
@@ -918,6 +937,31 @@ function processClause(raw: Tok[], u: Unit, state: State, positions: number[]): 
       const f: ExtractedFact = { content: inferred, isStatic: isStaticStatement(inferred), eventDates: [], isInference: true, chunkPositions: positions };
       if (subject) f.subject = subject;
       emit(state, f);
+    }
+  }
+}
+
+/**
+ * People named in a clause before its first he/she/they ("Tomasz Weber said he
+ * is moving …"): the pronoun refers back to them. A capitalised run of two or
+ * three words (a full name the lexicon may not know) counts as a person there.
+ */
+function rememberClauseAntecedents(ts: Tok[], state: State): void {
+  const at = ts.findIndex((t, i) => i > 0 && !t.fixed && /^(?:he|she|they|him|her|his|them|their|he's|she's|they're)$/.test(t.lower));
+  if (at < 0) return;
+  const prefix = ts.slice(0, at);
+  const before = state.entities.length;
+  rememberEntities(prefix, state, false);
+  if (state.entities.length > before) return;
+  for (let i = 0; i < prefix.length; i++) {
+    if (!prefix[i]!.word || !NAME_WORD.test(prefix[i]!.text)) continue;
+    const name = nameRun(
+      prefix.slice(i, i + 3).map((x) => x.text),
+      false,
+    );
+    if (name && name.includes(" ") && !state.speakers.has(name.toLowerCase())) {
+      state.entities.push({ label: name, gender: genderOfName(name), plural: false, person: true });
+      return;
     }
   }
 }

@@ -1,4 +1,4 @@
-import { analyze } from "@engram/index";
+import { analyze, stem } from "@engram/index";
 import { AUX, infinitive, isAdverbWord, lexTags } from "./lexicon";
 import { firstVerbIndex } from "./syntax";
 import { join, toks } from "./tokens";
@@ -84,7 +84,8 @@ export function analyzeStatement(text: string, subjectHint?: string): Statement 
     if (verb.endsWith("ing") && verb.length > 5) {
       const base = verb.slice(0, -3);
       if (lexTags(base).includes("Infinitive")) verb = base;
-      else if (lexTags(`${base}e`).includes("Infinitive")) verb = `${base}e`;
+      else if (lexTags(`${base}e`).includes("Infinitive") || stem(`${base}e`) === stem(verb))
+        verb = `${base}e`; // moving → move
       else if (/(.)\1$/.test(base) && lexTags(base.slice(0, -1)).includes("Infinitive")) verb = base.slice(0, -1);
     }
   }
@@ -126,6 +127,7 @@ export function analyzeStatement(text: string, subjectHint?: string): Statement 
 /** Events that set a slot's value: "moved to Y" sets where one lives, "started working at Y" where one works. */
 const SLOT_ALIASES: Record<string, string> = {
   "move|to": "live|in",
+  "move|from": "live|in",
   "relocate|to": "live|in",
   "start|at": "work|at",
   "start|for": "work|at",
