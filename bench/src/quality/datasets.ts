@@ -1,6 +1,6 @@
 /**
- * Loaders of the judged test collections in /work/shared/datasets (override
- * with ENGRAM_DATASETS_DIR). Each yields documents, the judged queries and
+ * Loaders of the judged test collections in ../shared/datasets beside the
+ * repository (override with ENGRAM_DATASETS_DIR). Each yields documents, the judged queries and
  * graded judgments keyed by the collection's own ids.
  */
 import fs from "node:fs";
@@ -35,7 +35,7 @@ export interface Dataset {
 export type DatasetKey = "msmarco" | "cranfield";
 export const DATASET_KEYS: readonly DatasetKey[] = ["msmarco", "cranfield"];
 
-export const DATASETS_DIR = process.env.ENGRAM_DATASETS_DIR ?? "/work/shared/datasets";
+export const DATASETS_DIR = process.env.ENGRAM_DATASETS_DIR ?? path.resolve(__dirname, "../../../../shared/datasets");
 
 /** The text indexed for a document, by Engram and by the in-process baseline alike. */
 export function documentContent(d: CorpusDoc): string {

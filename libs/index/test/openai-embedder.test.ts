@@ -241,19 +241,20 @@ describe("OpenAICompatibleEmbedder retries", () => {
     expect(err.cause).toBeInstanceOf(EmbeddingProviderError);
   });
 
+  // Timeouts long enough that a request always reaches the test server first, even on a loaded machine.
   it("times out a server that never answers and retries", async () => {
     respond = (req, n) => (n === 0 ? "hang" : ok()(req, n));
-    const out = await make({ timeoutMs: 100 }).embed(["a"], "document");
+    const out = await make({ timeoutMs: 750 }).embed(["a"], "document");
     expect(out).toHaveLength(1);
     expect(requests).toHaveLength(2);
   });
 
   it("gives up after persistent timeouts with a retryable error", async () => {
     respond = () => "hang";
-    const err = await failure(make({ timeoutMs: 50, maxRetries: 1 }).embed(["a"], "document"));
+    const err = await failure(make({ timeoutMs: 750, maxRetries: 1 }).embed(["a"], "document"));
     expect(requests).toHaveLength(2);
     expect(err.retryable).toBe(true);
-    expect(err.message).toMatch(/timed out after 50 ms/);
+    expect(err.message).toMatch(/timed out after 750 ms/);
   });
 
   it("retries network errors (connection refused) and then gives up", async () => {

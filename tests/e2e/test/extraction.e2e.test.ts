@@ -3,7 +3,7 @@ import path from "node:path";
 import { apiClient, type EngramProcess, REPO_ROOT, startEngram } from "@engram/testing";
 import { type Api, stopQuietly, waitDone } from "./helpers";
 
-const FIXTURES = path.resolve(REPO_ROOT, "../shared/fixtures/documents");
+const FIXTURES = path.resolve(REPO_ROOT, "tests/fixtures/documents");
 const KEY = "extract-key-0123456789abcdef";
 
 /** Real files through the whole stack: upload -> durable store -> worker threads -> index -> search. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { apiClient, type EngramProcess, REPO_ROOT, startEngram } from "@engram/testing";
 import { stopQuietly, waitDone } from "./helpers";
 
-const SITE = path.resolve(REPO_ROOT, "../shared/fixtures/sites/httpx/site");
+const SITE = path.resolve(REPO_ROOT, "tests/fixtures/sites/httpx/site");
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
   return new Promise((resolve) => {

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** The shared extraction fixtures (beside the repository, or ENGRAM_FIXTURES_DIR). */
-export const FIXTURES_DIR = process.env.ENGRAM_FIXTURES_DIR ?? path.resolve(__dirname, "../../../../../../shared/fixtures/documents");
+/** The extraction fixtures (tests/fixtures/documents in the repository, or ENGRAM_FIXTURES_DIR). */
+export const FIXTURES_DIR = process.env.ENGRAM_FIXTURES_DIR ?? path.resolve(__dirname, "../../../../../tests/fixtures/documents");
 
 export interface ManifestRow {
   file: string;
