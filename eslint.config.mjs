@@ -3,7 +3,9 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "libs/grpc/src/gen/**", "**/dist/**", "coverage/**", "bench/results/**", ".data/**", "**/scratch/**", "tests/fixtures/**"] },
+  {
+    ignores: ["**/node_modules/**", "libs/grpc/src/gen/**", "**/dist/**", "coverage/**", "bench/results/**", ".data/**", "**/scratch/**", "tests/fixtures/**"],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
