@@ -6,6 +6,12 @@
  *   pnpm bench:quality -- --dataset cranfield --json bench/results/quality.json
  *   pnpm bench:quality -- --provider-url http://127.0.0.1:11434/v1 --provider-model nomic-embed-text
  *                                                       # EMBEDDER=openai (EMBEDDING_API_KEY from the environment)
+ *   pnpm bench:quality -- --threshold                   # also v4 documents and hybrid at the API's default threshold
+ *   pnpm bench:quality -- --threshold 0.5               # … or at the threshold given
+ *
+ * With --threshold, two more rows per dataset: /v4/search documents and hybrid sent without a threshold
+ * (the API's default; with a value, that threshold), next to the threshold-0 rows, and how far their
+ * nDCG@10 is from the threshold-0 rows' (issue #15: hybrid within 0.01).
  *
  * With a provider, the two parts of the fusion are measured too: a dense-only ranking computed in this
  * process (every document and query embedded through the same provider with the stack's own client,
@@ -43,11 +49,40 @@ const NAMESPACE: Record<DatasetKey, string> = { msmarco: "quality-msmarco", cran
 const ID_PREFIX: Record<DatasetKey, string> = { msmarco: "msm-", cranfield: "cran-" };
 
 type Api = ReturnType<typeof apiClient>;
-type EngramRowKey = "v4Documents" | "v4Hybrid" | "v3Search";
+type EngramRowKey = "v4Documents" | "v4Hybrid" | "v3Search" | "v4DocumentsThreshold" | "v4HybridThreshold";
+
+/**
+ * --threshold [value]: the threshold of the two extra v4 rows; undefined = none sent (the API's default).
+ * `thresholdRows` is false without the flag.
+ */
+const THRESHOLD_OPTION = (() => {
+  const i = process.argv.indexOf("--threshold");
+  if (i < 0) return { thresholdRows: false, threshold: undefined };
+  const next = process.argv[i + 1];
+  if (next === undefined || next.startsWith("--")) return { thresholdRows: true, threshold: undefined };
+  const t = Number(next);
+  if (!(t >= 0 && t <= 1)) throw new Error(`--threshold wants a number from 0 to 1 (or nothing: the API's default), got ${next}`);
+  return { thresholdRows: true, threshold: t };
+})();
+const THRESHOLD_LABEL = THRESHOLD_OPTION.threshold === undefined ? "default threshold" : `threshold ${THRESHOLD_OPTION.threshold}`;
+/** Issue #15: hybrid at the default threshold within this much nDCG@10 of threshold 0. */
+const THRESHOLD_NDCG_TOLERANCE = 0.01;
+
 const ENGRAM_ROWS: { key: EngramRowKey; label: string }[] = [
   { key: "v4Documents", label: "Engram /v4/search documents" },
   { key: "v4Hybrid", label: "Engram /v4/search hybrid" },
   { key: "v3Search", label: "Engram /v3/search" },
+  ...(THRESHOLD_OPTION.thresholdRows
+    ? [
+        { key: "v4DocumentsThreshold" as const, label: `Engram /v4/search documents, ${THRESHOLD_LABEL}` },
+        { key: "v4HybridThreshold" as const, label: `Engram /v4/search hybrid, ${THRESHOLD_LABEL}` },
+      ]
+    : []),
+];
+/** The threshold-0 row each --threshold row is compared with. */
+const THRESHOLD_PAIRS: { key: EngramRowKey; of: EngramRowKey; mode: string; target: boolean }[] = [
+  { key: "v4DocumentsThreshold", of: "v4Documents", mode: "documents", target: false },
+  { key: "v4HybridThreshold", of: "v4Hybrid", mode: "hybrid", target: true },
 ];
 
 interface EngramRow {
@@ -94,6 +129,8 @@ interface DatasetResult {
   bm25Variants: Record<string, number>;
   fts5Reference: { ndcg10: number };
   engram: Record<EngramRowKey, EngramRow & { parts?: PartsVerdict }>;
+  /** With --threshold: each extra row's nDCG@10 against the same mode at threshold 0. */
+  thresholdCheck?: Record<string, { ndcg10: number; ndcg10AtZero: number; delta: number; within: boolean }>;
   /** With a provider: the dense part alone (in this process) and the keyword part alone (EMBEDDER=hashing stack, same routes). */
   denseOnly?: DenseOnlyRow;
   keywordOnly?: Record<EngramRowKey, EngramRow>;
@@ -230,17 +267,20 @@ async function searchRun(
   ids: { byServiceId: Map<string, string>; byCallerId: Map<string, string> },
 ): Promise<{ row: EngramRow; run?: Map<string, string[]>; byScore?: Map<string, string[]> }> {
   const ns = NAMESPACE[ds.key];
+  const hybrid = row === "v4Hybrid" || row === "v4HybridThreshold";
+  // The --threshold rows send the threshold given, or none (the API's default); the others threshold 0.
+  const threshold = row === "v4DocumentsThreshold" || row === "v4HybridThreshold" ? THRESHOLD_OPTION.threshold : 0;
   const request = (q: string) =>
     row === "v3Search"
       ? api("POST", "/v3/search", { q, containerTag: ns, limit: LIMIT, documentThreshold: 0, chunkThreshold: 0 })
       : api("POST", "/v4/search", {
           q,
           containerTag: ns,
-          searchMode: row === "v4Documents" ? "documents" : "hybrid",
+          searchMode: hybrid ? "hybrid" : "documents",
           limit: LIMIT,
-          threshold: 0,
+          ...(threshold !== undefined ? { threshold } : {}),
           // Hybrid mixes memory results (attributed to their source document) with chunk results.
-          ...(row === "v4Hybrid" ? { include: { documents: true } } : {}),
+          ...(hybrid ? { include: { documents: true } } : {}),
         });
   const run = new Map<string, string[]>();
   const byScore = new Map<string, string[]>();
@@ -302,6 +342,8 @@ const KEYWORD_ONLY_LABEL: Record<EngramRowKey, string> = {
   v4Documents: "keyword-only Engram, v4 documents",
   v4Hybrid: "keyword-only Engram, v4 hybrid",
   v3Search: "keyword-only Engram, v3",
+  v4DocumentsThreshold: `keyword-only Engram, v4 documents, ${THRESHOLD_LABEL}`,
+  v4HybridThreshold: `keyword-only Engram, v4 hybrid, ${THRESHOLD_LABEL}`,
 };
 
 function partsCell(p: PartsVerdict | undefined): string {
@@ -312,7 +354,7 @@ function partsCell(p: PartsVerdict | undefined): string {
 }
 
 function printTable(ds: Dataset, r: DatasetResult, baselineLabel: string): void {
-  const w = 40;
+  const w = THRESHOLD_OPTION.thresholdRows ? 52 : 40; // wider only for the labels of the --threshold rows
   const num = (s: string) => s.padStart(8);
   const parts = !!r.denseOnly;
   const head =
@@ -374,6 +416,14 @@ function printTable(ds: Dataset, r: DatasetResult, baselineLabel: string): void 
         `parts: ${label.replace("Engram ", "")} ${f4(r.engram[key].metrics!.ndcg10)} vs keyword-only ${f4(p.keywordOnlyNdcg10)} ` +
           `(${signed(r.engram[key].metrics!.ndcg10 - p.keywordOnlyNdcg10)}) and dense-only ${f4(p.denseOnlyNdcg10)} ` +
           `(${signed(r.engram[key].metrics!.ndcg10 - p.denseOnlyNdcg10)}): ${p.beatsBoth ? "beats both parts" : "does NOT beat both parts"}`,
+      );
+  }
+  for (const p of THRESHOLD_PAIRS) {
+    const c = r.thresholdCheck?.[p.mode];
+    if (c)
+      console.log(
+        `threshold: v4 ${p.mode} at the ${THRESHOLD_LABEL} nDCG@10 ${f4(c.ndcg10)} vs threshold 0 ${f4(c.ndcg10AtZero)} (${signed(c.delta)}): ` +
+          `within ${THRESHOLD_NDCG_TOLERANCE}${p.target ? " (issue #15 target)" : ""}: ${c.within ? "ok" : "MISS"}`,
       );
   }
   const gap = r.bm25.ndcg10 - fts;
@@ -534,6 +584,15 @@ async function main(): Promise<void> {
       judgments += q.size;
       relevantJudgments += relevantCount(q);
     }
+    const thresholdCheck: NonNullable<DatasetResult["thresholdCheck"]> = {};
+    if (THRESHOLD_OPTION.thresholdRows)
+      for (const p of THRESHOLD_PAIRS) {
+        const a = engramRows[p.key]?.metrics;
+        const z = engramRows[p.of]?.metrics;
+        if (!a || !z) continue;
+        const delta = a.ndcg10 - z.ndcg10;
+        thresholdCheck[p.mode] = { ndcg10: a.ndcg10, ndcg10AtZero: z.ndcg10, delta, within: Math.abs(delta) <= THRESHOLD_NDCG_TOLERANCE };
+      }
     results[ds.key] = {
       name: ds.name,
       namespace: NAMESPACE[ds.key],
@@ -547,6 +606,7 @@ async function main(): Promise<void> {
       bm25Variants: baseline.variants,
       fts5Reference: { ndcg10: ds.fts5ReferenceNdcg10 },
       engram: engramRows,
+      ...(THRESHOLD_OPTION.thresholdRows ? { thresholdCheck } : {}),
       ...(dense ? { denseOnly: dense } : {}),
       ...(keywordRows ? { keywordOnly: keywordRows } : {}),
     };
@@ -557,7 +617,9 @@ async function main(): Promise<void> {
   console.log(`\nEngram retrieval quality — ${date}, ${machine.cpus} CPUs, node ${machine.node}, embedder: ${embedder}`);
   console.log(
     `metrics: trec_eval/pytrec_eval conventions (linear-gain nDCG, ideal over all judged relevant; ties by doc id descending); ` +
-      `relevant = grade > 0; mean over queries with a relevant judgment; Engram runs: limit ${LIMIT}, threshold 0, ranked in the order returned`,
+      `relevant = grade > 0; mean over queries with a relevant judgment; Engram runs: limit ${LIMIT}, threshold 0` +
+      (THRESHOLD_OPTION.thresholdRows ? ` (rows marked "${THRESHOLD_LABEL}": ${THRESHOLD_OPTION.threshold ?? "none sent"})` : "") +
+      `, ranked in the order returned`,
   );
   console.log(
     `baseline: Okapi BM25 k1 ${BM25_DEFAULTS.k1} b ${BM25_DEFAULTS.b}, Lucene idf, lower-case letter/digit tokens, ` +
@@ -581,6 +643,16 @@ async function main(): Promise<void> {
         },
         engramRequests: {
           v4: { searchMode: ["documents", "hybrid"], limit: LIMIT, threshold: 0 },
+          ...(THRESHOLD_OPTION.thresholdRows
+            ? {
+                v4ThresholdRows: {
+                  searchMode: ["documents", "hybrid"],
+                  limit: LIMIT,
+                  threshold: THRESHOLD_OPTION.threshold ?? "none sent (the API's default)",
+                  target: `hybrid nDCG@10 within ${THRESHOLD_NDCG_TOLERANCE} of threshold 0`,
+                },
+              }
+            : {}),
           v3: { limit: LIMIT, documentThreshold: 0, chunkThreshold: 0 },
         },
         targets: { floor: "nDCG@10 >= BM25", target: `nDCG@10 >= BM25 + ${TARGET_MARGIN}` },
