@@ -1,4 +1,5 @@
 export * from "./text";
+export * from "./similarity";
 export * from "./embedder";
 export * from "./chunk-index";
 export * from "./sqlite-chunk-index";

@@ -296,7 +296,7 @@ describe("SearchEngine", () => {
     expect(new Set(withFb)).toEqual(new Set(without));
   });
 
-  it("similarity is in [0, 1]: 1 when every query term is present, lower when only weak terms are", () => {
+  it("similarity is in [0, 1]: 1 when every query term is present, lower when only common terms are; a result ranked next to a strong one shares its evidence", () => {
     const { engine, q } = setup({
       [P1]: [
         { rid: 1, text: "sarah was promoted to vp of product" },
@@ -308,8 +308,13 @@ describe("SearchEngine", () => {
     expect(hits[0]!.rid).toBe(1);
     expect(hits[0]!.similarity).toBe(1);
     const weak = hits.find((h) => h.rid === 2)!;
-    expect(weak.similarity).toBeGreaterThan(0);
-    expect(weak.similarity).toBeLessThan(0.6);
+    // On its own the record holds only the query's most common word: under the default threshold.
+    const own = engine.similarity(P1, 2, "sarah promoted product")!;
+    expect(own).toBeGreaterThan(0);
+    expect(own).toBeLessThan(0.6);
+    // Ranked below the record that holds all of it, it shares that evidence in proportion to its fused score.
+    expect(weak.similarity).toBeGreaterThan(own);
+    expect(weak.similarity).toBeLessThan(hits[0]!.similarity);
     for (const h of hits) expect(h.similarity).toBeLessThanOrEqual(1);
     expect(engine.similarity(P1, 1, "sarah promoted")).toBe(1);
     expect(engine.similarity(P1, 2, "sarah promoted")).toBe(0);

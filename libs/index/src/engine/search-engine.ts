@@ -6,6 +6,7 @@ import { type Bm25Params, collectionStats, type CollectionStats, documentFrequen
 import { TopK } from "./top-k";
 import { bm25FromSequence, rm3QueryModel, weighted } from "./feedback";
 import { IdTable } from "./id-table";
+import { calibrate, ownEvidence, rankedSimilarities, similarityTerms, warmSimilarity } from "../similarity";
 import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, PartitionLoader } from "./types";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
@@ -89,9 +90,10 @@ function tiedRanks(sorted: readonly { score: number }[]): number[] {
 }
 
 /**
- * Share of the query's idf mass whose terms occur in a record (1 = every query
- * term present), for the records of one partition: the query's term ids are
- * looked up once, then each record's sequence is read once.
+ * Share of the query's weight (similarity.ts: surprisal of each word) whose
+ * terms occur in a record (1 = every query term present), for the records of
+ * one partition: the query's term ids are looked up once, then each record's
+ * sequence is read once. Same value as `termCoverage`, without a set per record.
  */
 class Coverage {
   private readonly index: IdTable;
@@ -139,7 +141,7 @@ function norm(v: Float32Array): number {
  * store: BM25 with MaxScore top-k (keyword side), exact cosine over
  * contiguous same-model vector blocks (dense side, only when the query gives
  * the dense ranking a weight), weighted reciprocal-rank fusion, and a
- * similarity in [0, 1] for thresholds.
+ * similarity in [0, 1] for thresholds (similarity.ts).
  */
 export class SearchEngine implements HybridSearchEngine {
   private readonly parts = new Map<string, Partition>();
@@ -153,6 +155,8 @@ export class SearchEngine implements HybridSearchEngine {
   constructor(opts: SearchEngineOptions) {
     this.load = opts.load;
     this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
+    // The similarity's word counts load now, at start, not on the first search.
+    warmSimilarity();
   }
 
   /** The partition, loaded from the store on first use (and again when it lacks the vectors of a model now in use). */
@@ -297,8 +301,10 @@ export class SearchEngine implements HybridSearchEngine {
     cands.sort((a, b) => b.score - a.score || denseOrder(a) - denseOrder(b) || a.part - b.part || a.slot - b.slot);
     const top = cands.slice(0, limit);
 
+    // Similarity (similarity.ts): each hit's own evidence, then shared down the ranking and calibrated.
+    const simTerms = similarityTerms(q.text);
     const coverage: (Coverage | undefined)[] = [];
-    return top.map((c) => {
+    const evidence = top.map((c) => {
       const part = parts[c.part]!;
       let vectorScore = c.dense;
       if (useDense && c.denseRank === 0) {
@@ -308,10 +314,17 @@ export class SearchEngine implements HybridSearchEngine {
           vectorScore = dotAt(q.vector!, block.data, row * block.dims, block.dims);
         }
       }
-      const covered = (coverage[c.part] ??= new Coverage(part, queryTerms)).of(c.slot);
-      const similarity = Math.max(0, Math.min(1, Math.max(useDense ? vectorScore : 0, covered)));
-      return { rid: part.rids[c.slot]!, score: c.score, similarity, keywordScore: c.keyword, vectorScore };
+      const covered = (coverage[c.part] ??= new Coverage(part, simTerms)).of(c.slot);
+      return { evidence: ownEvidence(covered, useDense ? vectorScore : undefined), score: c.score, vectorScore };
     });
+    const similarities = rankedSimilarities(evidence);
+    return top.map((c, i) => ({
+      rid: parts[c.part]!.rids[c.slot]!,
+      score: c.score,
+      similarity: similarities[i]!,
+      keywordScore: c.keyword,
+      vectorScore: evidence[i]!.vectorScore,
+    }));
   }
 
   similarity(partition: string, rid: number, text: string, vector?: Float32Array, model?: string): number | undefined {
@@ -319,10 +332,9 @@ export class SearchEngine implements HybridSearchEngine {
     const part = this.partition(partition, useDense ? model : undefined);
     const slot = part.slotOf.get(rid);
     if (slot === undefined) return undefined;
-    const stats = collectionStats([part]);
-    const terms = this.queryTerms([part], stats, analyze(text));
-    let cos = 0;
+    let cos: number | undefined;
     if (useDense) {
+      cos = 0;
       const row = part.rowOf(model!, slot);
       if (row >= 0) {
         const block = part.vectors.get(model!)!;
@@ -330,7 +342,7 @@ export class SearchEngine implements HybridSearchEngine {
         if (n > 0) cos = dotAt(vector!, block.data, row * block.dims, block.dims) / n;
       }
     }
-    return Math.max(0, Math.min(1, Math.max(cos, new Coverage(part, terms).of(slot))));
+    return calibrate(ownEvidence(new Coverage(part, similarityTerms(text)).of(slot), cos));
   }
 
   /**

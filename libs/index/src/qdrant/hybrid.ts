@@ -2,7 +2,8 @@ import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import { analyze } from "../text";
 import { DENSE_VECTOR, SPARSE_VECTOR } from "./collections";
 import { type QdrantCondition, type QdrantFilter, type QdrantScope, toQdrantFilter } from "./filter";
-import { calibratedSimilarity, type CalibrationTerm, calibrationTerms, coverage, DEFAULT_FUSION, type FusedId, fuseRankings, type RankedId } from "./ranking";
+import { ownEvidence, rankedSimilarities, similarityTerms, termCoverage, warmSimilarity } from "../similarity";
+import { DEFAULT_FUSION, type FusedId, fuseRankings, type RankedId } from "./ranking";
 import { querySparseVector } from "./sparse";
 
 /**
@@ -70,8 +71,9 @@ function denseOf(vector: Schemas["Record"]["vector"]): number[] | undefined {
 /**
  * Hybrid search over one Engram collection (named vectors `dense` and `text`,
  * payload `tenantId`, `namespace`, `model`, `terms`): candidate generation in
- * Qdrant, fusion (see `QdrantFusion`) and the engine's similarity calibration
- * here. Shared by the chunk index and the memory search.
+ * Qdrant, fusion (see `QdrantFusion`) and the engine's similarity rule
+ * (similarity.ts) here: its weights come from the language, so no count of the
+ * collection is needed. Shared by the chunk index and the memory search.
  */
 export class QdrantHybridSearch {
   constructor(
@@ -79,7 +81,10 @@ export class QdrantHybridSearch {
     private readonly collection: string,
     private readonly dimensions: number,
     private readonly fusion: QdrantFusion = "weighted",
-  ) {}
+  ) {
+    // The similarity's word counts load now, at start, not on the first search.
+    warmSimilarity();
+  }
 
   /** The best `limit` candidates, fused and calibrated, with the payload fields asked for. */
   async search(q: HybridQuery): Promise<HybridCandidate[]> {
@@ -93,7 +98,7 @@ export class QdrantHybridSearch {
     const want = queryVector ? Math.max(limit, FUSION_CANDIDATES) : limit;
     const sparse = analyzed.length ? { query: querySparseVector(analyzed), using: SPARSE_VECTOR, filter, limit: want } : undefined;
     const dense = queryVector ? { query: queryVector, using: DENSE_VECTOR, filter: denseFilter, limit: want } : undefined;
-    const calibration = this.calibration({ tenantId: q.scope.tenantId, namespaces: q.scope.namespaces }, analyzed);
+    const terms = similarityTerms(q.text);
 
     let fused: FusedId[];
     if (sparse && dense && this.fusion !== "weighted") {
@@ -112,22 +117,19 @@ export class QdrantHybridSearch {
 
     // Vectors are read only for hits whose cosine the dense ranking did not give.
     const needVectors = queryVector !== undefined && fused.some((f) => f.denseRank === 0);
-    const [terms, records] = await Promise.all([
-      calibration,
-      this.client.retrieve(this.collection, {
-        ids: fused.map((f) => f.id),
-        with_payload: [...new Set([...q.payload, "terms", "model"])],
-        with_vector: needVectors ? [DENSE_VECTOR] : false,
-      }),
-    ]);
+    const records = await this.client.retrieve(this.collection, {
+      ids: fused.map((f) => f.id),
+      with_payload: [...new Set([...q.payload, "terms", "model"])],
+      with_vector: needVectors ? [DENSE_VECTOR] : false,
+    });
     const byId = new Map(records.map((r) => [String(r.id), r]));
-    const out: HybridCandidate[] = [];
+    const out: (HybridCandidate & { evidence: number })[] = [];
     for (const f of fused) {
       const r = byId.get(f.id);
       if (!r) continue; // deleted between the query and the read
       const payload = (r.payload ?? {}) as Record<string, unknown>;
       const recordTerms = new Set(Array.isArray(payload.terms) ? (payload.terms as string[]) : []);
-      const covered = coverage(terms, recordTerms);
+      const covered = termCoverage(terms, (t) => recordTerms.has(t));
       // A keyword hit holding none of the query's stems matched only through a colliding term id: not a match.
       if (f.keywordRank > 0 && f.denseRank === 0 && covered === 0 && this.fusion === "weighted") continue;
       let cosine = f.denseRank > 0 ? f.vectorScore : 0;
@@ -138,30 +140,15 @@ export class QdrantHybridSearch {
       out.push({
         pointId: f.id,
         score: f.score,
-        similarity: calibratedSimilarity(covered, queryVector ? cosine : undefined),
+        similarity: 0,
+        evidence: ownEvidence(covered, queryVector ? cosine : undefined),
         keywordScore: f.keywordScore,
         vectorScore: queryVector ? cosine : 0,
         payload,
       });
     }
-    return out;
-  }
-
-  /**
-   * The query's stems weighted by query count × idf over the searched scope
-   * (every record of the tenant in those namespaces, as the engine counts its
-   * partitions): exact counts from the `terms` payload index.
-   */
-  private async calibration(scope: QdrantScope, analyzed: readonly string[]): Promise<CalibrationTerm[]> {
-    const distinct = [...new Set(analyzed)];
-    if (distinct.length === 0) return [];
-    // One stem: coverage is 0 or 1 whatever its idf.
-    if (distinct.length === 1) return calibrationTerms(analyzed, 1, () => 0);
-    const base = toQdrantFilter(scope);
-    const count = async (extra?: QdrantCondition) =>
-      (await this.client.count(this.collection, { filter: extra ? { must: [...(base.must as QdrantCondition[]), extra] } : base, exact: true })).count;
-    const [n, ...dfs] = await Promise.all([count(), ...distinct.map((t) => count({ key: "terms", match: { value: t } }))]);
-    const df = new Map(distinct.map((t, i) => [t, dfs[i]!]));
-    return calibrationTerms(analyzed, n!, (t) => df.get(t) ?? 0);
+    // The engine's similarity rule (similarity.ts) over the fused order.
+    const similarities = rankedSimilarities(out);
+    return out.map(({ evidence: _evidence, ...c }, i) => ({ ...c, similarity: similarities[i]! }));
   }
 }

@@ -1,4 +1,3 @@
-import { idf } from "../engine/retrieve";
 import { DEFAULT_RANKING } from "../engine/search-engine";
 
 /**
@@ -6,35 +5,6 @@ import { DEFAULT_RANKING } from "../engine/search-engine";
  * whose candidate lists come from elsewhere (Qdrant): the same query gives the
  * same kind of answer whichever index serves it.
  */
-
-/** A query's distinct stems, each weighted by its count in the query × its idf over the searched scope. */
-export interface CalibrationTerm {
-  term: string;
-  weight: number;
-}
-
-/** `n` records in scope, `df(term)` of them holding the term (Lucene/BM25 idf, as the engine's coverage uses). */
-export function calibrationTerms(analyzedQuery: readonly string[], n: number, df: (term: string) => number): CalibrationTerm[] {
-  const qtf = new Map<string, number>();
-  for (const t of analyzedQuery) qtf.set(t, (qtf.get(t) ?? 0) + 1);
-  return [...qtf].map(([term, times]) => ({ term, weight: times * idf(n, df(term)) }));
-}
-
-/** Share of the query's idf mass whose stems the record holds (1 = every query stem present; 0 without query stems). */
-export function coverage(terms: readonly CalibrationTerm[], recordTerms: ReadonlySet<string>): number {
-  let total = 0;
-  let hit = 0;
-  for (const t of terms) {
-    total += t.weight;
-    if (recordTerms.has(t.term)) hit += t.weight;
-  }
-  return total > 0 ? hit / total : 0;
-}
-
-/** Similarity in [0, 1]: max(cosine when the dense side is on, coverage). */
-export function calibratedSimilarity(coverageShare: number, cosine: number | undefined): number {
-  return Math.max(0, Math.min(1, Math.max(cosine ?? 0, coverageShare)));
-}
 
 export interface RankedId {
   id: string;

@@ -2,7 +2,8 @@ import { HashingEmbedder } from "../../src/embedder";
 import { idf } from "../../src/engine/retrieve";
 import { SearchEngine } from "../../src/engine/search-engine";
 import type { EngineRecord } from "../../src/engine/types";
-import { agreement, calibratedSimilarity, calibrationTerms, coverage, fuseRankings, type RankedId, selectHits } from "../../src/qdrant/ranking";
+import { agreement, fuseRankings, type RankedId, selectHits } from "../../src/qdrant/ranking";
+import { ownEvidence, rankedSimilarities, similarityTerms, termCoverage } from "../../src/similarity";
 import { documentSparseVector, querySparseVector, termId } from "../../src/qdrant/sparse";
 import { analyze } from "../../src/text";
 
@@ -84,39 +85,30 @@ describe("sparse vectors", () => {
   });
 });
 
-describe("similarity calibration", () => {
-  it("coverage is the idf-weighted share of query stems present", () => {
-    const terms = calibrationTerms(["a", "b", "b"], 10, (t) => (t === "a" ? 9 : 1));
-    expect(terms).toEqual([
-      { term: "a", weight: idf(10, 9) },
-      { term: "b", weight: 2 * idf(10, 1) },
-    ]);
-    expect(coverage(terms, new Set(["a", "b"]))).toBe(1);
-    expect(coverage(terms, new Set(["b"]))).toBeCloseTo((2 * idf(10, 1)) / (idf(10, 9) + 2 * idf(10, 1)), 12);
-    expect(coverage(terms, new Set())).toBe(0);
-    expect(coverage([], new Set(["a"]))).toBe(0);
-    expect(calibratedSimilarity(0.4, 0.7)).toBe(0.7);
-    expect(calibratedSimilarity(0.4, undefined)).toBe(0.4);
-    expect(calibratedSimilarity(0.4, -0.2)).toBe(0.4);
-    expect(calibratedSimilarity(0, 1.0000001)).toBe(1);
-  });
-
-  it("equals the embedded engine's similarity, keyword-only and with a dense side", () => {
+describe("similarity", () => {
+  it("equals the embedded engine's similarity, keyword-only and with a dense side (one rule for both adapters)", () => {
     const texts = corpus(50);
     const engine = engineOver(texts);
     const analyzed = texts.map((t) => new Set(analyze(t)));
     const vectors = texts.map((t) => embedder.embedOne(t));
-    const df = (t: string) => analyzed.filter((a) => a.has(t)).length;
     for (const query of ["orbit comet planet", "rocket launched", "signal of the crew station", "moon"]) {
-      const terms = calibrationTerms(analyze(query), texts.length, df);
+      const terms = similarityTerms(query);
       for (const dense of [false, true]) {
         const qv = embedder.embedOne(query);
         const hits = engine.search({ partitions: ["p"], text: query, denseWeight: dense ? 0.5 : 0, vector: qv, model: "m", limit: 30 });
         expect(hits.length).toBeGreaterThan(0);
-        for (const h of hits) {
+        const evidence = hits.map((h) => {
           const cos = dense ? Array.from(qv).reduce((s, x, i) => s + x * vectors[h.rid - 1]![i]!, 0) : undefined;
-          expect(calibratedSimilarity(coverage(terms, analyzed[h.rid - 1]!), cos)).toBeCloseTo(h.similarity, 6);
-        }
+          return {
+            evidence: ownEvidence(
+              termCoverage(terms, (t) => analyzed[h.rid - 1]!.has(t)),
+              cos,
+            ),
+            score: h.score,
+          };
+        });
+        const want = rankedSimilarities(evidence);
+        hits.forEach((h, i) => expect(h.similarity).toBeCloseTo(want[i]!, 6));
       }
     }
   });

