@@ -20,7 +20,12 @@ export class PooledChunkPreparer implements ChunkPreparer {
     this.hashingDimensions = embedder instanceof HashingEmbedder ? embedder.dimensions : undefined;
   }
 
-  prepare(text: string, chunking: ChunkerOptions): Promise<PreparedChunk[]> {
-    return this.pool.prepare({ text, chunking, ...(this.hashingDimensions ? { hashingDimensions: this.hashingDimensions } : {}) });
+  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedChunk[]> {
+    return this.pool.prepare({
+      text,
+      chunking,
+      ...(content !== undefined ? { content } : {}),
+      ...(this.hashingDimensions ? { hashingDimensions: this.hashingDimensions } : {}),
+    });
   }
 }

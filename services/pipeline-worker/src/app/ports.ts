@@ -44,10 +44,12 @@ export interface Extractor {
  * Chunks a document's text and analyses each chunk (and embeds it when the
  * embedder runs locally): work that grows with the document, so the adapter
  * runs it where it cannot stall serving (worker threads), under a time budget.
+ * With `content`, the document's content the text was extracted from, chunk
+ * offsets are positions in the content; without, in the text.
  * Throws UnprocessableDocumentError when the budget or memory is exhausted.
  */
 export interface ChunkPreparer {
-  prepare(text: string, chunking: ChunkerOptions): Promise<PreparedChunk[]>;
+  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedChunk[]>;
 }
 
 export interface StateChange {

@@ -122,7 +122,10 @@ export class ProcessDocumentUseCase {
     const meta = { title, contentType: extracted.contentType };
 
     await progress({ ...ref, status: "chunking", sequence: SEQUENCE.chunking, ...meta });
-    const pieces = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, this.deps.chunking));
+    // Chunk offsets index the document's content, which the API returns, when that content is the text extracted
+    // (normalised) here; a file's or URL's content is not its text, and their offsets index the extracted text.
+    const content = source.kind === "file" || source.kind === "url" ? undefined : source.text;
+    const pieces = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, this.deps.chunking, content));
 
     await progress({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
     // A local embedder's vectors came with the pieces; a remote one (I/O, not CPU) is called here in batches.

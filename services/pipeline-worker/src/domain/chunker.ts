@@ -3,7 +3,9 @@
  * paragraphs, list runs, fenced code, tables), blocks are packed into chunks
  * of at most `maxTokens`, and consecutive chunks overlap by about
  * `overlapTokens`. A block larger than a chunk is split on sentence, then
- * word boundaries. Offsets always point into the original text.
+ * word boundaries. A chunk's offsets are its exact span in the text:
+ * `text.slice(startOffset, endOffset) === content`, which starts and ends on a
+ * character other than whitespace.
  */
 export interface ChunkerOptions {
   maxTokens: number;
@@ -151,9 +153,10 @@ export function chunkText(text: string, opts: ChunkerOptions): TextChunk[] {
       j--;
       tokens -= units[j]!.tokens;
     }
-    const start = units[i]!.start;
-    const end = units[j - 1]!.end;
-    chunks.push({ position: chunks.length, content: text.slice(start, end).trim(), startOffset: start, endOffset: end, tokenCount: tokens });
+    const span = text.slice(units[i]!.start, units[j - 1]!.end);
+    const content = span.trim();
+    const start = units[i]!.start + span.length - span.trimStart().length;
+    chunks.push({ position: chunks.length, content, startOffset: start, endOffset: start + content.length, tokenCount: tokens });
     if (j >= units.length) break;
     // Overlap: step back over trailing units worth about overlapTokens, leaving room in the next
     // chunk for the unit at j (with the block a heading there introduces), so it never repeats only overlap.

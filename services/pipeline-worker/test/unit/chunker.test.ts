@@ -24,7 +24,9 @@ function expectWellFormed(text: string, chunks: TextChunk[], maxTokens: number):
     expect(c.startOffset).toBeGreaterThanOrEqual(0);
     expect(c.endOffset).toBeLessThanOrEqual(text.length);
     expect(c.startOffset).toBeLessThan(c.endOffset);
-    expect(text.slice(c.startOffset, c.endOffset).trim()).toBe(c.content);
+    // The offsets are the chunk's exact span: no whitespace around it.
+    expect(text.slice(c.startOffset, c.endOffset)).toBe(c.content);
+    expect(c.content.trim()).toBe(c.content);
     expect(c.content.length).toBeGreaterThan(0);
     const words = c.content.match(/\S+/g) ?? [];
     if (words.length > 1) expect(countTokens(c.content)).toBeLessThanOrEqual(maxTokens);
@@ -62,7 +64,8 @@ describe("chunkText", () => {
     const chunks = chunkText(text, { maxTokens: 64, overlapTokens: 8 });
     expect(chunks).toHaveLength(1);
     expect(chunks[0]).toMatchObject({ position: 0, content: "Hello world.\n\nSecond paragraph here.", tokenCount: 6 });
-    expect(text.slice(chunks[0]!.startOffset, chunks[0]!.endOffset).trim()).toBe(chunks[0]!.content);
+    expect(chunks[0]).toMatchObject({ startOffset: 2, endOffset: 38 });
+    expect(text.slice(chunks[0]!.startOffset, chunks[0]!.endOffset)).toBe(chunks[0]!.content);
   });
 
   it("returns no chunks for blank text", () => {

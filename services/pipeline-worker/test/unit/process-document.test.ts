@@ -5,6 +5,8 @@ import { HashingEmbedder, type Embedder, SqliteChunkIndex } from "@engram/index"
 import type { Clock } from "@engram/kernel";
 import { metrics, rootLogger } from "@engram/observability";
 import type { DocumentSource, DocumentSourceReader, ExtractedText, Extractor, PipelineEvents, StateChange } from "../../src/app/ports";
+import { extractDocument } from "../../src/adapters/extract";
+import { fixMojibake, tidy } from "../../src/adapters/extract/normalize";
 import { ProcessDocumentUseCase, type ProcessCommand, SEQUENCE } from "../../src/app/process-document.usecase";
 import { UnprocessableDocumentError } from "../../src/domain/errors";
 import { prepareChunks } from "../../src/domain/prepare";
@@ -14,12 +16,19 @@ function inlinePreparer(hashingDimensions?: number) {
   return {
     calls: 0,
     failWith: undefined as Error | undefined,
-    async prepare(text: string, chunking: { maxTokens: number; overlapTokens: number }) {
+    async prepare(text: string, chunking: { maxTokens: number; overlapTokens: number }, content?: string) {
       this.calls++;
       if (this.failWith) throw this.failWith;
-      return prepareChunks({ text, chunking, ...(hashingDimensions ? { hashingDimensions } : {}) });
+      return prepareChunks({ text, chunking, ...(content !== undefined ? { content } : {}), ...(hashingDimensions ? { hashingDimensions } : {}) });
     },
   };
+}
+
+/** The worker's extraction, on this thread: text content is sniffed like a file (SourceExtractor), files are read from their bytes. */
+class InlineExtractor implements Extractor {
+  async extract(source: DocumentSource): Promise<ExtractedText> {
+    return extractDocument({ bytes: source.bytes ?? new TextEncoder().encode(source.text ?? ""), fileName: source.fileName });
+  }
 }
 
 /** Extractor double: text passes through; URL sources are refused like an unreachable page. */
@@ -338,5 +347,53 @@ describe("ProcessDocumentUseCase", () => {
     await useCase.execute(cmd({ lastAttempt: true }));
     expect(sources.reads).toBe(1);
     expect(events.order).toEqual([]);
+  });
+
+  describe("chunk offsets, with the real extraction", () => {
+    const withExtraction = () =>
+      new ProcessDocumentUseCase({
+        sources,
+        extractor: new InlineExtractor(),
+        preparer,
+        embedder,
+        index,
+        events,
+        clock,
+        chunking: { maxTokens: 32, overlapTokens: 4 },
+        embedBatchSize: 8,
+        logger,
+      });
+
+    it("index a text document's content even where extraction removed trailing spaces, tabs and CRs", async () => {
+      // The reported case: CHUNK_MAX_TOKENS=32, a superrag document whose lines end with a space.
+      const content = Array.from(
+        { length: 24 },
+        (_, i) => `Line ${i} of the notes says caf\u00e9 \u{1F600} and e\u0301 ${["", "\t", " \t"][i % 3]} ${i % 5 ? "\n" : "\r\n\r\n\r\n"}`,
+      ).join("");
+      sources.put(source({ text: content }));
+      await withExtraction().execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+      expect(events.order.at(-2)).toBe("done");
+      expect(events.states.at(-1)!.contentType).toBe("text");
+      const chunks = await index.listDocumentChunks("acme", "user_1", "d_doc1");
+      expect(chunks.length).toBeGreaterThan(4);
+      for (const c of chunks) {
+        const span = content.slice(c.startOffset, c.endOffset);
+        // The span is the chunk's source; the chunk's text is that span normalised as extraction does.
+        expect(tidy(fixMojibake(span))).toBe(c.content);
+        expect(span.trim()).toBe(span);
+      }
+      // Trailing whitespace inside the spans: they are not the normalised text itself.
+      expect(chunks.some((c) => content.slice(c.startOffset, c.endOffset) !== c.content)).toBe(true);
+    });
+
+    it("index the extracted text of a file document, which has no text content", async () => {
+      const text = Array.from({ length: 24 }, (_, i) => `Row ${i} of the export ends with spaces   `).join("\r\n");
+      sources.put(source({ kind: "file", text: undefined, bytes: new TextEncoder().encode(text), fileName: "export.txt" }));
+      await withExtraction().execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+      const extracted = (await extractDocument({ bytes: new TextEncoder().encode(text), fileName: "export.txt" })).text;
+      const chunks = await index.listDocumentChunks("acme", "user_1", "d_doc1");
+      expect(chunks.length).toBeGreaterThan(4);
+      for (const c of chunks) expect(extracted.slice(c.startOffset, c.endOffset)).toBe(c.content);
+    });
   });
 });

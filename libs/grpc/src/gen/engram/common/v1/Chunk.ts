@@ -16,7 +16,9 @@ export interface Chunk {
   'position'?: (number);
   'content'?: (string);
   /**
-   * Character offsets of the chunk inside the extracted text.
+   * Character offsets of the chunk: inside the document's content for text
+   * documents (the chunk's text is that span normalised), inside the
+   * extracted text for file and URL documents.
    */
   'startOffset'?: (number);
   'endOffset'?: (number);
@@ -39,7 +41,9 @@ export interface Chunk__Output {
   'position': (number);
   'content': (string);
   /**
-   * Character offsets of the chunk inside the extracted text.
+   * Character offsets of the chunk: inside the document's content for text
+   * documents (the chunk's text is that span normalised), inside the
+   * extracted text for file and URL documents.
    */
   'startOffset': (number);
   'endOffset': (number);
