@@ -15,7 +15,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { analyze, analyzeForStorage, EVIDENCE_AT_DEFAULT_THRESHOLD, partitionKey, SearchEngine } from "@engram/index";
+import { analyze, analyzeForStorage, EVIDENCE_AT_DEFAULT_THRESHOLD, partitionKey, type RankingConfig, SearchEngine } from "@engram/index";
 import { REPO_ROOT } from "@engram/testing";
 import { DATASETS_DIR, documentContent, loadDataset } from "../quality/datasets";
 import { evaluate, rankByScore } from "../quality/metrics";
@@ -25,6 +25,10 @@ function opt(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
+/** --set name=value: ranking overrides for the memory containers (experiments). */
+const MEMORY_RANKING: Partial<RankingConfig> = Object.fromEntries(
+  process.argv.flatMap((a, i) => (process.argv[i - 1] === "--set" ? [[a.split("=")[0]!, Number(a.split("=")[1])]] : [])),
+);
 const DUMP = path.resolve(REPO_ROOT, opt("dump") ?? "bench/results/locomo-dump.json");
 let THRESHOLD = Number(opt("threshold") ?? "0.6");
 
@@ -59,12 +63,13 @@ class Container {
   constructor(
     readonly texts: string[],
     readonly key: string,
+    ranking: Partial<RankingConfig> = {},
   ) {
     this.analyzed = texts.map((t) => analyze(t));
     this.stored = texts.map((t) => analyzeForStorage(t));
     for (const a of this.analyzed) for (const t of new Set(a)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     const stored = this.stored;
-    this.engine = new SearchEngine({ load: () => stored.map((analyzed, i) => ({ rid: i + 1, analyzed })) });
+    this.engine = new SearchEngine({ load: () => stored.map((analyzed, i) => ({ rid: i + 1, analyzed })), ranking });
   }
   search(text: string, limit: number): QueryView {
     const hits = this.engine.search({ partitions: [this.key], text, denseWeight: 0, limit });
@@ -135,6 +140,7 @@ function main(): void {
       new Container(
         c.memories.map((m) => m.text),
         partitionKey("m", String(c.conversation)),
+        MEMORY_RANKING,
       ),
     );
     chunkC.set(

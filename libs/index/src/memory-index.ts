@@ -89,6 +89,8 @@ export interface MemoryHit {
   memory: MemoryRecord;
   /** Calibrated relevance in [0, 1]. */
   similarity: number;
+  /** The memory's own similarity, without what it shares from better-ranked results (EngineHit.ownSimilarity). */
+  ownSimilarity: number;
   /** Ranking score (higher is better; comparable within one query). */
   score: number;
 }

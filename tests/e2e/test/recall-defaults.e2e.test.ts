@@ -58,6 +58,16 @@ describe("recall at the default settings", () => {
     expect(await search(api, { q: "where does Caroline paint on weekends", containerTag: "t1" })).toEqual([]);
   });
 
+  it("semantic forgetting selects the memory the topic is about, not every memory that shares a name with it", async () => {
+    for (const query of ["forget that Ilse is allergic to penicillin", "forget Ilse's coffee"]) {
+      const res = await api("POST", "/v4/memories/forget-matching", { containerTag: "t1", query, dryRun: true });
+      expect(res.status).toBe(200);
+      const picked = (res.body.candidates as Body[]).map((c) => c.memory ?? c.content);
+      expect(picked).toHaveLength(1);
+      expect(picked[0]).toContain(query.includes("coffee") ? "coffee" : "penicillin");
+    }
+  });
+
   it("hybrid and documents modes answer at the default threshold too", async () => {
     const add = await api("POST", "/ns/t2/document?taskType=superrag", {
       id: "travel",

@@ -322,6 +322,7 @@ export class SearchEngine implements HybridSearchEngine {
       rid: parts[c.part]!.rids[c.slot]!,
       score: c.score,
       similarity: similarities[i]!,
+      ownSimilarity: calibrate(evidence[i]!.evidence),
       keywordScore: c.keyword,
       vectorScore: evidence[i]!.vectorScore,
     }));

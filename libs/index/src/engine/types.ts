@@ -77,6 +77,11 @@ export interface EngineHit {
   score: number;
   /** Calibrated relevance in [0, 1], reported to API callers as similarity. */
   similarity: number;
+  /**
+   * The result's own similarity, calibrated, without what it shares from better-ranked results
+   * (similarity.ts, step 2): for decisions about this record alone (semantic forgetting).
+   */
+  ownSimilarity: number;
   /** Components, for diagnostics and benches. */
   keywordScore: number;
   vectorScore: number;

@@ -2,7 +2,7 @@ import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import { analyze } from "../text";
 import { DENSE_VECTOR, SPARSE_VECTOR } from "./collections";
 import { type QdrantCondition, type QdrantFilter, type QdrantScope, toQdrantFilter } from "./filter";
-import { ownEvidence, rankedSimilarities, similarityTerms, termCoverage, warmSimilarity } from "../similarity";
+import { calibrate, ownEvidence, rankedSimilarities, similarityTerms, termCoverage, warmSimilarity } from "../similarity";
 import { DEFAULT_FUSION, type FusedId, fuseRankings, type RankedId } from "./ranking";
 import { querySparseVector } from "./sparse";
 
@@ -42,6 +42,8 @@ export interface HybridCandidate {
   pointId: string;
   score: number;
   similarity: number;
+  /** Without what it shares from better-ranked results (EngineHit.ownSimilarity). */
+  ownSimilarity: number;
   keywordScore: number;
   vectorScore: number;
   payload: Record<string, unknown>;
@@ -141,6 +143,7 @@ export class QdrantHybridSearch {
         pointId: f.id,
         score: f.score,
         similarity: 0,
+        ownSimilarity: 0,
         evidence: ownEvidence(covered, queryVector ? cosine : undefined),
         keywordScore: f.keywordScore,
         vectorScore: queryVector ? cosine : 0,
@@ -149,6 +152,6 @@ export class QdrantHybridSearch {
     }
     // The engine's similarity rule (similarity.ts) over the fused order.
     const similarities = rankedSimilarities(out);
-    return out.map(({ evidence: _evidence, ...c }, i) => ({ ...c, similarity: similarities[i]! }));
+    return out.map(({ evidence, ...c }, i) => ({ ...c, similarity: similarities[i]!, ownSimilarity: calibrate(evidence) }));
   }
 }

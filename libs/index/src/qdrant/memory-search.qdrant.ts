@@ -24,6 +24,8 @@ export interface MemorySearchHit {
   score: number;
   /** Calibrated relevance in [0, 1] (the embedded store's scale). */
   similarity: number;
+  /** Without what it shares from better-ranked results (EngineHit.ownSimilarity). */
+  ownSimilarity: number;
   keywordScore: number;
   vectorScore: number;
 }
@@ -127,6 +129,7 @@ export class QdrantMemorySearch extends QdrantCollectionAdapter {
       namespace: String(c.payload.namespace),
       score: c.score,
       similarity: c.similarity,
+      ownSimilarity: c.ownSimilarity,
       keywordScore: c.keywordScore,
       vectorScore: c.vectorScore,
     }));

@@ -1,4 +1,4 @@
-import { partitionKey } from "@engram/index";
+import { analyze, calibrate, partitionKey, similarityTerms } from "@engram/index";
 import { AlreadyExistsError, type Clock, idKindOf, InvalidArgumentError, newId } from "@engram/kernel";
 import { assertMemoryId, forgetMemory, forgetTopic, type MemoryRecord, validateNamespace } from "../domain/memory";
 import type { KeyedMutex } from "./keyed-mutex";
@@ -26,7 +26,7 @@ export interface ForgetByQueryCommand {
   namespace: string;
   query: string;
   dryRun: boolean;
-  /** Minimum similarity (default 0.5). */
+  /** Minimum own similarity of a memory (default 0.8). */
   threshold?: number;
   /** Most memories forgotten by this call (default 100, at most 500). */
   maxForget?: number;
@@ -50,8 +50,26 @@ const plural = (n: number) => `${n} ${n === 1 ? "memory" : "memories"}`;
  * Forgetting is soft: the memory is flagged, keeps its content and version
  * chain, and leaves search unless forgotten memories are asked for.
  */
+/**
+ * How surely a memory is about the topic to forget: its own similarity (not what it shares from
+ * better-ranked results: forgetting is about what each memory holds), and at most the calibrated
+ * share of the topic's words it holds, each word counting once. Similarity weighs a rare name
+ * above everything else; for forgetting, a memory that shares only the name with "Ilse's coffee"
+ * is not about it.
+ */
+export function forgetScore(topic: string, hit: { memory: { content: string }; ownSimilarity: number }): number {
+  const words = similarityTerms(topic).map((t) => t.term);
+  if (words.length === 0) return 0;
+  const held = new Set(analyze(hit.memory.content));
+  return Math.min(hit.ownSimilarity, calibrate(words.filter((w) => held.has(w)).length / words.length));
+}
+
 export class ForgetMemoriesUseCase {
-  static readonly DEFAULT_THRESHOLD = 0.5;
+  /**
+   * A memory must hold about two thirds of the topic (similarity.ts: evidence 0.63 is 0.8; see
+   * forgetScore): forgetting destroys, so a memory that shares only a name with the topic stays.
+   */
+  static readonly DEFAULT_THRESHOLD = 0.8;
   static readonly DEFAULT_MAX = 100;
   static readonly MAX = 500;
 
@@ -90,7 +108,7 @@ export class ForgetMemoriesUseCase {
     return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), async () => {
       const now = this.deps.clock.now().toISOString();
       const hits = await this.deps.repo.search({ tenantId: cmd.tenantId, namespaces: [cmd.namespace], text: topic, limit: max, now });
-      const selected = hits.filter((h) => h.similarity >= threshold).map((h) => ({ memory: h.memory, score: h.similarity }));
+      const selected = hits.map((h) => ({ memory: h.memory, score: forgetScore(topic, h) })).filter((s) => s.score >= threshold);
       const what = `matching "${topic}" (similarity ≥ ${threshold})`;
       return this.apply(cmd, selected, [], what, now);
     });

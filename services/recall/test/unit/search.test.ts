@@ -122,7 +122,7 @@ describe("SearchUseCase", () => {
   const memoryIndex = {
     async search(q: MemorySearchQuery): Promise<MemoryHit[]> {
       memoryQueries.push(q);
-      return memories.slice(0, q.limit).map((m, i) => ({ memory: m, similarity: 0.9 - i * 0.2, score: 1 - i }));
+      return memories.slice(0, q.limit).map((m, i) => ({ memory: m, similarity: 0.9 - i * 0.2, ownSimilarity: 0.9 - i * 0.2, score: 1 - i }));
     },
     async chains(_t: string, roots: string[]) {
       return roots.includes("m_0")

@@ -484,7 +484,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     });
     return hits.flatMap((h) => {
       const memory = this.byRid.get(h.rid);
-      return memory ? [{ memory, similarity: h.similarity, score: h.score }] : [];
+      return memory ? [{ memory, similarity: h.similarity, ownSimilarity: h.ownSimilarity, score: h.score }] : [];
     });
   }
 

@@ -176,7 +176,7 @@ export function mergeSearchHits(hits: MemorySearchHit[], records: Map<string, Me
     const memory = records.get(h.id);
     if (!memory || seen.has(h.id) || !acceptsMemory(memory, q)) continue;
     seen.add(h.id);
-    out.push({ memory, similarity: h.similarity, score: h.score });
+    out.push({ memory, similarity: h.similarity, ownSimilarity: h.ownSimilarity, score: h.score });
   }
   return out;
 }
