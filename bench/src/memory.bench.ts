@@ -7,7 +7,8 @@
  *   pnpm bench:memory -- --verbose                      # also print missed questions per category with what came back
  *   pnpm bench:memory -- --dataset-dir ../shared/datasets/locomo --json bench/results/memory.json --limit 10
  *   pnpm bench:memory -- --self-check                   # only the answer-coverage scorer's own checks
- * Other options: --off-topic 50, --seed 42, --parallel 10 (conversations ingested at once),
+ * Other options: --off-topic 50, --seed 42, --parallel 10 (conversations ingested at once), --dump <file>
+ * (the formed memories and chunks of every container, for bench/src/memory/calibrate.ts),
  * --session-timeout 120 (s), --deadline 45 (min), --examples 5 (misses per category with --verbose), --log-level warn.
  *
  * Each conversation goes into its own container tag (`locomo-<i>`) of one tenant. Its sessions are

@@ -15,7 +15,17 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { analyze, analyzeForStorage, EVIDENCE_AT_DEFAULT_THRESHOLD, partitionKey, type RankingConfig, SearchEngine } from "@engram/index";
+import {
+  analyze,
+  analyzeForStorage,
+  EVIDENCE_AT_DEFAULT_THRESHOLD,
+  MEMORY_RANKING,
+  partitionKey,
+  type RankingConfig,
+  SearchEngine,
+  similarityTerms,
+  termCoverage,
+} from "@engram/index";
 import { REPO_ROOT } from "@engram/testing";
 import { DATASETS_DIR, documentContent, loadDataset } from "../quality/datasets";
 import { evaluate, rankByScore } from "../quality/metrics";
@@ -25,10 +35,11 @@ function opt(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 }
-/** --set name=value: ranking overrides for the memory containers (experiments). */
-const MEMORY_RANKING: Partial<RankingConfig> = Object.fromEntries(
-  process.argv.flatMap((a, i) => (process.argv[i - 1] === "--set" ? [[a.split("=")[0]!, Number(a.split("=")[1])]] : [])),
-);
+/** The memory containers' ranking: the product's (MEMORY_RANKING), with --set name=value overrides (experiments). */
+const MEMORY_CONTAINER_RANKING: Partial<RankingConfig> = {
+  ...MEMORY_RANKING,
+  ...Object.fromEntries(process.argv.flatMap((a, i) => (process.argv[i - 1] === "--set" ? [[a.split("=")[0]!, Number(a.split("=")[1])]] : []))),
+};
 const DUMP = path.resolve(REPO_ROOT, opt("dump") ?? "bench/results/locomo-dump.json");
 let THRESHOLD = Number(opt("threshold") ?? "0.6");
 
@@ -117,11 +128,32 @@ const evidenceAt =
   (_q, h) =>
     calibrate(Math.pow(h.similarity, Math.log(EVIDENCE_AT_DEFAULT_THRESHOLD) / Math.log(0.6)), e);
 
+/** The product's rule with the word weights raised to `power` and `at` mapped to 0.6 (experiments). */
+function weighted(power: number, at: number): SimilarityFn {
+  const cache = new WeakMap<QueryView, number[]>();
+  return (q, h) => {
+    let sims = cache.get(q);
+    if (!sims) {
+      // similarityTerms weighs by squared surprisal (with query counts): back to surprisal, then to the power asked.
+      const terms = similarityTerms(q.text).map((t) => ({ term: t.term, weight: Math.pow(Math.sqrt(t.weight), power) }));
+      const ev = q.hits.map((x) => ({ evidence: termCoverage(terms, (t) => x.terms.has(t)), score: x.score }));
+      const best = ev[0];
+      sims = ev.map((r) => calibrate(Math.max(r.evidence, best && r.evidence > 0 ? best.evidence * (r.score / best.score) : 0), at));
+      cache.set(q, sims);
+    }
+    return sims[h.rank - 1]!;
+  };
+}
+
 const CANDIDATES: Record<string, SimilarityFn> = {
   "engram (similarity.ts)": product,
   "before #15: container-idf coverage, uncalibrated": coverageBy((t, q) => idf(q.n, q.df.get(t)!)),
 };
 for (const e of (opt("evidence") ?? "").split(",").filter(Boolean).map(Number)) CANDIDATES[`evidence ${e} at 0.6`] = evidenceAt(e);
+for (const pe of (opt("power") ?? "").split(",").filter(Boolean)) {
+  const [p, e] = pe.split("@").map(Number);
+  CANDIDATES[`weights^${p}, evidence ${e} at 0.6`] = weighted(p!, e!);
+}
 
 // ---------------------------------------------------------------------------------------------
 
@@ -134,15 +166,35 @@ function main(): void {
   };
   const memC = new Map<number, Container>();
   const chunkC = new Map<number, Container>();
+  const source = opt("memory-source") ?? "dump";
   for (const c of dump.containers) {
-    memC.set(
-      c.conversation,
-      new Container(
-        c.memories.map((m) => m.text),
-        partitionKey("m", String(c.conversation)),
-        MEMORY_RANKING,
-      ),
-    );
+    const conv = convs.find((x) => x.index === c.conversation)!;
+    const dateOf = new Map(conv.sessions.map((s) => [s.n, s.dateText.replace(/^.* on /, "")]));
+    const turns = (dated: boolean) => conv.sessions.flatMap((s) => s.turns.map((t) => `${dated ? `On ${dateOf.get(s.n)}, ` : ""}${t.speaker}: ${t.text}`));
+    const texts: Record<string, () => string[]> = {
+      dump: () => c.memories.map((m) => m.text),
+      "turn-memories": () => c.memories.map((m) => m.text).filter((t) => /\(\p{Lu}[\p{L}' -]*, \d{1,2} \p{L}+ \d{4}\)$/u.test(t)),
+      turns: () => turns(false),
+      "dated-turns": () => turns(true),
+      "dated-sentences": () =>
+        conv.sessions.flatMap((s) =>
+          s.turns.flatMap((t) =>
+            (t.text.match(/[^.!?]+[.!?]*/g) ?? [t.text])
+              .map((x) => x.trim())
+              .filter((x) => x.split(/\s+/).length >= 3)
+              .map((x) => `On ${dateOf.get(s.n)}, ${t.speaker}: ${x}`),
+          ),
+        ),
+      "dated-turns-no-questions": () =>
+        conv.sessions.flatMap((s) =>
+          s.turns.map((t) => `On ${dateOf.get(s.n)}, ${t.speaker}: ${(t.text.match(/[^.!?]+[.!?]*/g) ?? [t.text]).filter((x) => !/\?\s*$/.test(x)).join(" ")}`),
+        ),
+      "dated-memories": () =>
+        (c.memories as { text: string; sessions: number[] }[]).map((m) => (m.sessions.length ? `${m.text} (${dateOf.get(m.sessions[0]!)})` : m.text)),
+      "memories+dated-turns": () => [...c.memories.map((m) => m.text), ...turns(true)],
+    };
+    if (!texts[source]) throw new Error(`--memory-source: one of ${Object.keys(texts).join(", ")}`);
+    memC.set(c.conversation, new Container(texts[source]!(), partitionKey("m", String(c.conversation)), MEMORY_CONTAINER_RANKING));
     chunkC.set(
       c.conversation,
       new Container(

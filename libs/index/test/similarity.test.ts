@@ -20,7 +20,7 @@ describe("similarity rule", () => {
     const terms = similarityTerms("Coffee, coffee and the coffees!");
     expect(terms).toHaveLength(1);
     expect(terms[0]!.term).toBe("coffe");
-    expect(terms[0]!.weight).toBeCloseTo(3 * Math.max(informationWeight("coffee"), informationWeight("coffees")), 9);
+    expect(terms[0]!.weight).toBeCloseTo(3 * Math.max(informationWeight("coffee"), informationWeight("coffees")) ** 2, 9);
     expect(similarityTerms("the of and")).toEqual([]);
   });
 

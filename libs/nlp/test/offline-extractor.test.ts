@@ -24,24 +24,32 @@ User: Can you suggest a recipe?
 Assistant: Sure! How about a lentil curry? You live in Portland, so try the farmers market.
 User: Thanks! We're going to Paris next Friday.`;
 
-  it("names the speaker, splits compounds, resolves pronouns and dates, skips filler and the assistant", () => {
+  it("names the speaker, splits compounds, resolves pronouns and dates, skips filler and the assistant; events keep their turn, who said it and when", () => {
     const fs = facts(chat);
     expect(contents(fs)).toEqual([
       "The user's name is Sarah.",
       "Sarah is a nurse.",
       "Sarah lives in Portland.",
-      "Sarah's sister Amy moved to Seattle in October 2026.",
       "Sarah's sister Amy lives in Seattle.",
-      "Amy started working at Microsoft on 2026-11-19.",
+      "Sarah's sister Amy moved to Seattle in October 2026. (Sarah, 20 November 2026)",
       "Amy works at Microsoft.",
       "Sarah is allergic to peanuts.",
-      "Sarah is going to Paris on 2026-11-27.",
+      "Amy started working at Microsoft on 2026-11-19. (Sarah, 20 November 2026)",
+      "Sarah is going to Paris on 2026-11-27. (Sarah, 20 November 2026)",
     ]);
     expect(find(fs, "Sarah is a nurse.")).toMatchObject({ isStatic: true, isInference: false, subject: "sarah", eventDates: [], chunkPositions: [0] });
-    expect(find(fs, "Sarah's sister Amy moved to Seattle in October 2026.")).toMatchObject({ isStatic: false, eventDates: ["2026-10"], subject: "amy" });
+    expect(find(fs, "Sarah's sister Amy moved to Seattle in October 2026. (Sarah, 20 November 2026)")).toMatchObject({
+      isStatic: false,
+      eventDates: ["2026-10"],
+      subject: "sarah",
+      chunkPositions: [0],
+    });
     expect(find(fs, "Sarah's sister Amy lives in Seattle.")).toMatchObject({ isStatic: true, isInference: true });
-    expect(find(fs, "Amy started working at Microsoft on 2026-11-19.")).toMatchObject({ isStatic: false, eventDates: ["2026-11-19"] });
-    expect(find(fs, "Sarah is going to Paris on 2026-11-27.")).toMatchObject({ isStatic: false, eventDates: ["2026-11-27"] });
+    expect(find(fs, "Amy started working at Microsoft on 2026-11-19. (Sarah, 20 November 2026)")).toMatchObject({
+      isStatic: false,
+      eventDates: ["2026-11-19"],
+    });
+    expect(find(fs, "Sarah is going to Paris on 2026-11-27. (Sarah, 20 November 2026)")).toMatchObject({ isStatic: false, eventDates: ["2026-11-27"] });
   });
 
   it("uses 'The user' without a name, conjugates verbs, and skips hypotheticals", () => {
@@ -54,21 +62,24 @@ user: my husband and I moved to Denver in 2019`);
     expect(contents(fs)).toEqual([
       "The user loves hiking.",
       "The user has two dogs.",
-      "The user adopted a puppy named Rex in the week of 2026-11-09.",
       "The user has a puppy named Rex.",
-      "The user's husband and the user moved to Denver in 2019.",
+      "The user adopted a puppy named Rex in the week of 2026-11-09. (The user, 20 November 2026)",
       "The user's husband and the user live in Denver.",
+      "The user's husband and the user moved to Denver in 2019. (The user, 20 November 2026)",
     ]);
     expect(find(fs, "The user loves hiking.")).toMatchObject({ isStatic: true, subject: "the user" });
-    expect(find(fs, "The user's husband and the user moved to Denver in 2019.")).toMatchObject({ isStatic: false, eventDates: [] });
+    expect(find(fs, "The user's husband and the user moved to Denver in 2019. (The user, 20 November 2026)")).toMatchObject({
+      isStatic: false,
+      eventDates: [],
+    });
   });
 
   it("takes the name from supportingContext and uses pronouns after it within a fact", () => {
     const fs = facts("[user] I think I'm going to quit my job next month. My boss is a nightmare.\n[assistant] That sounds hard.", {
       supportingContext: "The user is Sarah Chen, a product manager",
     });
-    expect(contents(fs)).toEqual(["Sarah Chen is going to quit her job in December 2026.", "Sarah Chen's boss is a nightmare."]);
-    expect(fs[0]).toMatchObject({ isStatic: false, eventDates: ["2026-12"], subject: "sarah chen" });
+    expect(contents(fs)).toEqual(["Sarah Chen's boss is a nightmare.", "Sarah Chen is going to quit her job in December 2026. (Sarah Chen, 20 November 2026)"]);
+    expect(fs[1]).toMatchObject({ isStatic: false, eventDates: ["2026-12"], subject: "sarah chen" });
   });
 
   it("treats named speakers as people, resolves 'you' between two of them, and skips advice", () => {
@@ -76,15 +87,29 @@ user: my husband and I moved to Denver in 2019`);
 John: Congrats! I work at Google and I prefer dark mode.
 Sarah: You should visit us. Tom and I bought a house in Austin.`);
     expect(contents(fs)).toEqual([
-      "Sarah just got married to Tom.",
       "Sarah is married to Tom.",
+      "Sarah just got married to Tom. (Sarah, 20 November 2026)",
       "John works at Google.",
       "John prefers dark mode.",
-      "Tom and Sarah bought a house in Austin.",
       "Tom and Sarah own a house in Austin.",
+      "Tom and Sarah bought a house in Austin. (Sarah, 20 November 2026)",
     ]);
     expect(find(fs, "John prefers dark mode.")).toMatchObject({ isStatic: true, subject: "john" });
     expect(find(fs, "Sarah is married to Tom.")).toMatchObject({ isInference: true, isStatic: true });
+  });
+
+  it("keeps each informative chat turn whole: its sentences resolved, questions and greetings left out, who said it and when", () => {
+    const fs = facts(`Nadia: We finally went to the coast last weekend. The lighthouse tour was the highlight, and the kids loved the tide pools.
+Omar: Sounds great! What did you eat there?
+Nadia: Mostly fish tacos. Sunflowers mean warmth and happiness, right? My sister grew some.
+Omar: Hey Nadia! How have you been?`);
+    expect(contents(fs)).toEqual([
+      // The answer to "what was the highlight of Nadia's trip" needs the second sentence with the first.
+      "Nadia finally went to the coast on 2026-11-15. The lighthouse tour was the highlight, and the kids loved the tide pools. (Nadia, 20 November 2026)",
+      // No clause rule restructures these, and none is dropped; a tag question states something, a real question does not.
+      "Mostly fish tacos. Sunflowers mean warmth and happiness, right? Nadia's sister grew some. (Nadia, 20 November 2026)",
+    ]);
+    expect(fs[0]).toMatchObject({ isStatic: false, eventDates: ["2026-11-15"], subject: "nadia", chunkPositions: [0] });
   });
 
   it("reads JSON message arrays and skips greetings, thanks and questions", () => {
@@ -251,8 +276,8 @@ describe("transcript detection", () => {
       "Dana works as a nurse.",
     ]);
     expect(contents(facts("user: Big news: I moved to Portland last week!"))).toEqual([
-      "The user moved to Portland in the week of 2026-11-09.",
       "The user lives in Portland.",
+      "The user moved to Portland in the week of 2026-11-09. (The user, 20 November 2026)",
     ]);
   });
   it("does not take prose with a 'Note:' line for a conversation", () => {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { EmbeddedEventBus, type EventBus, KafkaEventBus, kafkaOptionsFromConfig, TOPICS } from "@engram/bus";
-import { type ChunkIndex, createEmbedder, createQdrantClient, QdrantChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
+import { type ChunkIndex, createEmbedder, createQdrantClient, MEMORY_RANKING, QdrantChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { LoopHeartbeat, metrics, startMetricsServer } from "@engram/observability";
@@ -94,7 +94,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
             // The writer reconciles the search mirror; a recall-only process only reads.
             reconcileIntervalMs: targets.has("memories") ? undefined : 0,
           })
-        : createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load }));
+        : createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING }));
     memoryStore = store;
     runtime.onStopped(() => store.close());
   }

@@ -1,3 +1,4 @@
+import { MEMORY_RANKING } from "../engine/search-engine";
 import { analyze } from "../text";
 
 /** A Qdrant sparse vector: unique uint32 indices, one value each. */
@@ -19,8 +20,8 @@ export interface SparseBm25Params {
 
 /** Chunks: up to 512 estimated tokens, about 200 analysed terms at that size. */
 export const CHUNK_SPARSE_PARAMS: SparseBm25Params = { k1: 1.2, b: 0.75, avgLength: 200 };
-/** Memories: one statement each, about a dozen analysed terms. */
-export const MEMORY_SPARSE_PARAMS: SparseBm25Params = { k1: 1.2, b: 0.75, avgLength: 12 };
+/** Memories: a statement or a chat turn each, about a dozen analysed terms; BM25 as the embedded memory search (MEMORY_RANKING). */
+export const MEMORY_SPARSE_PARAMS: SparseBm25Params = { k1: MEMORY_RANKING.k1!, b: MEMORY_RANKING.b!, avgLength: 12 };
 
 /** Stable 32-bit id of a term (FNV-1a over its UTF-16 code units): the sparse index of a stem. */
 export function termId(term: string): number {

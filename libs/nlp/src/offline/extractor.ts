@@ -339,6 +339,8 @@ interface State {
   /** Lower-cased names of speakers: never antecedents of he/she. */
   speakers: Set<string>;
   facts: Map<string, ExtractedFact>;
+  /** Keys of the facts emitted, in order (new keys only). */
+  added: string[];
   doc: Assembled;
 }
 
@@ -378,11 +380,12 @@ export function extractFacts(input: ExtractionInput): ExtractedFact[] {
   const ref = parseReference(input.referenceDate);
   const doc = assemble(input.chunks);
   if (!doc.text.trim()) return [];
-  const state: State = { ref, entities: [], speakers: new Set(), facts: new Map(), doc };
+  const state: State = { ref, entities: [], speakers: new Set(), facts: new Map(), added: [], doc };
   const contextName = nameFromContext(input.supportingContext);
 
   const turns = parseTranscript(doc.text);
   const units: Unit[] = [];
+  const turnsOfUnits: { turn: Turn; units: Unit[] }[] = [];
   if (turns) {
     const userName = contextName ?? nameFromTurns(turns);
     const user: Speaker = { name: userName ?? "The user", isUser: true };
@@ -393,9 +396,10 @@ export function extractFacts(input: ExtractionInput): ExtractedFact[] {
       if (t.role !== "human") continue;
       const speaker: Speaker = t.name ? { name: t.name, isUser: false } : user;
       const other = t.name && humans.length === 2 ? humans.find((h) => h !== t.name) : undefined;
+      const turnUnits: Unit[] = [];
       for (const line of splitLines(t.text, t.start)) {
         for (const s of sentences(line.text)) {
-          units.push({
+          turnUnits.push({
             text: s.text,
             start: line.start + s.start,
             end: line.start + s.end,
@@ -405,6 +409,8 @@ export function extractFacts(input: ExtractionInput): ExtractedFact[] {
           });
         }
       }
+      units.push(...turnUnits);
+      turnsOfUnits.push({ turn: t, units: turnUnits });
     }
   } else {
     const user: Speaker = { name: contextName ?? "The user", isUser: true };
@@ -415,8 +421,105 @@ export function extractFacts(input: ExtractionInput): ExtractedFact[] {
     }
   }
 
-  for (const u of units) processUnit(u, state);
+  if (turnsOfUnits.length) {
+    // A chat: each turn kept whole (turnMemory), after its clauses gave their antecedents. A sentence whose
+    // clause facts are all lasting ones (traits, names, states inferred from events) is represented by them and left out of the turn;
+    // the turn's passing clause facts give way to it (it holds their words, and the words around them).
+    for (const { turn, units: tu } of turnsOfUnits) {
+      const represented = new Set<Unit>();
+      const passing: string[] = [];
+      for (const u of tu) {
+        const mark = state.added.length;
+        processUnit(u, state);
+        const added = state.added.slice(mark);
+        const lasting = (k: string) => state.facts.get(k)!.isStatic || state.facts.get(k)!.isInference;
+        if (added.length && added.every(lasting)) represented.add(u);
+        for (const k of added) if (!lasting(k)) passing.push(k);
+      }
+      const whole = turnMemory(
+        turn,
+        tu.filter((u) => !represented.has(u)),
+        state,
+      );
+      if (!whole) continue;
+      for (const k of passing) state.facts.delete(k);
+      emit(state, whole);
+    }
+  } else for (const u of units) processUnit(u, state);
   return [...state.facts.values()];
+}
+
+const TAG_QUESTION = /,\s*(?:right|isn't (?:it|that)|aren't (?:they|we)|don't (?:you think|they)|wasn't it|didn't (?:i|we|they|he|she)|no|huh|eh)\?["')\]]*$/i;
+const GREETING =
+  /^(?:(?:so |really )?(?:good|nice|great|lovely) to (?:see|hear from|meet|talk to|chat with) \S+|long time no see|how (?:are|have) you(?: been)?)[!.\s]*$/i;
+
+/** A sentence that only addresses someone ("Mel!", "Caroline."). */
+function isVocative(x: string): boolean {
+  const words = x.replace(/[!.,\s]+$/, "").split(/\s+/);
+  return words.length <= 2 && words.every((w) => /^\p{Lu}[\p{L}'-]*$/u.test(w));
+}
+
+const MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** "8 May 2023": the reference's calendar day in its own offset. */
+function dayOf(ref: DateReference): string {
+  const local = new Date(ref.instant.getTime() + ref.offsetMinutes * 60_000);
+  return `${local.getUTCDate()} ${MONTH_NAMES[local.getUTCMonth()]} ${local.getUTCFullYear()}`;
+}
+
+/**
+ * A chat turn kept whole, so that formation never loses what the clause rules
+ * cannot restructure (issue #15): the speaker's sentences with first and
+ * second person replaced by names and pronouns resolved where an antecedent
+ * is known, relative dates made absolute, questions that ask (not tag
+ * questions such as "…, right?") and pure filler left out, followed by who
+ * said it and when: "Caroline went to a LGBTQ support group on 2023-05-07 and
+ * it was so powerful. (Caroline, 8 May 2023)". An answer often spans the
+ * sentences of one turn (the flowers, and that they were part of the
+ * wedding); clause facts alone split it. A turn with fewer than four words
+ * left
+ * adds nothing; so do sentences whose clause facts are all lasting ones
+ * (they stand as those facts).
+ */
+function turnMemory(turn: Turn, tu: readonly Unit[], state: State): ExtractedFact | undefined {
+  if (tu.length === 0) return undefined;
+  const kept: string[] = [];
+  for (const u of tu) {
+    let x = clean(u.text);
+    if (!x) continue;
+    // A question asks rather than tells, unless it is a tag question on a statement ("Sunflowers mean warmth, right?").
+    if (/\?["')\]]*$/.test(x) && !TAG_QUESTION.test(x)) continue;
+    x = stripInterjections(x);
+    // What the clause rules leave out as not a fact stays out: filler, requests, hypotheticals, speculation, advice.
+    if (!x || FILLER.test(x) || THANKS.test(x) || GREETING.test(x) || isVocative(x)) continue;
+    if (REQUEST.test(x) || HYPOTHETICAL.test(x) || SPECULATIVE.test(x)) continue;
+    x = x.replace(HEDGE, "");
+    const ts = toks(x);
+    const persons = rewritePersons(ts, u.speaker, u.other) ?? ts;
+    const resolved = resolvePronouns(persons, state) ?? persons;
+    const verb = firstVerbIndex(resolved);
+    if (verb >= 0 && ADVICE_MODALS.has(resolved[verb]!.lower)) continue;
+    let text = join(resolved.map((t, n) => ({ ...t, pre: n === 0 ? "" : t.pre })))
+      .replace(/\s+([,.!?;:])/g, "$1")
+      .trim()
+      .replace(/!+(["')\]]*)$/, ".$1");
+    text = text.replace(/[.]+$/, "").replace(TRAILING_FILLER, "");
+    if (!text) continue;
+    if (!/[.!?]["')\]]*$/.test(text)) text += ".";
+    kept.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}`);
+  }
+  const body = kept.join(" ");
+  if (body.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 4) return undefined;
+  const dates = resolveDates(body, state.ref);
+  const speaker = tu[0]!.speaker;
+  return {
+    content: `${dates.text} (${speaker.name}, ${dayOf(state.ref)})`,
+    isStatic: false,
+    eventDates: dates.dates,
+    isInference: false,
+    chunkPositions: positionsOf(state.doc, turn.start, turn.end),
+    subject: speaker.name.toLowerCase(),
+  };
 }
 
 /** The user's name stated in the conversation ("I'm Sarah", "my name is Sarah"), or greeted by the assistant ("Nice to meet you, Sarah"). */
@@ -995,4 +1098,5 @@ function emit(state: State, fact: ExtractedFact): void {
     return;
   }
   state.facts.set(key, fact);
+  state.added.push(key);
 }

@@ -22,6 +22,9 @@ const SYSTEM = `You turn a document or a conversation into long-term memories: a
 
 Rules:
 - One fact per statement. Split compound statements ("I'm a nurse and I live in Portland" gives two facts).
+- Keep every informative statement: what you cannot split into atomic facts, keep as one self-contained sentence (resolved as below). Never drop information a later question could need.
+- Keep together what belongs together: an event and its details from the same turn or paragraph stay in one fact ("The lighthouse tour was the highlight of Nadia's trip to the coast"), not two facts that lose the link.
+- In a conversation, end each fact with who said it and the conversation's date (the reference date) in parentheses: "Sarah is going to Paris on 2026-11-27. (Sarah, 20 November 2026)".
 - Self-contained: resolve every pronoun and first-person reference. In a conversation "I" is the speaker: use the speaker's name when the label, the conversation or the supporting context gives it, else "The user". Write "Sarah's sister", never "my sister". Make verbs agree ("Sarah lives", "Sarah is").
 - Resolve relative dates ("yesterday", "last month", "next Friday", "in two weeks") against the reference date, and write the absolute date in the fact ("on 2026-11-19", "in October 2026"). List the dates of the events in eventDates as YYYY-MM-DD (or YYYY-MM when only the month is known).
 - Conversations: take facts from what the human participants say. Assistant replies, greetings, thanks, small talk, questions, requests to the assistant and hypotheticals are not facts; an assistant repeating what the user said adds nothing.
