@@ -83,6 +83,38 @@ describe("recall at the default settings", () => {
     }
   });
 
+  it("a conversation added session by session answers plain questions in memories mode, dates included", async () => {
+    const sessions = [
+      {
+        id: "s1",
+        date: "2024-03-02T18:30:00.000Z",
+        content: `Ana: Guess what, I went to a pottery class yesterday! The teacher showed us how to glaze a bowl.
+Ben: That sounds fun. Did you make anything?
+Ana: A small blue bowl for my mum. It cracked in the kiln though, so I'll try again next week.
+Ben: I've been busy too, I started volunteering at the animal shelter on Saturdays.`,
+      },
+      {
+        id: "s2",
+        date: "2024-04-14T09:00:00.000Z",
+        content: `Ben: How did the second try go?
+Ana: Much better, the new bowl survived the kiln and my mum loved it.
+Ben: Nice! The shelter asked me to train the new volunteers.`,
+      },
+    ];
+    for (const s of sessions) {
+      const res = await api("POST", "/ns/chat1/document?taskType=memory", s);
+      expect(res.status).toBeLessThan(300);
+      expect((await waitDone(api, "chat1", s.id)).system.status).toBe("done");
+    }
+    const top = async (q: string) => (await search(api, { q, containerTag: "chat1" })).map((r) => r.memory as string);
+    expect((await top("When did Ana go to the pottery class?"))[0]).toContain("2024-03-01");
+    expect((await top("What did the pottery teacher show Ana?"))[0]).toContain("glaze a bowl");
+    expect((await top("Where does Ben volunteer?")).join(" ")).toContain("animal shelter");
+    expect((await top("Did Ana's mum like the bowl?")).join(" ")).toContain("loved it");
+    // A question about people this conversation never mentions.
+    expect(await top("What did Priya and Tomasz cook for the wedding?")).toEqual([]);
+  });
+
   it("notes form the memories a question needs; a later update is the latest version of the earlier fact", async () => {
     const notes = [
       {

@@ -385,7 +385,15 @@ describe("production memory queries against the embedded store", () => {
 
 describe("search merge", () => {
   const q: MemorySearchQuery = { tenantId: "t1", namespaces: ["ns1"], text: "x", limit: 3, now: NOW };
-  const hit = (id: string, score: number): MemorySearchHit => ({ id, namespace: "ns1", score, similarity: score / 10, ownSimilarity: score / 10, keywordScore: score, vectorScore: 0 });
+  const hit = (id: string, score: number): MemorySearchHit => ({
+    id,
+    namespace: "ns1",
+    score,
+    similarity: score / 10,
+    ownSimilarity: score / 10,
+    keywordScore: score,
+    vectorScore: 0,
+  });
   const rec = (id: string, over: Partial<MemoryRecord> = {}) => base({ id, content: id, ...over });
 
   it("keeps Qdrant's order and scores, drops hits MongoDB no longer confirms, and stops at the limit", () => {
