@@ -9,6 +9,7 @@
  *   pnpm bench:memory -- --self-check                   # only the answer-coverage scorer's own checks
  * Other options: --off-topic 50, --seed 42, --parallel 10 (conversations ingested at once), --dump <file>
  * (the formed memories and chunks of every container, for bench/src/memory/calibrate.ts),
+ * --provider-url <url> --provider-model <name> (embed with an OpenAI-compatible provider instead of offline),
  * --session-timeout 120 (s), --deadline 45 (min), --examples 5 (misses per category with --verbose), --log-level warn.
  *
  * Each conversation goes into its own container tag (`locomo-<i>`) of one tenant. Its sessions are
@@ -105,6 +106,21 @@ const VERBOSE = process.argv.includes("--verbose");
 const LOG_LEVEL = opt("log-level") ?? "warn";
 /** --dump <file>: the formed memories and chunks of every container as JSON (input of memory/calibrate.ts). */
 const DUMP = opt("dump");
+/**
+ * --provider-url <OpenAI-compatible /v1 root> --provider-model <name>: the stack embeds with it
+ * (EMBEDDER=openai; EMBEDDING_API_KEY from the environment) instead of the offline hashing embedder.
+ */
+const PROVIDER_URL = opt("provider-url");
+const PROVIDER_MODEL = opt("provider-model");
+if (!!PROVIDER_URL !== !!PROVIDER_MODEL) throw new Error("--provider-url and --provider-model go together");
+const PROVIDER_ENV: Record<string, string> = PROVIDER_URL
+  ? {
+      EMBEDDER: "openai",
+      EMBEDDING_BASE_URL: PROVIDER_URL,
+      EMBEDDING_MODEL: PROVIDER_MODEL!,
+      ...(process.env.EMBEDDING_API_KEY ? { EMBEDDING_API_KEY: process.env.EMBEDDING_API_KEY } : {}),
+    }
+  : {};
 /** Misses kept per category and run in the JSON (spread evenly over the questions); --verbose prints --examples of them. */
 const MISSES_KEPT = 20;
 
@@ -563,7 +579,7 @@ async function main(): Promise<void> {
   let rss: number | undefined;
   const memoryStats = { memories: 0, static: 0, inferences: 0, withEventDates: 0, withPronouns: 0, words: 0, withoutSession: 0, chunkOffsetMismatches: 0 };
   try {
-    engram = await startEngram({ dataDir, timeoutMs: 60_000, env: { LOG_LEVEL } });
+    engram = await startEngram({ dataDir, timeoutMs: 60_000, env: { LOG_LEVEL, ...PROVIDER_ENV } });
     if (new URL(engram.url).hostname !== "127.0.0.1") throw new Error(`the stack is not on 127.0.0.1: ${engram.url}`);
     const api = jsonClient(engram.url, engram.apiKey, 32);
 
@@ -719,7 +735,7 @@ function report(r: Report): void {
   const catCount = (c: Category) => questions.filter((q) => q.category === c).length;
 
   console.log(
-    `\nEngram memory recall on LoCoMo — ${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}, offline default (hashing embedder, offline language components)`,
+    `\nEngram memory recall on LoCoMo — ${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}, ${PROVIDER_URL ? `embedder ${PROVIDER_MODEL} at ${PROVIDER_URL}, offline language components` : "offline default (hashing embedder, offline language components)"}`,
   );
   console.log(
     `commit ${r.src.commit?.slice(0, 10) ?? "?"}${r.src.uncommitted?.length ? ` + ${r.src.uncommitted.length} uncommitted paths (${r.src.uncommitted.slice(0, 6).join(", ")}${r.src.uncommitted.length > 6 ? ", …" : ""})` : ""}; ` +
