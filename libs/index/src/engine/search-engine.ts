@@ -285,9 +285,12 @@ export class SearchEngine implements HybridSearchEngine {
     );
 
     let denseWeight = 0;
+    // How far the dense ranking's top corroborates the keyword ranking's: it weighs the dense side in fusion and the cosine in similarity.
+    let agree = 0;
     if (useDense) {
       const dense = this.denseTopK(parts, q.vector!, q.model!, want, q.accept);
-      denseWeight = q.denseWeight * this.agreement(keyword, dense);
+      agree = this.agreement(keyword, dense);
+      denseWeight = q.denseWeight * agree;
       const denseRanks = tiedRanks(dense);
       dense.forEach((h, i) => {
         const key = keyOf(h.part, h.slot);
@@ -323,7 +326,7 @@ export class SearchEngine implements HybridSearchEngine {
         }
       }
       const covered = (coverage[c.part] ??= new Coverage(part, simTerms)).of(c.slot);
-      return { evidence: ownEvidence(covered, useDense ? vectorScore : undefined), score: c.score, vectorScore };
+      return { evidence: ownEvidence(covered, useDense ? agree * vectorScore : undefined), score: c.score, vectorScore };
     });
     const similarities = rankedSimilarities(evidence);
     return top.map((c, i) => ({

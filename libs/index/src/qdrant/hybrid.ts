@@ -3,7 +3,7 @@ import { analyze } from "../text";
 import { DENSE_VECTOR, SPARSE_VECTOR } from "./collections";
 import { type QdrantCondition, type QdrantFilter, type QdrantScope, toQdrantFilter } from "./filter";
 import { calibrate, ownEvidence, rankedSimilarities, similarityTerms, termCoverage, warmSimilarity } from "../similarity";
-import { DEFAULT_FUSION, type FusedId, fuseRankings, type RankedId } from "./ranking";
+import { DEFAULT_FUSION, type FusedId, fuseRankingsWithAgreement, type RankedId } from "./ranking";
 import { querySparseVector } from "./sparse";
 
 /**
@@ -103,6 +103,9 @@ export class QdrantHybridSearch {
     const terms = similarityTerms(q.text);
 
     let fused: FusedId[];
+    // The agreement of the two tops weighs the cosine in similarity (similarity.ts); Qdrant's own fusion does not
+    // return the per-side rankings it would be measured on, so there the cosine counts as is.
+    let agree = 1;
     if (sparse && dense && this.fusion !== "weighted") {
       const res = await this.client.query(this.collection, { prefetch: [sparse, dense], query: { fusion: this.fusion }, limit, with_payload: false });
       // Per-side ranks and scores are not returned: each hit's cosine is computed below from its stored vector.
@@ -113,7 +116,9 @@ export class QdrantHybridSearch {
       const ranked = (i: number): RankedId[] => (results[i]?.points ?? []).map((p) => ({ id: String(p.id), score: p.score }));
       const keyword = sparse ? ranked(0) : [];
       const denseHits = dense ? ranked(sparse ? 1 : 0) : undefined;
-      fused = fuseRankings(keyword, denseHits, q.denseWeight, DEFAULT_FUSION).slice(0, limit);
+      const f = fuseRankingsWithAgreement(keyword, denseHits, q.denseWeight, DEFAULT_FUSION);
+      fused = f.fused.slice(0, limit);
+      agree = denseHits ? f.agreement : 1;
     }
     if (fused.length === 0) return [];
 
@@ -144,7 +149,7 @@ export class QdrantHybridSearch {
         score: f.score,
         similarity: 0,
         ownSimilarity: 0,
-        evidence: ownEvidence(covered, queryVector ? cosine : undefined),
+        evidence: ownEvidence(covered, queryVector ? agree * cosine : undefined),
         keywordScore: f.keywordScore,
         vectorScore: queryVector ? cosine : 0,
         payload,

@@ -67,14 +67,26 @@ export function fuseRankings(
   denseWeight: number,
   p: FusionParams = DEFAULT_FUSION,
 ): FusedId[] {
+  return fuseRankingsWithAgreement(keywordIn, denseIn, denseWeight, p).fused;
+}
+
+/** `fuseRankings`, with the agreement of the two tops it weighed the dense side by (0 without a dense ranking). */
+export function fuseRankingsWithAgreement(
+  keywordIn: readonly RankedId[],
+  denseIn: readonly RankedId[] | undefined,
+  denseWeight: number,
+  p: FusionParams = DEFAULT_FUSION,
+): { fused: FusedId[]; agreement: number } {
   const keyword = [...keywordIn].sort(byScoreThenId);
   const byId = new Map<string, FusedId>();
   const kr = tiedRanks(keyword);
   keyword.forEach((h, i) => byId.set(h.id, { id: h.id, score: 0, keywordScore: h.score, vectorScore: 0, keywordRank: kr[i]!, denseRank: 0 }));
   let w = 0;
+  let agree = 0;
   if (denseIn) {
     const dense = [...denseIn].sort(byScoreThenId);
-    w = denseWeight * agreement(keyword, dense, p.agreementDepth);
+    agree = agreement(keyword, dense, p.agreementDepth);
+    w = denseWeight * agree;
     const dr = tiedRanks(dense);
     dense.forEach((h, i) => {
       const c = byId.get(h.id);
@@ -89,7 +101,7 @@ export function fuseRankings(
   const out = [...byId.values()];
   for (const c of out) c.score = (c.keywordRank ? 1 / (p.rrfK + c.keywordRank) : 0) + (c.denseRank ? w / (p.rrfK + c.denseRank) : 0);
   const denseOrder = (c: FusedId) => c.denseRank || Number.MAX_SAFE_INTEGER;
-  return out.sort((a, b) => b.score - a.score || denseOrder(a) - denseOrder(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { fused: out.sort((a, b) => b.score - a.score || denseOrder(a) - denseOrder(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), agreement: agree };
 }
 
 /**

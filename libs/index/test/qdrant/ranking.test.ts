@@ -91,14 +91,26 @@ describe("similarity", () => {
     const engine = engineOver(texts);
     const analyzed = texts.map((t) => new Set(analyze(t)));
     const vectors = texts.map((t) => embedder.embedOne(t));
+    const agreements: number[] = [];
     for (const query of ["orbit comet planet", "rocket launched", "signal of the crew station", "moon"]) {
       const terms = similarityTerms(query);
       for (const dense of [false, true]) {
         const qv = embedder.embedOne(query);
         const hits = engine.search({ partitions: ["p"], text: query, denseWeight: dense ? 0.5 : 0, vector: qv, model: "m", limit: 30 });
         expect(hits.length).toBeGreaterThan(0);
+        // The cosine counts in proportion to the agreement of the two rankings' tops.
+        const keyword: RankedId[] = engine
+          .search({ partitions: ["p"], text: query, denseWeight: 0, limit: 200 })
+          .map((h) => ({ id: idOf(h.rid), score: h.keywordScore }));
+        const denseRanked: RankedId[] = vectors.map((v, i) => ({ id: idOf(i + 1), score: Array.from(v).reduce((s, x, j) => s + x * qv[j]!, 0) }));
+        const agree = agreement(
+          keyword,
+          [...denseRanked].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)),
+          10,
+        );
+        if (dense) agreements.push(agree);
         const evidence = hits.map((h) => {
-          const cos = dense ? Array.from(qv).reduce((s, x, i) => s + x * vectors[h.rid - 1]![i]!, 0) : undefined;
+          const cos = dense ? agree * Array.from(qv).reduce((s, x, i) => s + x * vectors[h.rid - 1]![i]!, 0) : undefined;
           return {
             evidence: ownEvidence(
               termCoverage(terms, (t) => analyzed[h.rid - 1]!.has(t)),
@@ -111,6 +123,8 @@ describe("similarity", () => {
         hits.forEach((h, i) => expect(h.similarity).toBeCloseTo(want[i]!, 6));
       }
     }
+    // Some query had a partial agreement: the comparison covers the cosine's weighting, not only its presence.
+    expect(agreements.some((a) => a > 0 && a < 1)).toBe(true);
   });
 });
 
