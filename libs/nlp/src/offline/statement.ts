@@ -33,7 +33,13 @@ const NEGATION = /\b(?:not|no longer|never|doesn't|don't|isn't|wasn't|didn't|has
 const CUE_STEMS = new Set(analyze("now longer anymore instead nowadays days never new currently still actually really"));
 const FAVOURITE = /\bfavou?rite\s+([\p{L}-]+)/iu;
 
+/**
+ * Analyses by text, least recently used first: memory formation compares every new fact with the
+ * container's closest memories, and the same memories come back for many facts. A cache cleared
+ * whole when full (as before) missed most of them once a container held more memories than it.
+ */
 const cache = new Map<string, Statement>();
+const CACHE_MAX = 20_000;
 
 function norm(s: string): string {
   return s
@@ -46,7 +52,11 @@ function norm(s: string): string {
 export function analyzeStatement(text: string, subjectHint?: string): Statement {
   const key = `${subjectHint ?? ""}\u0000${text}`;
   const hit = cache.get(key);
-  if (hit) return hit;
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
   const ts = toks(text.replace(/[’]/g, "'"));
   const v = firstVerbIndex(ts);
   let subjectEnd = v > 0 ? v : 0;
@@ -162,7 +172,7 @@ function finish(
     negated: NEGATION.test(predicate),
     change: CHANGE.test(predicate),
   };
-  if (cache.size > 10_000) cache.clear();
+  if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
   cache.set(key, st);
   return st;
 }
