@@ -60,7 +60,7 @@ export function createNlp(config: NlpConfig, options: CreateNlpOptions = {}): Nl
       config.EXTRACTOR === "openai"
         ? new OpenAIFactExtractor(chat("EXTRACTOR"))
         : (threaded ?? new OfflineFactExtractor({ classifier: classifier instanceof OfflineBucketClassifier ? classifier : undefined })),
-    relator: config.MEMORY_RELATOR === "openai" ? new OpenAIMemoryRelator(chat("MEMORY_RELATOR")) : (threaded?.relator() ?? new OfflineMemoryRelator()),
+    relator: config.MEMORY_RELATOR === "openai" ? new OpenAIMemoryRelator(chat("MEMORY_RELATOR")) : new OfflineMemoryRelator(),
     reranker: config.RERANKER === "openai" ? new OpenAIReranker(chat("RERANKER")) : new OfflineReranker(),
     rewriter: config.QUERY_REWRITER === "openai" ? new OpenAIQueryRewriter(chat("QUERY_REWRITER")) : new OfflineQueryRewriter(),
     aggregator: config.AGGREGATOR === "openai" ? new OpenAIAggregator(chat("AGGREGATOR")) : new OfflineAggregator(),

@@ -6,7 +6,6 @@
  */
 import { ExtractionLimitError } from "../src/ports";
 import { OfflineFactExtractor } from "../src/offline/extractor";
-import { OfflineMemoryRelator } from "../src/offline/relator";
 import { ThreadedFactExtractor } from "../src/offline/threaded-extractor";
 
 const chunks = [
@@ -27,16 +26,6 @@ async function main() {
       .repeat(40),
   }));
   const bigFacts = await threaded.extract({ chunks: big, referenceDate: "2024-01-10T00:00:00.000Z" });
-  // The relator on the same threads decides as on the calling thread.
-  const fact = { content: "Ilse Marr lives in Utrecht now.", isStatic: true, eventDates: [], isInference: false, chunkPositions: [0], subject: "ilse marr" };
-  const candidates = [
-    { id: "m1", content: "Ilse Marr lives in Rotterdam.", similarity: 0.9, isStatic: true, subject: "ilse marr" },
-    { id: "m2", content: "Ilse Marr is allergic to penicillin.", similarity: 0.7, isStatic: true, subject: "ilse marr" },
-  ];
-  const relations = [];
-  for (const c of [candidates, candidates.slice(1), []]) {
-    relations.push({ threaded: await threaded.relator().relate(fact, c), direct: await new OfflineMemoryRelator().relate(fact, c) });
-  }
   await threaded.close();
 
   const slow = new ThreadedFactExtractor({ threads: 1, timeoutMs: 100 });
@@ -51,7 +40,7 @@ async function main() {
   }
   await slow.close();
   process.stdout.write(
-    `${JSON.stringify({ same: JSON.stringify(inThread) === JSON.stringify(direct), facts: inThread.length, id: threaded.id, bigFacts: bigFacts.length, limit, relations })}\n`,
+    `${JSON.stringify({ same: JSON.stringify(inThread) === JSON.stringify(direct), facts: inThread.length, id: threaded.id, bigFacts: bigFacts.length, limit })}\n`,
   );
 }
 

@@ -5,14 +5,7 @@ import path from "node:path";
 const root = path.resolve(__dirname, "../../..");
 
 describe("ThreadedFactExtractor (worker threads under node --import tsx)", () => {
-  let result: {
-    same: boolean;
-    facts: number;
-    id: string;
-    bigFacts: number;
-    limit?: { name: string; reason: string };
-    relations: { threaded: { kind: string; targetId?: string }; direct: { kind: string; targetId?: string } }[];
-  };
+  let result: { same: boolean; facts: number; id: string; bigFacts: number; limit?: { name: string; reason: string } };
 
   beforeAll(async () => {
     const stdout = await new Promise<string>((resolve, reject) =>
@@ -28,14 +21,6 @@ describe("ThreadedFactExtractor (worker threads under node --import tsx)", () =>
     expect(result.same).toBe(true);
     expect(result.id).toBe("offline-v1");
     expect(result.bigFacts).toBeGreaterThan(0);
-  });
-
-  it("relates facts on the same threads exactly as on the calling thread", () => {
-    expect(result.relations).toHaveLength(3);
-    for (const r of result.relations) expect(r.threaded).toEqual(r.direct);
-    // The move updates where she lives; without that memory nothing is updated; without candidates, unrelated.
-    expect(result.relations[0]!.threaded).toEqual({ kind: "updates", targetId: "m1" });
-    expect(result.relations[2]!.threaded).toEqual({ kind: "unrelated" });
   });
 
   it("stops a document over its budget with ExtractionLimitError and a readable reason", () => {

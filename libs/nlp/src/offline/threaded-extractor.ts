@@ -1,17 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Piscina from "piscina";
-import {
-  ExtractionLimitError,
-  type ExtractedFact,
-  type ExtractionInput,
-  type FactExtractor,
-  type MemoryRelator,
-  type RelationCandidate,
-  type RelationDecision,
-} from "../ports";
+import { ExtractionLimitError, type ExtractedFact, type ExtractionInput, type FactExtractor } from "../ports";
 import { OfflineFactExtractor } from "./extractor";
-import { OfflineMemoryRelator } from "./relator";
 
 export interface ThreadedFactExtractorOptions {
   /** Worker threads (documents whose facts are extracted in parallel). */
@@ -39,11 +30,11 @@ function defaultWorkerFile(): string {
  */
 export class ThreadedFactExtractor implements FactExtractor {
   readonly id = new OfflineFactExtractor().id;
-  private readonly pool: Piscina;
+  private readonly pool: Piscina<ExtractionInput, ExtractedFact[]>;
 
   constructor(private readonly opts: ThreadedFactExtractorOptions) {
     if (!(opts.threads >= 1)) throw new Error("ThreadedFactExtractor needs at least one thread");
-    this.pool = new Piscina({
+    this.pool = new Piscina<ExtractionInput, ExtractedFact[]>({
       filename: opts.workerFile ?? defaultWorkerFile(),
       minThreads: 0,
       maxThreads: opts.threads,
@@ -62,7 +53,7 @@ export class ThreadedFactExtractor implements FactExtractor {
       controller.abort();
     }, this.opts.timeoutMs);
     try {
-      return (await this.pool.run(input, { signal: controller.signal })) as ExtractedFact[];
+      return await this.pool.run(input, { signal: controller.signal });
     } catch (err) {
       if (timedOut) {
         const limit = this.opts.timeoutMs >= 1000 ? `${Math.round(this.opts.timeoutMs / 1000)} s` : `${this.opts.timeoutMs} ms`;
@@ -74,19 +65,6 @@ export class ThreadedFactExtractor implements FactExtractor {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /**
-   * The offline relator on the same threads: its statement analyses (a parse of each fact and of each
-   * candidate memory) cost CPU for every fact formed, which would otherwise fall on the thread that
-   * serves searches; a load run measured formation's relate step at 18 % of that thread.
-   */
-  relator(): MemoryRelator {
-    const pool = this.pool;
-    return {
-      id: new OfflineMemoryRelator().id,
-      relate: (fact: ExtractedFact, candidates: RelationCandidate[]): Promise<RelationDecision> => pool.run({ fact, candidates }, { name: "relate" }),
-    };
   }
 
   async close(): Promise<void> {
