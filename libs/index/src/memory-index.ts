@@ -83,8 +83,6 @@ export interface MemorySearchQuery {
   vector?: Float32Array;
   model?: string;
   denseWeight?: number;
-  /** Keyword feedback (EngineQuery.feedback); false for lookups of the memories closest to a text. */
-  feedback?: boolean;
 }
 
 export interface MemoryHit {

@@ -278,7 +278,7 @@ export class SearchEngine implements HybridSearchEngine {
     const byKey = new Map<number, Candidate>();
     const keyOf = (part: number, slot: number) => part * 0x100000000 + slot;
 
-    const keyword = this.keywordRanking(parts, stats, analyzed, queryTerms, want, q.accept, q.feedback !== false);
+    const keyword = this.keywordRanking(parts, stats, analyzed, queryTerms, want, q.accept);
     const kwRanks = tiedRanks(keyword);
     keyword.forEach((h, i) =>
       byKey.set(keyOf(h.part, h.slot), { part: h.part, slot: h.slot, keyword: h.score, keywordRank: kwRanks[i]!, dense: 0, denseRank: 0, score: 0 }),
@@ -368,10 +368,9 @@ export class SearchEngine implements HybridSearchEngine {
     queryTerms: readonly WeightedTerm[],
     want: number,
     accept: ((rid: number) => boolean) | undefined,
-    feedback: boolean,
   ): { part: number; slot: number; score: number }[] {
     const r = this.ranking;
-    const useFeedback = feedback && r.feedbackDocs > 0 && queryTerms.length > 0;
+    const useFeedback = r.feedbackDocs > 0 && queryTerms.length > 0;
     const depth = useFeedback ? Math.max(want, r.feedbackDepth) : want;
     const first = retrieveTopK(parts, queryTerms, stats, this.params(), depth, accept).sorted();
     if (!useFeedback || first.length <= 1) return first.slice(0, want);

@@ -69,12 +69,6 @@ export interface EngineQuery {
    * accepted hits come back whenever that many exist.
    */
   accept?: (rid: number) => boolean;
-  /**
-   * RM3 pseudo-relevance feedback on the keyword side (default true, as configured). false = the
-   * first BM25 pass only: for lookups of the records closest to a text (memory formation's candidates),
-   * where expansion costs a second pass and finds no closer record.
-   */
-  feedback?: boolean;
 }
 
 export interface EngineHit {

@@ -154,15 +154,7 @@ export class FormMemoriesUseCase {
       seen.set(key, same);
       return "duplicate";
     }
-    // The memories closest to the fact, by its words: no query expansion (a second pass that finds no closer memory).
-    const hits = await this.deps.repo.search({
-      tenantId: ref.tenantId,
-      namespaces: [doc.namespace],
-      text: fact.content,
-      limit: CANDIDATES,
-      now,
-      feedback: false,
-    });
+    const hits = await this.deps.repo.search({ tenantId: ref.tenantId, namespaces: [doc.namespace], text: fact.content, limit: CANDIDATES, now });
     const decision = await this.deps.relator.relate(
       fact,
       hits.map((h) => ({ id: h.memory.id, content: h.memory.content, similarity: h.similarity, isStatic: h.memory.isStatic })),

@@ -477,7 +477,6 @@ export class SqliteMemoryStore implements MemoryRepository {
       model: q.model,
       denseWeight: q.denseWeight ?? 0,
       limit: q.limit,
-      ...(q.feedback === false ? { feedback: false } : {}),
       accept: (rid) => {
         const m = this.byRid.get(rid);
         return !!m && m.tenantId === q.tenantId && this.accepts(m, q);
