@@ -5,9 +5,11 @@
  * the CPU per request of the stack and of the client), the resident set
  * size of a process, and a machine speed probe.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import { prng } from "@engram/testing";
+import os from "node:os";
+import { prng, REPO_ROOT } from "@engram/testing";
 
 /** mulberry32: a small seeded PRNG, so every run uses the same data. */
 export { prng };
@@ -174,5 +176,47 @@ export async function closedLoop(clients: number, total: number, send: (i: numbe
     rps: round(latencies.length / seconds, 0),
     ...(serverCpu0 !== undefined && serverCpu1 !== undefined ? { serverCpuMsPerRequest: round((serverCpu1 - serverCpu0) / latencies.length, 2) } : {}),
     clientCpuMsPerRequest: round((clientCpu.user + clientCpu.system) / 1000 / latencies.length, 2),
+  };
+}
+
+/** The machine a bench ran on, for its JSON (each bench adds its speed probe and load figures). */
+export function machineFacts(): { date: string; node: string; cpus: number; cpu?: string; memMb: number } {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model,
+    memMb: Math.round(os.totalmem() / 1048576),
+  };
+}
+
+/** The commit and the uncommitted paths the stack ran from (read-only git: no optional locks, nothing written). */
+export function sourceState(): { commit?: string; uncommitted?: string[] } {
+  const git = (...args: string[]) => execFileSync("git", ["--no-optional-locks", ...args], { cwd: REPO_ROOT, encoding: "utf8", timeout: 10_000 }).trimEnd();
+  try {
+    return {
+      commit: git("rev-parse", "HEAD"),
+      uncommitted: git("status", "--porcelain")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.slice(3)),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * `--provider-url <OpenAI-compatible /v1 root> --provider-model <name>`: the stack's environment to embed
+ * with that provider (EMBEDDER=openai; EMBEDDING_API_KEY from this process's environment); undefined without one.
+ */
+export function providerEnv(url: string | undefined, model: string | undefined): Record<string, string> | undefined {
+  if (!!url !== !!model) throw new Error("--provider-url and --provider-model go together");
+  if (!url) return undefined;
+  return {
+    EMBEDDER: "openai",
+    EMBEDDING_BASE_URL: url,
+    EMBEDDING_MODEL: model!,
+    ...(process.env.EMBEDDING_API_KEY ? { EMBEDDING_API_KEY: process.env.EMBEDDING_API_KEY } : {}),
   };
 }

@@ -28,12 +28,11 @@
  * as JSON to bench/results/load.json (`--json FILE`). A missed target prints MISS; the exit code
  * is 1 only when the bench could not run (the stack failed to start or died, seeding failed).
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type EngramProcess, REPO_ROOT, startEngram, tempDataDir } from "@engram/testing";
-import { cpuMs, jsonClient, type JsonClient, type JsonResponse, percentile, prng, round, rssMb, speedProbeMs } from "./lib";
+import { cpuMs, jsonClient, type JsonClient, type JsonResponse, machineFacts, percentile, prng, round, rssMb, sourceState, speedProbeMs } from "./lib";
 import { loadCranfield, loadMsmarco } from "./quality/datasets";
 
 // ---------------------------------------------------------------------------------------------
@@ -993,22 +992,6 @@ function printB(b: Awaited<ReturnType<typeof phaseB>>): void {
 
 // ---------------------------------------------------------------------------------------------
 
-/** The commit and the uncommitted paths the stack ran from (read-only git: no optional locks, nothing written). */
-function sourceState(): { commit?: string; uncommitted?: string[] } {
-  const git = (...args: string[]) => execFileSync("git", ["--no-optional-locks", ...args], { cwd: REPO_ROOT, encoding: "utf8", timeout: 10_000 }).trimEnd();
-  try {
-    return {
-      commit: git("rev-parse", "HEAD"),
-      uncommitted: git("status", "--porcelain")
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => l.slice(3)),
-    };
-  } catch {
-    return {};
-  }
-}
-
 /** SIGTERM, and SIGKILL when the stack has not exited within `ms`. */
 async function stopWithin(engram: EngramProcess, ms: number) {
   const killer = setTimeout(() => engram.child.kill("SIGKILL"), ms);
@@ -1039,11 +1022,7 @@ async function main(): Promise<void> {
   const tenants: Tenant[] = Array.from({ length: TENANTS }, (_, i) => ({ index: i, name: `load-t${i + 1}`, key: `sk_load_bench_${i + 1}_${nonce}` }));
   const out: Record<string, unknown> = {
     machine: {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model,
-      memMb: Math.round(os.totalmem() / 1048576),
+      ...machineFacts(),
       speedProbeMsAtStart: speedProbeMs(),
       loadAverageAtStart: os.loadavg().map((x) => round(x, 2)),
     },

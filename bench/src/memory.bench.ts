@@ -51,12 +51,11 @@
  * dir removed on every exit. Exit code 1 when the bench could not run (the stack did not start, a
  * session failed or timed out, a search answered non-200); a missed target prints MISS only.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type EngramProcess, REPO_ROOT, startEngram, tempDataDir } from "@engram/testing";
-import { jsonClient, type JsonClient, percentile, prng, round, rssMb, speedProbeMs } from "./lib";
+import { jsonClient, type JsonClient, machineFacts, percentile, prng, providerEnv, round, rssMb, sourceState, speedProbeMs } from "./lib";
 import { BM25_DEFAULTS, Bm25Index } from "./quality/bm25";
 import { DATASETS_DIR } from "./quality/datasets";
 import {
@@ -112,15 +111,7 @@ const DUMP = opt("dump");
  */
 const PROVIDER_URL = opt("provider-url");
 const PROVIDER_MODEL = opt("provider-model");
-if (!!PROVIDER_URL !== !!PROVIDER_MODEL) throw new Error("--provider-url and --provider-model go together");
-const PROVIDER_ENV: Record<string, string> = PROVIDER_URL
-  ? {
-      EMBEDDER: "openai",
-      EMBEDDING_BASE_URL: PROVIDER_URL,
-      EMBEDDING_MODEL: PROVIDER_MODEL!,
-      ...(process.env.EMBEDDING_API_KEY ? { EMBEDDING_API_KEY: process.env.EMBEDDING_API_KEY } : {}),
-    }
-  : {};
+const PROVIDER_ENV = providerEnv(PROVIDER_URL, PROVIDER_MODEL) ?? {};
 /** Misses kept per category and run in the JSON (spread evenly over the questions); --verbose prints --examples of them. */
 const MISSES_KEPT = 20;
 
@@ -514,22 +505,6 @@ function ceiling(convs: readonly Conversation[], textsOf: (conv: Conversation) =
 // ---------------------------------------------------------------------------------------------
 // Main
 
-/** The commit and the uncommitted paths the stack ran from (read-only git: no optional locks, nothing written). */
-function sourceState(): { commit?: string; uncommitted?: string[] } {
-  const git = (...args: string[]) => execFileSync("git", ["--no-optional-locks", ...args], { cwd: REPO_ROOT, encoding: "utf8", timeout: 10_000 }).trimEnd();
-  try {
-    return {
-      commit: git("rev-parse", "HEAD"),
-      uncommitted: git("status", "--porcelain")
-        .split("\n")
-        .filter(Boolean)
-        .map((l) => l.slice(3)),
-    };
-  } catch {
-    return {};
-  }
-}
-
 /** `n` items spread evenly over a list. */
 const spread = <T>(xs: readonly T[], n: number): T[] => (xs.length <= n ? [...xs] : Array.from({ length: n }, (_, i) => xs[Math.floor((i * xs.length) / n)]!));
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : "—");
@@ -885,15 +860,7 @@ function report(r: Report): void {
   }
 
   const out = {
-    machine: {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model,
-      memMb: Math.round(os.totalmem() / 1048576),
-      loadAverage: os.loadavg(),
-      speedProbeMs: r.probe,
-    },
+    machine: { ...machineFacts(), loadAverage: os.loadavg(), speedProbeMs: r.probe },
     source: r.src,
     command: `pnpm bench:memory ${process.argv.slice(2).join(" ")}`.trim(),
     settings: {

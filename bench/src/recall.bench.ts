@@ -26,7 +26,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
-import { closedLoop, jsonClient, type JsonClient, type LoadResult, percentile, prng, round, rssMb, speedProbeMs } from "./lib";
+import { closedLoop, jsonClient, type JsonClient, type LoadResult, machineFacts, percentile, prng, round, rssMb, speedProbeMs } from "./lib";
 import { loadCranfield, loadMsmarco } from "./quality/datasets";
 
 function arg(name: string, def: number): number {
@@ -113,14 +113,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => (cleanUp(), process.exit(130)));
   const probe: { before: number; after?: number } = { before: speedProbeMs() };
   const out: Record<string, unknown> = {
-    machine: {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: os.cpus().length,
-      cpu: os.cpus()[0]?.model,
-      memMb: Math.round(os.totalmem() / 1048576),
-      speedProbeMs: probe,
-    },
+    machine: { ...machineFacts(), speedProbeMs: probe },
     settings: {
       chunks: CHUNKS,
       memories: MEMORIES,

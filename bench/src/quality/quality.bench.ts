@@ -37,6 +37,7 @@ import { apiClient, type EngramProcess, startEngram, tempDataDir } from "@engram
 import { BM25_DEFAULTS, Bm25Index, type Bm25Options } from "./bm25";
 import { DATASET_KEYS, type Dataset, type DatasetKey, documentContent, loadDataset } from "./datasets";
 import { type DatasetVectors, denseRun, embedDataset, type ProviderSettings } from "./dense";
+import { providerEnv } from "../lib";
 import { evaluate, METRIC_KEYS, METRIC_LABELS, type Metrics, rankByScore, relevantCount, type Scored, selfCheck } from "./metrics";
 
 const DEADLINE_MS = 30 * 60_000;
@@ -447,15 +448,7 @@ async function main(): Promise<void> {
   const keys = only ? [only as DatasetKey] : [...DATASET_KEYS];
   const providerUrl = arg("provider-url");
   const providerModel = arg("provider-model");
-  if (!!providerUrl !== !!providerModel) throw new Error("--provider-url and --provider-model go together");
-  const embedderEnv: Record<string, string> = providerUrl
-    ? {
-        EMBEDDER: "openai",
-        EMBEDDING_BASE_URL: providerUrl,
-        EMBEDDING_MODEL: providerModel!,
-        ...(process.env.EMBEDDING_API_KEY ? { EMBEDDING_API_KEY: process.env.EMBEDDING_API_KEY } : {}),
-      }
-    : { EMBEDDER: "hashing" };
+  const embedderEnv: Record<string, string> = providerEnv(providerUrl, providerModel) ?? { EMBEDDER: "hashing" };
   const embedder = providerUrl ? `openai-compatible ${providerModel} at ${providerUrl}` : "hashing (offline default)";
 
   const baselineLabel = `BM25 in-process (k1 ${BM25_DEFAULTS.k1}, b ${BM25_DEFAULTS.b})`;

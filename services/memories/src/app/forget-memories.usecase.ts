@@ -57,17 +57,19 @@ const plural = (n: number) => `${n} ${n === 1 ? "memory" : "memories"}`;
  * above everything else; for forgetting, a memory that shares only the name with "Ilse's coffee"
  * is not about it.
  */
-export function forgetScore(topic: string, hit: { memory: { content: string }; ownSimilarity: number }): number {
+export function forgetScorer(topic: string): (hit: { memory: { content: string }; ownSimilarity: number }) => number {
   const words = similarityTerms(topic).map((t) => t.term);
-  if (words.length === 0) return 0;
-  const held = new Set(analyze(hit.memory.content));
-  return Math.min(hit.ownSimilarity, calibrate(words.filter((w) => held.has(w)).length / words.length));
+  return (hit) => {
+    if (words.length === 0) return 0;
+    const held = new Set(analyze(hit.memory.content));
+    return Math.min(hit.ownSimilarity, calibrate(words.filter((w) => held.has(w)).length / words.length));
+  };
 }
 
 export class ForgetMemoriesUseCase {
   /**
    * A memory must hold about two thirds of the topic (similarity.ts: evidence 0.63 is 0.8; see
-   * forgetScore): forgetting destroys, so a memory that shares only a name with the topic stays.
+   * forgetScorer): forgetting destroys, so a memory that shares only a name with the topic stays.
    */
   static readonly DEFAULT_THRESHOLD = 0.8;
   static readonly DEFAULT_MAX = 100;
@@ -108,7 +110,8 @@ export class ForgetMemoriesUseCase {
     return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), async () => {
       const now = this.deps.clock.now().toISOString();
       const hits = await this.deps.repo.search({ tenantId: cmd.tenantId, namespaces: [cmd.namespace], text: topic, limit: max, now });
-      const selected = hits.map((h) => ({ memory: h.memory, score: forgetScore(topic, h) })).filter((s) => s.score >= threshold);
+      const score = forgetScorer(topic);
+      const selected = hits.map((h) => ({ memory: h.memory, score: score(h) })).filter((s) => s.score >= threshold);
       const what = `matching "${topic}" (similarity ≥ ${threshold})`;
       return this.apply(cmd, selected, [], what, now);
     });

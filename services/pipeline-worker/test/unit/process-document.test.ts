@@ -142,6 +142,21 @@ describe("ProcessDocumentUseCase", () => {
     ...over,
   });
 
+  /** The use case over this test's fakes, with the given extractor (chunks of at most 32 tokens). */
+  const useCaseWith = (extractor: ConstructorParameters<typeof ProcessDocumentUseCase>[0]["extractor"], embedBatchSize: number) =>
+    new ProcessDocumentUseCase({
+      sources,
+      extractor,
+      preparer,
+      embedder,
+      index,
+      events,
+      clock,
+      chunking: { maxTokens: 32, overlapTokens: 4 },
+      embedBatchSize,
+      logger,
+    });
+
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-worker-"));
     index = new SqliteChunkIndex(dir);
@@ -149,18 +164,7 @@ describe("ProcessDocumentUseCase", () => {
     events = new RecordingEvents();
     embedder = new CountingEmbedder();
     preparer = inlinePreparer();
-    useCase = new ProcessDocumentUseCase({
-      sources,
-      extractor: new FakeExtractor(),
-      preparer,
-      embedder,
-      index,
-      events,
-      clock,
-      chunking: { maxTokens: 32, overlapTokens: 4 },
-      embedBatchSize: 2,
-      logger,
-    });
+    useCase = useCaseWith(new FakeExtractor(), 2);
   });
 
   afterEach(async () => {
@@ -350,19 +354,7 @@ describe("ProcessDocumentUseCase", () => {
   });
 
   describe("chunk offsets, with the real extraction", () => {
-    const withExtraction = () =>
-      new ProcessDocumentUseCase({
-        sources,
-        extractor: new InlineExtractor(),
-        preparer,
-        embedder,
-        index,
-        events,
-        clock,
-        chunking: { maxTokens: 32, overlapTokens: 4 },
-        embedBatchSize: 8,
-        logger,
-      });
+    const withExtraction = () => useCaseWith(new InlineExtractor(), 8);
 
     it("index a text document's content even where extraction removed trailing spaces, tabs and CRs", async () => {
       // The reported case: CHUNK_MAX_TOKENS=32, a superrag document whose lines end with a space.
