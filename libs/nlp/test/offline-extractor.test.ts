@@ -1,5 +1,5 @@
 import { type ExtractedFact, OfflineFactExtractor, extractFacts, resolveDates, parseReference } from "../src";
-import { assemble } from "../src/offline/extractor";
+import { assemble } from "../src/offline/document";
 import { parseTranscript } from "../src/offline/transcript";
 
 const REF = "2026-11-20T10:00:00Z"; // a Friday

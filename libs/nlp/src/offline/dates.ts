@@ -147,3 +147,9 @@ export function resolveDates(text: string, ref: DateReference): ResolvedDates {
   });
   return { text: out.replace(/\b(on|in) (on|in) /gi, "$2 "), dates: [...new Set(dates)], dated };
 }
+
+/** "8 May 2023": the reference's calendar day in its own offset. */
+export function dayOf(ref: DateReference): string {
+  const local = new Date(ref.instant.getTime() + ref.offsetMinutes * 60_000);
+  return `${local.getUTCDate()} ${MONTHS[local.getUTCMonth()]} ${local.getUTCFullYear()}`;
+}
