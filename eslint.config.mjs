@@ -23,6 +23,33 @@ export default tseslint.config(
     rules: { "no-console": "off" },
   },
   {
+    // The typed gRPC boundary (libs/grpc/src/services.ts): services call each other through connect(Service, address)
+    // and serve through implement(Service, handlers), never by method-name strings.
+    files: ["services/**", "bench/**", "tests/**", "libs/**"],
+    ignores: ["libs/grpc/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@engram/grpc",
+              importNames: ["createClient", "unaryCall", "serverStreamCall", "clientStreamCall"],
+              message: "call services through connect(Service, address): typed methods, no RPC names as strings",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // `as never` silences the compiler at a boundary (proto enums, messages): map the value instead (libs/grpc/src/enums.ts).
+    files: ["services/*/src/**", "libs/*/src/**"],
+    rules: {
+      "no-restricted-syntax": ["error", { selector: "TSAsExpression > TSNeverKeyword", message: "no `as never`: map or type the value" }],
+    },
+  },
+  {
     // CommonJS entry files (worker-thread bootstraps) load modules with require() by design.
     files: ["**/*.cjs"],
     rules: { "@typescript-eslint/no-require-imports": "off" },

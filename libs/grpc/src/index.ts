@@ -3,6 +3,8 @@ export * from "./errors";
 export * from "./convert";
 export * from "./server";
 export * from "./client";
+export * from "./services";
+export * from "./enums";
 export * from "./health";
 export * from "./clients/profile-buckets";
 export * from "./context";

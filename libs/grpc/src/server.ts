@@ -19,12 +19,13 @@ import {
 import { CHANNEL_OPTIONS, serviceDefinition } from "./protos";
 import { toGrpcError } from "./errors";
 import { TurnQueue } from "./turns";
+import type { ServiceImplementation } from "./services";
 
-/** Async handler shapes: unary and server-streaming get the request; client-streaming gets the call. */
-export type UnaryImpl = (request: any, call: grpc.ServerUnaryCall<any, any>) => Promise<unknown>;
-export type ClientStreamImpl = (call: grpc.ServerReadableStream<any, any>) => Promise<unknown>;
-export type ServerStreamImpl = (request: any, call: grpc.ServerWritableStream<any, any>) => Promise<void>;
-export type ServiceImpl = Record<string, UnaryImpl | ClientStreamImpl | ServerStreamImpl>;
+/** Async handler shapes as the server calls them (typed per service by `implement`). */
+type UnaryImpl = (request: any, call: grpc.ServerUnaryCall<any, any>) => Promise<unknown>;
+type ClientStreamImpl = (call: grpc.ServerReadableStream<any, any>) => Promise<unknown>;
+type ServerStreamImpl = (request: any, call: grpc.ServerWritableStream<any, any>) => Promise<void>;
+type AnyImpl = UnaryImpl | ClientStreamImpl | ServerStreamImpl;
 
 const rpcDuration = metrics.histogram(
   "engram_grpc_server_duration_seconds",
@@ -86,26 +87,23 @@ export class GrpcServer {
     this.health.addToServer(this.server);
   }
 
-  addService(fullName: string, impl: ServiceImpl): void {
+  /** Serves one service (from `implement(Service, handlers)`), not serving until setServing(true). */
+  add(impl: ServiceImplementation): void {
+    const fullName = impl.service.fullName;
     const def = serviceDefinition(fullName);
     const shortName = fullName.split(".").pop() ?? fullName;
+    const unknown = Object.keys(impl.handlers).filter((m) => !(m in def));
+    if (unknown.length) throw new Error(`${fullName} has no RPC ${unknown.join(", ")}`);
     const handlers: grpc.UntypedServiceImplementation = {};
     for (const [method, md] of Object.entries(def)) {
-      const fn = impl[method] ?? impl[method.charAt(0).toLowerCase() + method.slice(1)];
-      handlers[method] = this.wrap(fullName, shortName, method, md, fn);
+      handlers[method] = this.wrap(fullName, shortName, method, md, impl.handlers[method] as AnyImpl | undefined);
     }
     this.server.addService(def, handlers);
     this.services.push(fullName);
     this.health.setStatus(fullName, "NOT_SERVING");
   }
 
-  private wrap(
-    fullName: string,
-    service: string,
-    method: string,
-    md: grpc.MethodDefinition<any, any>,
-    fn: ServiceImpl[string] | undefined,
-  ): grpc.UntypedHandleCall {
+  private wrap(fullName: string, service: string, method: string, md: grpc.MethodDefinition<any, any>, fn: AnyImpl | undefined): grpc.UntypedHandleCall {
     const log = this.log;
     const spanName = `${fullName}/${method}`;
     const attributes = { "rpc.system": "grpc", "rpc.service": fullName, "rpc.method": method };

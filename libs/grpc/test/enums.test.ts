@@ -1,5 +1,5 @@
 import { protoEnum } from "../src/enums";
-import { DOCUMENT_STATUSES, DREAMING_MODES, isFinalStatus, statusRank, TASK_TYPES } from "../src/status";
+import { DOCUMENT_STATUSES, DREAMING_MODES, isFinalStatus, MEMORY_RELATIONS, SOURCE_KINDS, statusRank, TASK_TYPES } from "@engram/kernel";
 
 describe("protoEnum.status", () => {
   it.each(DOCUMENT_STATUSES)("round-trips %s", (s) => {
@@ -40,6 +40,23 @@ describe("protoEnum.dreaming", () => {
     expect(protoEnum.dreaming.to(undefined)).toBe("DREAMING_UNSPECIFIED");
     expect(protoEnum.dreaming.from("DREAMING_UNSPECIFIED")).toBeUndefined();
     expect(protoEnum.dreaming.from(undefined)).toBeUndefined();
+  });
+});
+
+describe("protoEnum.sourceKind and memoryRelation", () => {
+  it.each(SOURCE_KINDS)("round-trips source kind %s", (k) => {
+    expect(protoEnum.sourceKind.to(k)).toBe(`SOURCE_KIND_${k.toUpperCase()}`);
+    expect(protoEnum.sourceKind.from(protoEnum.sourceKind.to(k))).toBe(k);
+  });
+
+  it.each(MEMORY_RELATIONS)("round-trips relation %s", (r) => {
+    expect(protoEnum.memoryRelation.from(protoEnum.memoryRelation.to(r))).toBe(r);
+  });
+
+  it("reads numbers, unspecified and foreign names as undefined", () => {
+    expect(protoEnum.sourceKind.from(2)).toBeUndefined();
+    expect(protoEnum.sourceKind.from("SOURCE_KIND_UNSPECIFIED")).toBeUndefined();
+    expect(protoEnum.memoryRelation.from("DOCUMENT_STATUS_DONE")).toBeUndefined();
   });
 });
 

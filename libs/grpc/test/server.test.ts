@@ -6,6 +6,7 @@ import { metrics, rootLogger } from "@engram/observability";
 import { createClient, unaryCall } from "../src/client";
 import { fromStruct, fromTimestamp, toStruct, toTimestamp } from "../src/convert";
 import { grpcToHttp } from "../src/errors";
+import { implement, MemoriesService } from "../src/services";
 import { GrpcServer } from "../src/server";
 
 const MEMORIES = "engram.memories.v1.MemoriesService";
@@ -41,18 +42,20 @@ describe("GrpcServer round trip", () => {
   const seenRequestIds: (string | undefined)[] = [];
 
   beforeAll(async () => {
-    server.addService(MEMORIES, {
-      async forgetMemory(req: { id: string }) {
-        throw new NotFoundError(`memory ${req.id} not found`, "check the namespace");
-      },
-      async createMemories() {
-        throw new Error("disk path /srv/secret is corrupt");
-      },
-      async batchGetMemories(req: { ids: string[] }, call: grpc.ServerUnaryCall<unknown, unknown>) {
-        seenRequestIds.push(call.metadata.get("x-request-id")[0]?.toString());
-        return { memories: req.ids.map((id) => ({ id, content: `memory ${id}`, metadata: toStruct(metadata), createdAt: toTimestamp(createdAt) })) };
-      },
-    });
+    server.add(
+      implement(MemoriesService, {
+        async ForgetMemory(req) {
+          throw new NotFoundError(`memory ${req.id} not found`, "check the namespace");
+        },
+        async CreateMemories() {
+          throw new Error("disk path /srv/secret is corrupt");
+        },
+        async BatchGetMemories(req: { ids: string[] }, call: grpc.ServerUnaryCall<unknown, unknown>) {
+          seenRequestIds.push(call.metadata.get("x-request-id")[0]?.toString());
+          return { memories: req.ids.map((id) => ({ id, content: `memory ${id}`, metadata: toStruct(metadata), createdAt: toTimestamp(createdAt) })) };
+        },
+      }),
+    );
     const port = await server.bind("127.0.0.1:0");
     expect(port).toBeGreaterThan(0);
     address = `127.0.0.1:${port}`;
@@ -129,7 +132,7 @@ describe("GrpcServer round trip", () => {
 describe("GrpcServer shutdown", () => {
   it("reports NOT_SERVING as soon as shutdown begins", async () => {
     const server = new GrpcServer(log);
-    server.addService(MEMORIES, {});
+    server.add(implement(MemoriesService, {}));
     const port = await server.bind("127.0.0.1:0");
     const health = healthClient(`127.0.0.1:${port}`);
     try {

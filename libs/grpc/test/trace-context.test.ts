@@ -1,6 +1,7 @@
 import type * as grpc from "@grpc/grpc-js";
 import { context, parseTraceparent, rootLogger, spansRecorded, startTracing, type StopTracing, trace } from "@engram/observability";
 import { createClient, unaryCall } from "../src/client";
+import { implement, MemoriesService } from "../src/services";
 import { GrpcServer } from "../src/server";
 
 const MEMORIES = "engram.memories.v1.MemoriesService";
@@ -20,12 +21,14 @@ describe("gRPC trace context when spans are not recorded", () => {
 
   beforeAll(async () => {
     stopTracing = startTracing({ serviceName: "grpc-test", env: {} });
-    server.addService(MEMORIES, {
-      async batchGetMemories(_req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
-        seen.push(call.metadata.get("traceparent")[0] as string | undefined);
-        return { memories: [] };
-      },
-    });
+    server.add(
+      implement(MemoriesService, {
+        async BatchGetMemories(_req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
+          seen.push(call.metadata.get("traceparent")[0] as string | undefined);
+          return { memories: [] };
+        },
+      }),
+    );
     const port = await server.bind("127.0.0.1:0");
     server.setServing(true);
     client = createClient(MEMORIES, `127.0.0.1:${port}`);

@@ -3,6 +3,7 @@ import { NotFoundError } from "@engram/kernel";
 import { context, rootLogger, SpanKind, SpanStatusCode, startSpan, trace, traceparentOfContext } from "@engram/observability";
 import { type ReadableSpan, recordSpans, type SpanRecorder } from "@engram/observability/src/span-recorder";
 import { createClient, unaryCall } from "../src/client";
+import { implement, MemoriesService } from "../src/services";
 import { GrpcServer, traceparentOf } from "../src/server";
 
 const MEMORIES = "engram.memories.v1.MemoriesService";
@@ -20,19 +21,21 @@ describe("gRPC tracing over loopback", () => {
 
   beforeAll(async () => {
     recorder = recordSpans("grpc-test");
-    server.addService(MEMORIES, {
-      async batchGetMemories(_req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
-        await new Promise((r) => setTimeout(r, 1));
-        seen.push({ traceparent: traceparentOf(call), active: traceparentOfContext(context.active()) });
-        return { memories: [] };
-      },
-      async forgetMemory() {
-        throw new NotFoundError("memory m_x not found");
-      },
-      async createMemories() {
-        throw new Error("disk on fire");
-      },
-    });
+    server.add(
+      implement(MemoriesService, {
+        async BatchGetMemories(_req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
+          await new Promise((r) => setTimeout(r, 1));
+          seen.push({ traceparent: traceparentOf(call), active: traceparentOfContext(context.active()) });
+          return { memories: [] };
+        },
+        async ForgetMemory() {
+          throw new NotFoundError("memory m_x not found");
+        },
+        async CreateMemories() {
+          throw new Error("disk on fire");
+        },
+      }),
+    );
     const port = await server.bind("127.0.0.1:0");
     server.setServing(true);
     client = createClient(MEMORIES, `127.0.0.1:${port}`);

@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import * as grpc from "@grpc/grpc-js";
 import { rootLogger } from "@engram/observability";
 import { createClient, unaryCall } from "../src/client";
+import { implement, MemoriesService } from "../src/services";
 import { GrpcServer } from "../src/server";
 import { TurnQueue } from "../src/turns";
 
@@ -45,14 +46,16 @@ describe("GrpcServer starts one handler per event-loop turn", () => {
   let address = "";
 
   beforeAll(async () => {
-    server.addService("engram.memories.v1.MemoriesService", {
-      async batchGetMemories() {
-        seenAtStart.push(Atomics.load(received, 0));
-        const until = Date.now() + 150;
-        while (Date.now() < until);
-        return { memories: [] };
-      },
-    });
+    server.add(
+      implement(MemoriesService, {
+        async BatchGetMemories() {
+          seenAtStart.push(Atomics.load(received, 0));
+          const until = Date.now() + 150;
+          while (Date.now() < until);
+          return { memories: [] };
+        },
+      }),
+    );
     address = `127.0.0.1:${await server.bind("127.0.0.1:0")}`;
     server.setServing(true);
   });
@@ -99,14 +102,16 @@ describe("GrpcServer skips a call whose caller gave up while it was queued", () 
   let client: ReturnType<typeof createClient>;
 
   beforeAll(async () => {
-    server.addService("engram.memories.v1.MemoriesService", {
-      async batchGetMemories() {
-        started++;
-        const until = Date.now() + 300;
-        while (Date.now() < until);
-        return { memories: [] };
-      },
-    });
+    server.add(
+      implement(MemoriesService, {
+        async BatchGetMemories() {
+          started++;
+          const until = Date.now() + 300;
+          while (Date.now() < until);
+          return { memories: [] };
+        },
+      }),
+    );
     const address = `127.0.0.1:${await server.bind("127.0.0.1:0")}`;
     server.setServing(true);
     client = createClient("engram.memories.v1.MemoriesService", address);

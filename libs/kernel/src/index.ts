@@ -1,7 +1,6 @@
 export * from "./errors";
 export * from "./ids";
 export * from "./status";
-export * from "./enums";
 export * from "./json";
 export * from "./clock";
 export * from "./scope";

@@ -22,5 +22,13 @@ export const DREAMING_MODES = ["dynamic", "instant"] as const;
 export type Dreaming = (typeof DREAMING_MODES)[number];
 export const DEFAULT_DREAMING: Dreaming = "dynamic";
 
+/** Where a document's content came from. */
+export const SOURCE_KINDS = ["text", "url", "file", "connector", "conversation"] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** How a memory relates to another: a newer version, an extension, a derived fact. */
+export const MEMORY_RELATIONS = ["updates", "extends", "derives"] as const;
+export type MemoryRelationKind = (typeof MEMORY_RELATIONS)[number];
+
 export const SEARCH_MODES = ["memories", "documents", "hybrid"] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];

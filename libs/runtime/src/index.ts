@@ -1,4 +1,4 @@
-import { GrpcServer, type ServiceImpl } from "@engram/grpc";
+import { GrpcServer, type ServiceImplementation } from "@engram/grpc";
 import type { Logger } from "@engram/observability";
 
 /**
@@ -8,8 +8,8 @@ import type { Logger } from "@engram/observability";
  */
 export interface ServiceModule {
   name: string;
-  /** gRPC services this module serves, by full name. */
-  grpcServices?: Record<string, ServiceImpl>;
+  /** gRPC services this module serves: `implement(Service, handlers)` each. */
+  grpcServices?: ServiceImplementation[];
   /** Called after the gRPC server is bound (start consumers, relays, timers). */
   start?(ctx: { grpcPort?: number }): Promise<void>;
   /** Called after the gRPC server drained: stop consumers, then close stores. */
@@ -49,7 +49,7 @@ export class ProcessRuntime {
     if (module.grpcServices) {
       if (!grpcAddress) throw new Error(`module ${module.name} serves gRPC but has no address`);
       entry.server = new GrpcServer(this.log.child({ component: module.name, layer: "grpc" }));
-      for (const [name, impl] of Object.entries(module.grpcServices)) entry.server.addService(name, impl);
+      for (const impl of module.grpcServices) entry.server.add(impl);
       entry.port = await entry.server.bind(grpcAddress);
     }
     await module.start?.({ grpcPort: entry.port });

@@ -8,6 +8,7 @@ import { GetSettingsUseCase } from "./app/get-settings.usecase";
 import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
 import type { SettingsRepository } from "./app/ports";
 import type { ConnectionsConfig } from "./config";
+import { ConnectionsService, implement } from "@engram/grpc";
 import { settingsGrpc } from "./grpc/settings.grpc";
 
 /** A settings store that checks, at start, that stored secrets were sealed with this key. */
@@ -41,14 +42,14 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
 
   return {
     name: "connections",
-    grpcServices: {
+    grpcServices: [
       // Contract designed; connectors arrive with a later release (UNIMPLEMENTED until then).
-      "engram.connections.v1.ConnectionsService": {},
-      "engram.connections.v1.SettingsService": settingsGrpc({
+      implement(ConnectionsService, {}),
+      settingsGrpc({
         getSettings: new GetSettingsUseCase(repo),
         updateSettings: new UpdateSettingsUseCase(repo, box, deps.clock ?? systemClock),
       }),
-    },
+    ],
     async start() {
       await repo.bindSecretKey(box.keyId);
     },

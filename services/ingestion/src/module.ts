@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { ContainerTagService, ConversationService, implement } from "@engram/grpc";
 import { type EventBus, OutboxRelay, type Subscription, TOPICS } from "@engram/bus";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
@@ -81,8 +82,8 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
 
   return {
     name: "ingestion",
-    grpcServices: {
-      "engram.ingestion.v1.IngestionService": ingestionGrpc({
+    grpcServices: [
+      ingestionGrpc({
         addDocument: new AddDocumentUseCase(repo, clock, notify),
         addBatch: new AddDocumentBatchUseCase(repo, clock, notify),
         upload: new UploadDocumentFileUseCase(repo, files, clock, config.INGESTION_MAX_FILE_BYTES, notify),
@@ -94,9 +95,9 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         files,
       }),
       // Contracts designed; the operations arrive with later releases (UNIMPLEMENTED until then).
-      "engram.ingestion.v1.ContainerTagService": {},
-      "engram.ingestion.v1.ConversationService": {},
-    },
+      implement(ContainerTagService, {}),
+      implement(ConversationService, {}),
+    ],
     async start() {
       relay.start();
       subscription = await deps.bus.subscribe({

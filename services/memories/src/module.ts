@@ -70,15 +70,15 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
 
   return {
     name: "memories",
-    grpcServices: {
-      "engram.memories.v1.MemoriesService": memoriesGrpc({
+    grpcServices: [
+      memoriesGrpc({
         create: new CreateMemoriesUseCase({ repo: store, writer, classifier: deps.nlp.classifier, buckets, clock, lock }),
         update: new UpdateMemoryUseCase({ repo: store, writer, clock, lock }),
         forget: new ForgetMemoriesUseCase({ repo: store, clock, lock }),
         list: new ListMemoriesUseCase(store, clock),
         repo: store,
       }),
-    },
+    ],
     async start() {
       subscription = await deps.bus.subscribe({
         group: MEMORIES_CONSUMER_GROUP,

@@ -55,7 +55,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
   return {
     name: "pipeline-worker",
     // The worker serves only grpc.health.v1 (probes); its work arrives as events.
-    grpcServices: {},
+    grpcServices: [],
     async start() {
       subscription = await deps.bus.subscribe({
         group: WORKER_CONSUMER_GROUP,

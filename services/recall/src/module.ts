@@ -43,8 +43,8 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
   });
   return {
     name: "recall",
-    grpcServices: {
-      "engram.recall.v1.RecallService": recallGrpc({
+    grpcServices: [
+      recallGrpc({
         search,
         searchV3: new SearchV3UseCase({ chunks: deps.index, documents, preparer, lookup, reranker: deps.nlp.reranker }),
         profile: new ProfileUseCase({
@@ -58,7 +58,7 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
         buckets,
         index: deps.index,
       }),
-    },
+    ],
     // Serving only once the chunk index is in memory: the first searches do not pay for loading it.
     async start() {
       // Searches never pay for a cold partition: both read models load before recall reports serving.

@@ -5,6 +5,7 @@ import zlib from "node:zlib";
 import fc from "fast-check";
 import { apiClient, type EngramProcess, startEngram, tempDataDir, waitFor } from "@engram/testing";
 import { type AppOptions, createApp } from "@engram/gateway/src/http/app";
+import { createBackends } from "@engram/gateway/src/http/backends";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "@engram/gateway/src/http/json";
 import { PROVIDERS } from "@engram/gateway/src/routes/contract.routes";
 import * as S from "@engram/gateway/src/routes/schemas";
@@ -52,8 +53,10 @@ const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal
 
 /** Every METHOD + path template the gateway's express app routes, in router order. */
 function gatewayRoutes(spoolDir: string): RouteDef[] {
+  const a = "127.0.0.1:1"; // never dialled: only the route table is read
+  const backends = createBackends({ INGESTION_ADDRESS: a, MEMORIES_ADDRESS: a, RECALL_ADDRESS: a, CONNECTIONS_ADDRESS: a, GATEWAY_RPC_DEADLINE_MS: 1000 });
   const app = createApp({
-    backends: {} as AppOptions["backends"],
+    backends,
     keys: {} as AppOptions["keys"],
     logger: silent as unknown as AppOptions["logger"],
     jsonLimitBytes: 1024,
@@ -73,6 +76,7 @@ function gatewayRoutes(spoolDir: string): RouteDef[] {
     }
   };
   walk((app as unknown as { router: { stack: Layer[] } }).router.stack, "");
+  backends.close();
   return out;
 }
 

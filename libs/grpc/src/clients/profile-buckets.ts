@@ -1,7 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
-import type { GetSettingsResponse__Output } from "../gen/engram/connections/v1/GetSettingsResponse";
-import { createClient, unaryCall } from "../client";
 import { isServiceError } from "../errors";
+import { connect, SettingsService } from "../services";
 
 export interface ProfileBucketDef {
   key: string;
@@ -17,20 +16,20 @@ export interface ProfileBucketDef {
  * the effective one for every namespace.
  */
 export class ProfileBucketsClient {
-  private readonly client: grpc.Client;
+  private readonly client;
   private readonly cache = new Map<string, { at: number; value: Promise<ProfileBucketDef[]> }>();
 
   constructor(
     address: string,
     private readonly ttlMs = 5_000,
   ) {
-    this.client = createClient("engram.connections.v1.SettingsService", address);
+    this.client = connect(SettingsService, address, { deadlineMs: 10_000 });
   }
 
   buckets(tenantId: string, _namespace?: string): Promise<ProfileBucketDef[]> {
     const hit = this.cache.get(tenantId);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
-    const value = unaryCall<GetSettingsResponse__Output>(this.client, "GetSettings", { context: { tenantId } }, { deadlineMs: 10_000 }).then(
+    const value = this.client.GetSettings({ context: { tenantId } }).then(
       (r) => (r.settings?.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description })),
       (err) => {
         this.cache.delete(tenantId);

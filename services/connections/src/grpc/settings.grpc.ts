@@ -1,4 +1,4 @@
-import { fromProtoValue, type ServiceImpl, tenantOf, toProtoValue } from "@engram/grpc";
+import { fromProtoValue, tenantOf, toProtoValue, implement, SettingsService, type ServiceImplementation } from "@engram/grpc";
 import type { GetSettingsRequest__Output } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsRequest";
 import type { GetSettingsResponse } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsResponse";
 import type { OAuthApp } from "@engram/grpc/src/gen/engram/connections/v1/OAuthApp";
@@ -127,15 +127,15 @@ export function updatedToProto(s: SettingsView, changed: ChangedField[]): { upda
 }
 
 /** engram.connections.v1.SettingsService: proto <-> use case mapping only. ResetOrganization and SuggestProfileBuckets are not served yet. */
-export function settingsGrpc(uc: SettingsUseCases): ServiceImpl {
-  return {
-    async getSettings(req: GetSettingsRequest__Output): Promise<GetSettingsResponse> {
+export function settingsGrpc(uc: SettingsUseCases): ServiceImplementation {
+  return implement(SettingsService, {
+    async GetSettings(req: GetSettingsRequest__Output): Promise<GetSettingsResponse> {
       return { settings: settingsToProto(await uc.getSettings.execute(tenantOf(req.context))) };
     },
 
-    async updateSettings(req: UpdateSettingsRequest__Output): Promise<UpdateSettingsResponse> {
+    async UpdateSettings(req: UpdateSettingsRequest__Output): Promise<UpdateSettingsResponse> {
       const res = await uc.updateSettings.execute({ tenantId: tenantOf(req.context), patch: patchFromProto(req) });
       return { tenantId: res.tenantId, orgSlug: res.orgSlug, ...updatedToProto(res.settings, res.changed) };
     },
-  };
+  });
 }

@@ -3,15 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
-import { createClient, fromProtoValue, GrpcServer, toProtoValue, unaryCall } from "@engram/grpc";
-import type { GetSettingsResponse__Output } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsResponse";
-import type { UpdateSettingsResponse__Output } from "@engram/grpc/src/gen/engram/connections/v1/UpdateSettingsResponse";
+import { connect, fromProtoValue, GrpcServer, type ServiceClient, SettingsService, toProtoValue } from "@engram/grpc";
 import { rootLogger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { loadConnectionsConfig } from "../../src/config";
 import { createConnectionsModule } from "../../src/module";
 
-const SETTINGS = "engram.connections.v1.SettingsService";
 const log = rootLogger({ level: "silent" });
 const ctx = (tenantId: string) => ({ tenantId, requestId: "req-1" });
 
@@ -28,17 +25,16 @@ describe("SettingsService over gRPC (connections module)", () => {
   let dir: string;
   let module: ServiceModule;
   const server = new GrpcServer(log);
-  let client: grpc.Client;
-  const call = <T>(method: string, req: unknown) => unaryCall<T>(client, method, req, { deadlineMs: 5000 });
+  let client: ServiceClient<typeof SettingsService>;
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-connections-grpc-"));
     module = createConnectionsModule({ config: loadConnectionsConfig({ ENGRAM_DATA_DIR: dir }), logger: log });
-    for (const [name, impl] of Object.entries(module.grpcServices!)) server.addService(name, impl);
+    for (const impl of module.grpcServices!) server.add(impl);
     const port = await server.bind("127.0.0.1:0");
     await module.start!({ grpcPort: port });
     server.setServing(true);
-    client = createClient(SETTINGS, `127.0.0.1:${port}`);
+    client = connect(SettingsService, `127.0.0.1:${port}`, { deadlineMs: 5000 });
   });
 
   afterAll(async () => {
@@ -53,7 +49,7 @@ describe("SettingsService over gRPC (connections module)", () => {
   });
 
   it("answers every provider unset and no buckets for a new tenant", async () => {
-    const res = await call<GetSettingsResponse__Output>("GetSettings", { context: ctx("fresh") });
+    const res = await client.GetSettings({ context: ctx("fresh") });
     const s = res.settings!;
     expect(s.filterPrompt).toBeUndefined();
     expect(s.workspacePrompt).toBeUndefined();
@@ -69,7 +65,7 @@ describe("SettingsService over gRPC (connections module)", () => {
   });
 
   it("updates masked fields, clears masked-but-unset ones and keeps unmasked ones", async () => {
-    const first = await call<UpdateSettingsResponse__Output>("UpdateSettings", {
+    const first = await client.UpdateSettings({
       context: ctx("acme"),
       filterPrompt: "engineering",
       chunkSize: 0,
@@ -96,13 +92,13 @@ describe("SettingsService over gRPC (connections module)", () => {
     expect(first.updated!.oauthApps).toEqual([expect.objectContaining({ provider: "PROVIDER_GITHUB", clientId: "gh-id", clientSecretSet: true })]);
     expect(JSON.stringify(first)).not.toContain("gh-secret-value");
 
-    const second = await call<UpdateSettingsResponse__Output>("UpdateSettings", {
+    const second = await client.UpdateSettings({
       context: ctx("acme"),
       oauthApps: [{ provider: "PROVIDER_GITHUB", updateMask: ["client_id"] }],
       updateMask: ["filter_prompt"],
     });
     expect(second.updatedFields).toEqual(["filter_prompt", "oauth_apps.github.client_id"]);
-    const s = (await call<GetSettingsResponse__Output>("GetSettings", { context: ctx("acme") })).settings!;
+    const s = (await client.GetSettings({ context: ctx("acme") })).settings!;
     expect(s.filterPrompt).toBeUndefined();
     expect(s.chunkSize).toBe(0);
     expect(s.workspacePrompt).toBeUndefined();
@@ -114,7 +110,7 @@ describe("SettingsService over gRPC (connections module)", () => {
 
   it("refuses bad input with INVALID_ARGUMENT and the problems as details", async () => {
     const bad = await rejectionOf(
-      call("UpdateSettings", { context: ctx("acme"), profileBuckets: [{ key: "Bad Key" }, { key: "ok" }, { key: "ok" }], updateMask: ["profile_buckets"] }),
+      client.UpdateSettings({ context: ctx("acme"), profileBuckets: [{ key: "Bad Key" }, { key: "ok" }, { key: "ok" }], updateMask: ["profile_buckets"] }),
     );
     expect(bad.code).toBe(status.INVALID_ARGUMENT);
     expect(bad.details).toBe("invalid settings");
@@ -122,11 +118,11 @@ describe("SettingsService over gRPC (connections module)", () => {
       /profileBuckets\[0\]\.key: .*; profileBuckets\[2\]\.key: duplicate/,
     );
 
-    expect((await rejectionOf(call("UpdateSettings", { context: ctx("acme"), updateMask: ["nope"] }))).code).toBe(status.INVALID_ARGUMENT);
-    const gmail = await rejectionOf(call("UpdateSettings", { context: ctx("acme"), oauthApps: [{ provider: "PROVIDER_GMAIL", updateMask: ["client_id"] }] }));
+    expect((await rejectionOf(client.UpdateSettings({ context: ctx("acme"), updateMask: ["nope"] }))).code).toBe(status.INVALID_ARGUMENT);
+    const gmail = await rejectionOf(client.UpdateSettings({ context: ctx("acme"), oauthApps: [{ provider: "PROVIDER_GMAIL", updateMask: ["client_id"] }] }));
     expect(gmail.code).toBe(status.INVALID_ARGUMENT);
     const twice = await rejectionOf(
-      call("UpdateSettings", {
+      client.UpdateSettings({
         context: ctx("acme"),
         oauthApps: [
           { provider: "PROVIDER_NOTION", updateMask: ["client_id"] },
@@ -135,12 +131,12 @@ describe("SettingsService over gRPC (connections module)", () => {
       }),
     );
     expect(twice.details).toMatch(/more than once/);
-    expect((await rejectionOf(call("GetSettings", {}))).code).toBe(status.INVALID_ARGUMENT);
+    expect((await rejectionOf(client.GetSettings({}))).code).toBe(status.INVALID_ARGUMENT);
   });
 
   it("leaves ResetOrganization and SuggestProfileBuckets unimplemented", async () => {
-    expect((await rejectionOf(call("ResetOrganization", { context: ctx("acme"), confirmation: "acme" }))).code).toBe(status.UNIMPLEMENTED);
-    expect((await rejectionOf(call("SuggestProfileBuckets", { context: ctx("acme") }))).code).toBe(status.UNIMPLEMENTED);
+    expect((await rejectionOf(client.ResetOrganization({ context: ctx("acme"), confirmation: "acme" }))).code).toBe(status.UNIMPLEMENTED);
+    expect((await rejectionOf(client.SuggestProfileBuckets({ context: ctx("acme") }))).code).toBe(status.UNIMPLEMENTED);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
 
@@ -49,7 +50,8 @@ export function securityHeaderValues(o: SecurityHeadersOptions): [string, string
     setHeader: (name: string, value: string | number | string[]) => out.set(name.toLowerCase(), String(value)),
     removeHeader: (name: string) => out.delete(name.toLowerCase()),
   };
-  configured(o)({} as never, res as never, () => undefined);
+  // helmet only sets headers on the response: a stand-in request and a header-collecting response suffice.
+  configured(o)({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
   return [...out];
 }
 

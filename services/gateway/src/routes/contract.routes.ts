@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler } from "express";
-import type { Backend, Backends } from "../http/backends";
+import type { CallContext } from "@engram/grpc/src/gen/engram/common/v1/CallContext";
+import type { Backends, RequestMeta } from "../http/backends";
 import { callContext } from "../http/context";
 
 /**
@@ -9,11 +10,12 @@ import { callContext } from "../http/context";
  * whole path is exercised. As capabilities land, routes move out of this file
  * into their own route modules with full validation and presenters.
  */
-type Build = (req: Request) => Record<string, unknown>;
+/** An RPC of a typed client whose request carries the call context. */
+type Rpc<R> = (request: R & { context?: CallContext | null }, opts?: RequestMeta) => Promise<unknown>;
 
-function forward(backend: Backend, rpc: string, build: Build = () => ({})): RequestHandler {
+function forward<R>(rpc: Rpc<R>, build: (req: Request) => R = () => ({}) as R): RequestHandler {
   return async (req, res) => {
-    const out = await backend.call<unknown>(rpc, { context: callContext(req), ...build(req) }, req);
+    const out = await rpc({ context: callContext(req), ...build(req) }, req);
     res.json(out);
   };
 }
@@ -23,53 +25,53 @@ export const PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github
 export function contractRoutes(b: Backends): Router {
   const r = Router();
 
-  r.post("/v4/conversations", forward(b.conversations, "IngestConversation"));
+  r.post("/v4/conversations", forward(b.conversations.IngestConversation));
 
   // Settings and container tags
-  r.post("/v3/settings/reset", forward(b.settings, "ResetOrganization"));
-  r.post("/v3/settings/suggest-buckets", forward(b.settings, "SuggestProfileBuckets"));
-  r.get("/v3/container-tags/list", forward(b.containerTags, "ListContainerTags"));
-  r.post("/v3/container-tags/merge", forward(b.containerTags, "MergeContainerTags"));
+  r.post("/v3/settings/reset", forward(b.settings.ResetOrganization));
+  r.post("/v3/settings/suggest-buckets", forward(b.settings.SuggestProfileBuckets));
+  r.get("/v3/container-tags/list", forward(b.containerTags.ListContainerTags));
+  r.post("/v3/container-tags/merge", forward(b.containerTags.MergeContainerTags));
   r.get(
     "/v3/container-tags/merge/:mergeId",
-    forward(b.containerTags, "GetContainerTagMerge", (req) => ({ mergeId: req.params.mergeId })),
+    forward(b.containerTags.GetContainerTagMerge, (req) => ({ mergeId: String(req.params.mergeId) })),
   );
   r.get(
     "/v3/container-tags/:containerTag",
-    forward(b.containerTags, "GetContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+    forward(b.containerTags.GetContainerTag, (req) => ({ containerTag: req.params.containerTag })),
   );
   r.patch(
     "/v3/container-tags/:containerTag",
-    forward(b.containerTags, "UpdateContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+    forward(b.containerTags.UpdateContainerTag, (req) => ({ containerTag: req.params.containerTag })),
   );
   r.delete(
     "/v3/container-tags/:containerTag",
-    forward(b.containerTags, "DeleteContainerTag", (req) => ({ containerTag: req.params.containerTag })),
+    forward(b.containerTags.DeleteContainerTag, (req) => ({ containerTag: req.params.containerTag })),
   );
 
   // Connections
-  r.post("/v3/connections/list", forward(b.connections, "ListConnections"));
+  r.post("/v3/connections/list", forward(b.connections.ListConnections));
   r.get(
     "/v3/connections/:connectionId/resources",
-    forward(b.connections, "ListConnectionResources", (req) => ({ connectionId: req.params.connectionId })),
+    forward(b.connections.ListConnectionResources, (req) => ({ connectionId: String(req.params.connectionId) })),
   );
   r.post(
     "/v3/connections/:connectionId/configure",
-    forward(b.connections, "ConfigureConnection", (req) => ({ connectionId: req.params.connectionId })),
+    forward(b.connections.ConfigureConnection, (req) => ({ connectionId: String(req.params.connectionId) })),
   );
-  r.post("/v3/connections/:provider/connection", forward(b.connections, "GetConnectionByTags"));
-  r.post("/v3/connections/:provider/documents", forward(b.connections, "ListConnectionDocuments"));
-  r.post("/v3/connections/:provider/import", forward(b.connections, "ImportConnections"));
-  r.post("/v3/connections/:provider", forward(b.connections, "CreateConnection"));
+  r.post("/v3/connections/:provider/connection", forward(b.connections.GetConnectionByTags));
+  r.post("/v3/connections/:provider/documents", forward(b.connections.ListConnectionDocuments));
+  r.post("/v3/connections/:provider/import", forward(b.connections.ImportConnections));
+  r.post("/v3/connections/:provider", forward(b.connections.CreateConnection));
   r.get(
     "/v3/connections/:connectionId",
-    forward(b.connections, "GetConnection", (req) => ({ connectionId: req.params.connectionId })),
+    forward(b.connections.GetConnection, (req) => ({ connectionId: String(req.params.connectionId) })),
   );
   r.delete("/v3/connections/:idOrProvider", (req, res, next) => {
     const x = req.params.idOrProvider;
     const handler = PROVIDERS.includes(x)
-      ? forward(b.connections, "DeleteConnectionByProvider")
-      : forward(b.connections, "DeleteConnection", () => ({ connectionId: x }));
+      ? forward(b.connections.DeleteConnectionByProvider)
+      : forward(b.connections.DeleteConnection, () => ({ connectionId: x }));
     return handler(req, res, next);
   });
   return r;
@@ -79,11 +81,11 @@ export function contractRoutes(b: Backends): Router {
 export function publicContractRoutes(b: Backends): Router {
   const r = Router();
   r.get("/v3/connections/auth/callback/:provider", async (req, res) => {
-    const out = await b.connections.call<unknown>("HandleOAuthCallback", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
+    const out = await b.connections.HandleOAuthCallback({ context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
     res.json(out);
   });
   r.post("/v3/connections/webhooks/:provider", async (req, res) => {
-    const out = await b.connections.call<unknown>("HandleProviderWebhook", { context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
+    const out = await b.connections.HandleProviderWebhook({ context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
     res.json(out);
   });
   return r;

@@ -1,16 +1,8 @@
 import { Router, type Request } from "express";
 import { toStruct } from "@engram/grpc";
-import type { AddDocumentBatchResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentBatchResponse";
-import type { AddDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentResponse";
-import type { CreateFileUrlResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/CreateFileUrlResponse";
-import type { DeleteDocumentsResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/DeleteDocumentsResponse";
-import type { GetDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentResponse";
-import type { ListDocumentsResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ListDocumentsResponse";
-import type { ListProcessingDocumentsResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ListProcessingDocumentsResponse";
-import type { ListChunksResponse__Output } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksResponse";
-import type { ListDocumentMemoriesResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/ListDocumentMemoriesResponse";
 import { fromTimestamp } from "@engram/grpc";
-import { type Dreaming, type JsonObject, protoEnum, type TaskType } from "@engram/kernel";
+import { type Dreaming, type JsonObject, type TaskType } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
 import { HttpProblem } from "../http/errors";
@@ -76,8 +68,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
       group?: JsonObject;
     },
   ) =>
-    b.ingestion.call<AddDocumentResponse__Output>(
-      "AddDocument",
+    b.ingestion.AddDocument(
       {
         context: ctx(req),
         namespace: a.namespace,
@@ -117,8 +108,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
       }
     });
     if (sent.length) {
-      const res = await b.ingestion.call<AddDocumentBatchResponse__Output>(
-        "AddDocumentBatch",
+      const res = await b.ingestion.AddDocumentBatch(
         {
           context: ctx(req),
           namespace: a.namespace,
@@ -143,7 +133,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
   };
 
   const present = async (req: Request, id: string, namespace: string) => {
-    const { document } = await b.ingestion.call<GetDocumentResponse__Output>("GetDocument", { context: ctx(req), namespace, id }, req);
+    const { document } = await b.ingestion.GetDocument({ context: ctx(req), namespace, id }, req);
     return document!;
   };
 
@@ -202,12 +192,8 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
     const d = await present(req, id, namespace);
     const body: Record<string, unknown> = presentV5Document(d);
     const [chunks, memories] = await Promise.all([
-      include.has("chunks")
-        ? b.recall.call<ListChunksResponse__Output>("ListChunks", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req)
-        : undefined,
-      include.has("memories")
-        ? b.memories.call<ListDocumentMemoriesResponse__Output>("ListDocumentMemories", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req)
-        : undefined,
+      include.has("chunks") ? b.recall.ListChunks({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req) : undefined,
+      include.has("memories") ? b.memories.ListDocumentMemories({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req) : undefined,
     ]);
     if (chunks) body.chunks = chunks.chunks.map(presentChunk);
     if (memories) body.memories = memories.memories.map((m) => presentMemoryEntry(m));
@@ -219,8 +205,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
     const q = listQuery.parse(req.query);
     const body = v5ListBody.parse(req.body && Object.keys(req.body).length ? req.body : undefined);
     const filter = body?.filter ?? body?.filters;
-    const out = await b.ingestion.call<ListDocumentsResponse__Output>(
-      "ListDocuments",
+    const out = await b.ingestion.ListDocuments(
       {
         context: ctx(req),
         namespace,
@@ -236,7 +221,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
   r.delete("/ns/:namespace/document", async (req, res) => {
     const namespace = pathNamespace.parse(req.params.namespace);
     const { ids } = v5DeleteBody.parse(req.body);
-    const out = await b.ingestion.call<DeleteDocumentsResponse__Output>("DeleteDocuments", { context: ctx(req), namespace, ids }, req);
+    const out = await b.ingestion.DeleteDocuments({ context: ctx(req), namespace, ids }, req);
     res.json({ count: out.count, errors: out.errors.map((e) => ({ id: e.id, error: e.error })) });
   });
 
@@ -297,8 +282,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
 
   r.post("/v3/documents/list", async (req, res) => {
     const body = v3ListBody.parse(req.body ?? {});
-    const out = await b.ingestion.call<ListDocumentsResponse__Output>(
-      "ListDocuments",
+    const out = await b.ingestion.ListDocuments(
       {
         context: ctx(req),
         containerTags: body.containerTags ?? [],
@@ -313,17 +297,13 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
   });
 
   r.get("/v3/documents/processing", async (req, res) => {
-    const out = await b.ingestion.call<ListProcessingDocumentsResponse__Output>("ListProcessingDocuments", { context: ctx(req) }, req);
+    const out = await b.ingestion.ListProcessingDocuments({ context: ctx(req) }, req);
     res.json({ documents: out.documents.map(presentProcessing), totalCount: out.totalCount });
   });
 
   r.delete("/v3/documents/bulk", async (req, res) => {
     const body = v3BulkDeleteBody.parse(req.body);
-    const out = await b.ingestion.call<DeleteDocumentsResponse__Output>(
-      "DeleteDocuments",
-      { context: ctx(req), ids: body.ids ?? [], containerTags: body.containerTags ?? [] },
-      req,
-    );
+    const out = await b.ingestion.DeleteDocuments({ context: ctx(req), ids: body.ids ?? [], containerTags: body.containerTags ?? [] }, req);
     res.json({
       success: true,
       deletedCount: out.count,
@@ -347,8 +327,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
       ...(body.filterByMetadata !== undefined ? ["group"] : []),
       ...(body.filepath !== undefined ? ["filepath"] : []),
     ];
-    const out = await b.ingestion.call<AddDocumentResponse__Output>(
-      "UpdateDocument",
+    const out = await b.ingestion.UpdateDocument(
       {
         context: ctx(req),
         id,
@@ -371,7 +350,7 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
 
   r.delete("/v3/documents/:id", async (req, res) => {
     const id = pathId.parse(req.params.id);
-    const out = await b.ingestion.call<DeleteDocumentsResponse__Output>("DeleteDocuments", { context: ctx(req), ids: [id] }, req);
+    const out = await b.ingestion.DeleteDocuments({ context: ctx(req), ids: [id] }, req);
     if (out.count === 0) {
       const why = out.errors[0]?.error ?? "document not found";
       throw new HttpProblem(/not a document id/.test(why) ? 400 : 404, why.startsWith("document not found") ? `document ${id} not found` : why);
@@ -381,13 +360,13 @@ export function documentRoutes(b: Backends, opts: DocumentRoutesOptions): Router
 
   r.get("/v3/documents/:id/chunks", async (req, res) => {
     const d = await present(req, pathId.parse(req.params.id), "");
-    const chunks = await b.recall.call<ListChunksResponse__Output>("ListChunks", { context: ctx(req), namespace: d.namespace, documentId: d.id }, req);
+    const chunks = await b.recall.ListChunks({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req);
     res.json({ documentId: d.id, chunks: chunks.chunks.map(presentChunk), total: chunks.total });
   });
 
   r.get("/v3/documents/:id/file-url", async (req, res) => {
     const id = pathId.parse(req.params.id);
-    const out = await b.ingestion.call<CreateFileUrlResponse__Output>("CreateFileUrl", { context: ctx(req), id }, req);
+    const out = await b.ingestion.CreateFileUrl({ context: ctx(req), id }, req);
     const base = opts.publicUrl ?? `${req.protocol}://${req.get("host")}`;
     res.json({ url: `${base.replace(/\/$/, "")}/files/${out.token}`, expiresAt: fromTimestamp(out.expiresAt)?.toISOString() ?? null });
   });

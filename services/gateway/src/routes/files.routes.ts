@@ -2,10 +2,9 @@ import fs from "node:fs";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import multer from "multer";
 import type { Logger } from "@engram/observability";
-import { clientStreamCall, serverStreamCall, toStruct } from "@engram/grpc";
-import type { AddDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentResponse";
-import type { ReadDocumentFileResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ReadDocumentFileResponse";
-import { type Dreaming, type JsonObject, protoEnum, type TaskType } from "@engram/kernel";
+import { toStruct } from "@engram/grpc";
+import { type Dreaming, type JsonObject, type TaskType } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
 import { HttpProblem } from "../http/errors";
@@ -100,7 +99,7 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
       };
       for await (const chunk of fs.createReadStream(file!.path, { highWaterMark: FRAME })) yield { data: chunk as Buffer };
     }
-    return clientStreamCall<unknown, AddDocumentResponse__Output>(b.ingestion.client, "UploadDocumentFile", messages(), {
+    return b.ingestion.UploadDocumentFile(messages(), {
       requestId: req.requestId,
       traceparent: req.traceparent,
       deadlineMs: 120_000,
@@ -153,12 +152,7 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
   /** Expiring file links (GET /v3/documents/{id}/file-url) are served here, without an API key. */
   const open = Router();
   open.get("/files/:token", async (req, res) => {
-    const parts = await serverStreamCall<ReadDocumentFileResponse__Output>(
-      b.ingestion.client,
-      "ReadDocumentFile",
-      { token: req.params.token },
-      { requestId: req.requestId },
-    );
+    const parts = await b.ingestion.ReadDocumentFile({ token: req.params.token }, { requestId: req.requestId });
     const info = parts.find((x) => x.info)?.info;
     setFileHeaders(res, info?.mimeType, info?.fileName);
     for (const x of parts) if (x.data) res.write(x.data);

@@ -1,13 +1,6 @@
 import { Router, type Request } from "express";
 import { toStruct, toTimestamp } from "@engram/grpc";
-import type { CreateMemoriesResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesResponse";
-import type { ForgetMatchingMemoriesResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMatchingMemoriesResponse";
-import type { ForgetMemoriesByIdsResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByIdsResponse";
-import type { ForgetMemoriesByQueryResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByQueryResponse";
-import type { ForgetMemoryResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoryResponse";
 import type { ForgetCandidate__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetCandidate";
-import type { ListMemoriesResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/ListMemoriesResponse";
-import type { UpdateMemoryResponse__Output } from "@engram/grpc/src/gen/engram/memories/v1/UpdateMemoryResponse";
 import type { JsonObject } from "@engram/kernel";
 import type { z } from "zod";
 import type { Backends } from "../http/backends";
@@ -40,8 +33,7 @@ export function memoryRoutes(b: Backends): Router {
 
   r.post("/v4/memories", async (req, res) => {
     const body = v4CreateMemories.parse(req.body);
-    const out = await b.memories.call<CreateMemoriesResponse__Output>(
-      "CreateMemories",
+    const out = await b.memories.CreateMemories(
       {
         context: ctx(req),
         namespace: body.containerTag,
@@ -67,8 +59,7 @@ export function memoryRoutes(b: Backends): Router {
       ...(body.forgetReason !== undefined ? ["forget_reason"] : []),
       ...(body.temporalContext !== undefined ? ["temporal_context"] : []),
     ];
-    const out = await b.memories.call<UpdateMemoryResponse__Output>(
-      "UpdateMemory",
+    const out = await b.memories.UpdateMemory(
       {
         context: ctx(req),
         namespace: body.containerTag,
@@ -87,8 +78,7 @@ export function memoryRoutes(b: Backends): Router {
 
   r.delete("/v4/memories", async (req, res) => {
     const body = v4ForgetMemory.parse(req.body);
-    const out = await b.memories.call<ForgetMemoryResponse__Output>(
-      "ForgetMemory",
+    const out = await b.memories.ForgetMemory(
       {
         context: ctx(req),
         namespace: body.containerTag,
@@ -102,8 +92,7 @@ export function memoryRoutes(b: Backends): Router {
 
   r.post("/v4/memories/forget-matching", async (req, res) => {
     const body = v4ForgetMatching.parse(req.body);
-    const out = await b.memories.call<ForgetMatchingMemoriesResponse__Output>(
-      "ForgetMatchingMemories",
+    const out = await b.memories.ForgetMatchingMemories(
       {
         context: ctx(req),
         namespace: body.containerTag,
@@ -129,8 +118,7 @@ export function memoryRoutes(b: Backends): Router {
     const body = v4ListMemories.parse(req.body ?? {});
     const page = body.page ?? 1;
     const limit = body.limit ?? 10;
-    const out = await b.memories.call<ListMemoriesResponse__Output>(
-      "ListMemories",
+    const out = await b.memories.ListMemories(
       {
         context: ctx(req),
         containerTags: body.containerTags ?? [body.containerTag!],
@@ -149,8 +137,7 @@ export function memoryRoutes(b: Backends): Router {
     const namespace = pathNamespace.parse(req.params.namespace);
     const q = listQuery.parse(req.query);
     const body = v5ListBody.parse(req.body && Object.keys(req.body).length ? req.body : undefined);
-    const out = await b.memories.call<ListMemoriesResponse__Output>(
-      "ListMemories",
+    const out = await b.memories.ListMemories(
       {
         context: ctx(req),
         namespace,
@@ -166,18 +153,14 @@ export function memoryRoutes(b: Backends): Router {
   r.delete("/ns/:namespace/memories/semantic", async (req, res) => {
     const namespace = pathNamespace.parse(req.params.namespace);
     const body = v5ForgetSemantic.parse(req.body);
-    const out = await b.memories.call<ForgetMemoriesByQueryResponse__Output>(
-      "ForgetMemoriesByQuery",
-      { context: ctx(req), namespace, query: body.query, dryRun: body.dryRun ?? false },
-      req,
-    );
+    const out = await b.memories.ForgetMemoriesByQuery({ context: ctx(req), namespace, query: body.query, dryRun: body.dryRun ?? false }, req);
     res.json({ count: out.count, matches: out.matches.map(candidate), errors: out.errors.map((e) => ({ id: e.id, error: e.error })) });
   });
 
   r.delete("/ns/:namespace/memories", async (req, res) => {
     const namespace = pathNamespace.parse(req.params.namespace);
     const { ids } = v5ForgetIds.parse(req.body);
-    const out = await b.memories.call<ForgetMemoriesByIdsResponse__Output>("ForgetMemoriesByIds", { context: ctx(req), namespace, ids }, req);
+    const out = await b.memories.ForgetMemoriesByIds({ context: ctx(req), namespace, ids }, req);
     res.json({ count: out.count, matches: out.matches.map(candidate), errors: out.errors.map((e) => ({ id: e.id, error: e.error })) });
   });
 

@@ -6,7 +6,7 @@ import type { MemoryContextEntry__Output } from "@engram/grpc/src/gen/engram/rec
 import type { ScoredChunk__Output } from "@engram/grpc/src/gen/engram/recall/v1/ScoredChunk";
 import type { SearchV3Result__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV3Result";
 import type { SearchV4Result__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Result";
-import { protoEnum } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 
 const iso = (t: Parameters<typeof fromTimestamp>[0]) => fromTimestamp(t)?.toISOString() ?? null;
 const orNull = (s: string | undefined) => (s ? s : null);

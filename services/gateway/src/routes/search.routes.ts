@@ -1,10 +1,5 @@
 import { Router } from "express";
 import { toStruct } from "@engram/grpc";
-import type { GetProfileBucketsResponse__Output } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileBucketsResponse";
-import type { GetProfileResponse__Output } from "@engram/grpc/src/gen/engram/recall/v1/GetProfileResponse";
-import type { ListChunksResponse__Output } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksResponse";
-import type { SearchV3Response__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV3Response";
-import type { SearchV4Response__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
 import type { JsonObject } from "@engram/kernel";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
@@ -22,8 +17,7 @@ export function searchRoutes(b: Backends): Router {
   r.post("/v4/search", async (req, res) => {
     const body = v4Search.parse(req.body);
     const include = body.include ?? {};
-    const out = await b.recall.call<SearchV4Response__Output>(
-      "SearchV4",
+    const out = await b.recall.SearchV4(
       {
         context: callContext(req),
         q: body.q,
@@ -46,8 +40,7 @@ export function searchRoutes(b: Backends): Router {
 
   r.post("/v3/search", async (req, res) => {
     const body = v3Search.parse(req.body);
-    const out = await b.recall.call<SearchV3Response__Output>(
-      "SearchV3",
+    const out = await b.recall.SearchV3(
       {
         context: callContext(req),
         q: body.q,
@@ -75,8 +68,7 @@ export function searchRoutes(b: Backends): Router {
   r.post("/v4/profile", async (req, res) => {
     const body = v4Profile.parse(req.body);
     const sections = new Set(body.include?.length ? body.include : ["static", "dynamic", "buckets"]);
-    const out = await b.recall.call<GetProfileResponse__Output>(
-      "GetProfile",
+    const out = await b.recall.GetProfile(
       {
         context: callContext(req),
         namespace: body.containerTag,
@@ -109,7 +101,7 @@ export function searchRoutes(b: Backends): Router {
 
   r.post("/v4/profile/buckets", async (req, res) => {
     const body = v4ProfileBuckets.parse(req.body);
-    const out = await b.recall.call<GetProfileBucketsResponse__Output>("GetProfileBuckets", { context: callContext(req), namespace: body.containerTag }, req);
+    const out = await b.recall.GetProfileBuckets({ context: callContext(req), namespace: body.containerTag }, req);
     res.json({ buckets: out.buckets.map((x) => ({ key: x.key, description: x.description })) });
   });
 
@@ -118,8 +110,7 @@ export function searchRoutes(b: Backends): Router {
     const q = listQuery.parse(req.query);
     if (q.sort === "updatedAt") q.sort = "createdAt"; // chunks do not change after indexing: both orders are the same
     const body = v5ListBody.parse(req.body && Object.keys(req.body).length ? req.body : undefined);
-    const out = await b.recall.call<ListChunksResponse__Output>(
-      "ListChunks",
+    const out = await b.recall.ListChunks(
       {
         context: callContext(req),
         namespace,

@@ -1,7 +1,6 @@
 import { Router } from "express";
 import { z } from "zod";
 import { fromProtoValue, toProtoValue } from "@engram/grpc";
-import type { GetSettingsResponse__Output } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsResponse";
 import type { OAuthApp__Output } from "@engram/grpc/src/gen/engram/connections/v1/OAuthApp";
 import type { Settings__Output } from "@engram/grpc/src/gen/engram/connections/v1/Settings";
 import type { UpdateSettingsResponse__Output } from "@engram/grpc/src/gen/engram/connections/v1/UpdateSettingsResponse";
@@ -118,13 +117,13 @@ export function settingsRoutes(b: Backends): Router {
   const r = Router();
 
   r.get("/v3/settings", async (req, res) => {
-    const out = await b.settings.call<GetSettingsResponse__Output>("GetSettings", { context: callContext(req) }, req);
+    const out = await b.settings.GetSettings({ context: callContext(req) }, req);
     res.json(presentSettings(out.settings));
   });
 
   r.patch("/v3/settings", async (req, res) => {
     const body = parseSettingsPatch(req.body);
-    const out = await b.settings.call<UpdateSettingsResponse__Output>("UpdateSettings", { context: callContext(req), ...updateRequest(body) }, req);
+    const out = await b.settings.UpdateSettings({ context: callContext(req), ...updateRequest(body) }, req);
     res.json({ orgId: out.tenantId, orgSlug: out.orgSlug, updated: presentUpdated(out) });
   });
 

@@ -4,20 +4,19 @@ import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
-import { GrpcServer } from "@engram/grpc";
+import { GrpcServer, implement, IngestionService } from "@engram/grpc";
 import { InvalidArgumentError, PermissionDeniedError } from "@engram/kernel";
 import { rootLogger } from "@engram/observability";
 import { waitFor } from "@engram/testing";
 import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
 import { KeyService } from "../../src/auth/keys.service";
 import { createApp } from "../../src/http/app";
-import { Backend, type Backends } from "../../src/http/backends";
+import { type Backends, createBackends } from "../../src/http/backends";
 import { answerClientErrors } from "../../src/http/errors";
 import { securityHeaderValues } from "../../src/http/security";
 import { SPOOL_MAX_AGE_MS, UploadSpool } from "../../src/http/upload-spool";
 import { attachmentDisposition, servedFileType } from "../../src/routes/files.routes";
 
-const INGESTION = "engram.ingestion.v1.IngestionService";
 const LIMIT = 64 * 1024;
 const logger = rootLogger({ level: "silent" });
 
@@ -53,12 +52,16 @@ const file = (bytes = 4096, filename = "notes.txt") => ({ name: "file", file: { 
  * upload spool (every exit removes its file, the sweep), file downloads
  * (safe types, attachment, sandbox) and the security headers of every answer.
  */
+/** Every backend of the gateway at one address (unused ones are never dialled). */
+const backendsAt = (a: string): Backends =>
+  createBackends({ INGESTION_ADDRESS: a, MEMORIES_ADDRESS: a, RECALL_ADDRESS: a, CONNECTIONS_ADDRESS: a, GATEWAY_RPC_DEADLINE_MS: 5000 });
+
 describe("gateway file routes and security headers", () => {
   let dir: string;
   let spoolDir: string;
   let store: SqliteApiKeyStore;
   let grpcServer: GrpcServer;
-  let ingestion: Backend;
+  let backends: Backends;
   let server: http.Server;
   let port = 0;
   let key = "";
@@ -73,45 +76,47 @@ describe("gateway file routes and security headers", () => {
     const keys = new KeyService(store, 0);
     key = (await keys.create("acme", "test")).key;
     grpcServer = new GrpcServer(logger);
-    grpcServer.addService(INGESTION, {
-      async uploadDocumentFile(call: grpc.ServerReadableStream<{ header?: { customId: string }; data?: Buffer }, unknown>) {
-        let customId = "";
-        let size = 0;
-        for await (const m of call) {
-          if (m.header) customId = m.header.customId;
-          if (m.data) size += m.data.length;
-        }
-        uploadedBytes.push(size);
-        if (customId === "refused") throw new InvalidArgumentError("the file is refused", "by the test backend");
-        if (customId === "broken") throw new Error("disk on fire at /var/lib/engram");
-        if (customId === "slow" && hold) {
-          hold.started();
-          await hold.release;
-        }
-        return { id: "d_00000000000000000001", customId, status: "DOCUMENT_STATUS_QUEUED" };
-      },
-      async readDocumentFile(req: { token: string }, call: grpc.ServerWritableStream<unknown, unknown>) {
-        const files: Record<string, { fileName: string; mimeType: string; body: string }> = {
-          html: { fileName: "page.html", mimeType: "text/html", body: "<script>alert(document.cookie)</script>" },
-          svg: { fileName: "logo.svg", mimeType: "image/svg+xml", body: "<svg onload='alert(1)'/>" },
-          xml: { fileName: "feed.xml", mimeType: "application/xml", body: "<x/>" },
-          js: { fileName: "app.js", mimeType: "text/javascript", body: "alert(1)" },
-          png: { fileName: "pixel.png", mimeType: "image/png", body: "\x89PNG" },
-          text: { fileName: "notes.txt", mimeType: "Text/Plain; charset=ISO-8859-1", body: "plain" },
-          odd: { fileName: 'r\u00e9sum\u00e9 "final"\r\n/\\.pdf', mimeType: "application/pdf", body: "%PDF" },
-          unnamed: { fileName: "", mimeType: "", body: "?" },
-        };
-        const f = files[req.token];
-        if (!f) throw new PermissionDeniedError("invalid file link");
-        call.write({ info: { fileName: f.fileName, mimeType: f.mimeType, sizeBytes: String(f.body.length) } });
-        call.write({ data: Buffer.from(f.body, "latin1") });
-      },
-    });
+    grpcServer.add(
+      implement(IngestionService, {
+        async UploadDocumentFile(call: grpc.ServerReadableStream<{ header?: { customId: string }; data?: Buffer }, unknown>) {
+          let customId = "";
+          let size = 0;
+          for await (const m of call) {
+            if (m.header) customId = m.header.customId;
+            if (m.data) size += m.data.length;
+          }
+          uploadedBytes.push(size);
+          if (customId === "refused") throw new InvalidArgumentError("the file is refused", "by the test backend");
+          if (customId === "broken") throw new Error("disk on fire at /var/lib/engram");
+          if (customId === "slow" && hold) {
+            hold.started();
+            await hold.release;
+          }
+          return { id: "d_00000000000000000001", customId, status: "DOCUMENT_STATUS_QUEUED" };
+        },
+        async ReadDocumentFile(req: { token: string }, call: grpc.ServerWritableStream<unknown, unknown>) {
+          const files: Record<string, { fileName: string; mimeType: string; body: string }> = {
+            html: { fileName: "page.html", mimeType: "text/html", body: "<script>alert(document.cookie)</script>" },
+            svg: { fileName: "logo.svg", mimeType: "image/svg+xml", body: "<svg onload='alert(1)'/>" },
+            xml: { fileName: "feed.xml", mimeType: "application/xml", body: "<x/>" },
+            js: { fileName: "app.js", mimeType: "text/javascript", body: "alert(1)" },
+            png: { fileName: "pixel.png", mimeType: "image/png", body: "\x89PNG" },
+            text: { fileName: "notes.txt", mimeType: "Text/Plain; charset=ISO-8859-1", body: "plain" },
+            odd: { fileName: 'r\u00e9sum\u00e9 "final"\r\n/\\.pdf', mimeType: "application/pdf", body: "%PDF" },
+            unnamed: { fileName: "", mimeType: "", body: "?" },
+          };
+          const f = files[req.token];
+          if (!f) throw new PermissionDeniedError("invalid file link");
+          call.write({ info: { fileName: f.fileName, mimeType: f.mimeType, sizeBytes: String(f.body.length) } });
+          call.write({ data: Buffer.from(f.body, "latin1") });
+        },
+      }),
+    );
     const grpcPort = await grpcServer.bind("127.0.0.1:0");
     grpcServer.setServing(true);
-    ingestion = new Backend(INGESTION, `127.0.0.1:${grpcPort}`, 5000);
+    backends = backendsAt(`127.0.0.1:${grpcPort}`);
     const app = createApp({
-      backends: { ingestion } as unknown as Backends,
+      backends,
       keys,
       logger,
       jsonLimitBytes: 1 << 20,
@@ -128,7 +133,7 @@ describe("gateway file routes and security headers", () => {
 
   afterAll(async () => {
     await new Promise((r) => server?.close(r));
-    ingestion?.close();
+    backends?.close();
     await grpcServer?.shutdown(1000);
     await store?.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -305,7 +310,7 @@ describe("gateway file routes and security headers", () => {
       const past = new Date(Date.now() - 2 * SPOOL_MAX_AGE_MS);
       fs.utimesSync(leftover, past, past);
       createApp({
-        backends: {} as Backends,
+        backends: backendsAt("127.0.0.1:1"),
         keys: new KeyService(store, 0),
         logger,
         jsonLimitBytes: 1024,
@@ -434,7 +439,7 @@ describe("gateway file routes and security headers", () => {
         ["http://engram.internal:8787", undefined],
       ] as const) {
         const app = createApp({
-          backends: {} as Backends,
+          backends: backendsAt("127.0.0.1:1"),
           keys: new KeyService(store, 0),
           logger,
           jsonLimitBytes: 1024,

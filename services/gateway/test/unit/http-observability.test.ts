@@ -4,16 +4,15 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
-import { GrpcServer, traceparentOf } from "@engram/grpc";
+import { GrpcServer, traceparentOf, implement, IngestionService } from "@engram/grpc";
 import { NotFoundError } from "@engram/kernel";
 import { metrics, rootLogger, SpanKind, SpanStatusCode } from "@engram/observability";
 import { type ReadableSpan, recordSpans, type SpanRecorder } from "@engram/observability/src/span-recorder";
 import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
 import { KeyService } from "../../src/auth/keys.service";
 import { createApp } from "../../src/http/app";
-import { Backend, type Backends } from "../../src/http/backends";
+import { type Backends, createBackends } from "../../src/http/backends";
 
-const INGESTION = "engram.ingestion.v1.IngestionService";
 const CALLER_SPAN = "00f067aa0ba902b7";
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CALLER = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
@@ -23,12 +22,16 @@ const logger = rootLogger({ level: "silent" });
  * The gateway's HTTP layer against a real loopback gRPC ingestion server
  * (a stand-in implementation of two RPCs): request spans and metrics.
  */
+/** Every backend of the gateway at one address (unused ones are never dialled). */
+const backendsAt = (a: string): Backends =>
+  createBackends({ INGESTION_ADDRESS: a, MEMORIES_ADDRESS: a, RECALL_ADDRESS: a, CONNECTIONS_ADDRESS: a, GATEWAY_RPC_DEADLINE_MS: 5000 });
+
 describe("gateway HTTP tracing and metrics", () => {
   let recorder: SpanRecorder;
   let dir: string;
   let store: SqliteApiKeyStore;
   let grpcServer: GrpcServer;
-  let ingestion: Backend;
+  let backends: Backends;
   let server: http.Server;
   let base = "";
   let key = "";
@@ -42,21 +45,23 @@ describe("gateway HTTP tracing and metrics", () => {
     const keys = new KeyService(store, 0);
     key = (await keys.create("acme", "test")).key;
     grpcServer = new GrpcServer(logger);
-    grpcServer.addService(INGESTION, {
-      async addDocument(req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
-        if (JSON.stringify(req).includes('"slow"')) await new Promise((r) => setTimeout(r, 300));
-        seenByIngestion.push(traceparentOf(call));
-        return { id: "d_1", status: "DOCUMENT_STATUS_QUEUED" };
-      },
-      async getDocument(req: { id: string }) {
-        throw new NotFoundError(`document ${req.id} not found`);
-      },
-    });
+    grpcServer.add(
+      implement(IngestionService, {
+        async AddDocument(req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
+          if (JSON.stringify(req).includes('"slow"')) await new Promise((r) => setTimeout(r, 300));
+          seenByIngestion.push(traceparentOf(call));
+          return { id: "d_1", status: "DOCUMENT_STATUS_QUEUED" };
+        },
+        async GetDocument(req: { id: string }) {
+          throw new NotFoundError(`document ${req.id} not found`);
+        },
+      }),
+    );
     const port = await grpcServer.bind("127.0.0.1:0");
     grpcServer.setServing(true);
-    ingestion = new Backend(INGESTION, `127.0.0.1:${port}`, 5000);
+    backends = backendsAt(`127.0.0.1:${port}`);
     const app = createApp({
-      backends: { ingestion } as unknown as Backends,
+      backends,
       keys,
       logger,
       jsonLimitBytes: 1 << 20,
@@ -71,7 +76,7 @@ describe("gateway HTTP tracing and metrics", () => {
 
   afterAll(async () => {
     await new Promise((r) => server?.close(r));
-    ingestion?.close();
+    backends?.close();
     await grpcServer?.shutdown(1000);
     await store?.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -114,7 +119,7 @@ describe("gateway HTTP tracing and metrics", () => {
     });
     expect(rpcClient.parentSpanContext?.spanId).toBe(httpSpan.spanContext().spanId);
     expect(rpcServer.parentSpanContext?.spanId).toBe(rpcClient.spanContext().spanId);
-    expect(rpcServer.attributes).toMatchObject({ "rpc.service": INGESTION, "rpc.method": "AddDocument" });
+    expect(rpcServer.attributes).toMatchObject({ "rpc.service": IngestionService.fullName, "rpc.method": "AddDocument" });
     expect(new Set(spans.map((s) => s.spanContext().traceId))).toEqual(new Set([TRACE_ID]));
     // The response names the request's span; the handler passes on its own server span.
     expect(res.headers.get("traceparent")).toBe(`00-${TRACE_ID}-${httpSpan.spanContext().spanId}-01`);

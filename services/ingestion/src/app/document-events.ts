@@ -1,6 +1,6 @@
 import { eventMessage, type OutgoingMessage } from "@engram/bus";
 import { toStruct, toTimestamp } from "@engram/grpc";
-import { protoEnum } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { AddPlan, DocumentRecord } from "../domain/document";
 
 /** The events ingestion publishes, built from the domain record. */
@@ -10,8 +10,8 @@ export function documentQueued(doc: DocumentRecord, headers: Record<string, stri
     doc.id,
     {
       document: { tenantId: doc.tenantId, namespace: doc.namespace, documentId: doc.id, generation: doc.generation },
-      taskType: protoEnum.taskType.to(doc.taskType) as never,
-      dreaming: protoEnum.dreaming.to(doc.dreaming) as never,
+      taskType: protoEnum.taskType.to(doc.taskType),
+      dreaming: protoEnum.dreaming.to(doc.dreaming),
       queuedAt: toTimestamp(doc.updatedAt),
       customId: doc.customId ?? "",
       mimeType: doc.file?.mimeType ?? "",

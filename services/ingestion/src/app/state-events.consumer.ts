@@ -1,6 +1,6 @@
 import { decodeEvent, type DeliveredMessage, eventTypeOf } from "@engram/bus";
 import { fromTimestamp } from "@engram/grpc";
-import { protoEnum } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { Logger } from "@engram/observability";
 import type { RecordStateUseCase } from "./record-state.usecase";
 

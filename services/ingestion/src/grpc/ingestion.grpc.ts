@@ -1,5 +1,5 @@
 import type * as grpc from "@grpc/grpc-js";
-import { fromStruct, requestIdOf, type ServiceImpl, toTimestamp, traceparentOf } from "@engram/grpc";
+import { fromStruct, requestIdOf, toTimestamp, traceparentOf, implement, IngestionService, type ServiceImplementation } from "@engram/grpc";
 import type { AddDocumentBatchRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentBatchRequest";
 import type { AddDocumentBatchResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentBatchResponse";
 import type { AddDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/AddDocumentRequest";
@@ -21,7 +21,8 @@ import type { ReadDocumentFileResponse } from "@engram/grpc/src/gen/engram/inges
 import type { UpdateDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UpdateDocumentRequest";
 import type { UploadDocumentFileRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileRequest";
 import type { UploadDocumentFileHeader__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileHeader";
-import { InvalidArgumentError, protoEnum } from "@engram/kernel";
+import { InvalidArgumentError } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { AddDocumentBatchUseCase, AddDocumentUseCase } from "../app/add-document.usecase";
 import type { DeleteDocumentsUseCase } from "../app/delete-documents.usecase";
 import type { FileUrlUseCase } from "../app/file-url.usecase";
@@ -30,7 +31,7 @@ import type { ListDocumentsUseCase } from "../app/list-documents.usecase";
 import type { FileStore } from "../app/ports";
 import type { UpdateDocumentUseCase } from "../app/update-document.usecase";
 import type { UploadDocumentFileUseCase } from "../app/upload-document-file.usecase";
-import { documentToProto, filterFromProto, inputFromProto, pageFromProto, sourceKindToProto, tenantOf } from "./mappers";
+import { documentToProto, filterFromProto, inputFromProto, pageFromProto, tenantOf } from "./mappers";
 
 export interface IngestionUseCases {
   addDocument: AddDocumentUseCase;
@@ -52,9 +53,9 @@ async function* frames(bytes: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Arr
 }
 
 /** engram.ingestion.v1.IngestionService: proto <-> use case mapping only. */
-export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
-  return {
-    async addDocument(req: AddDocumentRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentResponse> {
+export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
+  return implement(IngestionService, {
+    async AddDocument(req: AddDocumentRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentResponse> {
       const res = await uc.addDocument.execute({
         tenantId: tenantOf(req.context),
         namespace: req.namespace,
@@ -64,10 +65,10 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
         containerTags: req.containerTags,
         ...trace(call),
       });
-      return { id: res.id, status: protoEnum.status.to(res.status) as never, namespace: res.namespace, customId: res.customId ?? "" };
+      return { id: res.id, status: protoEnum.status.to(res.status), namespace: res.namespace, customId: res.customId ?? "" };
     },
 
-    async addDocumentBatch(req: AddDocumentBatchRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentBatchResponse> {
+    async AddDocumentBatch(req: AddDocumentBatchRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentBatchResponse> {
       const res = await uc.addBatch.execute(
         {
           tenantId: tenantOf(req.context),
@@ -86,7 +87,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
           id: r.id ?? "",
           customId: r.customId ?? "",
           url: r.url ?? "",
-          status: r.status === "error" ? "DOCUMENT_STATUS_UNSPECIFIED" : (protoEnum.status.to(r.status) as never),
+          status: r.status === "error" ? "DOCUMENT_STATUS_UNSPECIFIED" : protoEnum.status.to(r.status),
           error: r.status === "error",
           errorMessage: r.error ?? "",
           index: r.index,
@@ -94,7 +95,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
       };
     },
 
-    async uploadDocumentFile(call: grpc.ServerReadableStream<UploadDocumentFileRequest__Output, unknown>): Promise<AddDocumentResponse> {
+    async UploadDocumentFile(call: grpc.ServerReadableStream<UploadDocumentFileRequest__Output, unknown>): Promise<AddDocumentResponse> {
       const it = call[Symbol.asyncIterator]() as AsyncIterator<UploadDocumentFileRequest__Output>;
       const first = await it.next();
       const h: UploadDocumentFileHeader__Output | null | undefined = first.done ? undefined : first.value.header;
@@ -125,15 +126,15 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
         bytes: bytes(),
         ...trace(call),
       });
-      return { id: res.id, status: protoEnum.status.to(res.status) as never, namespace: res.namespace, customId: res.customId ?? "" };
+      return { id: res.id, status: protoEnum.status.to(res.status), namespace: res.namespace, customId: res.customId ?? "" };
     },
 
-    async getDocument(req: GetDocumentRequest__Output): Promise<GetDocumentResponse> {
+    async GetDocument(req: GetDocumentRequest__Output): Promise<GetDocumentResponse> {
       const doc = await uc.getDocument.execute(tenantOf(req.context), req.namespace || undefined, req.id);
       return { document: documentToProto(doc) };
     },
 
-    async updateDocument(req: UpdateDocumentRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentResponse> {
+    async UpdateDocument(req: UpdateDocumentRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentResponse> {
       const mask = new Set(req.updateMask);
       const d = req.document;
       const res = await uc.updateDocument.execute({
@@ -152,10 +153,10 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
         },
         ...trace(call),
       });
-      return { id: res.id, status: protoEnum.status.to(res.status) as never, namespace: res.namespace, customId: res.customId ?? "" };
+      return { id: res.id, status: protoEnum.status.to(res.status), namespace: res.namespace, customId: res.customId ?? "" };
     },
 
-    async listDocuments(req: ListDocumentsRequest__Output): Promise<ListDocumentsResponse> {
+    async ListDocuments(req: ListDocumentsRequest__Output): Promise<ListDocumentsResponse> {
       const namespaces = [...new Set([req.namespace, ...req.containerTags].filter(Boolean))];
       const page = await uc.listDocuments.execute({
         tenantId: tenantOf(req.context),
@@ -170,7 +171,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
       };
     },
 
-    async listProcessingDocuments(req: ListProcessingDocumentsRequest__Output): Promise<ListProcessingDocumentsResponse> {
+    async ListProcessingDocuments(req: ListProcessingDocumentsRequest__Output): Promise<ListProcessingDocumentsResponse> {
       const page = await uc.listDocuments.execute({
         tenantId: tenantOf(req.context),
         namespaces: req.namespace ? [req.namespace] : undefined,
@@ -183,7 +184,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
       return { documents: page.items.map((d) => documentToProto(d, { includeContent: false })), totalCount: page.totalItems };
     },
 
-    async deleteDocuments(req: DeleteDocumentsRequest__Output): Promise<DeleteDocumentsResponse> {
+    async DeleteDocuments(req: DeleteDocumentsRequest__Output): Promise<DeleteDocumentsResponse> {
       const tenantId = tenantOf(req.context);
       if (req.ids.length && req.containerTags.length) throw new InvalidArgumentError("give either ids or containerTags, not both");
       const res = req.ids.length
@@ -192,12 +193,12 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
       return { count: res.count, errors: res.errors, deletedIds: res.deletedIds, containerTags: req.containerTags };
     },
 
-    async createFileUrl(req: CreateFileUrlRequest__Output): Promise<CreateFileUrlResponse> {
+    async CreateFileUrl(req: CreateFileUrlRequest__Output): Promise<CreateFileUrlResponse> {
       const { token, expiresAt, doc } = await uc.fileUrls.create(tenantOf(req.context), req.namespace || undefined, req.id, req.expiresInSeconds);
       return { token, expiresAt: toTimestamp(expiresAt), fileName: doc.file?.name ?? "", mimeType: doc.file?.mimeType ?? "" };
     },
 
-    async readDocumentFile(req: ReadDocumentFileRequest__Output, call: grpc.ServerWritableStream<unknown, ReadDocumentFileResponse>): Promise<void> {
+    async ReadDocumentFile(req: ReadDocumentFileRequest__Output, call: grpc.ServerWritableStream<unknown, ReadDocumentFileResponse>): Promise<void> {
       const { doc, bytes } = await uc.fileUrls.open(req.token);
       call.write({
         info: { fileName: doc.file?.name ?? "", mimeType: doc.file?.mimeType ?? "application/octet-stream", sizeBytes: String(doc.file?.sizeBytes ?? 0) },
@@ -205,13 +206,13 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
       for await (const b of frames(bytes)) if (!call.write({ data: b })) await new Promise((r) => call.once("drain", r));
     },
 
-    async getDocumentSource(req: GetDocumentSourceRequest__Output, call: grpc.ServerWritableStream<unknown, GetDocumentSourceResponse>): Promise<void> {
+    async GetDocumentSource(req: GetDocumentSourceRequest__Output, call: grpc.ServerWritableStream<unknown, GetDocumentSourceResponse>): Promise<void> {
       const doc = await uc.getDocument.execute(tenantOf(req.context), req.namespace || undefined, req.id);
       const current = req.generation === 0 || req.generation === doc.generation;
       call.write({
         info: {
           document: documentToProto(doc),
-          sourceKind: sourceKindToProto(doc.sourceKind) as never,
+          sourceKind: protoEnum.sourceKind.to(doc.sourceKind),
           text: doc.sourceKind === "text" || doc.sourceKind === "conversation" || doc.sourceKind === "connector" ? doc.content : "",
           url: doc.url ?? "",
           mimeType: doc.file?.mimeType ?? "",
@@ -225,5 +226,5 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImpl {
         for await (const b of frames(uc.files.read(doc.file.key))) if (!call.write({ data: b })) await new Promise((r) => call.once("drain", r));
       }
     },
-  };
+  });
 }

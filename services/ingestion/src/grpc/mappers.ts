@@ -3,20 +3,8 @@ export { filterFromProto, tenantOf } from "@engram/grpc";
 import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { DocumentInput__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/DocumentInput";
 import type { PageRequest__Output } from "@engram/grpc/src/gen/engram/common/v1/PageRequest";
-import { protoEnum } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { DocumentInput, DocumentRecord } from "../domain/document";
-
-const SOURCE_KIND: Record<DocumentRecord["sourceKind"], string> = {
-  text: "SOURCE_KIND_TEXT",
-  url: "SOURCE_KIND_URL",
-  file: "SOURCE_KIND_FILE",
-  connector: "SOURCE_KIND_CONNECTOR",
-  conversation: "SOURCE_KIND_CONVERSATION",
-};
-
-export function sourceKindToProto(k: DocumentRecord["sourceKind"]): string {
-  return SOURCE_KIND[k];
-}
 
 export function inputFromProto(d: DocumentInput__Output | null | undefined): DocumentInput {
   return {
@@ -49,13 +37,13 @@ export function documentToProto(d: DocumentRecord, opts: { includeContent?: bool
     metadata: toStruct(d.metadata),
     group: toStruct(d.group),
     date: d.date ?? "",
-    status: protoEnum.status.to(d.status) as never,
+    status: protoEnum.status.to(d.status),
     statusReason: d.statusReason ?? "",
     createdAt: toTimestamp(d.createdAt),
     updatedAt: toTimestamp(d.updatedAt),
-    taskType: protoEnum.taskType.to(d.taskType) as never,
-    dreaming: protoEnum.dreaming.to(d.dreaming) as never,
-    sourceKind: SOURCE_KIND[d.sourceKind] as never,
+    taskType: protoEnum.taskType.to(d.taskType),
+    dreaming: protoEnum.dreaming.to(d.dreaming),
+    sourceKind: protoEnum.sourceKind.to(d.sourceKind),
     title: d.title ?? "",
     contentType: d.contentType ?? "",
     url: d.url ?? "",

@@ -1,5 +1,5 @@
 import { decodeEvent, type DeliveredMessage, eventTypeOf } from "@engram/bus";
-import { protoEnum } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { Logger } from "@engram/observability";
 import type { FormMemoriesUseCase } from "./form-memories.usecase";
 import type { RetireMemoriesUseCase } from "./retire-memories.usecase";

@@ -1,4 +1,4 @@
-import { filterFromProto, fromStruct, fromTimestamp, type ServiceImpl, tenantOf } from "@engram/grpc";
+import { filterFromProto, fromStruct, fromTimestamp, tenantOf, implement, MemoriesService, type ServiceImplementation } from "@engram/grpc";
 import type { BatchGetMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesRequest";
 import type { BatchGetMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesResponse";
 import type { CreateMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesRequest";
@@ -53,9 +53,9 @@ function selectorOf(req: { selector?: "id" | "content"; id?: string; content?: s
 const candidates = (o: ForgetOutcome) => o.selected.map((s) => ({ id: s.memory.id, content: s.memory.content, score: s.score }));
 
 /** engram.memories.v1.MemoriesService: proto <-> use case mapping only. */
-export function memoriesGrpc(uc: MemoriesUseCases): ServiceImpl {
-  return {
-    async createMemories(req: CreateMemoriesRequest__Output): Promise<CreateMemoriesResponse> {
+export function memoriesGrpc(uc: MemoriesUseCases): ServiceImplementation {
+  return implement(MemoriesService, {
+    async CreateMemories(req: CreateMemoriesRequest__Output): Promise<CreateMemoriesResponse> {
       const written = await uc.create.execute({
         tenantId: tenantOf(req.context),
         namespace: req.namespace,
@@ -71,7 +71,7 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImpl {
       return { memories: written.map(memoryToProto) };
     },
 
-    async listMemories(req: ListMemoriesRequest__Output): Promise<ListMemoriesResponse> {
+    async ListMemories(req: ListMemoriesRequest__Output): Promise<ListMemoriesResponse> {
       const page = req.page?.page || 1;
       const limit = req.page?.limit || ListLimits.DEFAULT_LIMIT;
       const sort = req.page?.sort || "createdAt";
@@ -93,7 +93,7 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImpl {
       };
     },
 
-    async updateMemory(req: UpdateMemoryRequest__Output): Promise<UpdateMemoryResponse> {
+    async UpdateMemory(req: UpdateMemoryRequest__Output): Promise<UpdateMemoryResponse> {
       const mask = new Set(req.updateMask);
       const m = await uc.update.execute({
         tenantId: tenantOf(req.context),
@@ -108,12 +108,12 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImpl {
       return { memory: memoryToProto(m) };
     },
 
-    async forgetMemory(req: ForgetMemoryRequest__Output): Promise<ForgetMemoryResponse> {
+    async ForgetMemory(req: ForgetMemoryRequest__Output): Promise<ForgetMemoryResponse> {
       const m = await uc.forget.forgetOne({ tenantId: tenantOf(req.context), namespace: req.namespace, selector: selectorOf(req), reason: req.reason });
       return { id: m.id, forgotten: true };
     },
 
-    async forgetMatchingMemories(req: ForgetMatchingMemoriesRequest__Output): Promise<ForgetMatchingMemoriesResponse> {
+    async ForgetMatchingMemories(req: ForgetMatchingMemoriesRequest__Output): Promise<ForgetMatchingMemoriesResponse> {
       const tenantId = tenantOf(req.context);
       const hasQuery = req.query.trim().length > 0;
       if (hasQuery === req.ids.length > 0)
@@ -139,24 +139,24 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImpl {
       };
     },
 
-    async forgetMemoriesByIds(req: ForgetMemoriesByIdsRequest__Output): Promise<ForgetMemoriesByIdsResponse> {
+    async ForgetMemoriesByIds(req: ForgetMemoriesByIdsRequest__Output): Promise<ForgetMemoriesByIdsResponse> {
       const o = await uc.forget.byIds({ tenantId: tenantOf(req.context), namespace: req.namespace, ids: req.ids, dryRun: false });
       return { count: o.selected.length, matches: candidates(o), errors: o.errors };
     },
 
-    async forgetMemoriesByQuery(req: ForgetMemoriesByQueryRequest__Output): Promise<ForgetMemoriesByQueryResponse> {
+    async ForgetMemoriesByQuery(req: ForgetMemoriesByQueryRequest__Output): Promise<ForgetMemoriesByQueryResponse> {
       const o = await uc.forget.byQuery({ tenantId: tenantOf(req.context), namespace: req.namespace, query: req.query, dryRun: req.dryRun });
       return { count: o.selected.length, matches: candidates(o), errors: o.errors, dryRun: o.dryRun };
     },
 
-    async listDocumentMemories(req: ListDocumentMemoriesRequest__Output): Promise<ListDocumentMemoriesResponse> {
+    async ListDocumentMemories(req: ListDocumentMemoriesRequest__Output): Promise<ListDocumentMemoriesResponse> {
       const memories = await uc.list.ofDocument(tenantOf(req.context), req.namespace, req.documentId, req.includeForgotten);
       return { memories: memories.map(memoryToProto) };
     },
 
-    async batchGetMemories(req: BatchGetMemoriesRequest__Output): Promise<BatchGetMemoriesResponse> {
+    async BatchGetMemories(req: BatchGetMemoriesRequest__Output): Promise<BatchGetMemoriesResponse> {
       const memories = await uc.repo.getMany(tenantOf(req.context), req.ids, req.namespace || undefined);
       return { memories: memories.map(memoryToProto) };
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { decodeEvent, type DeliveredMessage, eventTypeOf } from "@engram/bus";
-import { fromStruct, fromTimestamp } from "@engram/grpc";
+import { fromStruct, fromTimestamp, protoEnum } from "@engram/grpc";
 import type { ChunkIndex } from "@engram/index";
 import type { Logger } from "@engram/observability";
 import type { ProcessDocumentUseCase } from "./process-document.usecase";
@@ -17,8 +17,8 @@ export function documentsHandler(deps: { process: ProcessDocumentUseCase; index:
         namespace: ref.namespace,
         documentId: ref.documentId,
         generation: ref.generation,
-        taskType: ev.taskType,
-        dreaming: ev.dreaming,
+        taskType: protoEnum.taskType.from(ev.taskType),
+        dreaming: protoEnum.dreaming.from(ev.dreaming),
         lastAttempt: msg.attempt >= deps.maxAttempts,
         traceparent: msg.headers.traceparent,
       });

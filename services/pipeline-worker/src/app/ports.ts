@@ -1,4 +1,4 @@
-import type { DocumentStatus, JsonObject } from "@engram/kernel";
+import type { DocumentStatus, Dreaming, JsonObject, TaskType } from "@engram/kernel";
 import type { ChunkerOptions } from "../domain/chunker";
 import type { PreparedChunk } from "../domain/prepare";
 
@@ -81,7 +81,7 @@ export interface IndexedInfo {
   title?: string;
   contentType?: string;
   customId?: string;
-  taskType: string;
-  dreaming: string;
+  taskType: TaskType | undefined;
+  dreaming: Dreaming | undefined;
   traceparent?: string;
 }

@@ -1,5 +1,5 @@
 import type { ChunkIndex, Embedder, IndexedChunk } from "@engram/index";
-import { type Clock, newId } from "@engram/kernel";
+import { type Clock, type Dreaming, newId, type TaskType } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import { metrics, withSpan } from "@engram/observability";
 import type { ChunkerOptions } from "../domain/chunker";
@@ -11,17 +11,18 @@ export interface ProcessCommand {
   namespace: string;
   documentId: string;
   generation: number;
-  taskType: string;
-  dreaming: string;
+  /** Undefined when the event left it unspecified (the default: memory). */
+  taskType: TaskType | undefined;
+  dreaming: Dreaming | undefined;
   /** True on the last delivery attempt: a failure now fails the document. */
   lastAttempt: boolean;
   /** Trace context from the DocumentQueued event. */
   traceparent?: string;
 }
 
-/** Proto taskType of the queued event: unspecified means the default, memory. */
-export function formsMemories(taskType: string): boolean {
-  return taskType !== "TASK_TYPE_SUPERRAG";
+/** Task type of the queued event: unspecified means the default, memory. */
+export function formsMemories(taskType: TaskType | undefined): boolean {
+  return taskType !== "superrag";
 }
 
 /** State sequence numbers within one generation (monotonic; see ingestion applyState). */

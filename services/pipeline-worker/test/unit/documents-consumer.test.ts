@@ -27,8 +27,8 @@ describe("documentsHandler", () => {
     await handler(deliver(msg, 1));
     await handler(deliver(msg, 3));
     expect(commands).toEqual([
-      { ...ref, taskType: "TASK_TYPE_SUPERRAG", dreaming: "DREAMING_INSTANT", lastAttempt: false },
-      { ...ref, taskType: "TASK_TYPE_SUPERRAG", dreaming: "DREAMING_INSTANT", lastAttempt: true },
+      { ...ref, taskType: "superrag", dreaming: "instant", lastAttempt: false },
+      { ...ref, taskType: "superrag", dreaming: "instant", lastAttempt: true },
     ]);
   });
 

@@ -122,8 +122,8 @@ describe("ProcessDocumentUseCase", () => {
     namespace: "user_1",
     documentId: "d_doc1",
     generation: 2,
-    taskType: "TASK_TYPE_MEMORY",
-    dreaming: "DREAMING_DYNAMIC",
+    taskType: "memory",
+    dreaming: "dynamic",
     lastAttempt: false,
     ...over,
   });
@@ -174,11 +174,11 @@ describe("ProcessDocumentUseCase", () => {
 
   it("superrag: publishes extracting -> chunking -> embedding -> indexing -> done with sequences 1..5, then indexed", async () => {
     sources.put(source());
-    await useCase.execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+    await useCase.execute(cmd({ taskType: "superrag" }));
 
     expect(events.order).toEqual(["extracting", "chunking", "embedding", "indexing", "done", "indexed"]);
     expect(events.states.map((s) => s.sequence)).toEqual([1, 2, 3, 4, 5]);
-    expect(events.indexedCalls[0]!.taskType).toBe("TASK_TYPE_SUPERRAG");
+    expect(events.indexedCalls[0]!.taskType).toBe("superrag");
   });
 
   it("times every stage in engram_pipeline_stage_duration_seconds", async () => {
@@ -193,7 +193,7 @@ describe("ProcessDocumentUseCase", () => {
     };
     const before = await counts();
     sources.put(source());
-    await useCase.execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+    await useCase.execute(cmd({ taskType: "superrag" }));
     const after = await counts();
     expect(Object.fromEntries(Object.entries(after).map(([stage, n]) => [stage, n - before[stage]!]))).toEqual({ extract: 1, chunk: 1, embed: 1, index: 1 });
   });
@@ -225,8 +225,8 @@ describe("ProcessDocumentUseCase", () => {
         title: "Release notes",
         contentType: "markdown",
         customId: "notes-1",
-        taskType: "TASK_TYPE_MEMORY",
-        dreaming: "DREAMING_DYNAMIC",
+        taskType: "memory",
+        dreaming: "dynamic",
       },
     ]);
     expect(chunks.map((c) => c.position)).toEqual(chunks.map((_, i) => i));
@@ -330,7 +330,7 @@ describe("ProcessDocumentUseCase", () => {
       embedBatchSize: 2,
       logger,
     });
-    await local.execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+    await local.execute(cmd({ taskType: "superrag" }));
     expect(events.order.at(-2)).toBe("done");
     expect(embedder.batches).toEqual([]);
     const q = "how do I upgrade and resume queued documents?";
@@ -363,7 +363,7 @@ describe("ProcessDocumentUseCase", () => {
         (_, i) => `Line ${i} of the notes says caf\u00e9 \u{1F600} and e\u0301 ${["", "\t", " \t"][i % 3]} ${i % 5 ? "\n" : "\r\n\r\n\r\n"}`,
       ).join("");
       sources.put(source({ text: content }));
-      await withExtraction().execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+      await withExtraction().execute(cmd({ taskType: "superrag" }));
       expect(events.order.at(-2)).toBe("done");
       expect(events.states.at(-1)!.contentType).toBe("text");
       const chunks = await index.listDocumentChunks("acme", "user_1", "d_doc1");
@@ -381,7 +381,7 @@ describe("ProcessDocumentUseCase", () => {
     it("index the extracted text of a file document, which has no text content", async () => {
       const text = Array.from({ length: 24 }, (_, i) => `Row ${i} of the export ends with spaces   `).join("\r\n");
       sources.put(source({ kind: "file", text: undefined, bytes: new TextEncoder().encode(text), fileName: "export.txt" }));
-      await withExtraction().execute(cmd({ taskType: "TASK_TYPE_SUPERRAG" }));
+      await withExtraction().execute(cmd({ taskType: "superrag" }));
       const extracted = (await extractDocument({ bytes: new TextEncoder().encode(text), fileName: "export.txt" })).text;
       const chunks = await index.listDocumentChunks("acme", "user_1", "d_doc1");
       expect(chunks.length).toBeGreaterThan(4);

@@ -1,4 +1,4 @@
-import { filterFromProto, type ServiceImpl, tenantOf, toStruct, toTimestamp } from "@engram/grpc";
+import { filterFromProto, tenantOf, toStruct, toTimestamp, implement, RecallService, type ServiceImplementation } from "@engram/grpc";
 import type { Chunk } from "@engram/grpc/src/gen/engram/common/v1/Chunk";
 import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { Memory } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
@@ -133,9 +133,9 @@ const SECTION: Record<string, ProfileSection | undefined> = {
 };
 
 /** engram.recall.v1.RecallService: proto <-> use case mapping only. */
-export function recallGrpc(uc: RecallUseCases): ServiceImpl {
-  return {
-    async searchV4(req: SearchV4Request__Output): Promise<SearchV4Response> {
+export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
+  return implement(RecallService, {
+    async SearchV4(req: SearchV4Request__Output): Promise<SearchV4Response> {
       const started = performance.now();
       const results = await uc.search.execute({
         tenantId: tenantOf(req.context),
@@ -161,7 +161,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
       return { results: results.map((r) => resultToProto(r, withChunks)), timingMs: Math.round(performance.now() - started), total: results.length };
     },
 
-    async searchV3(req: SearchV3Request__Output): Promise<SearchV3Response> {
+    async SearchV3(req: SearchV3Request__Output): Promise<SearchV3Response> {
       const started = performance.now();
       const results = await uc.searchV3.execute({
         tenantId: tenantOf(req.context),
@@ -189,7 +189,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
       };
     },
 
-    async getProfile(req: GetProfileRequest__Output): Promise<GetProfileResponse> {
+    async GetProfile(req: GetProfileRequest__Output): Promise<GetProfileResponse> {
       if (!req.namespace) throw new InvalidArgumentError("containerTag is required");
       const include = req.include.map((s) => SECTION[s]).filter((s): s is ProfileSection => !!s);
       const out = await uc.profile.execute({
@@ -213,12 +213,12 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
       };
     },
 
-    async getProfileBuckets(req: GetProfileBucketsRequest__Output): Promise<GetProfileBucketsResponse> {
+    async GetProfileBuckets(req: GetProfileBucketsRequest__Output): Promise<GetProfileBucketsResponse> {
       if (!req.namespace) throw new InvalidArgumentError("containerTag is required");
       return { buckets: await uc.buckets.buckets(tenantOf(req.context), req.namespace) };
     },
 
-    async listChunks(req: ListChunksRequest__Output): Promise<ListChunksResponse> {
+    async ListChunks(req: ListChunksRequest__Output): Promise<ListChunksResponse> {
       const tenantId = tenantOf(req.context);
       if (req.documentId) {
         if (!req.namespace) throw new InvalidArgumentError("listing a document's chunks needs its namespace");
@@ -242,5 +242,5 @@ export function recallGrpc(uc: RecallUseCases): ServiceImpl {
         total,
       };
     },
-  };
+  });
 }

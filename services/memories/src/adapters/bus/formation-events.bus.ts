@@ -1,6 +1,7 @@
 import { type EventBus, eventMessage } from "@engram/bus";
 import { toTimestamp } from "@engram/grpc";
-import { type Clock, protoEnum } from "@engram/kernel";
+import { type Clock } from "@engram/kernel";
+import { protoEnum } from "@engram/grpc";
 import type { DocumentRef, FormationEvents } from "../../app/ports";
 
 /** The last pipeline step of a taskType=memory document: DocumentStateChanged done/failed (sequence 5), keyed by document id. */
@@ -27,7 +28,7 @@ export class BusFormationEvents implements FormationEvents {
         ref.documentId,
         {
           document: { tenantId: ref.tenantId, namespace: ref.namespace, documentId: ref.documentId, generation: ref.generation },
-          status: protoEnum.status.to(status) as never,
+          status: protoEnum.status.to(status),
           reason,
           occurredAt: toTimestamp(this.clock.now()),
           sequence: FINAL_SEQUENCE,

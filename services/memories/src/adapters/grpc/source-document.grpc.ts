@@ -1,7 +1,5 @@
 import * as grpc from "@grpc/grpc-js";
-import { createClient, fromStruct, fromTimestamp, isServiceError, unaryCall } from "@engram/grpc";
-import type { GetDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentResponse";
-import type { ListChunksResponse__Output } from "@engram/grpc/src/gen/engram/recall/v1/ListChunksResponse";
+import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError, RecallService } from "@engram/grpc";
 import type { SourceDocument, SourceDocumentReader } from "../../app/ports";
 
 const DEADLINE_MS = 30_000;
@@ -12,20 +10,20 @@ const DEADLINE_MS = 30_000;
  * read side. NOT_FOUND from either means the document is gone.
  */
 export class GrpcSourceDocumentReader implements SourceDocumentReader {
-  private readonly ingestion: grpc.Client;
-  private readonly recall: grpc.Client;
+  private readonly ingestion;
+  private readonly recall;
 
   constructor(addresses: { ingestion: string; recall: string }) {
-    this.ingestion = createClient("engram.ingestion.v1.IngestionService", addresses.ingestion);
-    this.recall = createClient("engram.recall.v1.RecallService", addresses.recall);
+    this.ingestion = connect(IngestionService, addresses.ingestion, { deadlineMs: DEADLINE_MS });
+    this.recall = connect(RecallService, addresses.recall, { deadlineMs: DEADLINE_MS });
   }
 
   async read(tenantId: string, namespace: string, documentId: string, traceparent?: string): Promise<SourceDocument | undefined> {
-    const opts = { deadlineMs: DEADLINE_MS, traceparent };
+    const opts = { traceparent };
     try {
       const [{ document: d }, chunks] = await Promise.all([
-        unaryCall<GetDocumentResponse__Output>(this.ingestion, "GetDocument", { context: { tenantId }, namespace, id: documentId }, opts),
-        unaryCall<ListChunksResponse__Output>(this.recall, "ListChunks", { context: { tenantId }, namespace, documentId }, opts),
+        this.ingestion.GetDocument({ context: { tenantId }, namespace, id: documentId }, opts),
+        this.recall.ListChunks({ context: { tenantId }, namespace, documentId }, opts),
       ]);
       if (!d) return undefined;
       return {

@@ -1,6 +1,6 @@
 import { type EventBus, eventMessage } from "@engram/bus";
-import { toTimestamp } from "@engram/grpc";
-import { type Clock, protoEnum } from "@engram/kernel";
+import { protoEnum, toTimestamp } from "@engram/grpc";
+import type { Clock } from "@engram/kernel";
 import type { IndexedInfo, PipelineEvents, StateChange } from "../../app/ports";
 
 /** The document's trace: the event's producer span continues it (eventMessage makes the child span). */
@@ -24,7 +24,7 @@ export class BusPipelineEvents implements PipelineEvents {
         c.documentId,
         {
           document,
-          status: protoEnum.status.to(c.status) as never,
+          status: protoEnum.status.to(c.status),
           reason: c.reason ?? "",
           occurredAt: now,
           sequence: c.sequence,
@@ -41,8 +41,8 @@ export class BusPipelineEvents implements PipelineEvents {
           i.documentId,
           {
             document,
-            taskType: i.taskType as never,
-            dreaming: i.dreaming as never,
+            taskType: protoEnum.taskType.to(i.taskType),
+            dreaming: protoEnum.dreaming.to(i.dreaming),
             chunkCount: i.chunkCount,
             occurredAt: now,
             title: i.title ?? "",

@@ -1,32 +1,18 @@
 import * as grpc from "@grpc/grpc-js";
-import { createClient, fromStruct, fromTimestamp, isServiceError, serverStreamCall } from "@engram/grpc";
-import type { GetDocumentSourceResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentSourceResponse";
+import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError, protoEnum, type ReceivedResponseOf } from "@engram/grpc";
 import type { DocumentSource, DocumentSourceReader } from "../../app/ports";
-
-const KIND: Record<string, DocumentSource["kind"]> = {
-  SOURCE_KIND_TEXT: "text",
-  SOURCE_KIND_URL: "url",
-  SOURCE_KIND_FILE: "file",
-  SOURCE_KIND_CONNECTOR: "connector",
-  SOURCE_KIND_CONVERSATION: "conversation",
-};
 
 /** Reads sources from ingestion's GetDocumentSource stream. */
 export class GrpcDocumentSourceReader implements DocumentSourceReader {
-  private readonly client: grpc.Client;
+  private readonly client;
   constructor(address: string) {
-    this.client = createClient("engram.ingestion.v1.IngestionService", address);
+    this.client = connect(IngestionService, address, { deadlineMs: 60_000 });
   }
 
   async read(tenantId: string, namespace: string, documentId: string, generation: number, traceparent?: string): Promise<DocumentSource | undefined> {
-    let parts: GetDocumentSourceResponse__Output[];
+    let parts: ReceivedResponseOf<typeof IngestionService, "GetDocumentSource">[];
     try {
-      parts = await serverStreamCall<GetDocumentSourceResponse__Output>(
-        this.client,
-        "GetDocumentSource",
-        { context: { tenantId }, namespace, id: documentId, generation },
-        { deadlineMs: 60_000, traceparent },
-      );
+      parts = await this.client.GetDocumentSource({ context: { tenantId }, namespace, id: documentId, generation }, { traceparent });
     } catch (err) {
       if (isServiceError(err) && err.code === grpc.status.NOT_FOUND) return undefined;
       throw err;
@@ -40,7 +26,7 @@ export class GrpcDocumentSourceReader implements DocumentSourceReader {
       documentId: d.id,
       generation: d.generation,
       current: info.current,
-      kind: KIND[info.sourceKind] ?? "text",
+      kind: protoEnum.sourceKind.from(info.sourceKind) ?? "text",
       text: info.text,
       url: info.url || undefined,
       bytes: info.sourceKind === "SOURCE_KIND_FILE" ? Buffer.concat(parts.flatMap((p) => (p.data ? [p.data] : []))) : undefined,

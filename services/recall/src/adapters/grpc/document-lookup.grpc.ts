@@ -1,23 +1,17 @@
 import * as grpc from "@grpc/grpc-js";
-import { createClient, fromStruct, fromTimestamp, isServiceError, unaryCall } from "@engram/grpc";
-import type { GetDocumentResponse__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetDocumentResponse";
+import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError } from "@engram/grpc";
 import type { DocumentInfo, DocumentLookup } from "../../app/ports";
 
 /** Documents from ingestion (IngestionService.GetDocument); NOT_FOUND and a wrong id kind mean "no such document". */
 export class GrpcDocumentLookup implements DocumentLookup {
-  private readonly client: grpc.Client;
+  private readonly client;
   constructor(address: string) {
-    this.client = createClient("engram.ingestion.v1.IngestionService", address);
+    this.client = connect(IngestionService, address, { deadlineMs: 30_000 });
   }
 
   async get(tenantId: string, namespace: string, id: string): Promise<DocumentInfo | undefined> {
     try {
-      const { document: d } = await unaryCall<GetDocumentResponse__Output>(
-        this.client,
-        "GetDocument",
-        { context: { tenantId }, namespace, id },
-        { deadlineMs: 30_000 },
-      );
+      const { document: d } = await this.client.GetDocument({ context: { tenantId }, namespace, id });
       if (!d) return undefined;
       return {
         id: d.id,

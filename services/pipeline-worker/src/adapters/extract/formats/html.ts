@@ -40,7 +40,8 @@ function declaredCharset(html: string): string | undefined {
 function readable(html: string): { content: string; title?: string } | undefined {
   const doc = parseDocument(html);
   try {
-    const article = new Readability(doc as never, { charThreshold: MIN_ARTICLE_CHARS }).parse();
+    // linkedom's document is the DOM Readability walks; the structural DomDocument type names only what Engram reads.
+    const article = new Readability(doc as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: MIN_ARTICLE_CHARS }).parse();
     if (!article?.content || (article.textContent ?? "").replace(/\s+/g, " ").trim().length < MIN_ARTICLE_CHARS) return undefined;
     return { content: article.content, title: article.title ?? undefined };
   } catch {
