@@ -1,12 +1,12 @@
 import { checkKafkaConfig, kafkaConfigShape } from "@engram/bus";
 import { ConfigError, env, loadConfig, mongoConfigShape, z, type Env } from "@engram/config";
 import { checkQdrantConfig, qdrantConfigShape } from "@engram/index";
-import { loadGatewayConfig } from "@engram/gateway/src/config";
-import { loadIngestionConfig } from "@engram/ingestion/src/config";
-import { loadWorkerConfig } from "@engram/pipeline-worker/src/config";
+import { loadGatewayConfig } from "@engram/gateway";
+import { loadIngestionConfig } from "@engram/ingestion";
+import { loadWorkerConfig } from "@engram/pipeline-worker";
 import { loadMemoriesConfig } from "@engram/memories/src/config";
 import { loadRecallConfig } from "@engram/recall/src/config";
-import { loadConnectionsConfig } from "@engram/connections/src/config";
+import { loadConnectionsConfig } from "@engram/connections";
 
 import { SERVICES, type ServiceName, topologyProblems } from "./topology";
 

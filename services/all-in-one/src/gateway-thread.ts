@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { GatewayConfig } from "@engram/gateway/src/config";
-import type { GatewayModule } from "@engram/gateway/src/module";
+import type { GatewayConfig } from "@engram/gateway";
+import type { GatewayModule } from "@engram/gateway";
 import { type Logger, metrics } from "@engram/observability";
 
 export type FromGateway =

@@ -6,8 +6,8 @@
  * and stops it and answers its requests for the rest of the process's metrics.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { GatewayConfig } from "@engram/gateway/src/config";
-import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway/src/module";
+import type { GatewayConfig } from "@engram/gateway";
+import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway";
 import { LoopHeartbeat, type metrics, readLoopHealth, rootLogger, startTracing } from "@engram/observability";
 import type { FromGateway, ToGateway } from "./gateway-thread";
 

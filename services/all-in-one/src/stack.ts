@@ -5,14 +5,14 @@ import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { LoopHeartbeat, metrics, startMetricsServer } from "@engram/observability";
 import { ProcessRuntime } from "@engram/runtime";
-import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway/src/module";
+import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway";
 import { createGatewayThreadModule } from "./gateway-thread";
-import { createIngestionModule } from "@engram/ingestion/src/module";
-import { createWorkerModule } from "@engram/pipeline-worker/src/module";
+import { createIngestionModule, embeddedIngestionStorage } from "@engram/ingestion";
+import { createWorkerModule } from "@engram/pipeline-worker";
 import { createEmbeddedMemoryStore, createMemoriesModule } from "@engram/memories/src/module";
 import type { MemoryRepository } from "@engram/memories/src/app/ports";
 import { createRecallModule } from "@engram/recall/src/module";
-import { createConnectionsModule } from "@engram/connections/src/module";
+import { createConnectionsModule, embeddedSettingsRepository } from "@engram/connections";
 import { type AllInOneConfig, SERVICES } from "./config";
 import { BUS_PARTICIPANTS, memoryStoreKind } from "./topology";
 
@@ -119,23 +119,25 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
 
   try {
     if (targets.has("ingestion")) {
+      const config = { ...c.ingestion, ENGRAM_DATA_DIR: dataDir };
       grpcPorts.ingestion = (await runtime.add(
         createIngestionModule({
-          config: { ...c.ingestion, ENGRAM_DATA_DIR: dataDir },
+          config,
           bus: bus!,
           logger,
-          storage: mongoDb ? await (await import("@engram/ingestion/src/adapters/mongo")).mongoIngestionStorage(mongoDb) : undefined,
+          storage: mongoDb ? await (await import("@engram/ingestion/mongo")).mongoIngestionStorage(mongoDb) : embeddedIngestionStorage(config),
         }),
         bindAddress(c.ingestion.INGESTION_GRPC_ADDRESS),
       ))!;
       addresses.ingestion = local(grpcPorts.ingestion);
     }
     if (targets.has("connections")) {
+      const config = { ...c.connections, ENGRAM_DATA_DIR: dataDir };
       grpcPorts.connections = (await runtime.add(
         createConnectionsModule({
-          config: { ...c.connections, ENGRAM_DATA_DIR: dataDir },
+          config,
           logger,
-          settings: mongoDb ? await (await import("@engram/connections/src/adapters/mongo/settings.mongo")).createMongoSettingsRepository(mongoDb) : undefined,
+          settings: mongoDb ? await (await import("@engram/connections/mongo")).createMongoSettingsRepository(mongoDb) : embeddedSettingsRepository(config),
         }),
         bindAddress(c.connections.CONNECTIONS_GRPC_ADDRESS),
       ))!;

@@ -18,8 +18,13 @@ export interface ConnectionsDeps {
   config: ConnectionsConfig;
   logger: Logger;
   clock?: Clock;
-  /** Built by the composition root (MongoDB); SQLite under the data directory when absent. */
-  settings?: BoundSettingsRepository;
+  /** The settings store, chosen by the composition root (embeddedSettingsRepository or @engram/connections/mongo). */
+  settings: BoundSettingsRepository;
+}
+
+/** Settings in SQLite under the data directory. */
+export function embeddedSettingsRepository(config: Pick<ConnectionsConfig, "ENGRAM_DATA_DIR">): BoundSettingsRepository {
+  return new SqliteSettingsRepository(config.ENGRAM_DATA_DIR);
 }
 
 /**
@@ -38,7 +43,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     log.warn({ file: secretKey.file }, "the secret key file is readable by other users; chmod 600 it");
   }
   const box = new SecretBox(secretKey.key);
-  const repo: BoundSettingsRepository = deps.settings ?? new SqliteSettingsRepository(config.ENGRAM_DATA_DIR);
+  const repo = deps.settings;
 
   return {
     name: "connections",

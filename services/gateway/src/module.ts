@@ -3,7 +3,6 @@ import type { Logger } from "@engram/observability";
 import { HealthProbe } from "@engram/grpc";
 import type { ServiceModule } from "@engram/runtime";
 import type { ApiKeyStore } from "./auth/api-key";
-import { SqliteApiKeyStore } from "./auth/api-key.sqlite";
 import { bootstrapKeys } from "./auth/bootstrap";
 import { KeyService } from "./auth/keys.service";
 import type { GatewayConfig } from "./config";
@@ -21,38 +20,8 @@ export interface GatewayDeps {
   otherMetrics?: AppOptions["otherMetrics"];
   /** Event-loop health for /healthz (see LoopHeartbeat); always healthy when absent. */
   health?: AppOptions["health"];
-  /** The API key store (see openGatewayKeyStore); SQLite under the data directory when absent. Closed on stop. */
-  keyStore?: ApiKeyStore;
-}
-
-/**
- * The gateway's key store for its process: on MongoDB when `mongo` is given
- * (the store then owns that connection and closes it), else SQLite under the
- * data directory.
- */
-export async function openGatewayKeyStore(config: Pick<GatewayConfig, "ENGRAM_DATA_DIR">, mongo?: { url: string; dbName: string }): Promise<ApiKeyStore> {
-  if (!mongo) return new SqliteApiKeyStore(config.ENGRAM_DATA_DIR);
-  // Loaded only here: an embedded gateway never loads the MongoDB driver.
-  const { connectMongo } = await import("@engram/storage/mongo");
-  const { createMongoApiKeyStore } = await import("./auth/api-key.mongo");
-  const conn = await connectMongo(mongo);
-  try {
-    const store = await createMongoApiKeyStore(conn.db);
-    return {
-      findByHash: (hash) => store.findByHash(hash),
-      insert: (rec) => store.insert(rec),
-      list: () => store.list(),
-      revoke: (id, at) => store.revoke(id, at),
-      countActive: () => store.countActive(),
-      close: async () => {
-        await store.close();
-        await conn.close();
-      },
-    };
-  } catch (err) {
-    await conn.close();
-    throw err;
-  }
+  /** The API key store, opened by the composition root (openGatewayKeyStore). Closed on stop. */
+  keyStore: ApiKeyStore;
 }
 
 export interface GatewayModule extends ServiceModule {
@@ -64,7 +33,7 @@ export interface GatewayModule extends ServiceModule {
 export function createGatewayModule(deps: GatewayDeps): GatewayModule {
   const { config } = deps;
   const log = deps.logger.child({ component: "gateway" });
-  const store = deps.keyStore ?? new SqliteApiKeyStore(config.ENGRAM_DATA_DIR);
+  const store = deps.keyStore;
   const keys = new KeyService(store, config.GATEWAY_KEY_CACHE_SECONDS * 1000);
   const backends = createBackends(config);
   let stopping = false;

@@ -24,7 +24,7 @@ import { ingestionGrpc } from "./grpc/ingestion.grpc";
 
 export type OutboxPublisher = Pick<OutboxRelay<unknown>, "start" | "stop" | "notify">;
 
-/** The service's stores, built by the composition root (embedded when absent). */
+/** The service's stores, chosen by the composition root (embeddedIngestionStorage or @engram/ingestion/mongo). */
 export interface IngestionStorage {
   repo: DocumentRepository;
   files: FileStore;
@@ -37,7 +37,7 @@ export interface IngestionDeps {
   bus: EventBus;
   logger: Logger;
   clock?: Clock;
-  storage?: IngestionStorage;
+  storage: IngestionStorage;
 }
 
 /** SQLite documents (with their outbox) and files on disk, under the data directory. */
@@ -70,7 +70,7 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
   const { config } = deps;
   const log = deps.logger.child({ component: "ingestion" });
   const clock = deps.clock ?? systemClock;
-  const storage = deps.storage ?? embeddedIngestionStorage(config);
+  const { storage } = deps;
   const { repo, files } = storage;
   const relay = storage.relay(deps.bus, log.child({ component: "ingestion.outbox" }));
   const notify = () => relay.notify();

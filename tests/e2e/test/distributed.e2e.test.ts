@@ -1,5 +1,5 @@
 import net from "node:net";
-import { runKeysCli } from "@engram/gateway/src/cli/keys.cli";
+import { runKeysCli } from "@engram/gateway";
 import { apiClient, describeWithEngines, type EngramProcess, startEngram, tempDataDir, uniqueMongoDbName } from "@engram/testing";
 import { type Api, stopQuietly, waitDone } from "./helpers";
 

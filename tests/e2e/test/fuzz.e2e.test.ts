@@ -4,11 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import fc from "fast-check";
 import { apiClient, type EngramProcess, startEngram, tempDataDir, waitFor } from "@engram/testing";
-import { type AppOptions, createApp } from "@engram/gateway/src/http/app";
-import { createBackends } from "@engram/gateway/src/http/backends";
-import { exceedsJsonDepth, MAX_JSON_DEPTH } from "@engram/gateway/src/http/json";
-import { PROVIDERS } from "@engram/gateway/src/routes/contract.routes";
-import * as S from "@engram/gateway/src/routes/schemas";
+import { type AppOptions, createApp, createBackends, exceedsJsonDepth, MAX_JSON_DEPTH, PROVIDERS, requestSchemas as S } from "@engram/gateway";
 import { stopQuietly } from "./helpers";
 
 /**

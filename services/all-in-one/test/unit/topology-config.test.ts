@@ -10,11 +10,11 @@ import { type Topology, allowedEnv, expectedEnv, loadTopology, serviceNames, ser
 import type { z } from "@engram/config";
 import { embedderConfigShape } from "@engram/index";
 import { nlpConfigShape } from "@engram/nlp";
-import { connectionsConfigSchema } from "@engram/connections/src/config";
-import { gatewayConfigSchema } from "@engram/gateway/src/config";
-import { ingestionConfigSchema } from "@engram/ingestion/src/config";
+import { connectionsConfigSchema } from "@engram/connections";
+import { gatewayConfigSchema } from "@engram/gateway";
+import { ingestionConfigSchema } from "@engram/ingestion";
 import { memoriesConfigSchema } from "@engram/memories/src/config";
-import { workerConfigSchema } from "@engram/pipeline-worker/src/config";
+import { workerConfigSchema } from "@engram/pipeline-worker";
 import { recallConfigSchema } from "@engram/recall/src/config";
 import { SERVICES, loadAllInOneConfig, processSchema } from "../../src/config";
 import { DEFAULT_GRPC_PORTS, HEALTH_SERVICES } from "../../src/healthcheck";

@@ -7,7 +7,7 @@ import { connect, fromProtoValue, GrpcServer, type ServiceClient, SettingsServic
 import { rootLogger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { loadConnectionsConfig } from "../../src/config";
-import { createConnectionsModule } from "../../src/module";
+import { createConnectionsModule, embeddedSettingsRepository } from "../../src/module";
 
 const log = rootLogger({ level: "silent" });
 const ctx = (tenantId: string) => ({ tenantId, requestId: "req-1" });
@@ -29,7 +29,11 @@ describe("SettingsService over gRPC (connections module)", () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-connections-grpc-"));
-    module = createConnectionsModule({ config: loadConnectionsConfig({ ENGRAM_DATA_DIR: dir }), logger: log });
+    module = createConnectionsModule({
+      config: loadConnectionsConfig({ ENGRAM_DATA_DIR: dir }),
+      logger: log,
+      settings: embeddedSettingsRepository({ ENGRAM_DATA_DIR: dir }),
+    });
     for (const impl of module.grpcServices!) server.add(impl);
     const port = await server.bind("127.0.0.1:0");
     await module.start!({ grpcPort: port });
@@ -155,7 +159,11 @@ describe("connections config", () => {
 
   it("a configured key is used instead of a key file", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-connections-cfg-"));
-    const m = createConnectionsModule({ config: loadConnectionsConfig({ ENGRAM_DATA_DIR: dir, ENGRAM_SECRET_KEY: "cd".repeat(32) }), logger: log });
+    const m = createConnectionsModule({
+      config: loadConnectionsConfig({ ENGRAM_DATA_DIR: dir, ENGRAM_SECRET_KEY: "cd".repeat(32) }),
+      logger: log,
+      settings: embeddedSettingsRepository({ ENGRAM_DATA_DIR: dir }),
+    });
     expect(fs.existsSync(path.join(dir, "secret.key"))).toBe(false);
     return m.stop!().then(() => fs.rmSync(dir, { recursive: true, force: true }));
   });

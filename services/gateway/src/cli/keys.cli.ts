@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import type { ApiKeyStore } from "../auth/api-key";
 import { KeyService } from "../auth/keys.service";
-import { openGatewayKeyStore } from "../module";
+import { openGatewayKeyStore } from "../auth/open-key-store";
 
 const USAGE =
   "usage: keys create --tenant <tenant> [--name <name>] | keys list | keys revoke <key-id>\n  (uses ENGRAM_DATA_DIR, default ./.data; with STORE=mongo, MONGO_URL and MONGO_DB)";

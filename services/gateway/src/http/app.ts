@@ -2,7 +2,8 @@ import express, { type Express } from "express";
 import { type Logger, type LoopHealthStatus, metrics } from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
 import { contractRoutes, publicContractRoutes } from "../routes/contract.routes";
-import { documentRoutes } from "../routes/documents.routes";
+import { v3DocumentRoutes } from "../routes/documents.v3.routes";
+import { v5DocumentRoutes } from "../routes/documents.v5.routes";
 import { memoryRoutes } from "../routes/memories.routes";
 import { searchRoutes } from "../routes/search.routes";
 import { settingsRoutes } from "../routes/settings.routes";
@@ -73,7 +74,8 @@ export function createApp(o: AppOptions): Express {
   // Most-called first: express tries each route in order (no two of these routers share a path).
   app.use(searchRoutes(o.backends));
   app.use(memoryRoutes(o.backends));
-  app.use(documentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
+  app.use(v5DocumentRoutes(o.backends));
+  app.use(v3DocumentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(settingsRoutes(o.backends));
   app.use(contractRoutes(o.backends));
   app.use(notFoundHandler);
