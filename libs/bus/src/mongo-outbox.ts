@@ -124,7 +124,7 @@ export class MongoOutbox implements OutboxStore<ObjectId> {
     this.owner = opts.owner ?? `relay-${randomBytes(6).toString("hex")}`;
   }
 
-  /** The indexes of both collections (documented in docs/architecture.md). */
+  /** The indexes of both collections (documented in docs/deployment.md, "MongoDB adapters"). */
   indexSpecs(): { rows: IndexSpec[]; keys: IndexSpec[] } {
     return {
       rows: [

@@ -274,7 +274,7 @@ describe("Kubernetes manifests (deploy/)", () => {
     worker.egress.push({ to: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "recall" } } }], ports: [{ protocol: "TCP", port: 50054 }] });
     expect(check("base", objects, t).sort()).toEqual(
       [
-        "deploy/base: NetworkPolicy recall: gRPC port 50054 admits [gateway, memories, pipeline-worker]; its callers are [gateway, memories]",
+        "deploy/base: NetworkPolicy recall: gRPC port 50054 admits [gateway, pipeline-worker]; its callers are [gateway]",
         "deploy/base: NetworkPolicy gateway: must allow connections on port 50055 out",
         "deploy/base: NetworkPolicy pipeline-worker: allows recall out, which pipeline-worker does not dial",
         "deploy/base: NetworkPolicy pipeline-worker: allows port 50054 out, which topology.yaml does not list for pipeline-worker",

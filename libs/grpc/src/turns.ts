@@ -11,7 +11,7 @@
  * process, and the caller (the gateway, on the other core) would sit idle
  * meanwhile, then get all the responses at once while this thread idled in
  * turn: a convoy in which the two threads take turns instead of working in
- * parallel (figures in docs/architecture.md). Spacing the starts by two turns
+ * parallel (figures in bench/README.md). Spacing the starts by two turns
  * lets each response leave before the next handler's work. A turn that has
  * work queued does not wait in the poll phase, so the spacing costs
  * microseconds; each turn still polls for I/O, so nothing starves; a call

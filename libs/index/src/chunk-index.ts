@@ -3,7 +3,8 @@ import type { JsonObject } from "@engram/kernel";
 
 /**
  * The document index (read model shared by pipeline-worker, which writes it,
- * and recall, which reads it). Every record carries tenant and namespace and
+ * and recall and memories, which read it: search, and a document's chunks for
+ * memory formation). Every record carries tenant and namespace and
  * every read filters by both. Implementations: embedded (SQLite rows +
  * the in-memory SearchEngine) and Qdrant (named dense + sparse vectors).
  */

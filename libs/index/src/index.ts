@@ -9,7 +9,5 @@ export * from "./embedder-config";
 export * from "./engine/types";
 export * from "./engine/analysis";
 export * from "./engine/search-engine";
-export * from "./memory-index";
-export * from "./memory-proto";
 export { retrievalCounters } from "./engine/retrieve";
 export * from "./qdrant";

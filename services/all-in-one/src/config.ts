@@ -4,8 +4,8 @@ import { checkQdrantConfig, qdrantConfigShape } from "@engram/index";
 import { loadGatewayConfig } from "@engram/gateway";
 import { loadIngestionConfig } from "@engram/ingestion";
 import { loadWorkerConfig } from "@engram/pipeline-worker";
-import { loadMemoriesConfig } from "@engram/memories/src/config";
-import { loadRecallConfig } from "@engram/recall/src/config";
+import { loadMemoriesConfig } from "@engram/memories";
+import { loadRecallConfig } from "@engram/recall";
 import { loadConnectionsConfig } from "@engram/connections";
 
 import { SERVICES, type ServiceName, topologyProblems } from "./topology";

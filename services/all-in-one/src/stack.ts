@@ -9,12 +9,11 @@ import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway";
 import { createGatewayThreadModule } from "./gateway-thread";
 import { createIngestionModule, embeddedIngestionStorage } from "@engram/ingestion";
 import { createWorkerModule } from "@engram/pipeline-worker";
-import { createEmbeddedMemoryStore, createMemoriesModule } from "@engram/memories/src/module";
-import type { MemoryRepository } from "@engram/memories/src/app/ports";
-import { createRecallModule } from "@engram/recall/src/module";
+import { createEmbeddedMemoryStore, createMemoriesModule, type MemoryRepository } from "@engram/memories";
+import { createRecallModule, type MemoryReadModel } from "@engram/recall";
 import { createConnectionsModule, embeddedSettingsRepository } from "@engram/connections";
 import { type AllInOneConfig, SERVICES } from "./config";
-import { BUS_PARTICIPANTS, memoryStoreKind } from "./topology";
+import { BUS_PARTICIPANTS, CHUNK_INDEX_USERS, MEMORY_STORE_USERS, memoryStoreKind } from "./topology";
 
 export interface RunningStack {
   runtime: ProcessRuntime;
@@ -56,8 +55,9 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   if (bus) runtime.onStopped(() => bus.close());
   // Topics exist before any service publishes or subscribes (a broker that cannot be reached fails the start).
   if (bus instanceof KafkaEventBus) await bus.connect();
+  // The chunk index is written by the pipeline-worker and read by recall and memory formation.
   let index: ChunkIndex | undefined;
-  if (targets.has("pipeline-worker") || targets.has("recall")) {
+  if (CHUNK_INDEX_USERS.some((s) => targets.has(s))) {
     // Qdrant: the collection is created (or checked against the embedder's size) before anything is served.
     const idx =
       p.INDEX === "qdrant"
@@ -81,14 +81,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     mongo = conn;
   }
   const mongoDb = mongo?.db;
-  // The memory store is written by memories and read by recall (like the chunk index by the worker and recall):
+  // The memory store is written by memories and read by recall (its read-model port, which the store implements):
   // embedded (SQLite + in-memory engine), or records in MongoDB with their search mirrored to Qdrant.
-  let memoryStore: MemoryRepository | undefined;
-  if (targets.has("memories") || targets.has("recall")) {
-    const store: MemoryRepository =
+  let memoryStore: (MemoryRepository & MemoryReadModel) | undefined;
+  if (MEMORY_STORE_USERS.some((s) => targets.has(s))) {
+    const store: MemoryRepository & MemoryReadModel =
       memoryStoreKind({ store: p.STORE, index: p.INDEX }) === "production"
         ? await (
-            await import("@engram/memories/src/production-store")
+            await import("@engram/memories/production")
           ).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, logger.child({ component: "memory-store" }), {
             mongo: { client: mongo!.client, db: mongo!.db },
             // The writer reconciles the search mirror; a recall-only process only reads.
@@ -156,12 +156,11 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         ...c.memories,
         ENGRAM_DATA_DIR: dataDir,
         INGESTION_ADDRESS: addresses.ingestion,
-        RECALL_ADDRESS: addresses.recall,
         CONNECTIONS_ADDRESS: addresses.connections,
         BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS,
       };
       grpcPorts.memories = (await runtime.add(
-        createMemoriesModule({ config, bus: bus!, store: memoryStore!, nlp, logger }),
+        createMemoriesModule({ config, bus: bus!, store: memoryStore!, chunks: index!, nlp, logger }),
         bindAddress(c.memories.MEMORIES_GRPC_ADDRESS),
       ))!;
       addresses.memories = local(grpcPorts.memories);

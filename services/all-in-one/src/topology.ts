@@ -21,8 +21,8 @@ export interface Topology {
 
 /** Services that publish or consume document-state events. */
 export const BUS_PARTICIPANTS: readonly ServiceName[] = ["ingestion", "pipeline-worker", "memories"];
-/** The chunk index: pipeline-worker writes it, recall reads it. */
-export const CHUNK_INDEX_USERS: readonly ServiceName[] = ["pipeline-worker", "recall"];
+/** The chunk index: pipeline-worker writes it, recall and memories (memory formation reads a document's chunks) read it. */
+export const CHUNK_INDEX_USERS: readonly ServiceName[] = ["pipeline-worker", "recall", "memories"];
 /** The memory store: memories writes it, recall reads it. */
 export const MEMORY_STORE_USERS: readonly ServiceName[] = ["memories", "recall"];
 
@@ -45,10 +45,10 @@ export function topologyProblems(t: Topology): string[] {
     );
   }
   const chunks = split(t.targets, CHUNK_INDEX_USERS);
-  if (t.index === "embedded" && chunks.here.length === 1) {
+  if (t.index === "embedded" && chunks.here.length > 0 && chunks.elsewhere.length > 0) {
     problems.push(
-      `INDEX=embedded keeps the chunk index inside one process, but ${chunks.here[0]} runs here without ${chunks.elsewhere[0]}: ` +
-        `run pipeline-worker and recall together or set INDEX=qdrant`,
+      `INDEX=embedded keeps the chunk index inside one process, but ${chunks.here.join(", ")} ${chunks.here.length === 1 ? "runs" : "run"} here ` +
+        `without ${chunks.elsewhere.join(", ")}: run ${CHUNK_INDEX_USERS.join(", ")} together or set INDEX=qdrant`,
     );
   }
   const memories = split(t.targets, MEMORY_STORE_USERS);

@@ -8,7 +8,6 @@ export const memoriesConfigSchema = z
     MEMORIES_GRPC_ADDRESS: env.string("0.0.0.0:50053"),
     /** Where source documents are read during memory formation. */
     INGESTION_ADDRESS: env.string("127.0.0.1:50051"),
-    RECALL_ADDRESS: env.string("127.0.0.1:50054"),
     /** Settings (profile buckets) live in the connections service. */
     CONNECTIONS_ADDRESS: env.string("127.0.0.1:50055"),
     /** Delivery attempts of one event before its document fails (the bus retries with backoff). */

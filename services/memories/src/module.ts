@@ -15,7 +15,7 @@ import { KeyedMutex } from "./app/keyed-mutex";
 import { ListMemoriesUseCase } from "./app/list-memories.usecase";
 import { memoryEventsHandler } from "./app/memory-events.consumer";
 import { MemoryWriter } from "./app/memory-writer";
-import type { MemoryRepository } from "./app/ports";
+import type { DocumentChunks, MemoryRepository } from "./app/ports";
 import { RetireMemoriesUseCase } from "./app/retire-memories.usecase";
 import { UpdateMemoryUseCase } from "./app/update-memory.usecase";
 import type { MemoriesConfig } from "./config";
@@ -26,6 +26,8 @@ export interface MemoriesDeps {
   bus: EventBus;
   /** The memory store (also the read model recall searches; the composition root owns and closes it). */
   store: MemoryRepository;
+  /** The chunk index the pipeline-worker writes: memory formation reads a document's chunks from it. */
+  chunks: DocumentChunks;
   nlp: Nlp;
   logger: Logger;
   clock?: Clock;
@@ -50,7 +52,7 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
   const lock = new KeyedMutex();
   const embedder = createEmbedder(config);
   const writer = new MemoryWriter(store, embedder);
-  const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS, recall: config.RECALL_ADDRESS });
+  const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS }, deps.chunks);
   const buckets = new ProfileBucketsClient(config.CONNECTIONS_ADDRESS);
   const retire = new RetireMemoriesUseCase(store, clock);
   const form = new FormMemoriesUseCase({

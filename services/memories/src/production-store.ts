@@ -1,13 +1,17 @@
-import { createEmbedder, createQdrantClient, type EmbedderConfig, type QdrantConfig, type QdrantFusion, QdrantMemorySearch } from "@engram/index";
+import { createEmbedder, createQdrantClient, type EmbedderConfig, type QdrantConfig, type QdrantFusion } from "@engram/index";
 import type { Logger } from "@engram/observability";
 import { connectMongo, type Db, DEFAULT_MONGO_DB, type MongoClient } from "@engram/storage/mongo";
 import type { QdrantClient } from "@qdrant/js-client-rest";
 import { DEFAULT_RECONCILE_INTERVAL_MS, MongoQdrantMemoryStore } from "./adapters/production/memory.mongo-qdrant";
+import { QdrantMemorySearch } from "./adapters/production/memory-search.qdrant";
+
+export type { MongoQdrantMemoryStore };
 
 /**
  * The production memory store (records in MongoDB, search in Qdrant), for
- * the composition root. A separate file from module.ts so that the embedded
- * stack never loads the MongoDB driver.
+ * the composition root: the package's `@engram/memories/production` entry,
+ * apart from module.ts so that the embedded stack never loads the MongoDB
+ * driver.
  */
 export interface ProductionMemoryStoreOptions {
   /** A connection the caller owns (kept open by `close`), or MONGO_URL and MONGO_DB to connect (closed by `close`). */

@@ -1,10 +1,11 @@
 import { ProfileBucketsClient } from "@engram/grpc";
-import { type ChunkIndex, createEmbedder, type MemoryIndex } from "@engram/index";
+import { type ChunkIndex, createEmbedder } from "@engram/index";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Nlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { GrpcDocumentLookup } from "./adapters/grpc/document-lookup.grpc";
+import type { MemoryReadModel } from "./app/ports";
 import { ProfileUseCase } from "./app/profile.usecase";
 import { QueryPreparer } from "./app/query";
 import { SearchDocumentsUseCase } from "./app/search-documents.usecase";
@@ -17,8 +18,8 @@ export interface RecallDeps {
   config: RecallConfig;
   /** The chunk index the pipeline-worker writes (read side). */
   index: ChunkIndex;
-  /** The memory read model the memories service writes. */
-  memories: MemoryIndex;
+  /** The memory read model the memories service writes (its store, handed over by the composition root). */
+  memories: MemoryReadModel;
   nlp: Pick<Nlp, "reranker" | "rewriter" | "aggregator" | "classifier">;
   logger: Logger;
   clock?: Clock;

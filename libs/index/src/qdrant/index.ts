@@ -5,5 +5,4 @@ export * from "./collections";
 export * from "./hybrid";
 export * from "./collection-adapter";
 export * from "./chunk-index.qdrant";
-export * from "./memory-search.qdrant";
 export * from "./config";

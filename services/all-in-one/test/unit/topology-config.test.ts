@@ -13,9 +13,9 @@ import { nlpConfigShape } from "@engram/nlp";
 import { connectionsConfigSchema } from "@engram/connections";
 import { gatewayConfigSchema } from "@engram/gateway";
 import { ingestionConfigSchema } from "@engram/ingestion";
-import { memoriesConfigSchema } from "@engram/memories/src/config";
+import { memoriesConfigSchema } from "@engram/memories";
 import { workerConfigSchema } from "@engram/pipeline-worker";
-import { recallConfigSchema } from "@engram/recall/src/config";
+import { recallConfigSchema } from "@engram/recall";
 import { SERVICES, loadAllInOneConfig, processSchema } from "../../src/config";
 import { DEFAULT_GRPC_PORTS, HEALTH_SERVICES } from "../../src/healthcheck";
 

@@ -33,6 +33,13 @@ describe("topologyProblems", () => {
     expect(p.some((m) => /INDEX=embedded .* pipeline-worker runs here without recall/.test(m))).toBe(true);
   });
 
+  it("refuses an embedded chunk index without memories, which reads a document's chunks from it", () => {
+    const p = topologyProblems(t(["pipeline-worker", "recall"], { bus: "kafka", store: "mongo", index: "embedded" }));
+    expect(p.some((m) => /INDEX=embedded .* pipeline-worker, recall run here without memories: .* set INDEX=qdrant/.test(m))).toBe(true);
+    const q = topologyProblems(t(["memories"], { bus: "kafka", store: "mongo", index: "qdrant" }));
+    expect(q).toEqual([]);
+  });
+
   it("refuses an embedded memory store split between memories and recall", () => {
     const p = topologyProblems(t(["recall"], { bus: "kafka", index: "qdrant" }));
     expect(p.some((m) => /embedded memory store .* recall runs here without memories/.test(m))).toBe(true);

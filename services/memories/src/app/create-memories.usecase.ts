@@ -1,4 +1,5 @@
-import { isActiveMemory, partitionKey } from "@engram/index";
+import { partitionKey } from "@engram/index";
+import { isActiveMemory } from "@engram/memory-model";
 import { type Clock, ConflictError, InvalidArgumentError, type JsonObject, newId } from "@engram/kernel";
 import type { BucketClassifier } from "@engram/nlp";
 import {

@@ -1,4 +1,5 @@
-import { isActiveMemory, partitionKey } from "@engram/index";
+import { partitionKey } from "@engram/index";
+import { isActiveMemory } from "@engram/memory-model";
 import { type Clock, type Dreaming, newId } from "@engram/kernel";
 import { type ExtractedFact, ExtractionLimitError, type FactExtractor, type MemoryRelator } from "@engram/nlp";
 import type { Logger } from "@engram/observability";

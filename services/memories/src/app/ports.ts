@@ -1,5 +1,6 @@
-import type { MemoryIndex, MemoryRecord } from "@engram/index";
+import type { ChunkIndex } from "@engram/index";
 import type { JsonObject } from "@engram/kernel";
+import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
 
 /** A memory with its embedding (the store keeps the vector for the dense side of search). */
 export interface MemoryVector {
@@ -23,11 +24,20 @@ export interface MemoryWrite {
 }
 
 /**
- * Storage of memories (write side). The same store serves the read model
- * (MemoryIndex) that recall queries; a write is searchable once `write`
- * resolved.
+ * Storage of memories: writes, and the reads memory operations need. The
+ * same store is the read model recall searches (recall declares that port
+ * itself; the composition root hands it this store). A write is searchable
+ * once `write` resolved.
  */
-export interface MemoryRepository extends MemoryIndex {
+export interface MemoryRepository {
+  search(q: MemorySearchQuery): Promise<MemoryHit[]>;
+  /** Memories by id within the tenant (and namespace when given), in request order; unknown ids skipped. */
+  getMany(tenantId: string, ids: string[], namespace?: string): Promise<MemoryRecord[]>;
+  /** Every version of the chains the given memories belong to (for version context), oldest first. */
+  chains(tenantId: string, rootIds: string[]): Promise<MemoryRecord[]>;
+  list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
+  /** Namespaces of the tenant that hold memories. */
+  namespaces(tenantId: string): Promise<string[]>;
   findById(tenantId: string, id: string): Promise<MemoryRecord | undefined>;
   /** Memories of a namespace whose normalised content (contentKey) equals `key`, latest versions first. */
   findByContentKey(tenantId: string, namespace: string, key: string): Promise<MemoryRecord[]>;
@@ -56,11 +66,14 @@ export interface SourceDocument {
   generation: number;
 }
 
-/** Reads source documents from their owners (ingestion for the record, recall for the extracted chunks). */
+/** Reads source documents: the record from its owner (ingestion), the extracted text from the chunk index. */
 export interface SourceDocumentReader {
   read(tenantId: string, namespace: string, documentId: string, traceparent?: string): Promise<SourceDocument | undefined>;
   close(): void;
 }
+
+/** A document's extracted chunks: the chunk index the pipeline-worker writes (memories only reads it). */
+export type DocumentChunks = Pick<ChunkIndex, "listDocumentChunks">;
 
 export interface DocumentRef {
   tenantId: string;

@@ -1,4 +1,5 @@
-import { isActiveMemory, partitionKey } from "@engram/index";
+import { partitionKey } from "@engram/index";
+import { isActiveMemory } from "@engram/memory-model";
 import { AlreadyExistsError, type Clock, ConflictError, InvalidArgumentError, type JsonObject, newId, NotFoundError } from "@engram/kernel";
 import {
   assertMemoryId,

@@ -1,9 +1,9 @@
-import type { MemoryRecord, MemoryRelationKind, MemorySource, MemoryTemporalContext } from "@engram/index";
+import type { MemoryRecord, MemoryRelationKind, MemorySource, MemoryTemporalContext } from "@engram/memory-model";
 import { idKindOf, InvalidArgumentError, type JsonObject, type JsonValue, validateNamespace as validateScope } from "@engram/kernel";
 
 /**
  * Memories: long-term facts with version chains, relations, provenance and
- * forgetting. Pure functions over MemoryRecord (the shared read-model shape);
+ * forgetting. Pure functions over MemoryRecord (the shared memory model);
  * no I/O.
  */
 export type { MemoryRecord, MemoryRelationKind, MemorySource, MemoryTemporalContext };

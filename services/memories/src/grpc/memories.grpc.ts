@@ -18,8 +18,8 @@ import type { ListMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/
 import type { TemporalContext__Output } from "@engram/grpc/src/gen/engram/memories/v1/TemporalContext";
 import type { UpdateMemoryRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/UpdateMemoryRequest";
 import type { UpdateMemoryResponse } from "@engram/grpc/src/gen/engram/memories/v1/UpdateMemoryResponse";
-import { memoryToProto } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
+import { memoryToProto } from "@engram/memory-model";
 import type { CreateMemoriesUseCase } from "../app/create-memories.usecase";
 import type { ForgetMemoriesUseCase, ForgetOutcome } from "../app/forget-memories.usecase";
 import type { ListMemoriesUseCase } from "../app/list-memories.usecase";

@@ -1,5 +1,5 @@
 import { parseFilter } from "@engram/filters";
-import type { MemoryRecord } from "@engram/index";
+import type { MemoryRecord } from "@engram/memory-model";
 import type { MemoryRepository } from "../../src/app/ports";
 import { contentKey } from "../../src/domain/memory";
 

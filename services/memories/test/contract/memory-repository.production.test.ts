@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { collectionName, createQdrantClient, pointId, HashingEmbedder, type MemorySearchRecord, QdrantMemorySearch } from "@engram/index";
+import { collectionName, createQdrantClient, pointId, HashingEmbedder } from "@engram/index";
 import { UnavailableError } from "@engram/kernel";
 import { connectMongo, type Filter, type MongoConnection } from "@engram/storage/mongo";
 import { describeWithEngines, uniqueMongoDbName, waitFor } from "@engram/testing";
@@ -7,6 +7,7 @@ import type { QdrantClient } from "@qdrant/js-client-rest";
 import { decodeVector, type MemoryDoc } from "../../src/adapters/production/memory-doc";
 import { FORMATION_INDEXES, MEMORY_INDEXES, memoryQueries, unindexedPage } from "../../src/adapters/production/memory-queries";
 import { MongoQdrantMemoryStore } from "../../src/adapters/production/memory.mongo-qdrant";
+import { type MemorySearchRecord, QdrantMemorySearch } from "../../src/adapters/production/memory-search.qdrant";
 import type { MemoryRepository } from "../../src/app/ports";
 import { contentKey } from "../../src/domain/memory";
 import { createProductionMemoryStore } from "../../src/production-store";

@@ -1,7 +1,7 @@
 import { prng } from "@engram/testing";
 import fs from "node:fs";
 import { type FilterExpr, parseFilter } from "@engram/filters";
-import type { MemoryListQuery, MemoryRecord, MemorySearchHit, MemorySearchQuery } from "@engram/index";
+import type { MemoryListQuery, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
 import type { JsonObject } from "@engram/kernel";
 import { BSON } from "@engram/storage/mongo";
 import { Query } from "mingo";
@@ -22,6 +22,7 @@ import {
   selection,
   unindexedPage,
 } from "../../src/adapters/production/memory-queries";
+import type { MemorySearchHit } from "../../src/adapters/production/memory-search.qdrant";
 import { contentKey } from "../../src/domain/memory";
 import { createProductionMemoryStoreFromConfig } from "../../src/production-store";
 import { logger, openStore, tempDir } from "./helpers";

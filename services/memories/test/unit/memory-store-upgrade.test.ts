@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import { SearchEngine } from "@engram/index";
 import { openSqlite } from "@engram/storage";
-import { MEMORY_MIGRATIONS, SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
+import { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
+import { MEMORY_MIGRATIONS } from "../../src/adapters/embedded/memory-schema.sqlite";
 import { tempDir } from "./helpers";
 
 /**

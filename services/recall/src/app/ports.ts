@@ -1,7 +1,24 @@
-import type { ChunkIndex, Embedder, MemoryIndex } from "@engram/index";
+import type { ChunkIndex, Embedder } from "@engram/index";
 import type { JsonObject } from "@engram/kernel";
+import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
 
-export type { ChunkIndex, Embedder, MemoryIndex };
+export type { ChunkIndex, Embedder };
+
+/**
+ * The memory read model recall searches: the memories service's store
+ * (embedded or production), which implements it without knowing this port;
+ * the composition root hands the one store to both services.
+ */
+export interface MemoryReadModel {
+  search(q: MemorySearchQuery): Promise<MemoryHit[]>;
+  /** Memories by id within the tenant (and namespace when given), in request order; unknown ids skipped. */
+  getMany(tenantId: string, ids: string[], namespace?: string): Promise<MemoryRecord[]>;
+  /** Every version of the chains the given memories belong to (for version context), oldest first. */
+  chains(tenantId: string, rootIds: string[]): Promise<MemoryRecord[]>;
+  list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }>;
+  /** Loads every partition ahead of the first search (in-memory read models), without long pauses of the event loop. */
+  warm?(): Promise<void>;
+}
 
 /** The fields of a source document shown next to results. */
 export interface DocumentInfo {

@@ -1,8 +1,8 @@
 import type { FilterExpr } from "@engram/filters";
-import type { MemoryIndex, MemoryRecord } from "@engram/index";
 import { type Clock, InvalidArgumentError } from "@engram/kernel";
+import type { MemoryRecord } from "@engram/memory-model";
 import type { BucketClassifier } from "@engram/nlp";
-import type { BucketSource } from "./ports";
+import type { BucketSource, MemoryReadModel } from "./ports";
 import type { SearchResult, SearchUseCase } from "./search.usecase";
 
 export type ProfileSection = "static" | "dynamic" | "buckets";
@@ -45,7 +45,7 @@ export interface ProfileLimits {
 export class ProfileUseCase {
   constructor(
     private readonly deps: {
-      memories: MemoryIndex;
+      memories: MemoryReadModel;
       search: SearchUseCase;
       buckets: BucketSource;
       classifier: BucketClassifier;

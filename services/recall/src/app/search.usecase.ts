@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { FilterExpr } from "@engram/filters";
-import type { ChunkHit, ChunkIndex, MemoryIndex, MemoryRecord, MemoryRelationKind } from "@engram/index";
+import type { ChunkHit, ChunkIndex } from "@engram/index";
 import { type Clock, InvalidArgumentError } from "@engram/kernel";
+import type { MemoryRecord, MemoryRelationKind } from "@engram/memory-model";
 import type { MemoryAggregator, Reranker } from "@engram/nlp";
-import type { DocumentInfo } from "./ports";
+import type { DocumentInfo, MemoryReadModel } from "./ports";
 import type { PreparedQuery, QueryPreparer } from "./query";
 import type { DocumentHit, SearchDocumentsUseCase } from "./search-documents.usecase";
 
@@ -159,7 +160,7 @@ export function documentOfChunk(c: ChunkHit["chunk"]): DocumentInfo {
 export class SearchUseCase {
   constructor(
     private readonly deps: {
-      memories: MemoryIndex;
+      memories: MemoryReadModel;
       chunks: ChunkIndex;
       documents: SearchDocumentsUseCase;
       preparer: QueryPreparer;

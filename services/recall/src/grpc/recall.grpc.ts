@@ -14,8 +14,9 @@ import type { SearchV3Response } from "@engram/grpc/src/gen/engram/recall/v1/Sea
 import type { SearchV4Request__Output } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Request";
 import type { SearchV4Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
 import type { SearchV4Result } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Result";
-import { type ChunkIndex, type IndexedChunk, type MemoryRecord, memoryToProto } from "@engram/index";
+import type { ChunkIndex, IndexedChunk } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
+import { type MemoryRecord, memoryToProto } from "@engram/memory-model";
 import type { BucketSource, DocumentInfo } from "../app/ports";
 import type { ProfileSection, ProfileUseCase } from "../app/profile.usecase";
 import { DEFAULT_THRESHOLD, type ContextEntry, type SearchMode, type SearchResult, type SearchUseCase } from "../app/search.usecase";

@@ -1,4 +1,6 @@
-import type { ChunkHit, ChunkIndex, ChunkSearchQuery, MemoryHit, MemoryIndex, MemoryRecord, MemorySearchQuery } from "@engram/index";
+import type { ChunkHit, ChunkIndex, ChunkSearchQuery } from "@engram/index";
+import type { MemoryHit, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
+import type { MemoryReadModel } from "../../src/app/ports";
 import { HashingEmbedder } from "@engram/index";
 import type { MemoryAggregator, QueryRewriter, Reranker } from "@engram/nlp";
 import { QueryPreparer } from "../../src/app/query";
@@ -132,7 +134,7 @@ describe("SearchUseCase", () => {
     async getMany() {
       return [];
     },
-  } as unknown as MemoryIndex;
+  } as unknown as MemoryReadModel;
   const chunkQueries: ChunkSearchQuery[] = [];
   const chunkIndex = {
     async search(q: ChunkSearchQuery) {

@@ -140,7 +140,7 @@ export function fromDocumentDoc(r: DocumentDoc): DocumentRecord {
   };
 }
 
-/** The indexes of the documents collection, one per query path (docs/architecture.md lists them). */
+/** The indexes of the documents collection, one per query path (docs/deployment.md, "MongoDB adapters", lists them). */
 export const DOCUMENT_INDEXES: IndexSpec[] = [
   // findByCustomId, findByCustomIds, and caller ids unique per namespace.
   {

@@ -1,21 +1,22 @@
 import * as grpc from "@grpc/grpc-js";
-import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError, RecallService } from "@engram/grpc";
-import type { SourceDocument, SourceDocumentReader } from "../../app/ports";
+import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError } from "@engram/grpc";
+import type { DocumentChunks, SourceDocument, SourceDocumentReader } from "../../app/ports";
 
 const DEADLINE_MS = 30_000;
 
 /**
- * A source document through its owners' gRPC APIs: the record (context,
- * date, metadata) from ingestion, the extracted text as chunks from recall's
- * read side. NOT_FOUND from either means the document is gone.
+ * A source document: the record (context, date, metadata) from ingestion's
+ * gRPC API, the extracted text as chunks from the chunk index (the store the
+ * pipeline-worker writes). NOT_FOUND from ingestion means the document is gone.
  */
 export class GrpcSourceDocumentReader implements SourceDocumentReader {
   private readonly ingestion;
-  private readonly recall;
 
-  constructor(addresses: { ingestion: string; recall: string }) {
-    this.ingestion = connect(IngestionService, addresses.ingestion, { deadlineMs: DEADLINE_MS });
-    this.recall = connect(RecallService, addresses.recall, { deadlineMs: DEADLINE_MS });
+  constructor(
+    address: { ingestion: string },
+    private readonly chunks: DocumentChunks,
+  ) {
+    this.ingestion = connect(IngestionService, address.ingestion, { deadlineMs: DEADLINE_MS });
   }
 
   async read(tenantId: string, namespace: string, documentId: string, traceparent?: string): Promise<SourceDocument | undefined> {
@@ -23,13 +24,13 @@ export class GrpcSourceDocumentReader implements SourceDocumentReader {
     try {
       const [{ document: d }, chunks] = await Promise.all([
         this.ingestion.GetDocument({ context: { tenantId }, namespace, id: documentId }, opts),
-        this.recall.ListChunks({ context: { tenantId }, namespace, documentId }, opts),
+        this.chunks.listDocumentChunks(tenantId, namespace, documentId),
       ]);
       if (!d) return undefined;
       return {
         id: d.id,
         namespace: d.namespace,
-        chunks: chunks.chunks.flatMap((c) => (c.chunk ? [{ position: c.chunk.position, content: c.chunk.content }] : [])),
+        chunks: chunks.map((c) => ({ position: c.position, content: c.content })),
         supportingContext: d.supportingContext || undefined,
         title: d.title || undefined,
         date: d.date || undefined,
@@ -46,6 +47,5 @@ export class GrpcSourceDocumentReader implements SourceDocumentReader {
 
   close(): void {
     this.ingestion.close();
-    this.recall.close();
   }
 }

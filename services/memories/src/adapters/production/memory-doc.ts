@@ -1,7 +1,7 @@
 import { type MetadataEntry, metadataEntries, metadataFromEntries } from "@engram/filters";
-import type { MemorySearchRecord } from "@engram/index";
 import { Binary } from "@engram/storage/mongo";
 import { contentKey, type MemoryRecord, type MemoryRelationKind, type MemorySource, type MemoryTemporalContext } from "../../domain/memory";
+import type { MemorySearchRecord } from "./memory-search.qdrant";
 
 /**
  * A memory version as stored in the `memories` collection of the production

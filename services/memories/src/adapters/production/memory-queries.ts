@@ -1,7 +1,8 @@
 import { type FilterExpr, filterToMongo, matchesFilter } from "@engram/filters";
-import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchHit, MemorySearchQuery } from "@engram/index";
+import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
 import type { Document, IndexSpec } from "@engram/storage/mongo";
 import type { MemoryDoc } from "./memory-doc";
+import type { MemorySearchHit } from "./memory-search.qdrant";
 
 /**
  * The MongoDB queries of the production memory store, as plain objects (no
@@ -21,7 +22,7 @@ export interface FindSpec {
 
 /**
  * The indexes of the `memories` collection, one per query path
- * (docs/architecture.md lists them). By-id reads (findById, getMany, the
+ * (docs/deployment.md, "Production memory store", lists them). By-id reads (findById, getMany, the
  * search's record load, the id side of `chains`, optimistic checks) use the
  * `_id` index: an id is unique across tenants, and the tenant is a filter on
  * the one document found, so a `{tenantId, _id}` index would only double the

@@ -1,5 +1,5 @@
-import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery, QdrantMemorySearch } from "@engram/index";
 import { UnavailableError } from "@engram/kernel";
+import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
 import type { Logger } from "@engram/observability";
 import {
   type AnyBulkWriteOperation,
@@ -28,6 +28,7 @@ import {
   unindexedPage,
   WITHOUT_VECTOR,
 } from "./memory-queries";
+import type { QdrantMemorySearch } from "./memory-search.qdrant";
 
 /** A document of `memory_formations`: one formed document generation. */
 export interface FormationDoc {

@@ -3,17 +3,17 @@ import { parseFilter } from "@engram/filters";
 import type { JsonObject } from "@engram/kernel";
 import { describeWithEngines } from "@engram/testing";
 import type { QdrantClient } from "@qdrant/js-client-rest";
-import { HashingEmbedder } from "../../src/embedder";
-import type { MemorySearchQuery } from "../../src/memory-index";
-import { createQdrantClient } from "../../src/qdrant/config";
-import { type MemorySearchRecord, QdrantMemorySearch } from "../../src/qdrant/memory-search.qdrant";
+import { createQdrantClient, HashingEmbedder } from "@engram/index";
+import type { MemorySearchQuery } from "@engram/memory-model";
+import { type MemorySearchRecord, QdrantMemorySearch } from "../../src/adapters/production/memory-search.qdrant";
 
 const RUN = `engram_test_mem_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
 const NOW = "2025-06-01T00:00:00.000Z";
 
 /**
- * The memory search on Qdrant (the embedded memory store's search lives in
- * services/memories and answers with records; this adapter answers with ids).
+ * The production memory store's search on Qdrant (the embedded store's search
+ * answers with records; this adapter answers with ids, the store then reads
+ * the records from MongoDB).
  * Same guarantees: tenant and namespace isolation, latest versions only,
  * forgotten and expired memories only when asked, static/dynamic, metadata
  * filters, dense side for the query's model only, similarity in [0, 1].

@@ -1,10 +1,25 @@
+import {
+  analyze,
+  collectionName,
+  DENSE_VECTOR,
+  documentSparseVector,
+  ensureCollection,
+  epochMs,
+  FILTER_PAYLOAD_KEY,
+  MEMORY_SPARSE_PARAMS,
+  memoryCollectionSpec,
+  metadataFilterPayload,
+  pointId,
+  type QdrantCollectionOptions,
+  QdrantCollectionAdapter,
+  type QdrantCondition,
+  SPARSE_VECTOR,
+  type SparseBm25Params,
+  toQdrantFilter,
+  translateFilter,
+} from "@engram/index";
+import type { MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
-import type { MemoryRecord, MemorySearchQuery } from "../memory-index";
-import { analyze } from "../text";
-import { collectionName, DENSE_VECTOR, ensureCollection, epochMs, memoryCollectionSpec, pointId, SPARSE_VECTOR } from "./collections";
-import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantCondition, toQdrantFilter, translateFilter } from "./filter";
-import { type QdrantCollectionOptions, QdrantCollectionAdapter } from "./collection-adapter";
-import { documentSparseVector, MEMORY_SPARSE_PARAMS, type SparseBm25Params } from "./sparse";
 
 /** What the memory search keeps of a memory: the fields searches filter on, its text and its vector. */
 export type MemorySearchRecord = Pick<

@@ -1,15 +1,8 @@
-import { toStruct, toTimestamp } from "@engram/grpc";
+import { protoEnum, toStruct, toTimestamp } from "@engram/grpc";
 import type { Memory } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
-import type { MemoryRelation } from "@engram/grpc/src/gen/engram/memories/v1/MemoryRelation";
-import type { MemoryRecord, MemoryRelationKind } from "./memory-index";
+import type { MemoryRecord } from "./memory";
 
-const RELATION: Record<MemoryRelationKind, MemoryRelation> = {
-  updates: "MEMORY_RELATION_UPDATES",
-  extends: "MEMORY_RELATION_EXTENDS",
-  derives: "MEMORY_RELATION_DERIVES",
-};
-
-/** The proto Memory (engram.memories.v1) of a read-model record: the one mapping memories and recall both answer with. */
+/** The proto Memory (engram.memories.v1) of a memory record: the one mapping memories and recall both answer with. */
 export function memoryToProto(m: MemoryRecord): Memory {
   return {
     id: m.id,
@@ -26,8 +19,8 @@ export function memoryToProto(m: MemoryRecord): Memory {
     isLatest: m.isLatest,
     parentMemoryId: m.parentMemoryId ?? "",
     rootMemoryId: m.rootMemoryId ?? "",
-    relation: m.relation ? RELATION[m.relation] : "MEMORY_RELATION_UNSPECIFIED",
-    memoryRelations: Object.fromEntries(Object.entries(m.relations).map(([id, r]) => [id, RELATION[r]])),
+    relation: protoEnum.memoryRelation.to(m.relation),
+    memoryRelations: Object.fromEntries(Object.entries(m.relations).map(([id, r]) => [id, protoEnum.memoryRelation.to(r)])),
     sources: m.sources.map((s) => ({ documentId: s.documentId, chunkPositions: s.chunkPositions, chunkIds: [] })),
     documentIds: m.sources.map((s) => s.documentId),
     spaceId: m.namespace,
