@@ -33,7 +33,7 @@ import os from "node:os";
 import path from "node:path";
 import { type EngramProcess, REPO_ROOT, startEngram, tempDataDir } from "@engram/testing";
 import { cpuMs, jsonClient, type JsonClient, type JsonResponse, machineFacts, percentile, prng, round, rssMb, sourceState, speedProbeMs } from "./lib";
-import { loadCranfield, loadMsmarco } from "./quality/datasets";
+import { datasetText } from "./quality/datasets";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -98,17 +98,6 @@ const CONTAINER_NAMES = ["user_alice", "user_bob", "team_ops", "user_carol", "te
 interface Text {
   sentences: string[];
   queries: string[];
-}
-
-function loadText(): Text {
-  const ms = loadMsmarco();
-  const cr = loadCranfield();
-  const sentences = [...ms.docs, ...cr.docs]
-    .flatMap((d) => d.text.split(/(?<=[.!?])\s+/))
-    .map((s) => s.replace(/\s+/g, " ").trim())
-    .filter((s) => s.length > 30 && s.length < 400);
-  const queries = [...ms.queries, ...cr.queries].map((q) => q.text.replace(/\s+/g, " ").trim()).filter(Boolean);
-  return { sentences, queries };
 }
 
 const pickOf =
@@ -1003,7 +992,7 @@ async function stopWithin(engram: EngramProcess, ms: number) {
 }
 
 async function main(): Promise<void> {
-  const text = loadText();
+  const text: Text = datasetText();
   const dataDir = tempDataDir("engram-bench-load-");
   let engram: EngramProcess | undefined;
   const cleanUp = () => {

@@ -27,7 +27,7 @@ import fs from "node:fs";
 import os from "node:os";
 import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
 import { closedLoop, jsonClient, type JsonClient, type LoadResult, machineFacts, percentile, prng, round, rssMb, speedProbeMs } from "./lib";
-import { loadCranfield, loadMsmarco } from "./quality/datasets";
+import { datasetText } from "./quality/datasets";
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -57,17 +57,6 @@ const TARGETS = { searchP50: 15, searchP95: 40, profileP95: 50, formationDocsPer
 const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[recall ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function corpus() {
-  const ms = loadMsmarco();
-  const cr = loadCranfield();
-  const sentences = [...ms.docs, ...cr.docs]
-    .flatMap((d) => d.text.split(/(?<=[.!?])\s+/))
-    .map((s) => s.replace(/\s+/g, " ").trim())
-    .filter((s) => s.length > 30 && s.length < 400);
-  const queries = [...ms.queries, ...cr.queries].map((q) => q.text.replace(/\s+/g, " ").trim());
-  return { sentences, queries };
-}
 
 async function waitIdle(api: JsonClient, what: string): Promise<void> {
   let last = 0;
@@ -101,7 +90,7 @@ async function batchAdd(api: JsonClient, ns: string, docs: { id: string; content
 const verdict = (ok: boolean) => (ok ? "ok" : "MISS");
 
 async function main(): Promise<void> {
-  const { sentences, queries } = corpus();
+  const { sentences, queries } = datasetText();
   const rand = prng(42);
   const pick = () => sentences[Math.floor(rand() * sentences.length)]!;
   const dataDir = tempDataDir("engram-bench-recall-");

@@ -149,3 +149,18 @@ export function loadCranfield(dir = path.join(DATASETS_DIR, "cranfield")): Datas
 export function loadDataset(key: DatasetKey): Dataset {
   return key === "msmarco" ? loadMsmarco() : loadCranfield();
 }
+
+/**
+ * Plain text drawn from both collections, for benches that need realistic prose and queries rather than
+ * judgements: their documents cut into sentences of 30–400 characters, and every query's text.
+ */
+export function datasetText(): { sentences: string[]; queries: string[] } {
+  const ms = loadMsmarco();
+  const cr = loadCranfield();
+  const sentences = [...ms.docs, ...cr.docs]
+    .flatMap((d) => d.text.split(/(?<=[.!?])\s+/))
+    .map((s) => s.replace(/\s+/g, " ").trim())
+    .filter((s) => s.length > 30 && s.length < 400);
+  const queries = [...ms.queries, ...cr.queries].map((q) => q.text.replace(/\s+/g, " ").trim()).filter(Boolean);
+  return { sentences, queries };
+}

@@ -8,7 +8,7 @@ export { type GatewayConfig, gatewayConfigSchema, loadGatewayConfig } from "./co
 export { openGatewayKeyStore } from "./auth/open-key-store";
 export { runKeysCli } from "./cli/keys.cli";
 export { type AppOptions, createApp } from "./http/app";
-export { type Backends, createBackends } from "./http/backends";
+export { type Backends, backendsAt, createBackends } from "./http/backends";
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from "./http/json";
 export { PROVIDERS } from "./routes/contract.routes";
 export * as requestSchemas from "./routes/schemas";

@@ -4,7 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import fc from "fast-check";
 import { apiClient, type EngramProcess, startEngram, tempDataDir, waitFor } from "@engram/testing";
-import { type AppOptions, createApp, createBackends, exceedsJsonDepth, MAX_JSON_DEPTH, PROVIDERS, requestSchemas as S } from "@engram/gateway";
+import { type AppOptions, backendsAt, createApp, exceedsJsonDepth, MAX_JSON_DEPTH, PROVIDERS, requestSchemas as S } from "@engram/gateway";
 import { stopQuietly } from "./helpers";
 
 /**
@@ -49,8 +49,7 @@ const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal
 
 /** Every METHOD + path template the gateway's express app routes, in router order. */
 function gatewayRoutes(spoolDir: string): RouteDef[] {
-  const a = "127.0.0.1:1"; // never dialled: only the route table is read
-  const backends = createBackends({ INGESTION_ADDRESS: a, MEMORIES_ADDRESS: a, RECALL_ADDRESS: a, CONNECTIONS_ADDRESS: a, GATEWAY_RPC_DEADLINE_MS: 1000 });
+  const backends = backendsAt("127.0.0.1:1"); // never dialled: only the route table is read
   const app = createApp({
     backends,
     keys: {} as AppOptions["keys"],

@@ -69,14 +69,7 @@ export interface OAuthAppView {
   customKeyEnabled: boolean | null;
 }
 
-export interface SettingsView {
-  excludeItems: JsonValue | null;
-  includeItems: JsonValue | null;
-  filterPrompt: string | null;
-  shouldLLMFilter: boolean | null;
-  chunkSize: number | null;
-  profileBuckets: ProfileBucket[];
-  workspacePrompt: string | null;
+export interface SettingsView extends Omit<OrgSettings, "tenantId" | "oauthApps" | "updatedAt"> {
   /** Every provider of OAUTH_PROVIDERS, in that order. */
   oauthApps: OAuthAppView[];
 }

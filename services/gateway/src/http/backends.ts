@@ -37,3 +37,9 @@ export function createBackends(
 }
 
 export type Backends = ReturnType<typeof createBackends>;
+
+/** Every backend at one address (tests and tools that serve them all from one place); a client dials only when called. */
+export function backendsAt(address: string, deadlineMs = 5000): Backends {
+  const a = address;
+  return createBackends({ INGESTION_ADDRESS: a, MEMORIES_ADDRESS: a, RECALL_ADDRESS: a, CONNECTIONS_ADDRESS: a, GATEWAY_RPC_DEADLINE_MS: deadlineMs });
+}

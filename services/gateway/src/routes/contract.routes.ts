@@ -20,6 +20,12 @@ function forward<R>(rpc: Rpc<R>, build: (req: Request) => R = () => ({}) as R): 
   };
 }
 
+/** The request field named like the path parameter, from the path. */
+const pathParam =
+  <K extends string>(name: K) =>
+  (req: Request) =>
+    ({ [name]: String(req.params[name]) }) as Record<K, string>;
+
 export const PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github", "granola", "web-crawler", "s3"];
 
 export function contractRoutes(b: Backends): Router {
@@ -32,41 +38,20 @@ export function contractRoutes(b: Backends): Router {
   r.post("/v3/settings/suggest-buckets", forward(b.settings.SuggestProfileBuckets));
   r.get("/v3/container-tags/list", forward(b.containerTags.ListContainerTags));
   r.post("/v3/container-tags/merge", forward(b.containerTags.MergeContainerTags));
-  r.get(
-    "/v3/container-tags/merge/:mergeId",
-    forward(b.containerTags.GetContainerTagMerge, (req) => ({ mergeId: String(req.params.mergeId) })),
-  );
-  r.get(
-    "/v3/container-tags/:containerTag",
-    forward(b.containerTags.GetContainerTag, (req) => ({ containerTag: req.params.containerTag })),
-  );
-  r.patch(
-    "/v3/container-tags/:containerTag",
-    forward(b.containerTags.UpdateContainerTag, (req) => ({ containerTag: req.params.containerTag })),
-  );
-  r.delete(
-    "/v3/container-tags/:containerTag",
-    forward(b.containerTags.DeleteContainerTag, (req) => ({ containerTag: req.params.containerTag })),
-  );
+  r.get("/v3/container-tags/merge/:mergeId", forward(b.containerTags.GetContainerTagMerge, pathParam("mergeId")));
+  r.get("/v3/container-tags/:containerTag", forward(b.containerTags.GetContainerTag, pathParam("containerTag")));
+  r.patch("/v3/container-tags/:containerTag", forward(b.containerTags.UpdateContainerTag, pathParam("containerTag")));
+  r.delete("/v3/container-tags/:containerTag", forward(b.containerTags.DeleteContainerTag, pathParam("containerTag")));
 
   // Connections
   r.post("/v3/connections/list", forward(b.connections.ListConnections));
-  r.get(
-    "/v3/connections/:connectionId/resources",
-    forward(b.connections.ListConnectionResources, (req) => ({ connectionId: String(req.params.connectionId) })),
-  );
-  r.post(
-    "/v3/connections/:connectionId/configure",
-    forward(b.connections.ConfigureConnection, (req) => ({ connectionId: String(req.params.connectionId) })),
-  );
+  r.get("/v3/connections/:connectionId/resources", forward(b.connections.ListConnectionResources, pathParam("connectionId")));
+  r.post("/v3/connections/:connectionId/configure", forward(b.connections.ConfigureConnection, pathParam("connectionId")));
   r.post("/v3/connections/:provider/connection", forward(b.connections.GetConnectionByTags));
   r.post("/v3/connections/:provider/documents", forward(b.connections.ListConnectionDocuments));
   r.post("/v3/connections/:provider/import", forward(b.connections.ImportConnections));
   r.post("/v3/connections/:provider", forward(b.connections.CreateConnection));
-  r.get(
-    "/v3/connections/:connectionId",
-    forward(b.connections.GetConnection, (req) => ({ connectionId: String(req.params.connectionId) })),
-  );
+  r.get("/v3/connections/:connectionId", forward(b.connections.GetConnection, pathParam("connectionId")));
   r.delete("/v3/connections/:idOrProvider", (req, res, next) => {
     const x = req.params.idOrProvider;
     const handler = PROVIDERS.includes(x)

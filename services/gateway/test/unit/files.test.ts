@@ -11,7 +11,7 @@ import { waitFor } from "@engram/testing";
 import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
 import { KeyService } from "../../src/auth/keys.service";
 import { createApp } from "../../src/http/app";
-import { type Backends, createBackends } from "../../src/http/backends";
+import { type Backends, backendsAt } from "../../src/http/backends";
 import { answerClientErrors } from "../../src/http/errors";
 import { securityHeaderValues } from "../../src/http/security";
 import { SPOOL_MAX_AGE_MS, UploadSpool } from "../../src/http/upload-spool";
@@ -52,10 +52,6 @@ const file = (bytes = 4096, filename = "notes.txt") => ({ name: "file", file: { 
  * upload spool (every exit removes its file, the sweep), file downloads
  * (safe types, attachment, sandbox) and the security headers of every answer.
  */
-/** Every backend of the gateway at one address (unused ones are never dialled). */
-const backendsAt = (a: string): Backends =>
-  createBackends({ INGESTION_ADDRESS: a, MEMORIES_ADDRESS: a, RECALL_ADDRESS: a, CONNECTIONS_ADDRESS: a, GATEWAY_RPC_DEADLINE_MS: 5000 });
-
 describe("gateway file routes and security headers", () => {
   let dir: string;
   let spoolDir: string;

@@ -11,7 +11,7 @@ import { type ReadableSpan, recordSpans, type SpanRecorder } from "@engram/obser
 import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
 import { KeyService } from "../../src/auth/keys.service";
 import { createApp } from "../../src/http/app";
-import { type Backends, createBackends } from "../../src/http/backends";
+import { type Backends, backendsAt } from "../../src/http/backends";
 
 const CALLER_SPAN = "00f067aa0ba902b7";
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -22,10 +22,6 @@ const logger = rootLogger({ level: "silent" });
  * The gateway's HTTP layer against a real loopback gRPC ingestion server
  * (a stand-in implementation of two RPCs): request spans and metrics.
  */
-/** Every backend of the gateway at one address (unused ones are never dialled). */
-const backendsAt = (a: string): Backends =>
-  createBackends({ INGESTION_ADDRESS: a, MEMORIES_ADDRESS: a, RECALL_ADDRESS: a, CONNECTIONS_ADDRESS: a, GATEWAY_RPC_DEADLINE_MS: 5000 });
-
 describe("gateway HTTP tracing and metrics", () => {
   let recorder: SpanRecorder;
   let dir: string;

@@ -1,7 +1,7 @@
 import { type MetadataEntry, metadataEntries, metadataFromEntries } from "@engram/filters";
 import { Binary } from "@engram/storage/mongo";
 import { contentKey, type MemoryRecord, type MemoryRelationKind, type MemorySource, type MemoryTemporalContext } from "../../domain/memory";
-import type { MemorySearchRecord } from "./memory-search.qdrant";
+import { type MemorySearchRecord, searchFieldsOf } from "./memory-search.qdrant";
 
 /**
  * A memory version as stored in the `memories` collection of the production
@@ -168,20 +168,6 @@ export function fromMemoryDoc(d: MemoryDoc): MemoryRecord {
  * words until it is embedded again).
  */
 export function searchRecordOf(d: MemoryDoc, dimensions: number): MemorySearchRecord {
-  const m = fromMemoryDoc(d);
   const vector = d.vector && d.model ? decodeVector(d.vector) : undefined;
-  return {
-    id: m.id,
-    tenantId: m.tenantId,
-    namespace: m.namespace,
-    content: m.content,
-    ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
-    isStatic: m.isStatic,
-    isForgotten: m.isForgotten,
-    ...(m.forgetAfter !== undefined ? { forgetAfter: m.forgetAfter } : {}),
-    isLatest: m.isLatest,
-    createdAt: m.createdAt,
-    updatedAt: m.updatedAt,
-    ...(vector && vector.length === dimensions ? { vector, model: d.model } : {}),
-  };
+  return { ...searchFieldsOf(fromMemoryDoc(d)), ...(vector && vector.length === dimensions ? { vector, model: d.model } : {}) };
 }

@@ -31,6 +31,23 @@ export type MemorySearchRecord = Pick<
   model?: string;
 };
 
+/** The fields of a memory its search keeps (the record store holds the rest). */
+export function searchFieldsOf(m: MemoryRecord | MemorySearchRecord): Omit<MemorySearchRecord, "vector" | "model"> {
+  return {
+    id: m.id,
+    tenantId: m.tenantId,
+    namespace: m.namespace,
+    content: m.content,
+    ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
+    isStatic: m.isStatic,
+    isForgotten: m.isForgotten,
+    isLatest: m.isLatest,
+    ...(m.forgetAfter !== undefined ? { forgetAfter: m.forgetAfter } : {}),
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
+}
+
 export interface MemorySearchHit {
   /** The memory's id (its record lives in the memory store). */
   id: string;
@@ -59,20 +76,10 @@ export function memoryPoint(m: MemorySearchRecord, dimensions: number, sparsePar
     id: pointId(m.tenantId, m.id),
     vector,
     payload: {
-      id: m.id,
-      tenantId: m.tenantId,
-      namespace: m.namespace,
-      content: m.content,
-      ...(m.metadata !== undefined ? { metadata: m.metadata } : {}),
-      isStatic: m.isStatic,
-      isForgotten: m.isForgotten,
-      isLatest: m.isLatest,
-      ...(m.forgetAfter !== undefined ? { forgetAfter: m.forgetAfter } : {}),
+      ...searchFieldsOf(m),
       // A date that does not parse never expires the memory here (the record store still holds it).
       ...(forgetAfterMs !== undefined && Number.isFinite(forgetAfterMs) ? { forgetAfterMs } : {}),
-      createdAt: m.createdAt,
       createdAtMs: epochMs(m.createdAt),
-      updatedAt: m.updatedAt,
       model: m.model ?? "",
       terms: [...new Set(terms)],
       [FILTER_PAYLOAD_KEY]: metadataFilterPayload(m.metadata),
