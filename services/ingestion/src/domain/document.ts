@@ -8,11 +8,12 @@ import {
   idKindOf,
   isFinalStatus,
   type JsonObject,
+  type SourceKind,
   statusRank,
   type TaskType,
 } from "@engram/kernel";
 
-export type SourceKind = "text" | "url" | "file" | "connector" | "conversation";
+export type { SourceKind } from "@engram/kernel";
 
 /** A document as ingestion owns it. Pure data; no I/O. */
 export interface DocumentRecord {

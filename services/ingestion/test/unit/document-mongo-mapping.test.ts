@@ -42,7 +42,7 @@ describe("MongoDB document mapping", () => {
     expect(fromDocumentDoc(viaBson(toDocumentDoc(full)))).toEqual(full);
     const bare = record();
     const doc = toDocumentDoc({ ...bare, customId: undefined, file: undefined, containerTags: [] });
-    expect(Object.values(doc).includes(undefined)).toBe(false);
+    expect(Object.values(doc as Record<string, unknown>).includes(undefined)).toBe(false);
     // Serialised without ignoreUndefined, nothing turns into null.
     expect(Object.values(BSON.deserialize(BSON.serialize(doc))).includes(null)).toBe(false);
     expect(fromDocumentDoc(viaBson(doc))).toEqual(bare);

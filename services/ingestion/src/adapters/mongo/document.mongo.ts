@@ -25,34 +25,11 @@ import type { DocumentRecord, StoredFile } from "../../domain/document";
  * queried) is stored as JSON text. Times are the record's ISO-8601 strings,
  * which sort in time order, exactly as the embedded store compares them.
  */
-export interface DocumentDoc {
+export type DocumentDoc = Omit<DocumentRecord, "id" | "metadata" | "group"> & {
   _id: string;
-  tenantId: string;
-  namespace: string;
-  customId?: string;
-  content: string;
-  supportingContext?: string;
   meta?: MetadataEntry[];
   groupJson?: string;
-  date?: string;
-  filepath?: string;
-  status: string;
-  statusReason?: string;
-  taskType: string;
-  dreaming: string;
-  sourceKind: string;
-  url?: string;
-  title?: string;
-  contentType?: string;
-  file?: StoredFile;
-  containerTags?: string[];
-  contentHash: string;
-  generation: number;
-  stateSequence: number;
-  requeues?: number;
-  createdAt: string;
-  updatedAt: string;
-}
+};
 
 export const DOCUMENTS_COLLECTION = "documents";
 const CUSTOM_ID_INDEX = "custom_id_unique";
@@ -121,11 +98,11 @@ export function fromDocumentDoc(r: DocumentDoc): DocumentRecord {
     group: typeof r.groupJson === "string" ? (JSON.parse(r.groupJson) as JsonObject) : undefined,
     date: opt(r.date),
     filepath: opt(r.filepath),
-    status: r.status as DocumentRecord["status"],
+    status: r.status,
     statusReason: opt(r.statusReason),
-    taskType: r.taskType as DocumentRecord["taskType"],
-    dreaming: r.dreaming as DocumentRecord["dreaming"],
-    sourceKind: r.sourceKind as DocumentRecord["sourceKind"],
+    taskType: r.taskType,
+    dreaming: r.dreaming,
+    sourceKind: r.sourceKind,
     url: opt(r.url),
     title: opt(r.title),
     contentType: opt(r.contentType),
