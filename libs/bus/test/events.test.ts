@@ -18,15 +18,7 @@ describe("encodeEvent / decodeEvent", () => {
     const bytes = encodeEvent("DocumentQueued", payload);
     expect(bytes).toBeInstanceOf(Uint8Array);
     expect(bytes.length).toBeGreaterThan(0);
-    expect(decodeEvent("DocumentQueued", bytes)).toEqual({
-      document: ref,
-      taskType: "TASK_TYPE_SUPERRAG",
-      dreaming: "DREAMING_INSTANT",
-      queuedAt: { seconds: "1717171717", nanos: 250_000_000 },
-      customId: "chat-1",
-      mimeType: "text/markdown",
-      fileName: "",
-    });
+    expect(decodeEvent("DocumentQueued", bytes)).toEqual({ ...payload, fileName: "" });
   });
 
   it("round-trips DocumentStateChanged (DOCUMENT_STATUS_DONE, sequence, title)", () => {

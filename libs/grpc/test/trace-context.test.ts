@@ -1,10 +1,9 @@
 import type * as grpc from "@grpc/grpc-js";
-import { context, parseTraceparent, rootLogger, spansRecorded, startTracing, type StopTracing, trace } from "@engram/observability";
-import { createClient, unaryCall } from "../src/client";
+import { context, parseTraceparent, spansRecorded, startTracing, type StopTracing, trace } from "@engram/observability";
+import { unaryCall } from "../src/client";
 import { implement, MemoriesService } from "../src/services";
-import { GrpcServer } from "../src/server";
+import { type Loopback, serveOnLoopback } from "./helpers";
 
-const MEMORIES = "engram.memories.v1.MemoriesService";
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const CALLER = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
 
@@ -14,14 +13,14 @@ const CALLER = `00-${TRACE_ID}-00f067aa0ba902b7-01`;
  * span would have carried: the caller's trace and flags, and a span id of its own.
  */
 describe("gRPC trace context when spans are not recorded", () => {
-  const server = new GrpcServer(rootLogger({ level: "silent" }));
+  let loopback: Loopback;
   let client: grpc.Client;
   const seen: (string | undefined)[] = [];
   let stopTracing: StopTracing;
 
   beforeAll(async () => {
     stopTracing = startTracing({ serviceName: "grpc-test", env: {} });
-    server.add(
+    loopback = await serveOnLoopback(
       implement(MemoriesService, {
         async BatchGetMemories(_req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
           seen.push(call.metadata.get("traceparent")[0] as string | undefined);
@@ -29,14 +28,11 @@ describe("gRPC trace context when spans are not recorded", () => {
         },
       }),
     );
-    const port = await server.bind("127.0.0.1:0");
-    server.setServing(true);
-    client = createClient(MEMORIES, `127.0.0.1:${port}`);
+    client = loopback.client;
   });
 
   afterAll(async () => {
-    client?.close();
-    await server.shutdown(1000);
+    await loopback?.close();
     await stopTracing();
   });
 

@@ -1,10 +1,11 @@
 import * as grpc from "@grpc/grpc-js";
 import { NotFoundError } from "@engram/kernel";
-import { context, rootLogger, SpanKind, SpanStatusCode, startSpan, trace, traceparentOfContext } from "@engram/observability";
+import { context, SpanKind, SpanStatusCode, startSpan, trace, traceparentOfContext } from "@engram/observability";
 import { type ReadableSpan, recordSpans, type SpanRecorder } from "@engram/observability/src/span-recorder";
-import { createClient, unaryCall } from "../src/client";
+import { unaryCall } from "../src/client";
 import { implement, MemoriesService } from "../src/services";
-import { GrpcServer, traceparentOf } from "../src/server";
+import { traceparentOf } from "../src/server";
+import { type Loopback, serveOnLoopback } from "./helpers";
 
 const MEMORIES = "engram.memories.v1.MemoriesService";
 const CALLER = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -14,14 +15,14 @@ const byKind = (spans: ReadableSpan[], kind: SpanKind) => spans.filter((s) => s.
 
 describe("gRPC tracing over loopback", () => {
   let recorder: SpanRecorder;
-  const server = new GrpcServer(rootLogger({ level: "silent" }));
+  let loopback: Loopback;
   let client: grpc.Client;
   /** What the handlers saw: the traceparent they pass on and the active span. */
   const seen: { traceparent?: string; active?: string }[] = [];
 
   beforeAll(async () => {
     recorder = recordSpans("grpc-test");
-    server.add(
+    loopback = await serveOnLoopback(
       implement(MemoriesService, {
         async BatchGetMemories(_req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
           await new Promise((r) => setTimeout(r, 1));
@@ -36,14 +37,11 @@ describe("gRPC tracing over loopback", () => {
         },
       }),
     );
-    const port = await server.bind("127.0.0.1:0");
-    server.setServing(true);
-    client = createClient(MEMORIES, `127.0.0.1:${port}`);
+    client = loopback.client;
   });
 
   afterAll(async () => {
-    client?.close();
-    await server.shutdown(1000);
+    await loopback?.close();
     await recorder?.stop();
   });
 

@@ -1,17 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { type FakeJsonApi, type FakeReply, type RecordedRequest, startFakeJsonApi } from "@engram/testing";
 import { normalize } from "../src/embedder";
 import { EmbeddingProviderError, OpenAICompatibleEmbedder, type OpenAICompatibleEmbedderOptions, parseRetryAfter } from "../src/openai-embedder";
 
 /** A request as seen by the HTTP double. */
-interface Recorded {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: { model: string; input: string[]; dimensions?: number; encoding_format?: string };
-}
-type Reply = { status?: number; headers?: Record<string, string>; json?: unknown; raw?: string } | "hang";
-type Responder = (req: Recorded, n: number) => Reply;
+type Recorded = RecordedRequest<{ model: string; input: string[]; dimensions?: number; encoding_format?: string }>;
+type Responder = (req: Recorded, n: number) => FakeReply;
 
 /** Deterministic, deliberately unnormalised fake embedding of a text. */
 function fake(text: string, dims: number): number[] {
@@ -30,34 +25,21 @@ function ok(opts: { dims?: number; reorder?: <T>(items: T[]) => T[] } = {}): Res
   };
 }
 
-let server: http.Server;
+let api: FakeJsonApi<Recorded["body"]>;
 let requests: Recorded[];
 let respond: Responder;
 let baseUrl: string;
 
 beforeEach(async () => {
-  requests = [];
   respond = ok();
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const rec: Recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
-      requests.push(rec);
-      const reply = respond(rec, requests.length - 1);
-      if (reply === "hang") return; // never answer
-      res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
-      res.end(reply.raw ?? JSON.stringify(reply.json ?? {}));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  api = await startFakeJsonApi((req: Recorded, n) => respond(req, n));
+  requests = api.requests;
+  baseUrl = `${api.url}/v1`;
 });
 
 afterEach(async () => {
   jest.restoreAllMocks();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await api.close();
 });
 
 const make = (opts: Partial<OpenAICompatibleEmbedderOptions> = {}) =>

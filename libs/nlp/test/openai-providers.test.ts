@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { loadConfig } from "@engram/config";
 import {
   ChatClient,
@@ -15,19 +13,16 @@ import {
   createNlp,
   nlpConfigSchema,
 } from "../src";
+import { type FakeJsonApi, type FakeReply as Reply, type RecordedRequest, startFakeJsonApi } from "@engram/testing";
 
-interface Recorded {
-  headers: http.IncomingHttpHeaders;
-  body: {
-    model: string;
-    messages: { role: string; content: string }[];
-    response_format: { type: string; json_schema?: { name: string; schema: unknown } };
-    temperature: number;
-  };
-}
-type Reply = { status?: number; headers?: Record<string, string>; json?: unknown; raw?: string; delayMs?: number } | "hang";
+type Recorded = RecordedRequest<{
+  model: string;
+  messages: { role: string; content: string }[];
+  response_format: { type: string; json_schema?: { name: string; schema: unknown } };
+  temperature: number;
+}>;
 
-let server: http.Server;
+let api: FakeJsonApi<Recorded["body"]>;
 let requests: Recorded[];
 let replies: ((req: Recorded) => Reply)[];
 let fallback: (req: Recorded) => Reply;
@@ -45,34 +40,16 @@ const answer = (content: unknown, extra: Record<string, unknown> = {}): Reply =>
 });
 
 beforeEach(async () => {
-  requests = [];
   replies = [];
   fallback = () => ({ status: 500, json: { error: { message: "no reply scripted" } } });
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const rec: Recorded = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
-      requests.push(rec);
-      const next = replies.shift() ?? fallback;
-      const reply = next(rec);
-      if (reply === "hang") return;
-      const send = () => {
-        res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
-        res.end(reply.raw ?? JSON.stringify(reply.json ?? {}));
-      };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  api = await startFakeJsonApi((req: Recorded) => (replies.shift() ?? fallback)(req));
+  requests = api.requests;
+  baseUrl = `${api.url}/v1`;
 });
 
 afterEach(async () => {
   jest.restoreAllMocks();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await api.close();
 });
 
 const client = (opts: Partial<ConstructorParameters<typeof ChatClient>[0]> = {}) =>
@@ -207,7 +184,8 @@ describe("OpenAI-compatible ports", () => {
   };
 
   it("extractor: sends chunks with positions, context and buckets; validates positions and bucket keys", async () => {
-    replies.push(() =>
+    /** The model's two facts; the one about Denver with the given chunk positions and subject. */
+    const facts = (denverPositions: number[], denverSubject: string | null) =>
       answer({
         facts: [
           { content: "Sarah is a nurse.", isStatic: true, eventDates: [], isInference: false, chunkPositions: [0], subject: "Sarah", bucketKeys: ["work"] },
@@ -216,31 +194,16 @@ describe("OpenAI-compatible ports", () => {
             isStatic: false,
             eventDates: ["2026-11-19"],
             isInference: false,
-            chunkPositions: [7],
-            subject: "sarah",
+            chunkPositions: denverPositions,
+            subject: denverSubject,
             bucketKeys: [],
           },
         ],
-      }),
-    );
-    replies.push(() =>
-      answer({
-        facts: [
-          { content: "Sarah is a nurse.", isStatic: true, eventDates: [], isInference: false, chunkPositions: [0], subject: "Sarah", bucketKeys: ["work"] },
-          {
-            content: "Sarah moved to Denver on 2026-11-19.",
-            isStatic: false,
-            eventDates: ["2026-11-19"],
-            isInference: false,
-            chunkPositions: [1],
-            subject: null,
-            bucketKeys: [],
-          },
-        ],
-      }),
-    );
-    const facts = await new OpenAIFactExtractor(client()).extract(input);
-    expect(facts).toEqual([
+      });
+    replies.push(() => facts([7], "sarah"));
+    replies.push(() => facts([1], null));
+    const extracted = await new OpenAIFactExtractor(client()).extract(input);
+    expect(extracted).toEqual([
       { content: "Sarah is a nurse.", isStatic: true, eventDates: [], isInference: false, chunkPositions: [0], subject: "sarah", bucketKeys: ["work"] },
       { content: "Sarah moved to Denver on 2026-11-19.", isStatic: false, eventDates: ["2026-11-19"], isInference: false, chunkPositions: [1], bucketKeys: [] },
     ]);

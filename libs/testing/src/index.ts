@@ -2,3 +2,4 @@ export * from "./engram-process";
 export * from "./wait";
 export * from "./containers";
 export * from "./random";
+export * from "./fake-json-api";

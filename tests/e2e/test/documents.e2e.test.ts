@@ -1,20 +1,11 @@
-import { apiClient, type EngramProcess, startEngram } from "@engram/testing";
-import { type Api, expectErrorBody, stopQuietly, waitDone } from "./helpers";
+import { expectErrorBody, twoTenantStack, waitDone } from "./helpers";
 
 const KEY_A = "tenant-a-key-0123456789abcdef";
 const KEY_B = "tenant-b-key-0123456789abcdef";
 
 describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
-  let engram: EngramProcess;
-  let a: Api;
-  let b: Api;
-
-  beforeAll(async () => {
-    engram = await startEngram({ apiKey: KEY_A, env: { ENGRAM_API_KEYS: `${KEY_B}=tenant-b` } });
-    a = apiClient(engram.url, KEY_A);
-    b = apiClient(engram.url, KEY_B);
-  });
-  afterAll(() => stopQuietly(engram));
+  const stack = twoTenantStack(KEY_A, KEY_B);
+  const { a, b } = stack;
 
   it("adds a v5 document, never 404s right after the add, reaches done and is searchable", async () => {
     const add = await a("POST", "/ns/notes/document", {
@@ -120,11 +111,11 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
 
   it("rejects requests without a valid key with 401 and the error body", async () => {
     for (const headers of [{}, { authorization: "Bearer wrong-key-0000000000000" }, { authorization: "Basic abc" }] as Record<string, string>[]) {
-      const res = await fetch(`${engram.url}/ns/notes/document/sarah-1`, { headers });
+      const res = await fetch(`${stack.engram.url}/ns/notes/document/sarah-1`, { headers });
       expect(res.status).toBe(401);
       expectErrorBody(await res.json());
     }
-    const health = await fetch(`${engram.url}/healthz`);
+    const health = await fetch(`${stack.engram.url}/healthz`);
     expect(health.status).toBe(200);
   });
 
@@ -174,8 +165,8 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
   });
 
   it("serves health, readiness, metrics and request ids", async () => {
-    expect((await fetch(`${engram.url}/readyz`)).status).toBe(200);
-    const metrics = await (await fetch(`${engram.url}/metrics`)).text();
+    expect((await fetch(`${stack.engram.url}/readyz`)).status).toBe(200);
+    const metrics = await (await fetch(`${stack.engram.url}/metrics`)).text();
     expect(metrics).toContain("engram_http_request_duration_seconds");
     expect(metrics).toContain("engram_grpc_server_duration_seconds");
     expect(metrics).toContain("engram_pipeline_stage_duration_seconds");

@@ -1,5 +1,5 @@
-import { apiClient, type EngramProcess, startEngram, waitFor } from "@engram/testing";
-import { type Api, stopQuietly, waitDone } from "./helpers";
+import { waitFor } from "@engram/testing";
+import { twoTenantStack, waitDone } from "./helpers";
 
 const KEY_A = "harden-a-key-0123456789abcdef";
 const KEY_B = "harden-b-key-0123456789abcdef";
@@ -7,16 +7,8 @@ const KEY_B = "harden-b-key-0123456789abcdef";
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * 0.95) - 1)]!;
 
 describe("hardening: one bad input never stalls other tenants, and failed content is withdrawn", () => {
-  let engram: EngramProcess;
-  let a: Api;
-  let b: Api;
-
-  beforeAll(async () => {
-    engram = await startEngram({ apiKey: KEY_A, env: { ENGRAM_API_KEYS: `${KEY_B}=tenant-b` } });
-    a = apiClient(engram.url, KEY_A);
-    b = apiClient(engram.url, KEY_B);
-  });
-  afterAll(() => stopQuietly(engram));
+  const stack = twoTenantStack(KEY_A, KEY_B);
+  const { a, b } = stack;
 
   it("a 1 MB one-word document reaches a final state while another tenant's searches keep answering; a kill -9 mid-way and a restart become ready", async () => {
     expect((await b("POST", "/ns/notes/document", { id: "tea", content: "Green tea is brewed at eighty degrees for two minutes." })).status).toBe(200);
@@ -50,12 +42,10 @@ describe("hardening: one bad input never stalls other tenants, and failed conten
 
     // kill -9 with the same document queued again, then a restart on the same data: ready, and the document ends.
     expect((await a("POST", "/ns/big/document", { id: "one-word", content: word + " y" })).status).toBe(200);
-    const dataDir = engram.dataDir;
-    await engram.stop("SIGKILL");
-    engram = await startEngram({ dataDir, apiKey: KEY_A, env: { ENGRAM_API_KEYS: `${KEY_B}=tenant-b` } });
-    a = apiClient(engram.url, KEY_A);
-    b = apiClient(engram.url, KEY_B);
-    expect((await fetch(`${engram.url}/healthz`)).status).toBe(200);
+    const dataDir = stack.engram.dataDir;
+    await stack.engram.stop("SIGKILL");
+    await stack.restart(dataDir);
+    expect((await fetch(`${stack.engram.url}/healthz`)).status).toBe(200);
     const again = await waitDone(a, "big", "one-word", 120_000);
     expect(["done", "failed"]).toContain(again.system.status);
     if (again.system.status === "failed") expect(again.system.statusReason ?? again.system.reason ?? "").not.toBe("");

@@ -1,5 +1,5 @@
-import { apiClient, type EngramProcess, startEngram, waitFor } from "@engram/testing";
-import { type Api, expectErrorBody, stopQuietly, waitDone } from "./helpers";
+import { waitFor } from "@engram/testing";
+import { type Api, expectErrorBody, twoTenantStack, waitDone } from "./helpers";
 
 const KEY_A = "memories-key-a-0123456789abcdef";
 const KEY_B = "memories-key-b-0123456789abcdef";
@@ -21,16 +21,7 @@ async function searchMemories(api: Api, q: string, containerTag: string, extra: 
 }
 
 describe("memories API and recall", () => {
-  let engram: EngramProcess;
-  let a: Api;
-  let b: Api;
-
-  beforeAll(async () => {
-    engram = await startEngram({ apiKey: KEY_A, env: { ENGRAM_API_KEYS: `${KEY_B}=tenant-b`, MEMORY_EXPIRY_SWEEP_MS: "200" } });
-    a = apiClient(engram.url, KEY_A);
-    b = apiClient(engram.url, KEY_B);
-  });
-  afterAll(() => stopQuietly(engram));
+  const { a, b } = twoTenantStack(KEY_A, KEY_B, { MEMORY_EXPIRY_SWEEP_MS: "200" });
 
   it("writes memories directly (201), searchable the moment the call returns", async () => {
     const res = await a("POST", "/v4/memories", {

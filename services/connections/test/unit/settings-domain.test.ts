@@ -7,6 +7,7 @@ import {
   type SealSecret,
   type SettingsPatch,
   settingsView,
+  TOP_LEVEL_FIELDS,
   validateSettingsPatch,
 } from "../../src/domain/settings";
 
@@ -186,16 +187,6 @@ describe(settingsView.name, () => {
 
   it("shows defaults as null and an empty bucket list", () => {
     const v = settingsView(emptySettings("acme"));
-    expect(v).toEqual(
-      expect.objectContaining({
-        excludeItems: null,
-        includeItems: null,
-        filterPrompt: null,
-        shouldLLMFilter: null,
-        chunkSize: null,
-        profileBuckets: [],
-        workspacePrompt: null,
-      }),
-    );
+    expect(v).toEqual(expect.objectContaining(Object.fromEntries(TOP_LEVEL_FIELDS.map((f) => [f, f === "profileBuckets" ? [] : null]))));
   });
 });

@@ -1,21 +1,21 @@
 import fs from "node:fs";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
-import { GrpcServer, implement, IngestionService } from "@engram/grpc";
+import { implement, IngestionService } from "@engram/grpc";
 import { InvalidArgumentError, PermissionDeniedError } from "@engram/kernel";
 import { rootLogger } from "@engram/observability";
 import { waitFor } from "@engram/testing";
-import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
+import type { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
 import { KeyService } from "../../src/auth/keys.service";
-import { createApp } from "../../src/http/app";
-import { type Backends, backendsAt } from "../../src/http/backends";
+import { type AppOptions, createApp } from "../../src/http/app";
+import { backendsAt } from "../../src/http/backends";
 import { answerClientErrors } from "../../src/http/errors";
 import { securityHeaderValues } from "../../src/http/security";
 import { SPOOL_MAX_AGE_MS, UploadSpool } from "../../src/http/upload-spool";
 import { attachmentDisposition, servedFileType } from "../../src/routes/files.routes";
+import { type StandInGateway, startGatewayAgainst } from "../helpers";
 
 const LIMIT = 64 * 1024;
 const logger = rootLogger({ level: "silent" });
@@ -56,9 +56,7 @@ describe("gateway file routes and security headers", () => {
   let dir: string;
   let spoolDir: string;
   let store: SqliteApiKeyStore;
-  let grpcServer: GrpcServer;
-  let backends: Backends;
-  let server: http.Server;
+  let gateway: StandInGateway;
   let port = 0;
   let key = "";
   /** Holds the "slow" upload inside the backend until released. */
@@ -66,13 +64,7 @@ describe("gateway file routes and security headers", () => {
   const uploadedBytes: number[] = [];
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-gw-files-"));
-    spoolDir = path.join(dir, "spool");
-    store = new SqliteApiKeyStore(dir);
-    const keys = new KeyService(store, 0);
-    key = (await keys.create("acme", "test")).key;
-    grpcServer = new GrpcServer(logger);
-    grpcServer.add(
+    gateway = await startGatewayAgainst(
       implement(IngestionService, {
         async UploadDocumentFile(call: grpc.ServerReadableStream<{ header?: { customId: string }; data?: Buffer }, unknown>) {
           let customId = "";
@@ -107,33 +99,42 @@ describe("gateway file routes and security headers", () => {
           call.write({ data: Buffer.from(f.body, "latin1") });
         },
       }),
+      { logger, tmpPrefix: "engram-gw-files-", app: (d) => ({ uploadLimitBytes: LIMIT, uploadSpoolDir: path.join(d, "spool") }) },
     );
-    const grpcPort = await grpcServer.bind("127.0.0.1:0");
-    grpcServer.setServing(true);
-    backends = backendsAt(`127.0.0.1:${grpcPort}`);
-    const app = createApp({
-      backends,
-      keys,
-      logger,
-      jsonLimitBytes: 1 << 20,
-      uploadLimitBytes: LIMIT,
-      defaultNamespace: "default",
-      uploadSpoolDir: spoolDir,
-      ready: () => true,
-    });
-    server = app.listen(0, "127.0.0.1");
-    answerClientErrors(server, securityHeaderValues({ hsts: false }));
-    await new Promise((r) => server.once("listening", r));
-    port = (server.address() as AddressInfo).port;
+    ({ dir, store, key, port } = gateway);
+    spoolDir = path.join(dir, "spool");
+    answerClientErrors(gateway.server, securityHeaderValues({ hsts: false }));
   });
 
   afterAll(async () => {
-    await new Promise((r) => server?.close(r));
-    backends?.close();
-    await grpcServer?.shutdown(1000);
-    await store?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await gateway?.close();
   });
+
+  /** An app that never reaches a backend, with small limits. */
+  const offlineApp = (o: Partial<AppOptions>) =>
+    createApp({
+      backends: backendsAt("127.0.0.1:1"),
+      keys: new KeyService(store, 0),
+      logger,
+      jsonLimitBytes: 1024,
+      uploadLimitBytes: 1024,
+      defaultNamespace: "default",
+      ready: () => true,
+      ...o,
+    });
+
+  /** A multipart upload of `body` under the key, begun but not ended (its errors ignored: the tests end the client early). */
+  const uploadRequest = (body: Buffer) => {
+    const req = http.request({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/ns/acme/document/file",
+      headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "content-length": body.length },
+    });
+    req.on("error", () => undefined);
+    return req;
+  };
 
   function send(method: string, p: string, headers: Record<string, string | number>, body?: Buffer): Promise<Reply> {
     return new Promise((resolve, reject) => {
@@ -233,14 +234,7 @@ describe("gateway file routes and security headers", () => {
 
     it("a client that goes away mid-upload leaves nothing behind", async () => {
       const body = multipart([{ name: "id", value: "gone" }, file(LIMIT - 1000)]);
-      const req = http.request({
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: "/ns/acme/document/file",
-        headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "content-length": body.length },
-      });
-      req.on("error", () => undefined);
+      const req = uploadRequest(body);
       req.write(body.subarray(0, body.length / 2));
       // The file part has started: multer is writing it to the spool.
       await waitFor(() => spooled().length === 1, { timeoutMs: 3000, what: "the spool file" });
@@ -254,14 +248,7 @@ describe("gateway file routes and security headers", () => {
       const inBackend = new Promise<void>((r) => (started = r));
       hold = { started, release: new Promise<void>((r) => (release = r)) };
       const body = multipart([{ name: "id", value: "slow" }, file(3000)]);
-      const req = http.request({
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: "/ns/acme/document/file",
-        headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}`, "content-length": body.length },
-      });
-      req.on("error", () => undefined);
+      const req = uploadRequest(body);
       req.end(body);
       await inBackend;
       // A second gateway starting on the same machine sweeps the same directory: the file in flight is young, so it stays.
@@ -305,16 +292,7 @@ describe("gateway file routes and security headers", () => {
       fs.writeFileSync(inFlight, "x");
       const past = new Date(Date.now() - 2 * SPOOL_MAX_AGE_MS);
       fs.utimesSync(leftover, past, past);
-      createApp({
-        backends: backendsAt("127.0.0.1:1"),
-        keys: new KeyService(store, 0),
-        logger,
-        jsonLimitBytes: 1024,
-        uploadLimitBytes: 1024,
-        defaultNamespace: "default",
-        uploadSpoolDir: d,
-        ready: () => true,
-      });
+      offlineApp({ uploadSpoolDir: d });
       await waitFor(() => !fs.existsSync(leftover), { timeoutMs: 3000, what: "the leftover to be swept" });
       expect(fs.existsSync(inFlight)).toBe(true);
       // A directory that existed with wider permissions is narrowed to the owner.
@@ -434,17 +412,7 @@ describe("gateway file routes and security headers", () => {
         ["https://engram.example.com", "max-age=31536000"],
         ["http://engram.internal:8787", undefined],
       ] as const) {
-        const app = createApp({
-          backends: backendsAt("127.0.0.1:1"),
-          keys: new KeyService(store, 0),
-          logger,
-          jsonLimitBytes: 1024,
-          uploadLimitBytes: 1024,
-          defaultNamespace: "default",
-          uploadSpoolDir: spoolDir,
-          publicUrl,
-          ready: () => true,
-        });
+        const app = offlineApp({ uploadSpoolDir: spoolDir, publicUrl });
         const s = app.listen(0, "127.0.0.1");
         await new Promise((r) => s.once("listening", r));
         const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/healthz`);

@@ -1,17 +1,9 @@
-import fs from "node:fs";
-import type http from "node:http";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
-import { GrpcServer, traceparentOf, implement, IngestionService } from "@engram/grpc";
+import { traceparentOf, implement, IngestionService } from "@engram/grpc";
 import { NotFoundError } from "@engram/kernel";
 import { metrics, rootLogger, SpanKind, SpanStatusCode } from "@engram/observability";
 import { type ReadableSpan, recordSpans, type SpanRecorder } from "@engram/observability/src/span-recorder";
-import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
-import { KeyService } from "../../src/auth/keys.service";
-import { createApp } from "../../src/http/app";
-import { type Backends, backendsAt } from "../../src/http/backends";
+import { type StandInGateway, startGatewayAgainst } from "../helpers";
 
 const CALLER_SPAN = "00f067aa0ba902b7";
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -24,11 +16,7 @@ const logger = rootLogger({ level: "silent" });
  */
 describe("gateway HTTP tracing and metrics", () => {
   let recorder: SpanRecorder;
-  let dir: string;
-  let store: SqliteApiKeyStore;
-  let grpcServer: GrpcServer;
-  let backends: Backends;
-  let server: http.Server;
+  let gateway: StandInGateway;
   let base = "";
   let key = "";
   /** The traceparent the ingestion handler saw for its own span. */
@@ -36,12 +24,7 @@ describe("gateway HTTP tracing and metrics", () => {
 
   beforeAll(async () => {
     recorder = recordSpans("gateway-test");
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-gw-obs-"));
-    store = new SqliteApiKeyStore(dir);
-    const keys = new KeyService(store, 0);
-    key = (await keys.create("acme", "test")).key;
-    grpcServer = new GrpcServer(logger);
-    grpcServer.add(
+    gateway = await startGatewayAgainst(
       implement(IngestionService, {
         async AddDocument(req: unknown, call: grpc.ServerUnaryCall<unknown, unknown>) {
           if (JSON.stringify(req).includes('"slow"')) await new Promise((r) => setTimeout(r, 300));
@@ -52,30 +35,13 @@ describe("gateway HTTP tracing and metrics", () => {
           throw new NotFoundError(`document ${req.id} not found`);
         },
       }),
+      { logger, tmpPrefix: "engram-gw-obs-" },
     );
-    const port = await grpcServer.bind("127.0.0.1:0");
-    grpcServer.setServing(true);
-    backends = backendsAt(`127.0.0.1:${port}`);
-    const app = createApp({
-      backends,
-      keys,
-      logger,
-      jsonLimitBytes: 1 << 20,
-      uploadLimitBytes: 1 << 20,
-      defaultNamespace: "default",
-      ready: () => true,
-    });
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ base, key } = gateway);
   });
 
   afterAll(async () => {
-    await new Promise((r) => server?.close(r));
-    backends?.close();
-    await grpcServer?.shutdown(1000);
-    await store?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await gateway?.close();
     await recorder?.stop();
   });
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { OfflineFactExtractor, OfflineMemoryRelator } from "@engram/nlp";
 import type { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
-import { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
-import { Events, logger, MapReader, mutex, NoBuckets, openStore, tempDir, TestClock, writerFor } from "./helpers";
+import type { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
+import { Events, formationOver, MapReader, openStore, tempDir, TestClock } from "./helpers";
 
 const T = "acme";
 const NS = "notes";
@@ -19,18 +19,7 @@ describe("memory formation from prose notes (offline extractor and relator)", ()
     dir = tempDir();
     store = openStore(dir);
     reader = new MapReader();
-    form = new FormMemoriesUseCase({
-      repo: store,
-      writer: writerFor(store),
-      reader,
-      extractor: new OfflineFactExtractor(),
-      relator: new OfflineMemoryRelator(),
-      buckets: new NoBuckets(),
-      events: new Events(),
-      clock,
-      lock: mutex(),
-      logger,
-    });
+    form = formationOver(store, { reader, extractor: new OfflineFactExtractor(), relator: new OfflineMemoryRelator(), events: new Events(), clock });
   });
   afterEach(async () => {
     await store.close();

@@ -6,6 +6,7 @@ import { HashingEmbedder, SearchEngine } from "@engram/index";
 import type { Clock } from "@engram/kernel";
 import type { BucketClassifier, ExtractedFact, ExtractionInput, FactExtractor, MemoryRelator, RelationCandidate, RelationDecision } from "@engram/nlp";
 import { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
+import { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
 import { KeyedMutex } from "../../src/app/keyed-mutex";
 import { MemoryWriter } from "../../src/app/memory-writer";
 import type { BucketSource, DocumentRef, FormationEvents, SourceDocument, SourceDocumentReader } from "../../src/app/ports";
@@ -103,3 +104,11 @@ export function writerFor(store: SqliteMemoryStore): MemoryWriter {
 }
 
 export const mutex = () => new KeyedMutex();
+
+/** Memory formation over `store`: the tests' writer, no buckets, a lock of its own and the silent logger; the rest from the test. */
+export function formationOver(
+  store: SqliteMemoryStore,
+  deps: Pick<ConstructorParameters<typeof FormMemoriesUseCase>[0], "reader" | "extractor" | "relator" | "events" | "clock">,
+): FormMemoriesUseCase {
+  return new FormMemoriesUseCase({ repo: store, writer: writerFor(store), buckets: new NoBuckets(), lock: mutex(), logger, ...deps });
+}

@@ -6,11 +6,24 @@ import { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import { CreateMemoriesUseCase } from "../../src/app/create-memories.usecase";
 import { forgetTopic, userNameOf } from "../../src/domain/memory";
 import { ForgetMemoriesUseCase } from "../../src/app/forget-memories.usecase";
-import { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
+import type { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
 import { ListMemoriesUseCase } from "../../src/app/list-memories.usecase";
 import { RetireMemoriesUseCase } from "../../src/app/retire-memories.usecase";
 import { UpdateMemoryUseCase } from "../../src/app/update-memory.usecase";
-import { Events, LineExtractor, logger, MapReader, mutex, NoBuckets, openStore, RuleRelator, tempDir, TestClock, WordClassifier, writerFor } from "./helpers";
+import {
+  Events,
+  formationOver,
+  LineExtractor,
+  MapReader,
+  mutex,
+  NoBuckets,
+  openStore,
+  RuleRelator,
+  tempDir,
+  TestClock,
+  WordClassifier,
+  writerFor,
+} from "./helpers";
 
 const T = "acme";
 const NS = "user_1";
@@ -347,18 +360,7 @@ describe("memory formation", () => {
     events = new Events();
     extractor = new LineExtractor();
     rule.fn = () => ({ kind: "unrelated" });
-    form = new FormMemoriesUseCase({
-      repo: store,
-      writer: writerFor(store),
-      reader,
-      extractor,
-      relator: new RuleRelator((f, best) => rule.fn(f, best)),
-      buckets: new NoBuckets(),
-      events,
-      clock,
-      lock: mutex(),
-      logger,
-    });
+    form = formationOver(store, { reader, extractor, relator: new RuleRelator((f, best) => rule.fn(f, best)), events, clock });
   });
 
   afterEach(async () => {

@@ -16,6 +16,17 @@ function prose(n: number, offset = 0): string {
   return Array.from({ length: n }, (_, i) => `${SENTENCES[(i + offset) % SENTENCES.length]} (item ${i + offset}).`).join(" ");
 }
 
+/** No chunk but the last ends with a heading (its last non-blank line is not one). */
+function expectNoHeadingAtTheEnd(chunks: TextChunk[]): void {
+  for (const c of chunks.slice(0, -1)) {
+    const lastLine = c.content
+      .split("\n")
+      .filter((l) => l.trim())
+      .pop()!;
+    expect(lastLine).not.toMatch(/^#{1,6}\s/);
+  }
+}
+
 /** The invariants every chunking must satisfy. */
 function expectWellFormed(text: string, chunks: TextChunk[], maxTokens: number): void {
   expect(chunks.length).toBeGreaterThan(0);
@@ -139,13 +150,7 @@ describe("chunkText", () => {
     for (const maxTokens of [32, 40, 48, 56, 64, 80]) {
       const chunks = chunkText(text, { maxTokens, overlapTokens: 8 });
       expectWellFormed(text, chunks, maxTokens);
-      for (const c of chunks.slice(0, -1)) {
-        const lastLine = c.content
-          .split("\n")
-          .filter((l) => l.trim())
-          .pop()!;
-        expect(lastLine).not.toMatch(/^#{1,6}\s/);
-      }
+      expectNoHeadingAtTheEnd(chunks);
     }
   });
 
@@ -156,13 +161,7 @@ describe("chunkText", () => {
     expect(countTokens(`${prose(3)} # Part two ## Chapter one ${prose(2, 2)}`)).toBeGreaterThan(60);
     const chunks = chunkText(text, { maxTokens: 60, overlapTokens: 0 });
     expectWellFormed(text, chunks, 60);
-    for (const c of chunks.slice(0, -1)) {
-      const lastLine = c.content
-        .split("\n")
-        .filter((l) => l.trim())
-        .pop()!;
-      expect(lastLine).not.toMatch(/^#{1,6}\s/);
-    }
+    expectNoHeadingAtTheEnd(chunks);
     expect(chunks.some((c) => c.content.startsWith("# Part two\n\n## Chapter one"))).toBe(true);
   });
 

@@ -35,6 +35,11 @@ function namespacesOf(namespace: string, tags: string[]): string[] | undefined {
   return all.length ? all : undefined;
 }
 
+/** Who asks, where and what: the part both search generations' requests share. */
+function searchScope(req: { context: Parameters<typeof tenantOf>[0]; namespace: string; containerTags: string[]; q: string }) {
+  return { tenantId: tenantOf(req.context), namespaces: namespacesOf(req.namespace, req.containerTags), q: req.q };
+}
+
 export function chunkToProto(c: Omit<IndexedChunk, "vector">): Chunk {
   return {
     id: c.id,
@@ -139,9 +144,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
     async SearchV4(req: SearchV4Request__Output): Promise<SearchV4Response> {
       const started = performance.now();
       const results = await uc.search.execute({
-        tenantId: tenantOf(req.context),
-        namespaces: namespacesOf(req.namespace, req.containerTags),
-        q: req.q,
+        ...searchScope(req),
         mode: MODE[req.searchMode] ?? "memories",
         threshold: req.threshold ?? DEFAULT_THRESHOLD,
         limit: req.limit || 10,
@@ -165,9 +168,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
     async SearchV3(req: SearchV3Request__Output): Promise<SearchV3Response> {
       const started = performance.now();
       const results = await uc.searchV3.execute({
-        tenantId: tenantOf(req.context),
-        namespaces: namespacesOf(req.namespace, req.containerTags),
-        q: req.q,
+        ...searchScope(req),
         chunkThreshold: req.chunkThreshold ?? 0,
         docId: req.docId || undefined,
         onlyMatchingChunks: req.onlyMatchingChunks ?? true,
