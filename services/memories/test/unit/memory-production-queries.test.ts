@@ -98,7 +98,7 @@ describe("production memory document", () => {
 
     const bare = base({ id: "m_bare", content: "Bare" });
     const bareDoc = toMemoryDoc(bare, "rev-2");
-    expect(Object.values(bareDoc).includes(undefined)).toBe(false);
+    expect(Object.values(bareDoc as Record<string, unknown>).includes(undefined)).toBe(false);
     expect(Object.values(BSON.deserialize(BSON.serialize(bareDoc))).includes(null)).toBe(false);
     expect(fromMemoryDoc(viaBson(bareDoc))).toEqual(bare);
     expect(Object.keys(fromMemoryDoc(viaBson(bareDoc))).sort()).toEqual(Object.keys(bare).sort());

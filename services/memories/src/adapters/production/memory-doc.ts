@@ -1,6 +1,6 @@
 import { type MetadataEntry, metadataEntries, metadataFromEntries } from "@engram/filters";
 import { Binary } from "@engram/storage/mongo";
-import { contentKey, type MemoryRecord, type MemoryRelationKind, type MemorySource, type MemoryTemporalContext } from "../../domain/memory";
+import { contentKey, type MemoryRecord, type MemoryRelationKind } from "../../domain/memory";
 import { type MemorySearchRecord, searchFieldsOf } from "./memory-search.qdrant";
 
 /**
@@ -26,40 +26,19 @@ import { type MemorySearchRecord, searchFieldsOf } from "./memory-search.qdrant"
  * Times are the record's ISO-8601 strings: they sort in time order, exactly
  * as the embedded store compares them.
  */
-export interface MemoryDoc {
+export type MemoryDoc = Omit<MemoryRecord, "id" | "metadata" | "relations"> & {
   _id: string;
-  tenantId: string;
-  namespace: string;
-  content: string;
   contentKey: string;
   meta?: MetadataEntry[];
-  isStatic: boolean;
-  isForgotten: boolean;
-  forgottenAt?: string;
-  forgetAfter?: string;
-  forgetReason?: string;
-  forgetBatchId?: string;
-  temporalContext?: MemoryTemporalContext;
-  version: number;
-  isLatest: boolean;
-  parentMemoryId?: string;
-  rootMemoryId?: string;
-  relation?: MemoryRelationKind;
   relations: { id: string; kind: MemoryRelationKind }[];
-  sources: MemorySource[];
   sourceDocumentIds: string[];
-  isInference?: boolean;
-  bucketKeys: string[];
-  filepath?: string;
-  createdAt: string;
-  updatedAt: string;
   vector?: Binary;
   model?: string;
   rev: string;
   indexed: boolean;
   indexedAt?: string;
   lockRev?: string;
-}
+};
 
 /** Drops undefined fields, so nothing depends on the client's ignoreUndefined setting. */
 function compact<T extends object>(o: T): T {
