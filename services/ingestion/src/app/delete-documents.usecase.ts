@@ -1,5 +1,6 @@
 import { type Clock, idKindOf, InvalidArgumentError } from "@engram/kernel";
-import { type DocumentRecord, validateNamespace } from "../domain/document";
+import { type DocumentRecord, validateConnectionId, validateNamespace } from "../domain/document";
+import type { DocumentListQuery } from "./ports";
 import { documentDeleted } from "./document-events";
 import type { DocumentRepository, FileStore } from "./ports";
 
@@ -11,7 +12,7 @@ export interface DeleteResult {
 
 /**
  * Deletes documents by service or caller id (1-100), or every document of
- * some namespaces. Each removal publishes DocumentDeleted (through the
+ * some namespaces or of one connection. Each removal publishes DocumentDeleted (through the
  * outbox) so the chunk index and memories drop the document too. Ids outside
  * the scope are reported as not found, exactly like missing ones.
  */
@@ -51,9 +52,20 @@ export class DeleteDocumentsUseCase {
   async byNamespaces(tenantId: string, namespaces: string[]): Promise<DeleteResult> {
     if (namespaces.length === 0) throw new InvalidArgumentError("give ids or containerTags to delete");
     for (const ns of namespaces) validateNamespace(ns, "containerTags[]");
+    return this.everyMatch({ tenantId, namespaces });
+  }
+
+  /** Every document a connection imported (a connection deleted with its documents). */
+  async byConnection(tenantId: string, connectionId: string): Promise<DeleteResult> {
+    validateConnectionId(connectionId);
+    return this.everyMatch({ tenantId, connectionId });
+  }
+
+  /** Deletes page after page of the listing until none is left. */
+  private async everyMatch(scope: Pick<DocumentListQuery, "tenantId" | "namespaces" | "connectionId">): Promise<DeleteResult> {
     const deletedIds: string[] = [];
     for (;;) {
-      const { items } = await this.repo.list({ tenantId, namespaces, sort: "createdAt", order: "asc", offset: 0, limit: 500 });
+      const { items } = await this.repo.list({ ...scope, sort: "createdAt", order: "asc", offset: 0, limit: 500 });
       if (items.length === 0) break;
       deletedIds.push(...(await this.remove(items)));
     }

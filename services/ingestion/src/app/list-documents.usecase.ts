@@ -1,6 +1,6 @@
 import type { FilterExpr } from "@engram/filters";
 import { type DocumentStatus, InvalidArgumentError } from "@engram/kernel";
-import { type DocumentRecord, validateNamespace } from "../domain/document";
+import { type DocumentRecord, validateConnectionId, validateNamespace } from "../domain/document";
 import type { DocumentRepository } from "./ports";
 
 export interface ListDocumentsCommand {
@@ -9,6 +9,8 @@ export interface ListDocumentsCommand {
   namespaces?: string[];
   filter?: FilterExpr;
   filepath?: string;
+  /** Only the documents this connection imported. */
+  connectionId?: string;
   page: number;
   limit: number;
   sort: string;
@@ -32,6 +34,7 @@ export class ListDocumentsUseCase {
 
   async execute(c: ListDocumentsCommand): Promise<Page<DocumentRecord>> {
     for (const ns of c.namespaces ?? []) validateNamespace(ns);
+    if (c.connectionId !== undefined) validateConnectionId(c.connectionId);
     if (c.sort !== "createdAt" && c.sort !== "updatedAt") throw new InvalidArgumentError(`cannot sort by ${c.sort}`, "sort is createdAt or updatedAt");
     if (c.order !== "asc" && c.order !== "desc") throw new InvalidArgumentError(`invalid order ${c.order}`, "order is asc or desc");
     if (!Number.isInteger(c.page) || c.page < 1) throw new InvalidArgumentError("page must be a positive integer");
@@ -41,6 +44,7 @@ export class ListDocumentsUseCase {
       namespaces: c.namespaces,
       filter: c.filter,
       filepath: c.filepath,
+      connectionId: c.connectionId,
       statuses: c.statuses,
       sort: c.sort,
       order: c.order,

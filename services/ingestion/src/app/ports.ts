@@ -11,6 +11,8 @@ export interface DocumentListQuery {
   filter?: FilterExpr;
   /** Exact path, or a prefix when it ends with '/'. */
   filepath?: string;
+  /** Only the documents this connection imported. */
+  connectionId?: string;
   sort: "createdAt" | "updatedAt";
   order: "asc" | "desc";
   offset: number;

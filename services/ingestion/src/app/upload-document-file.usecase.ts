@@ -1,5 +1,5 @@
 import { type Clock, InvalidArgumentError, newId } from "@engram/kernel";
-import { type DocumentInput, planAdd, validateCustomId, validateNamespace } from "../domain/document";
+import { type DocumentInput, planAdd, validateConnectionId, validateCustomId, validateNamespace } from "../domain/document";
 import { eventsForPlan } from "./document-events";
 import { type AddContext, type AddDocumentResult, resultOf, traceHeaders } from "./add-document.usecase";
 import type { DocumentRepository, FileStore } from "./ports";
@@ -30,6 +30,7 @@ export class UploadDocumentFileUseCase {
   async execute(cmd: UploadCommand): Promise<AddDocumentResult> {
     validateNamespace(cmd.namespace);
     if (cmd.input.customId !== undefined) validateCustomId(cmd.input.customId);
+    if (cmd.input.connectionId !== undefined) validateConnectionId(cmd.input.connectionId);
     if (cmd.fileName && cmd.fileName.length > 255) throw new InvalidArgumentError("file name is too long", "at most 255 characters");
     const documentId = newId("document");
     const key = `${cmd.tenantId}/${newId("event")}`;

@@ -39,6 +39,8 @@ export interface DocumentRecord {
   file?: StoredFile;
   /** Legacy containerTags beyond the namespace (v3 containerTags). */
   containerTags?: string[];
+  /** The connection that imported the document (connector imports only). */
+  connectionId?: string;
   /** Hash of the content that was last queued (file documents: of the bytes). */
   contentHash: string;
   /** Incremented whenever new content is queued for processing. */
@@ -70,6 +72,8 @@ export interface DocumentInput {
   group?: JsonObject;
   date?: string;
   filepath?: string;
+  /** Set by the connections service for connector imports; never by the public API. */
+  connectionId?: string;
 }
 
 /** Caller-defined id: 1-100 of letters, digits, '-', '_', '.', ':'. */
@@ -90,11 +94,20 @@ export function validateCustomId(id: string, field = "id"): void {
   }
 }
 
+/** A connection id as the connections service issues them: 1-64 letters, digits, '_' and '-'. */
+const CONNECTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function validateConnectionId(id: string, field = "connectionId"): void {
+  if (!CONNECTION_ID.test(id))
+    throw new InvalidArgumentError(`invalid ${field} ${JSON.stringify(id.slice(0, 80))}`, `${field} is 1-64 letters, digits, '_' and '-'`);
+}
+
 export function validateInput(input: DocumentInput): void {
   if (typeof input.content !== "string" || input.content.trim().length === 0) {
     throw new InvalidArgumentError("content must not be empty");
   }
   if (input.customId !== undefined) validateCustomId(input.customId);
+  if (input.connectionId !== undefined) validateConnectionId(input.connectionId);
   if (input.supportingContext !== undefined && input.supportingContext.length > 1500) {
     throw new InvalidArgumentError("supportingContext is too long", "at most 1500 characters");
   }
@@ -130,7 +143,8 @@ export function decideAdd(existing: DocumentRecord | undefined, input: DocumentI
     !sameJson(existing.group, input.group) ||
     (input.supportingContext ?? undefined) !== existing.supportingContext ||
     (input.date ?? undefined) !== existing.date ||
-    (input.filepath ?? undefined) !== existing.filepath;
+    (input.filepath ?? undefined) !== existing.filepath ||
+    (input.connectionId !== undefined && input.connectionId !== existing.connectionId);
   return fieldsChanged ? { action: "update-fields" } : { action: "unchanged" };
 }
 
@@ -196,6 +210,8 @@ export function planAdd(existing: DocumentRecord | undefined, input: DocumentInp
     date: input.date,
     filepath: input.filepath,
     containerTags: o.containerTags?.filter((t) => t !== o.namespace),
+    // A connector's import claims the document; a direct add keeps whatever connection it had.
+    connectionId: input.connectionId ?? existing?.connectionId,
   };
   if (!existing) {
     return {

@@ -119,6 +119,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
           group: fromStruct(h.group),
           date: h.date || undefined,
           filepath: h.filepath || undefined,
+          connectionId: h.connectionId || undefined,
         },
         taskType: protoEnum.taskType.from(h.taskType),
         dreaming: protoEnum.dreaming.from(h.dreaming),
@@ -163,6 +164,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
         namespaces: namespaces.length ? namespaces : undefined,
         filter: filterFromProto(req.filter),
         filepath: req.filepath || undefined,
+        connectionId: req.connectionId || undefined,
         ...pageFromProto(req.page, { limit: 10 }),
       });
       return {
@@ -186,10 +188,13 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
 
     async DeleteDocuments(req: DeleteDocumentsRequest__Output): Promise<DeleteDocumentsResponse> {
       const tenantId = tenantOf(req.context);
-      if (req.ids.length && req.containerTags.length) throw new InvalidArgumentError("give either ids or containerTags, not both");
+      const ways = [req.ids.length > 0, req.containerTags.length > 0, req.connectionId !== ""].filter(Boolean).length;
+      if (ways > 1) throw new InvalidArgumentError("give ids, containerTags or a connection id, not several");
       const res = req.ids.length
         ? await uc.deleteDocuments.byIds(tenantId, req.namespace || undefined, req.ids)
-        : await uc.deleteDocuments.byNamespaces(tenantId, req.containerTags);
+        : req.connectionId
+          ? await uc.deleteDocuments.byConnection(tenantId, req.connectionId)
+          : await uc.deleteDocuments.byNamespaces(tenantId, req.containerTags);
       return { count: res.count, errors: res.errors, deletedIds: res.deletedIds, containerTags: req.containerTags };
     },
 

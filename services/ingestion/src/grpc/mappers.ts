@@ -15,6 +15,7 @@ export function inputFromProto(d: DocumentInput__Output | null | undefined): Doc
     group: fromStruct(d?.group),
     date: d?.date || undefined,
     filepath: d?.filepath || undefined,
+    connectionId: d?.connectionId || undefined,
   };
 }
 
@@ -48,6 +49,7 @@ export function documentToProto(d: DocumentRecord, opts: { includeContent?: bool
     contentType: d.contentType ?? "",
     url: d.url ?? "",
     filepath: d.filepath ?? "",
+    connectionId: d.connectionId ?? "",
     generation: d.generation,
     fileName: d.file?.name ?? "",
     mimeType: d.file?.mimeType ?? "",

@@ -85,6 +85,7 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
         contentType: "pdf",
         file: { key: "acme/e_1", name: "report.pdf", mimeType: "application/pdf", fileType: "pdf", sizeBytes: 12345, sha256: "ab".repeat(32) },
         containerTags: ["extra-1", "extra-2"],
+        connectionId: "conn_4f9c2a",
         contentHash: "hash-9",
         generation: 7,
         stateSequence: 5,
@@ -389,6 +390,25 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
       expect(processing.total).toBe(4);
       expect((await repo.list(q({ statuses: [] }))).total).toBe(10);
       expect(ids((await repo.list(q({ namespaces: ["ns2"], statuses: ["done"] }))).items)).toEqual(ids([rows[1]!, rows[3]!, rows[5]!, rows[7]!, rows[9]!]));
+    });
+
+    it("filters by the importing connection, within the tenant and together with the namespace", async () => {
+      const mine = [record({ connectionId: "conn_a", createdAt: at(1) }), record({ connectionId: "conn_a", namespace: "ns2", createdAt: at(2) })];
+      const others = [
+        record({ connectionId: "conn_b", createdAt: at(3) }),
+        record({ createdAt: at(4) }),
+        record({ tenantId: "globex", connectionId: "conn_a", createdAt: at(5) }),
+      ];
+      for (const d of [...mine, ...others]) await repo.insert(d, []);
+      const list = (over: Partial<DocumentListQuery>) => repo.list({ tenantId: "acme", sort: "createdAt", order: "asc", offset: 0, limit: 10, ...over });
+      expect(ids((await list({ connectionId: "conn_a" })).items)).toEqual(ids(mine));
+      expect((await list({ connectionId: "conn_a" })).total).toBe(2);
+      expect(ids((await list({ connectionId: "conn_a", namespaces: ["ns2"] })).items)).toEqual([mine[1]!.id]);
+      expect((await list({ connectionId: "conn_zz" })).total).toBe(0);
+      expect((await list({})).total).toBe(4);
+      expect(ids((await repo.list({ tenantId: "globex", connectionId: "conn_a", sort: "createdAt", order: "asc", offset: 0, limit: 10 })).items)).toEqual([
+        others[2]!.id,
+      ]);
     });
 
     it("filters by exact file path, or by prefix when it ends with '/' (metacharacters literal, case-sensitive)", async () => {

@@ -1,6 +1,9 @@
 import { decodeEvent, TOPICS } from "@engram/bus";
 import { type Clock, InvalidArgumentError, newId, NotFoundError } from "@engram/kernel";
 import { AddDocumentUseCase, type AddDocumentCommand } from "../../src/app/add-document.usecase";
+import { DeleteDocumentsUseCase } from "../../src/app/delete-documents.usecase";
+import { ListDocumentsUseCase } from "../../src/app/list-documents.usecase";
+import type { FileStore } from "../../src/app/ports";
 import { GetDocumentUseCase } from "../../src/app/get-document.usecase";
 import { RequeueStaleUseCase } from "../../src/app/requeue-stale.usecase";
 import { RecordStateUseCase } from "../../src/app/record-state.usecase";
@@ -248,6 +251,49 @@ export function ingestionUseCasesContract(open: () => Promise<DocumentRepository
     await expect(add.execute(addCmd({ content: "   " }))).rejects.toThrow(InvalidArgumentError);
     expect(await outboxRows()).toHaveLength(0);
     expect(written).toBe(0);
+  });
+
+  describe("connector imports", () => {
+    // Documents without stored files: deleting them never touches the file store.
+    const noFiles: FileStore = {
+      write: () => Promise.reject(new Error("not used")),
+      read: () => {
+        throw new Error("not used");
+      },
+      delete: () => Promise.reject(new Error("not used")),
+      close: async () => undefined,
+    };
+    const imported = (customId: string, connectionId?: string, tenantId = "acme") =>
+      add.execute({ tenantId, namespace: "user_123", input: { content: `page ${customId}`, customId, ...(connectionId ? { connectionId } : {}) } });
+
+    it("a document carries the connection that imported it; a direct add of the same caller id keeps it", async () => {
+      const a = await imported("page-1", "conn_a");
+      expect((await get.execute("acme", "user_123", a.id)).connectionId).toBe("conn_a");
+      await add.execute(addCmd({ namespace: "user_123", customId: "page-1", content: "page page-1", metadata: { edited: true } }));
+      expect((await get.execute("acme", "user_123", a.id)).connectionId).toBe("conn_a");
+    });
+
+    it("refuses a malformed connection id before writing anything", async () => {
+      await expect(imported("page-1", "conn a/../b")).rejects.toThrow(/connectionId/);
+      expect(await outboxRows()).toHaveLength(0);
+    });
+
+    it("lists and deletes exactly one connection's documents of the tenant, each with its DocumentDeleted event", async () => {
+      const mine = [await imported("p1", "conn_a"), await imported("p2", "conn_a")];
+      const other = [await imported("p3", "conn_b"), await imported("p4"), await imported("p5", "conn_a", "globex")];
+      const list = new ListDocumentsUseCase(h.repo);
+      const page = await list.execute({ tenantId: "acme", connectionId: "conn_a", page: 1, limit: 10, sort: "createdAt", order: "asc" });
+      expect(page.items.map((d) => d.id).sort()).toEqual(mine.map((d) => d.id).sort());
+      const before = (await outboxRows()).length;
+      const del = new DeleteDocumentsUseCase(h.repo, noFiles, clock, () => written++);
+      const res = await del.byConnection("acme", "conn_a");
+      expect(res.deletedIds.sort()).toEqual(mine.map((d) => d.id).sort());
+      const events = (await outboxRows()).slice(before).map((r) => `${r.message.headers["event-type"]}:${r.message.key}`);
+      expect(events.sort()).toEqual(mine.map((d) => `DocumentDeleted:${d.id}`).sort());
+      for (const d of other) expect(await h.repo.findById(d.id === other[2]!.id ? "globex" : "acme", d.id)).toBeDefined();
+      expect((await del.byConnection("acme", "conn_a")).count).toBe(0);
+      await expect(del.byConnection("acme", "")).rejects.toThrow(InvalidArgumentError);
+    });
   });
 
   it("documents without a custom id are always new", async () => {

@@ -23,6 +23,8 @@ const MIGRATIONS = [
    ALTER TABLE documents ADD COLUMN container_tags TEXT;
    CREATE INDEX documents_by_tenant_status ON documents (tenant_id, status, updated_at);`,
   `ALTER TABLE documents ADD COLUMN requeues INTEGER NOT NULL DEFAULT 0;`,
+  `ALTER TABLE documents ADD COLUMN connection_id TEXT;
+   CREATE INDEX documents_by_connection ON documents (tenant_id, connection_id, created_at) WHERE connection_id IS NOT NULL;`,
 ];
 
 interface Row {
@@ -52,6 +54,7 @@ interface Row {
   updated_at: string;
   file: string | null;
   container_tags: string | null;
+  connection_id: string | null;
 }
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
@@ -84,6 +87,7 @@ function fromRow(r: Row): DocumentRecord {
     updatedAt: r.updated_at,
     file: jsonColumn.read(r.file),
     containerTags: jsonColumn.read(r.container_tags),
+    connectionId: opt(r.connection_id),
   };
 }
 
@@ -115,6 +119,7 @@ function toParams(d: DocumentRecord): Record<string, unknown> {
     updated_at: d.updatedAt,
     file: jsonColumn.write(d.file),
     container_tags: jsonColumn.write(d.containerTags?.length ? d.containerTags : undefined),
+    connection_id: d.connectionId ?? null,
   };
 }
 
@@ -261,6 +266,10 @@ export class SqliteDocumentRepository implements DocumentRepository {
     if (q.statuses?.length) {
       where.push(`status IN (${q.statuses.map(() => "?").join(",")})`);
       args.push(...q.statuses);
+    }
+    if (q.connectionId !== undefined) {
+      where.push("connection_id = ?");
+      args.push(q.connectionId);
     }
     if (q.filepath) {
       if (q.filepath.endsWith("/")) {

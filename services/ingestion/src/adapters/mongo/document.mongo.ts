@@ -67,6 +67,7 @@ export function toDocumentDoc(d: DocumentRecord): DocumentDoc {
     contentType: d.contentType,
     file: d.file ? compact({ ...d.file }) : undefined,
     containerTags: d.containerTags?.length ? d.containerTags : undefined,
+    connectionId: d.connectionId,
     contentHash: d.contentHash,
     generation: d.generation,
     stateSequence: d.stateSequence,
@@ -114,6 +115,7 @@ export function fromDocumentDoc(r: DocumentDoc): DocumentRecord {
     updatedAt: r.updatedAt,
     file,
     containerTags: r.containerTags?.length ? r.containerTags : undefined,
+    connectionId: opt(r.connectionId),
   };
 }
 
@@ -136,6 +138,12 @@ export const DOCUMENT_INDEXES: IndexSpec[] = [
   { name: "tenant_updated", key: { tenantId: 1, updatedAt: 1, _id: 1 } },
   // list by status (ListProcessingDocuments: the non-final states, oldest first).
   { name: "tenant_status_created", key: { tenantId: 1, status: 1, createdAt: 1, _id: 1 } },
+  // list and bulk delete of one connection's imports (ListConnectionDocuments, connection deletion).
+  {
+    name: "connection_created",
+    key: { tenantId: 1, connectionId: 1, createdAt: 1, _id: 1 },
+    partialFilterExpression: { connectionId: { $exists: true } },
+  },
   // listStale: non-final documents of every tenant, least recently changed first.
   { name: "stale_by_status", key: { status: 1, updatedAt: 1 } },
 ];
@@ -361,11 +369,12 @@ export class MongoDocumentRepository implements DocumentRepository {
     });
   }
 
-  /** The query of a listing: scope, statuses, filepath and the metadata filter. */
+  /** The query of a listing: scope, statuses, connection, filepath and the metadata filter. */
   static listQuery(q: DocumentListQuery): Filter<DocumentDoc> {
     const query: Filter<DocumentDoc> = { tenantId: q.tenantId };
     if (q.namespaces) query.namespace = { $in: q.namespaces };
     if (q.statuses?.length) query.status = { $in: q.statuses };
+    if (q.connectionId !== undefined) query.connectionId = q.connectionId;
     if (q.filepath) query.filepath = q.filepath.endsWith("/") ? { $regex: `^${escapeRegex(q.filepath)}` } : q.filepath;
     if (q.filter) query.$and = [filterToMongo(q.filter, "meta") as Filter<DocumentDoc>];
     return query;

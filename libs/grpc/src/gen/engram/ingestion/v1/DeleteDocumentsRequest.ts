@@ -16,6 +16,10 @@ export interface DeleteDocumentsRequest {
    * Legacy bulk delete by container tags.
    */
   'containerTags'?: (string)[];
+  /**
+   * Every document a connection imported (connection deletion with deleteDocuments).
+   */
+  'connectionId'?: (string);
 }
 
 export interface DeleteDocumentsRequest__Output {
@@ -32,4 +36,8 @@ export interface DeleteDocumentsRequest__Output {
    * Legacy bulk delete by container tags.
    */
   'containerTags': (string)[];
+  /**
+   * Every document a connection imported (connection deletion with deleteDocuments).
+   */
+  'connectionId': (string);
 }

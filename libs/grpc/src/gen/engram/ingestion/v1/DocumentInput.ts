@@ -14,6 +14,11 @@ export interface DocumentInput {
    * Batch items only (legacy per-item containerTag): overrides the request's namespace.
    */
   'namespace'?: (string);
+  /**
+   * Internal (connections): the connection a connector import belongs to. The
+   * gateway never sets it; empty = a document added directly.
+   */
+  'connectionId'?: (string);
 }
 
 export interface DocumentInput__Output {
@@ -28,4 +33,9 @@ export interface DocumentInput__Output {
    * Batch items only (legacy per-item containerTag): overrides the request's namespace.
    */
   'namespace': (string);
+  /**
+   * Internal (connections): the connection a connector import belongs to. The
+   * gateway never sets it; empty = a document added directly.
+   */
+  'connectionId': (string);
 }

@@ -18,6 +18,10 @@ export interface ListDocumentsRequest {
    * Exact path, or a prefix when it ends with '/'.
    */
   'filepath'?: (string);
+  /**
+   * Only the documents a connection imported.
+   */
+  'connectionId'?: (string);
 }
 
 export interface ListDocumentsRequest__Output {
@@ -34,4 +38,8 @@ export interface ListDocumentsRequest__Output {
    * Exact path, or a prefix when it ends with '/'.
    */
   'filepath': (string);
+  /**
+   * Only the documents a connection imported.
+   */
+  'connectionId': (string);
 }

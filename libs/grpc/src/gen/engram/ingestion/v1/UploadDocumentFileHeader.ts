@@ -28,6 +28,10 @@ export interface UploadDocumentFileHeader {
   'containerTags'?: (string)[];
   'sizeBytes'?: (number | string | Long);
   'filepath'?: (string);
+  /**
+   * Internal (connections): as DocumentInput.connection_id.
+   */
+  'connectionId'?: (string);
 }
 
 export interface UploadDocumentFileHeader__Output {
@@ -52,4 +56,8 @@ export interface UploadDocumentFileHeader__Output {
   'containerTags': (string)[];
   'sizeBytes': (number);
   'filepath': (string);
+  /**
+   * Internal (connections): as DocumentInput.connection_id.
+   */
+  'connectionId': (string);
 }
