@@ -3,10 +3,16 @@ import {
   type DocumentStatus,
   type Dreaming,
   DREAMING_MODES,
+  CONNECTOR_PROVIDERS,
+  type ConnectorProvider,
   MEMORY_RELATIONS,
   type MemoryRelationKind,
   SOURCE_KINDS,
   type SourceKind,
+  SYNC_ERROR_CODES,
+  SYNC_RUN_STATUSES,
+  type SyncErrorCode,
+  type SyncRunStatus,
   TASK_TYPES,
   type TaskType,
 } from "@engram/kernel";
@@ -15,6 +21,9 @@ import type { Dreaming__Output } from "./gen/engram/common/v1/Dreaming";
 import type { TaskType__Output } from "./gen/engram/common/v1/TaskType";
 import type { SourceKind__Output } from "./gen/engram/ingestion/v1/SourceKind";
 import type { MemoryRelation__Output } from "./gen/engram/memories/v1/MemoryRelation";
+import type { Provider__Output } from "./gen/engram/connections/v1/Provider";
+import type { SyncErrorCode__Output } from "./gen/engram/connections/v1/SyncErrorCode";
+import type { SyncRunStatus__Output } from "./gen/engram/connections/v1/SyncRunStatus";
 
 /**
  * Conversions between the API's lower-case values and the proto enum names
@@ -23,12 +32,13 @@ import type { MemoryRelation__Output } from "./gen/engram/memories/v1/MemoryRela
  * it is. Unknown or unspecified proto values read back as the domain's default
  * (`unknown` for a status, undefined for the others).
  */
-type Upper<P extends string, V extends string> = `${P}_${Uppercase<V>}`;
+/** `google-drive` → `PROVIDER_GOOGLE_DRIVE` */
+const protoName = (prefix: string, value: string) => `${prefix}_${value.toUpperCase().replace(/-/g, "_")}`;
 
 function enumMap<P extends string, V extends string, Out extends string>(prefix: P, values: readonly V[]) {
   const unspecified = `${prefix}_UNSPECIFIED` as Out;
-  const byValue = new Map(values.map((v) => [v, `${prefix}_${v.toUpperCase()}` as Upper<P, V> & Out]));
-  const byName = new Map<string, V>(values.map((v) => [`${prefix}_${v.toUpperCase()}`, v]));
+  const byValue = new Map(values.map((v) => [v, protoName(prefix, v) as Out]));
+  const byName = new Map<string, V>(values.map((v) => [protoName(prefix, v), v]));
   return {
     to: (v: V | undefined): Out => (v === undefined ? unspecified : byValue.get(v)!),
     from: (name: string | number | undefined | null): V | undefined => (typeof name === "string" ? byName.get(name) : undefined),
@@ -46,4 +56,7 @@ export const protoEnum = {
   dreaming: enumMap<"DREAMING", Dreaming, Dreaming__Output>("DREAMING", DREAMING_MODES),
   sourceKind: enumMap<"SOURCE_KIND", SourceKind, SourceKind__Output>("SOURCE_KIND", SOURCE_KINDS),
   memoryRelation: enumMap<"MEMORY_RELATION", MemoryRelationKind, MemoryRelation__Output>("MEMORY_RELATION", MEMORY_RELATIONS),
+  provider: enumMap<"PROVIDER", ConnectorProvider, Provider__Output>("PROVIDER", CONNECTOR_PROVIDERS),
+  syncRunStatus: enumMap<"SYNC_RUN_STATUS", SyncRunStatus, SyncRunStatus__Output>("SYNC_RUN_STATUS", SYNC_RUN_STATUSES),
+  syncErrorCode: enumMap<"SYNC_ERROR_CODE", SyncErrorCode, SyncErrorCode__Output>("SYNC_ERROR_CODE", SYNC_ERROR_CODES),
 };

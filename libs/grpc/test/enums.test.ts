@@ -1,4 +1,7 @@
 import { protoEnum } from "../src/enums";
+import { Provider } from "../src/gen/engram/connections/v1/Provider";
+import { SyncErrorCode } from "../src/gen/engram/connections/v1/SyncErrorCode";
+import { SyncRunStatus } from "../src/gen/engram/connections/v1/SyncRunStatus";
 import { DOCUMENT_STATUSES, DREAMING_MODES, isFinalStatus, MEMORY_RELATIONS, SOURCE_KINDS, statusRank, TASK_TYPES } from "@engram/kernel";
 
 describe("protoEnum.status", () => {
@@ -57,6 +60,26 @@ describe("protoEnum.sourceKind and memoryRelation", () => {
     expect(protoEnum.sourceKind.from(2)).toBeUndefined();
     expect(protoEnum.sourceKind.from("SOURCE_KIND_UNSPECIFIED")).toBeUndefined();
     expect(protoEnum.memoryRelation.from("DOCUMENT_STATUS_DONE")).toBeUndefined();
+  });
+});
+
+describe("connection enums", () => {
+  it.each([
+    ["provider", Provider, protoEnum.provider],
+    ["sync run status", SyncRunStatus, protoEnum.syncRunStatus],
+    ["sync error code", SyncErrorCode, protoEnum.syncErrorCode],
+  ] as const)("every %s of the protos has its API value and back", (_name, names, map) => {
+    for (const name of Object.keys(names).filter((n) => !n.endsWith("_UNSPECIFIED"))) {
+      const value = map.from(name);
+      expect(value).toBeDefined();
+      expect(map.to(value as never)).toBe(name);
+    }
+  });
+
+  it("spells hyphenated providers with underscores in the protos", () => {
+    expect(protoEnum.provider.to("google-drive")).toBe("PROVIDER_GOOGLE_DRIVE");
+    expect(protoEnum.provider.from("PROVIDER_WEB_CRAWLER")).toBe("web-crawler");
+    expect(protoEnum.provider.from("PROVIDER_UNSPECIFIED")).toBeUndefined();
   });
 });
 

@@ -26,6 +26,16 @@ export const DEFAULT_DREAMING: Dreaming = "dynamic";
 export const SOURCE_KINDS = ["text", "url", "file", "connector", "conversation"] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
+/** The platforms a connection links (the API's provider names). */
+export const CONNECTOR_PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github", "granola", "web-crawler", "s3"] as const;
+export type ConnectorProvider = (typeof CONNECTOR_PROVIDERS)[number];
+
+/** A connection's last sync run, as the API reports it. */
+export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
+export const SYNC_ERROR_CODES = ["auth_expired", "rate_limited", "plan_required", "provider_unavailable", "internal"] as const;
+export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];
+
 /** How a memory relates to another: a newer version, an extension, a derived fact. */
 export const MEMORY_RELATIONS = ["updates", "extends", "derives"] as const;
 export type MemoryRelationKind = (typeof MEMORY_RELATIONS)[number];

@@ -10,5 +10,4 @@ export { runKeysCli } from "./cli/keys.cli";
 export { type AppOptions, createApp } from "./http/app";
 export { type Backends, backendsAt, createBackends } from "./http/backends";
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from "./http/json";
-export { PROVIDERS } from "./routes/contract.routes";
 export * as requestSchemas from "./routes/schemas";

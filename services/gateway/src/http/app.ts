@@ -1,7 +1,8 @@
 import express, { type Express } from "express";
 import { type Logger, type LoopHealthStatus, metrics } from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
-import { contractRoutes, publicContractRoutes } from "../routes/contract.routes";
+import { connectionRoutes, publicConnectionRoutes } from "../routes/connections.routes";
+import { contractRoutes } from "../routes/contract.routes";
 import { v3DocumentRoutes } from "../routes/documents.v3.routes";
 import { v5DocumentRoutes } from "../routes/documents.v5.routes";
 import { memoryRoutes } from "../routes/memories.routes";
@@ -66,7 +67,7 @@ export function createApp(o: AppOptions): Express {
     logger: o.logger,
     spoolDir: o.uploadSpoolDir,
   });
-  app.use(publicContractRoutes(o.backends));
+  app.use(publicConnectionRoutes(o.backends));
   app.use(files.open);
   app.use(authenticate(o.keys));
   app.use(files.authed);
@@ -77,6 +78,7 @@ export function createApp(o: AppOptions): Express {
   app.use(v5DocumentRoutes(o.backends));
   app.use(v3DocumentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(settingsRoutes(o.backends));
+  app.use(connectionRoutes(o.backends));
   app.use(contractRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));

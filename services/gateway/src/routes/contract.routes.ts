@@ -10,6 +10,7 @@ import { callContext } from "../http/context";
  * whole path is exercised. As capabilities land, routes move out of this file
  * into their own route modules with full validation and presenters.
  */
+
 /** An RPC of a typed client whose request carries the call context. */
 type Rpc<R> = (request: R & { context?: CallContext | null }, opts?: RequestMeta) => Promise<unknown>;
 
@@ -26,8 +27,6 @@ const pathParam =
   (req: Request) =>
     ({ [name]: String(req.params[name]) }) as Record<K, string>;
 
-export const PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github", "granola", "web-crawler", "s3"];
-
 export function contractRoutes(b: Backends): Router {
   const r = Router();
 
@@ -43,35 +42,5 @@ export function contractRoutes(b: Backends): Router {
   r.patch("/v3/container-tags/:containerTag", forward(b.containerTags.UpdateContainerTag, pathParam("containerTag")));
   r.delete("/v3/container-tags/:containerTag", forward(b.containerTags.DeleteContainerTag, pathParam("containerTag")));
 
-  // Connections
-  r.post("/v3/connections/list", forward(b.connections.ListConnections));
-  r.get("/v3/connections/:connectionId/resources", forward(b.connections.ListConnectionResources, pathParam("connectionId")));
-  r.post("/v3/connections/:connectionId/configure", forward(b.connections.ConfigureConnection, pathParam("connectionId")));
-  r.post("/v3/connections/:provider/connection", forward(b.connections.GetConnectionByTags));
-  r.post("/v3/connections/:provider/documents", forward(b.connections.ListConnectionDocuments));
-  r.post("/v3/connections/:provider/import", forward(b.connections.ImportConnections));
-  r.post("/v3/connections/:provider", forward(b.connections.CreateConnection));
-  r.get("/v3/connections/:connectionId", forward(b.connections.GetConnection, pathParam("connectionId")));
-  r.delete("/v3/connections/:idOrProvider", (req, res, next) => {
-    const x = req.params.idOrProvider;
-    const handler = PROVIDERS.includes(x)
-      ? forward(b.connections.DeleteConnectionByProvider)
-      : forward(b.connections.DeleteConnection, () => ({ connectionId: x }));
-    return handler(req, res, next);
-  });
-  return r;
-}
-
-/** Provider callbacks and webhooks: reached without an API key (the service verifies them). */
-export function publicContractRoutes(b: Backends): Router {
-  const r = Router();
-  r.get("/v3/connections/auth/callback/:provider", async (req, res) => {
-    const out = await b.connections.HandleOAuthCallback({ context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
-    res.json(out);
-  });
-  r.post("/v3/connections/webhooks/:provider", async (req, res) => {
-    const out = await b.connections.HandleProviderWebhook({ context: { tenantId: "", requestId: req.requestId ?? "" } }, req);
-    res.json(out);
-  });
   return r;
 }

@@ -1,4 +1,5 @@
 import { fromStruct, fromTimestamp } from "@engram/grpc";
+import type { Connection__Output } from "@engram/grpc/src/gen/engram/connections/v1/Connection";
 import type { Document__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { ChunkEntry__Output } from "@engram/grpc/src/gen/engram/recall/v1/ChunkEntry";
 import type { Memory__Output } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
@@ -292,5 +293,44 @@ export function presentV3SearchResult(r: SearchV3Result__Output, include: { full
     updatedAt: iso(d.updatedAt),
     ...(include.summary ? { summary: d.summary || null } : {}),
     ...(include.fullDocs ? { content: d.content || null } : {}),
+  };
+}
+
+/** A connection (list, get, by tags): optional fields left out when unset, as the OpenAPI description has them. */
+export function presentConnection(c: Connection__Output) {
+  const run = c.lastSyncRun;
+  return {
+    id: c.id,
+    provider: protoEnum.provider.from(c.provider) ?? "unknown",
+    ...(c.email ? { email: c.email } : {}),
+    ...(c.documentLimit !== undefined ? { documentLimit: c.documentLimit } : {}),
+    createdAt: iso(c.createdAt),
+    ...(c.expiresAt ? { expiresAt: iso(c.expiresAt) } : {}),
+    metadata: fromStruct(c.metadata) ?? {},
+    containerTags: c.containerTags.length ? c.containerTags : [c.namespace],
+    ...(run
+      ? {
+          lastSyncRun: {
+            status: protoEnum.syncRunStatus.from(run.status) ?? "queued",
+            errorCode: protoEnum.syncErrorCode.from(run.errorCode) ?? null,
+            error: run.error ?? null,
+            startedAt: iso(run.startedAt),
+            ...(run.completedAt ? { completedAt: iso(run.completedAt) } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/** A document a connection imported (POST /v3/connections/{provider}/documents). */
+export function presentConnectionDocument(d: Document__Output) {
+  return {
+    id: d.id,
+    createdAt: iso(d.createdAt),
+    updatedAt: iso(d.updatedAt),
+    status: protoEnum.status.from(d.status),
+    summary: orNull(d.summary),
+    title: orNull(d.title),
+    type: v3Type(d.contentType) ?? "text",
   };
 }

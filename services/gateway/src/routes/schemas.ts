@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseFilter } from "@engram/filters";
-import { isDomainError } from "@engram/kernel";
+import { CONNECTOR_PROVIDERS, isDomainError } from "@engram/kernel";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/json";
 
 /** Validation of REST inputs (shapes per the spec and the OpenAPI description). */
@@ -510,3 +510,65 @@ export const orgSettingsPatch = z
     githubCustomKeyEnabled: customKeyEnabled("githubCustomKeyEnabled"),
   })
   .strict();
+
+// --- connections (/v3/connections...) ---
+
+export const connectorProvider = z.enum(CONNECTOR_PROVIDERS, { message: `provider must be one of ${CONNECTOR_PROVIDERS.join(", ")}` });
+/** The OpenAPI description's container tag pattern for connections (no '.'). */
+const connectionTag = (field: string) => z.string().regex(/^[A-Za-z0-9_:-]{1,100}$/, `${field} must be 1-100 characters of letters, digits, '-', '_' and ':'`);
+const connectionTags = z.array(connectionTag("containerTags[]")).max(100);
+/** Flat metadata of a connection: string, number and boolean values. */
+const connectionMetadata = z
+  .unknown()
+  .superRefine((v, ctx) => {
+    if (typeof v === "object" && v !== null && Object.hasOwn(v, "__proto__"))
+      ctx.addIssue({ code: "custom", message: "'__proto__' is not allowed as a metadata key" });
+    if (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 100)
+      ctx.addIssue({ code: "custom", message: "at most 100 metadata keys" });
+  })
+  .pipe(
+    z.record(
+      z.string().min(1).max(128),
+      z.union([z.string().max(4096), z.number().finite(), z.boolean()], { message: "connection metadata values must be strings, numbers or booleans" }),
+    ),
+  );
+
+export const createConnectionBody = z
+  .object({
+    containerTag: connectionTag("containerTag").optional(),
+    containerTags: connectionTags.optional(),
+    documentLimit: z.number().int("documentLimit must be an integer").min(1).max(10_000).optional(),
+    metadata: connectionMetadata.nullable().optional(),
+    redirectUrl: z.string().url("redirectUrl must be an absolute URL").max(2048).optional(),
+  })
+  .strict();
+export const listConnectionsBody = z.object({ containerTags: connectionTags.optional() }).strict();
+/** Body of the by-provider operations that name container tags (required for the single-connection ones). */
+export const providerTagsBody = z.object({ containerTags: connectionTags.min(1, "containerTags must name at least one container tag") }).strict();
+export const optionalProviderTagsBody = z.object({ containerTags: connectionTags.optional() }).strict();
+export const connectionIdParam = z.string().min(1).max(100, "connectionId must be at most 100 characters");
+export const deleteConnectionQuery = z
+  .object({
+    deleteDocuments: z.enum(["true", "false"], { message: "deleteDocuments must be true or false" }).optional(),
+  })
+  .passthrough();
+export const resourcesQuery = z
+  .object({
+    page: z.coerce.number().int().min(1).max(100_000).optional(),
+    per_page: z.coerce.number().int().min(1).max(100).optional(),
+    parent_id: z.string().max(1024).optional(),
+  })
+  .passthrough();
+export const configureBody = z
+  .object({
+    resources: z.array(z.record(z.string().max(128), z.unknown()), { message: "resources must be an array of objects" }).max(1000),
+  })
+  .strict();
+export const oauthCallbackQuery = z
+  .object({
+    code: z.string().max(4096).optional(),
+    state: z.string().max(4096).optional(),
+    error: z.string().max(1024).optional(),
+    error_description: z.string().max(4096).optional(),
+  })
+  .passthrough();

@@ -1,0 +1,174 @@
+import express, { type Request, Router } from "express";
+import { protoEnum, toStruct } from "@engram/grpc";
+import { CONNECTOR_PROVIDERS, type ConnectorProvider, type JsonObject } from "@engram/kernel";
+import type { Backends } from "../http/backends";
+import { callContext } from "../http/context";
+import { HttpProblem } from "../http/errors";
+import { presentConnection, presentConnectionDocument } from "./presenters";
+import {
+  configureBody,
+  connectionIdParam,
+  connectorProvider,
+  createConnectionBody,
+  deleteConnectionQuery,
+  listConnectionsBody,
+  oauthCallbackQuery,
+  optionalProviderTagsBody,
+  providerTagsBody,
+  resourcesQuery,
+} from "./schemas";
+
+/** Largest webhook body accepted (GitHub caps its payloads at 25 MB). */
+export const WEBHOOK_MAX_BYTES = 25 * 1024 * 1024;
+
+const isProvider = (x: string): x is ConnectorProvider => (CONNECTOR_PROVIDERS as readonly string[]).includes(x);
+const providerOf = (req: Request) => protoEnum.provider.to(connectorProvider.parse(req.params.provider));
+const body = (req: Request) => req.body ?? {};
+
+/**
+ * Connections (/v3/connections...): validated against the OpenAPI description
+ * and forwarded to the connections service, whose answers are presented in
+ * the description's shapes.
+ */
+export function connectionRoutes(b: Backends): Router {
+  const r = Router();
+  const c = b.connections;
+
+  r.post("/v3/connections/list", async (req, res) => {
+    const { containerTags } = listConnectionsBody.parse(body(req));
+    const out = await c.ListConnections({ context: callContext(req), containerTags: containerTags ?? [] }, req);
+    res.json(out.connections.map(presentConnection));
+  });
+
+  r.get("/v3/connections/:connectionId/resources", async (req, res) => {
+    const q = resourcesQuery.parse(req.query);
+    const out = await c.ListConnectionResources(
+      {
+        context: callContext(req),
+        connectionId: connectionIdParam.parse(req.params.connectionId),
+        page: q.page ?? 1,
+        perPage: q.per_page ?? 30,
+        parentId: q.parent_id ?? "",
+      },
+      req,
+    );
+    res.json({ resources: out.resources.map((x) => x as unknown), ...(out.totalCount !== undefined ? { total_count: out.totalCount } : {}) });
+  });
+
+  r.post("/v3/connections/:connectionId/configure", async (req, res) => {
+    const { resources } = configureBody.parse(body(req));
+    const out = await c.ConfigureConnection(
+      {
+        context: callContext(req),
+        connectionId: connectionIdParam.parse(req.params.connectionId),
+        resources: resources.map((x) => toStruct(x as JsonObject)!),
+      },
+      req,
+    );
+    res.json({ success: out.success, message: out.message, webhooksRegistered: out.webhooksRegistered });
+  });
+
+  r.post("/v3/connections/:provider/connection", async (req, res) => {
+    const provider = providerOf(req);
+    const { containerTags } = providerTagsBody.parse(body(req));
+    const out = await c.GetConnectionByTags({ context: callContext(req), provider, containerTags }, req);
+    res.json(presentConnection(out.connection!));
+  });
+
+  r.post("/v3/connections/:provider/documents", async (req, res) => {
+    const provider = providerOf(req);
+    const { containerTags } = optionalProviderTagsBody.parse(body(req));
+    const out = await c.ListConnectionDocuments({ context: callContext(req), provider, containerTags: containerTags ?? [] }, req);
+    res.json(out.documents.map(presentConnectionDocument));
+  });
+
+  r.post("/v3/connections/:provider/import", async (req, res) => {
+    const provider = providerOf(req);
+    const { containerTags } = optionalProviderTagsBody.parse(body(req));
+    const out = await c.ImportConnections({ context: callContext(req), provider, containerTags: containerTags ?? [] }, req);
+    res
+      .status(202)
+      .type("text/plain")
+      .send(out.message || "Importing connections...");
+  });
+
+  r.post("/v3/connections/:provider", async (req, res) => {
+    const provider = providerOf(req);
+    const p = createConnectionBody.parse(body(req));
+    const out = await c.CreateConnection(
+      {
+        context: callContext(req),
+        provider,
+        redirectUrl: p.redirectUrl ?? "",
+        namespace: p.containerTag ?? "",
+        containerTags: p.containerTags ?? [],
+        ...(p.documentLimit !== undefined ? { documentLimit: p.documentLimit } : {}),
+        metadata: toStruct(p.metadata ?? undefined),
+      },
+      req,
+    );
+    res.json({ id: out.id, authLink: out.authLink, expiresIn: out.expiresIn, ...(out.redirectsTo ? { redirectsTo: out.redirectsTo } : {}) });
+  });
+
+  r.get("/v3/connections/:connectionId", async (req, res) => {
+    const out = await c.GetConnection({ context: callContext(req), connectionId: connectionIdParam.parse(req.params.connectionId) }, req);
+    res.json(presentConnection(out.connection!));
+  });
+
+  // One path, two operations: a provider name deletes that provider's connection of the given container tags.
+  r.delete("/v3/connections/:idOrProvider", async (req, res) => {
+    const x = String(req.params.idOrProvider);
+    const q = deleteConnectionQuery.parse(req.query);
+    const deleteDocuments = q.deleteDocuments !== "false";
+    if (isProvider(x)) {
+      const { containerTags } = providerTagsBody.parse(body(req));
+      const out = await c.DeleteConnectionByProvider({ context: callContext(req), provider: protoEnum.provider.to(x), containerTags, deleteDocuments }, req);
+      res.json({ id: out.id, provider: protoEnum.provider.from(out.provider) ?? x });
+      return;
+    }
+    const out = await c.DeleteConnection({ context: callContext(req), connectionId: connectionIdParam.parse(x), deleteDocuments }, req);
+    res.json({ id: out.id, provider: protoEnum.provider.from(out.provider) ?? "unknown" });
+  });
+  return r;
+}
+
+/** Headers as the service verifies them (signatures, channel tokens, Pub/Sub's bearer JWT): names lower-cased, repeated values joined. */
+function headerMap(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  return out;
+}
+
+/**
+ * What providers call without an API key: the OAuth callback (the browser is
+ * redirected to the connection's redirectUrl with the outcome) and webhooks
+ * (the raw body and headers go to the service, which verifies them and says
+ * what to answer).
+ */
+export function publicConnectionRoutes(b: Backends): Router {
+  const r = Router();
+  const context = (req: Request) => ({ tenantId: "", requestId: req.requestId ?? "" });
+
+  r.get("/v3/connections/auth/callback/:provider", async (req, res) => {
+    const provider = providerOf(req);
+    const q = oauthCallbackQuery.parse(req.query);
+    const out = await b.connections.HandleOAuthCallback(
+      { context: context(req), provider, code: q.code ?? "", state: q.state ?? "", error: q.error ?? "", errorDescription: q.error_description ?? "" },
+      req,
+    );
+    if (!out.redirectUrl) throw new HttpProblem(400, out.error || "the authorization could not be completed", "start again from the connection's authLink");
+    res.redirect(302, out.redirectUrl);
+  });
+
+  r.post("/v3/connections/webhooks/:provider", express.raw({ type: () => true, limit: WEBHOOK_MAX_BYTES }), async (req, res) => {
+    const provider = providerOf(req);
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const query: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.query)) if (typeof v === "string") query[k] = v;
+    const out = await b.connections.HandleProviderWebhook({ context: context(req), provider, headers: headerMap(req), query, body: raw }, req);
+    res.status(out.httpStatus || 200);
+    if (out.responseBody && out.responseBody.length > 0) res.type(out.responseContentType || "text/plain").send(out.responseBody);
+    else res.end();
+  });
+  return r;
+}
