@@ -1,0 +1,535 @@
+import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, type JsonObject, NotFoundError } from "@engram/kernel";
+import {
+  type AnyBulkWriteOperation,
+  type Binary,
+  type Collection,
+  type Db,
+  ensureIndexes,
+  type IndexSpec,
+  isDuplicateKeyError,
+  withTransaction,
+} from "@engram/storage/mongo";
+import type { ConnectionListFilter, ConnectionRepository, Page, SyncPage } from "../../app/connection-ports";
+import {
+  abandonSyncRun,
+  compact,
+  type Connection,
+  type ConnectionItem,
+  type ConnectionMetadata,
+  type ConnectionProvider,
+  CONNECTION_LIMITS,
+  type Lease,
+  type SyncRun,
+  validateItem,
+  validateLease,
+} from "../../domain/connection";
+// The meta collection is shared with the settings store; each store keeps its key fingerprint under its own `_id`.
+import { CONNECTIONS_META_COLLECTION } from "./settings.mongo";
+
+/**
+ * A connection as stored in `connections`: the record's fields, `_id` = the
+ * connection id. Metadata and config are stored as JSON text, since their
+ * keys are the caller's (a key with '.' or a leading '$' is safe that way);
+ * credentials are sealed bytes only. The sync lease lives in the same
+ * document (`leaseHolder`, `leaseExpiresMs` in epoch milliseconds) so that
+ * taking it is one conditional single-document update; `pageAppliedAt` is
+ * written by every applied sync page so that a page and a concurrent lease
+ * takeover always conflict.
+ */
+export type ConnectionDoc = Omit<Connection, "id" | "metadata" | "config" | "sealedCredentials"> & {
+  _id: string;
+  metadataJson: string;
+  configJson?: string;
+  sealedCredentials?: Binary | Uint8Array;
+  leaseHolder?: string | null;
+  leaseExpiresMs?: number;
+  pageAppliedAt?: Date;
+};
+
+/** A ledger item as stored in `connection_items` (ObjectId `_id`; unique per connection and item key). */
+export type ConnectionItemDoc = ConnectionItem & { tenantId: string };
+
+/** A sync run as stored in `sync_runs`, `_id` = the run id. */
+export type SyncRunDoc = Omit<SyncRun, "id"> & { _id: string };
+
+interface MetaDoc {
+  _id: string;
+  value: string;
+}
+
+export const CONNECTIONS_COLLECTION = "connections";
+export const CONNECTION_ITEMS_COLLECTION = "connection_items";
+export const SYNC_RUNS_COLLECTION = "sync_runs";
+const CREDENTIALS_KEY_ID = "connection_credentials_key_id";
+
+/**
+ * The indexes, one per query path (every query starts with the tenant):
+ *
+ * connections
+ * - `_id` (built in): get, update, delete, leases, applySyncPage (with tenantId in the filter).
+ * - `tenant_created`: list of the tenant, newest first.
+ * - `tenant_provider_created`: list by provider; findByProviderAndTags (tags checked on the provider's few connections).
+ * - `tenant_namespace_created`: list by namespace.
+ * - `tenant_tags` (multikey): list by container tags.
+ * connection_items
+ * - `connection_item` (unique): upsert, remove, getItems, listItemKeys (keyset by itemKey), countItems, delete of a connection.
+ * - `connection_document`: documentIds (covered: distinct documentId of one connection).
+ * sync_runs
+ * - `_id` (built in): getRun, finishRun.
+ * - `connection_started`: lastRun, lastRuns ($sort + $group $first), listRuns, pruneRuns, delete of a connection.
+ * - `connection_running` (partial: status running): startRun closing abandoned runs.
+ *
+ * bindSecretKey counts sealed credentials with a collection scan once at
+ * start, as the settings store does.
+ */
+export const CONNECTION_INDEXES: IndexSpec[] = [
+  { name: "tenant_created", key: { tenantId: 1, createdAt: -1, _id: -1 } },
+  { name: "tenant_provider_created", key: { tenantId: 1, provider: 1, createdAt: -1, _id: -1 } },
+  { name: "tenant_namespace_created", key: { tenantId: 1, namespace: 1, createdAt: -1, _id: -1 } },
+  { name: "tenant_tags", key: { tenantId: 1, containerTags: 1 } },
+];
+export const CONNECTION_ITEM_INDEXES: IndexSpec[] = [
+  { name: "connection_item", key: { tenantId: 1, connectionId: 1, itemKey: 1 }, unique: true },
+  { name: "connection_document", key: { tenantId: 1, connectionId: 1, documentId: 1 } },
+];
+export const SYNC_RUN_INDEXES: IndexSpec[] = [
+  { name: "connection_started", key: { tenantId: 1, connectionId: 1, startedAt: -1, _id: -1 } },
+  { name: "connection_running", key: { tenantId: 1, connectionId: 1 }, partialFilterExpression: { status: "running" } },
+];
+
+const bytesOf = (v: Binary | Uint8Array): Uint8Array => (v instanceof Uint8Array ? new Uint8Array(v) : new Uint8Array(v.value()));
+const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
+const RUNS_NEWEST_FIRST = { startedAt: -1, _id: -1 } as const;
+
+export function toConnectionDoc(c: Connection): ConnectionDoc {
+  return compact<ConnectionDoc>({
+    _id: c.id,
+    tenantId: c.tenantId,
+    provider: c.provider,
+    namespace: c.namespace,
+    containerTags: [...c.containerTags],
+    documentLimit: c.documentLimit,
+    metadataJson: JSON.stringify(c.metadata),
+    status: c.status,
+    email: c.email,
+    expiresAt: c.expiresAt,
+    sealedCredentials: c.sealedCredentials === undefined ? undefined : Buffer.from(c.sealedCredentials),
+    cursor: c.cursor,
+    configJson: c.config === undefined ? undefined : JSON.stringify(c.config),
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
+    revision: c.revision,
+  });
+}
+
+export function fromConnectionDoc(d: ConnectionDoc): Connection {
+  return compact<Connection>({
+    id: d._id,
+    tenantId: d.tenantId,
+    provider: d.provider as ConnectionProvider,
+    namespace: d.namespace,
+    containerTags: [...d.containerTags],
+    documentLimit: d.documentLimit === undefined || d.documentLimit === null ? undefined : Number(d.documentLimit),
+    metadata: JSON.parse(d.metadataJson) as ConnectionMetadata,
+    status: d.status,
+    email: d.email ?? undefined,
+    expiresAt: d.expiresAt ?? undefined,
+    sealedCredentials: d.sealedCredentials ? bytesOf(d.sealedCredentials) : undefined,
+    cursor: d.cursor ?? undefined,
+    config: typeof d.configJson === "string" ? (JSON.parse(d.configJson) as JsonObject) : undefined,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    revision: Number(d.revision),
+  });
+}
+
+function fromItemDoc(d: ConnectionItemDoc): ConnectionItem {
+  return compact<ConnectionItem>({
+    connectionId: d.connectionId,
+    itemKey: d.itemKey,
+    documentId: d.documentId,
+    version: d.version,
+    url: d.url ?? undefined,
+    state: d.state ?? undefined,
+    updatedAt: d.updatedAt,
+  });
+}
+
+function toRunDoc(r: SyncRun): SyncRunDoc {
+  const { id, ...rest } = r;
+  return compact<SyncRunDoc>({ _id: id, ...rest, itemFailures: { count: r.itemFailures.count, samples: r.itemFailures.samples.map((s) => ({ ...s })) } });
+}
+
+function fromRunDoc(d: SyncRunDoc): SyncRun {
+  return compact<SyncRun>({
+    id: d._id,
+    tenantId: d.tenantId,
+    connectionId: d.connectionId,
+    trigger: d.trigger,
+    status: d.status,
+    errorCode: d.errorCode ?? undefined,
+    error: d.error ?? undefined,
+    startedAt: d.startedAt,
+    completedAt: d.completedAt ?? undefined,
+    documentsImported: Number(d.documentsImported),
+    itemFailures: { count: Number(d.itemFailures.count), samples: d.itemFailures.samples.map((s) => ({ itemKey: s.itemKey, reason: s.reason })) },
+  });
+}
+
+function positive(n: number, field: string): number {
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${field} must be a positive integer`);
+  return n;
+}
+
+export interface MongoConnectionRepositoryOptions {
+  /** Default `connections`. */
+  connections?: string;
+  /** Default `connection_items`. */
+  items?: string;
+  /** Default `sync_runs`. */
+  runs?: string;
+  /** Default `connections_meta` (the credentials key's fingerprint). */
+  metaCollection?: string;
+}
+
+/**
+ * Production connection store. Single-document conditional updates give the
+ * lease and the optimistic `update` their atomicity; `applySyncPage` is one
+ * multi-document transaction (a replica set, as the settings store already
+ * needs). `delete` removes the items and runs first and the connection last,
+ * without a transaction (a ledger may hold more items than one transaction
+ * should): a delete that fails midway leaves the connection visible, and
+ * repeating it completes it. The MongoDB connection belongs to the caller:
+ * `close` does not close it.
+ */
+export class MongoConnectionRepository implements ConnectionRepository {
+  readonly connections: Collection<ConnectionDoc>;
+  readonly items: Collection<ConnectionItemDoc>;
+  readonly runs: Collection<SyncRunDoc>;
+  readonly meta: Collection<MetaDoc>;
+
+  constructor(
+    private readonly db: Db,
+    opts: MongoConnectionRepositoryOptions = {},
+  ) {
+    this.connections = db.collection<ConnectionDoc>(opts.connections ?? CONNECTIONS_COLLECTION);
+    this.items = db.collection<ConnectionItemDoc>(opts.items ?? CONNECTION_ITEMS_COLLECTION);
+    this.runs = db.collection<SyncRunDoc>(opts.runs ?? SYNC_RUNS_COLLECTION);
+    this.meta = db.collection<MetaDoc>(opts.metaCollection ?? CONNECTIONS_META_COLLECTION);
+  }
+
+  /** Creates the collections and their indexes (see CONNECTION_INDEXES and the others); idempotent. */
+  async ensureIndexes(): Promise<void> {
+    await ensureIndexes(this.db, this.connections.collectionName, CONNECTION_INDEXES);
+    await ensureIndexes(this.db, this.items.collectionName, CONNECTION_ITEM_INDEXES);
+    await ensureIndexes(this.db, this.runs.collectionName, SYNC_RUN_INDEXES);
+    await ensureIndexes(this.db, this.meta.collectionName, []);
+  }
+
+  async create(c: Connection): Promise<Connection> {
+    try {
+      await this.connections.insertOne(toConnectionDoc(c));
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new AlreadyExistsError(`connection ${c.id} already exists`);
+      throw err;
+    }
+    return (await this.get(c.tenantId, c.id))!;
+  }
+
+  async get(tenantId: string, id: string): Promise<Connection | undefined> {
+    const d = await this.connections.findOne({ _id: id, tenantId });
+    return d ? fromConnectionDoc(d) : undefined;
+  }
+
+  async list(tenantId: string, filter: ConnectionListFilter = {}): Promise<Connection[]> {
+    const docs = await this.connections
+      .find({
+        tenantId,
+        ...(filter.provider !== undefined ? { provider: filter.provider } : {}),
+        ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}),
+        ...(filter.containerTags?.length ? { containerTags: { $in: filter.containerTags } } : {}),
+      })
+      .sort(NEWEST_FIRST)
+      .toArray();
+    return docs.map(fromConnectionDoc);
+  }
+
+  async findByProviderAndTags(tenantId: string, provider: ConnectionProvider, containerTags: string[]): Promise<Connection[]> {
+    if (containerTags.length === 0) return [];
+    const docs = await this.connections
+      .find({ tenantId, provider, containerTags: { $all: containerTags } })
+      .sort(NEWEST_FIRST)
+      .toArray();
+    return docs.map(fromConnectionDoc);
+  }
+
+  async update(next: Connection): Promise<Connection> {
+    const $set: Partial<ConnectionDoc> = { status: next.status, updatedAt: next.updatedAt };
+    const $unset: Record<string, ""> = {};
+    const setOrUnset = <K extends keyof ConnectionDoc>(k: K, v: ConnectionDoc[K] | undefined) => {
+      if (v === undefined) $unset[k] = "";
+      else $set[k] = v;
+    };
+    setOrUnset("email", next.email);
+    setOrUnset("expiresAt", next.expiresAt);
+    setOrUnset("sealedCredentials", next.sealedCredentials === undefined ? undefined : Buffer.from(next.sealedCredentials));
+    setOrUnset("configJson", next.config === undefined ? undefined : JSON.stringify(next.config));
+    setOrUnset("documentLimit", next.documentLimit);
+    const d = await this.connections.findOneAndUpdate(
+      { _id: next.id, tenantId: next.tenantId, revision: next.revision },
+      { $set, ...(Object.keys($unset).length ? { $unset } : {}), $inc: { revision: 1 } },
+      { returnDocument: "after" },
+    );
+    if (d) return fromConnectionDoc(d);
+    const cur = await this.connections.findOne({ _id: next.id, tenantId: next.tenantId }, { projection: { revision: 1 } });
+    if (!cur) throw new NotFoundError(`connection ${next.id} not found`);
+    throw new ConflictError(
+      `connection ${next.id} changed concurrently`,
+      `stored revision ${cur.revision}, expected ${next.revision}; read it again and retry`,
+    );
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    if (!(await this.exists(tenantId, id))) return false;
+    await this.items.deleteMany({ tenantId, connectionId: id });
+    await this.runs.deleteMany({ tenantId, connectionId: id });
+    return (await this.connections.deleteOne({ _id: id, tenantId })).deletedCount === 1;
+  }
+
+  // --- sync runs -----------------------------------------------------------
+
+  async startRun(run: SyncRun): Promise<SyncRun> {
+    if (run.status !== "running") throw new InvalidArgumentError(`a started run must be running, not ${run.status}`);
+    await this.requireConnection(run.tenantId, run.connectionId);
+    const running = await this.runs.find({ tenantId: run.tenantId, connectionId: run.connectionId, status: "running" }).toArray();
+    for (const r of running) {
+      const { _id, ...closed } = toRunDoc(abandonSyncRun(fromRunDoc(r), run.startedAt));
+      await this.runs.replaceOne({ _id, tenantId: run.tenantId, status: "running" }, closed);
+    }
+    try {
+      await this.runs.insertOne(toRunDoc(run));
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new AlreadyExistsError(`sync run ${run.id} already exists`);
+      throw err;
+    }
+    return (await this.getRun(run.tenantId, run.id))!;
+  }
+
+  async finishRun(run: SyncRun): Promise<SyncRun> {
+    if (run.status === "running") throw new InvalidArgumentError("finishRun needs a finished run (finishSyncRun)");
+    const { _id, ...finished } = toRunDoc(run);
+    const res = await this.runs.replaceOne({ _id, tenantId: run.tenantId, connectionId: run.connectionId, status: "running" }, finished);
+    if (res.matchedCount === 0) {
+      const cur = await this.runs.findOne({ _id, tenantId: run.tenantId, connectionId: run.connectionId });
+      if (!cur) throw new NotFoundError(`sync run ${run.id} not found`);
+      throw new FailedPreconditionError(`sync run ${run.id} already finished (${cur.status})`);
+    }
+    return (await this.getRun(run.tenantId, run.id))!;
+  }
+
+  async getRun(tenantId: string, runId: string): Promise<SyncRun | undefined> {
+    const d = await this.runs.findOne({ _id: runId, tenantId });
+    return d ? fromRunDoc(d) : undefined;
+  }
+
+  async lastRun(tenantId: string, connectionId: string): Promise<SyncRun | undefined> {
+    const d = await this.runs.find({ tenantId, connectionId }).sort(RUNS_NEWEST_FIRST).limit(1).next();
+    return d ? fromRunDoc(d) : undefined;
+  }
+
+  async lastRuns(tenantId: string, connectionIds: string[]): Promise<Map<string, SyncRun>> {
+    const out = new Map<string, SyncRun>();
+    if (connectionIds.length === 0) return out;
+    const rows = await this.runs
+      .aggregate<{ _id: string; run: SyncRunDoc }>([
+        { $match: { tenantId, connectionId: { $in: [...new Set(connectionIds)] } } },
+        { $sort: { tenantId: 1, connectionId: 1, startedAt: -1, _id: -1 } },
+        { $group: { _id: "$connectionId", run: { $first: "$$ROOT" } } },
+      ])
+      .toArray();
+    for (const r of rows) out.set(r._id, fromRunDoc(r.run));
+    return out;
+  }
+
+  async listRuns(tenantId: string, connectionId: string, limit: number): Promise<SyncRun[]> {
+    const docs = await this.runs.find({ tenantId, connectionId }).sort(RUNS_NEWEST_FIRST).limit(positive(limit, "limit")).toArray();
+    return docs.map(fromRunDoc);
+  }
+
+  async pruneRuns(tenantId: string, connectionId: string, keep: number): Promise<number> {
+    if (!Number.isInteger(keep) || keep < 0) throw new InvalidArgumentError("keep must be a non-negative integer");
+    const old = await this.runs
+      .find({ tenantId, connectionId }, { projection: { _id: 1 } })
+      .sort(RUNS_NEWEST_FIRST)
+      .skip(keep)
+      .toArray();
+    if (old.length === 0) return 0;
+    return (await this.runs.deleteMany({ tenantId, connectionId, _id: { $in: old.map((d) => d._id) } })).deletedCount;
+  }
+
+  // --- item ledger ---------------------------------------------------------
+
+  async upsertItem(tenantId: string, item: ConnectionItem): Promise<void> {
+    validateItem(item);
+    await this.requireConnection(tenantId, item.connectionId);
+    await this.items.bulkWrite([itemUpsert(tenantId, item)]);
+  }
+
+  async removeItem(tenantId: string, connectionId: string, itemKey: string): Promise<ConnectionItem | undefined> {
+    const d = await this.items.findOneAndDelete({ tenantId, connectionId, itemKey });
+    return d ? fromItemDoc(d) : undefined;
+  }
+
+  async getItems(tenantId: string, connectionId: string, itemKeys: string[]): Promise<Map<string, ConnectionItem>> {
+    const out = new Map<string, ConnectionItem>();
+    if (itemKeys.length === 0) return out;
+    for (const d of await this.items.find({ tenantId, connectionId, itemKey: { $in: itemKeys } }).toArray()) out.set(d.itemKey, fromItemDoc(d));
+    return out;
+  }
+
+  async listItemKeys(tenantId: string, connectionId: string, opts: { after?: string; limit: number }): Promise<Page<string>> {
+    const limit = positive(opts.limit, "limit");
+    const docs = await this.items
+      .find({ tenantId, connectionId, ...(opts.after !== undefined ? { itemKey: { $gt: opts.after } } : {}) }, { projection: { _id: 0, itemKey: 1 } })
+      .sort({ itemKey: 1 })
+      .limit(limit + 1)
+      .toArray();
+    const items = docs.slice(0, limit).map((d) => d.itemKey);
+    return docs.length > limit ? { items, next: items[items.length - 1]! } : { items };
+  }
+
+  async documentIds(tenantId: string, connectionId: string): Promise<string[]> {
+    const ids = (await this.items.distinct("documentId", { tenantId, connectionId })) as string[];
+    return ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  async countItems(tenantId: string, connectionId: string): Promise<number> {
+    return this.items.countDocuments({ tenantId, connectionId });
+  }
+
+  async applySyncPage(tenantId: string, connectionId: string, page: SyncPage): Promise<void> {
+    const upserts = page.upserts ?? [];
+    for (const item of upserts) {
+      validateItem(item);
+      if (item.connectionId !== connectionId)
+        throw new InvalidArgumentError(`item ${item.itemKey} belongs to connection ${item.connectionId}, not ${connectionId}`);
+    }
+    if (typeof page.cursor === "string" && page.cursor.length > CONNECTION_LIMITS.cursor)
+      throw new InvalidArgumentError(`cursor: at most ${CONNECTION_LIMITS.cursor} characters`);
+    const ops: AnyBulkWriteOperation<ConnectionItemDoc>[] = [
+      ...upserts.map((item) => itemUpsert(tenantId, item)),
+      ...(page.removals ?? []).map((itemKey) => ({ deleteOne: { filter: { tenantId, connectionId, itemKey } } })),
+    ];
+    await withTransaction(this.db.client, async (session) => {
+      // The lease check and a write to the connection first: a concurrent takeover of the lease then conflicts with this transaction.
+      const res = await this.connections.updateOne(
+        { _id: connectionId, tenantId, leaseHolder: page.holder, leaseExpiresMs: { $gt: page.now.getTime() } },
+        {
+          $set: { pageAppliedAt: page.now, ...(typeof page.cursor === "string" ? { cursor: page.cursor } : {}) },
+          ...(page.cursor === null ? { $unset: { cursor: "" as const } } : {}),
+        },
+        { session },
+      );
+      if (res.matchedCount === 0) {
+        if (!(await this.connections.findOne({ _id: connectionId, tenantId }, { projection: { _id: 1 }, session })))
+          throw new NotFoundError(`connection ${connectionId} not found`);
+        throw new FailedPreconditionError(
+          `the sync lease of connection ${connectionId} is not held by ${page.holder}`,
+          "nothing was applied; acquire the lease again",
+        );
+      }
+      if (ops.length) await this.items.bulkWrite(ops, { session, ordered: true });
+    });
+  }
+
+  // --- leases --------------------------------------------------------------
+
+  async tryAcquireLease(tenantId: string, connectionId: string, holder: string, ttlMs: number, now: Date): Promise<Lease | undefined> {
+    validateLease(holder, ttlMs);
+    const expires = now.getTime() + ttlMs;
+    const d = await this.connections.findOneAndUpdate(
+      { _id: connectionId, tenantId, $or: [{ leaseHolder: null }, { leaseExpiresMs: { $lte: now.getTime() } }, { leaseHolder: holder }] },
+      { $set: { leaseHolder: holder, leaseExpiresMs: expires } },
+      { projection: { _id: 1 } },
+    );
+    if (d) return { connectionId, holder, expiresAt: new Date(expires).toISOString() };
+    if (!(await this.exists(tenantId, connectionId))) throw new NotFoundError(`connection ${connectionId} not found`);
+    return undefined;
+  }
+
+  async renewLease(tenantId: string, connectionId: string, holder: string, ttlMs: number, now: Date): Promise<Lease | undefined> {
+    validateLease(holder, ttlMs);
+    const expires = now.getTime() + ttlMs;
+    const res = await this.connections.updateOne(
+      { _id: connectionId, tenantId, leaseHolder: holder, leaseExpiresMs: { $gt: now.getTime() } },
+      { $set: { leaseExpiresMs: expires } },
+    );
+    return res.matchedCount === 1 ? { connectionId, holder, expiresAt: new Date(expires).toISOString() } : undefined;
+  }
+
+  async releaseLease(tenantId: string, connectionId: string, holder: string): Promise<boolean> {
+    const res = await this.connections.updateOne({ _id: connectionId, tenantId, leaseHolder: holder }, { $unset: { leaseHolder: "", leaseExpiresMs: "" } });
+    return res.matchedCount === 1;
+  }
+
+  /**
+   * Records which key seals the stored credentials (its fingerprint, not the
+   * key), under its own name in the meta collection the settings store also
+   * uses: a different key is refused while sealed credentials exist; without
+   * them the new key is adopted. Run at start.
+   */
+  async bindSecretKey(keyId: string): Promise<void> {
+    await withTransaction(this.db.client, async (session) => {
+      const row = await this.meta.findOne({ _id: CREDENTIALS_KEY_ID }, { session });
+      if (row?.value === keyId) return;
+      if (row) {
+        const sealed = await this.connections.countDocuments({ sealedCredentials: { $type: "binData" } }, { session });
+        if (sealed > 0) {
+          throw new Error(
+            `the secret key differs from the one that sealed the credentials of ${sealed} connection(s) in MongoDB (${this.db.databaseName}.${this.connections.collectionName}); ` +
+              "restore the previous ENGRAM_SECRET_KEY",
+          );
+        }
+      }
+      await this.meta.updateOne({ _id: CREDENTIALS_KEY_ID }, { $set: { value: keyId } }, { upsert: true, session });
+    });
+  }
+
+  /** The bound key fingerprint (inspection and tests). */
+  async boundSecretKeyId(): Promise<string | undefined> {
+    return (await this.meta.findOne({ _id: CREDENTIALS_KEY_ID }))?.value;
+  }
+
+  async close(): Promise<void> {}
+
+  private async exists(tenantId: string, id: string): Promise<boolean> {
+    return (await this.connections.findOne({ _id: id, tenantId }, { projection: { _id: 1 } })) !== null;
+  }
+
+  private async requireConnection(tenantId: string, id: string): Promise<void> {
+    if (!(await this.exists(tenantId, id))) throw new NotFoundError(`connection ${id} not found`);
+  }
+}
+
+function itemUpsert(tenantId: string, item: ConnectionItem): AnyBulkWriteOperation<ConnectionItemDoc> {
+  const $set: Partial<ConnectionItemDoc> = { documentId: item.documentId, version: item.version, updatedAt: item.updatedAt };
+  const $unset: { url?: ""; state?: "" } = {};
+  if (item.url !== undefined) $set.url = item.url;
+  else $unset.url = "";
+  if (item.state !== undefined) $set.state = item.state;
+  else $unset.state = "";
+  return {
+    updateOne: {
+      filter: { tenantId, connectionId: item.connectionId, itemKey: item.itemKey },
+      update: { $set, ...(Object.keys($unset).length ? { $unset } : {}) },
+      upsert: true,
+    },
+  };
+}
+
+/** The connection store on MongoDB: creates its collections and indexes and returns it. Bind the secret key at start with `await repo.bindSecretKey(box.keyId)`. */
+export async function createMongoConnectionRepository(db: Db, opts: MongoConnectionRepositoryOptions = {}): Promise<MongoConnectionRepository> {
+  const repo = new MongoConnectionRepository(db, opts);
+  await repo.ensureIndexes();
+  return repo;
+}

@@ -1,0 +1,133 @@
+import type { Connection, ConnectionItem, ConnectionProvider, Lease, SyncRun } from "../domain/connection";
+
+/** Filters of a tenant's connection list; every one given must match. */
+export interface ConnectionListFilter {
+  provider?: ConnectionProvider;
+  namespace?: string;
+  /** Connections carrying at least one of these container tags (empty or absent = no filter). */
+  containerTags?: string[];
+}
+
+/** One page of a keyset listing: `next` is the `after` of the following page, absent on the last page. */
+export interface Page<T> {
+  items: T[];
+  next?: string;
+}
+
+/**
+ * One durably applied page of a sync: the ledger changes the page produced
+ * and the provider cursor that follows it. Applied all or nothing, and only
+ * while `holder` holds the connection's lease.
+ */
+export interface SyncPage {
+  holder: string;
+  /** The time the lease is checked at. */
+  now: Date;
+  /** Items imported or re-imported by the page (replaced whole by item key). */
+  upserts?: ConnectionItem[];
+  /** Item keys the provider reported deleted (or the prune found gone). */
+  removals?: string[];
+  /** undefined = keep the cursor, null = clear it (full resync next), a string = the new cursor. */
+  cursor?: string | null;
+}
+
+/**
+ * Storage port for connections, their sync runs, their item ledgers and
+ * their sync leases. Every operation takes the tenant and filters by it: a
+ * connection, run or item of another tenant reads as absent (not found),
+ * never as "forbidden". Sealed credentials are opaque bytes to it.
+ *
+ * Concurrency guarantees (both adapters):
+ * - `update` is a compare-and-set on `revision`: it fails with
+ *   ConflictError when the stored revision is not the one the caller read,
+ *   so no change is lost; callers re-read and re-apply.
+ * - The cursor moves only through `applySyncPage`, atomically with the ledger
+ *   changes of the page it follows (SQLite: one transaction; MongoDB: one
+ *   multi-document transaction), and only while the caller holds the lease:
+ *   a worker that lost its lease cannot move the cursor past items it did not
+ *   apply, nor apply items over the new holder's.
+ * - Lease operations are single atomic conditional writes: at most one
+ *   holder per connection at any time, across replicas.
+ */
+export interface ConnectionRepository {
+  /** Stores a new connection. AlreadyExistsError when the id is taken. */
+  create(conn: Connection): Promise<Connection>;
+  get(tenantId: string, id: string): Promise<Connection | undefined>;
+  /** The tenant's connections, newest first (createdAt, then id, descending). */
+  list(tenantId: string, filter?: ConnectionListFilter): Promise<Connection[]>;
+  /**
+   * The provider's connections whose container tags include every one of
+   * `containerTags` (GetConnectionByTags, DeleteConnectionByProvider), newest
+   * first. An empty `containerTags` matches nothing.
+   */
+  findByProviderAndTags(tenantId: string, provider: ConnectionProvider, containerTags: string[]): Promise<Connection[]>;
+  /**
+   * Writes `next` if the stored connection still has `next.revision`, and
+   * returns it with the revision incremented. Writes the mutable fields
+   * (status, email, expiresAt, sealedCredentials, config, documentLimit,
+   * updatedAt); id, tenant, provider, scope, metadata and createdAt are fixed
+   * at creation and the cursor moves only through `applySyncPage`.
+   * NotFoundError when absent, ConflictError when changed concurrently.
+   */
+  update(next: Connection): Promise<Connection>;
+  /** Removes the connection with its item ledger, sync runs and lease. False when there was none. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+
+  /**
+   * Records a started run. Any run of the connection still `running` is
+   * closed as failed (`abandonSyncRun`): only a lease holder starts runs, so
+   * such a run's worker is gone. NotFoundError when the connection is absent.
+   */
+  startRun(run: SyncRun): Promise<SyncRun>;
+  /**
+   * Stores the finished run (`finishSyncRun`) over the running one.
+   * NotFoundError when absent; FailedPreconditionError when it already
+   * finished (a run finishes once).
+   */
+  finishRun(run: SyncRun): Promise<SyncRun>;
+  getRun(tenantId: string, runId: string): Promise<SyncRun | undefined>;
+  /** The connection's most recent run (by startedAt, then id), or undefined when it never synced. */
+  lastRun(tenantId: string, connectionId: string): Promise<SyncRun | undefined>;
+  /** The most recent run of each connection that has one (for lists). */
+  lastRuns(tenantId: string, connectionIds: string[]): Promise<Map<string, SyncRun>>;
+  /** The connection's runs, newest first. */
+  listRuns(tenantId: string, connectionId: string, limit: number): Promise<SyncRun[]>;
+  /** Keeps the newest `keep` runs of the connection and removes the others; returns how many were removed. */
+  pruneRuns(tenantId: string, connectionId: string, keep: number): Promise<number>;
+
+  /** Adds or replaces one ledger item (by item key). NotFoundError when the connection is absent. */
+  upsertItem(tenantId: string, item: ConnectionItem): Promise<void>;
+  /** Removes one ledger item and returns it (its document is the caller's to delete), or undefined. */
+  removeItem(tenantId: string, connectionId: string, itemKey: string): Promise<ConnectionItem | undefined>;
+  /** The stored items among `itemKeys`, by item key (to skip unchanged versions). */
+  getItems(tenantId: string, connectionId: string, itemKeys: string[]): Promise<Map<string, ConnectionItem>>;
+  /** Item keys in ascending code-point (UTF-8 byte) order, `limit` at a time, after `after` (the prune's full-ID listing). */
+  listItemKeys(tenantId: string, connectionId: string, opts: { after?: string; limit: number }): Promise<Page<string>>;
+  /** Every distinct document id the connection's items hold (deleteDocuments). */
+  documentIds(tenantId: string, connectionId: string): Promise<string[]>;
+  /** How many items the ledger holds (documentLimit). */
+  countItems(tenantId: string, connectionId: string): Promise<number>;
+  /**
+   * Applies one sync page: the item upserts and removals and the cursor,
+   * atomically, only while `page.holder` holds an unexpired lease on the
+   * connection. NotFoundError when the connection is absent;
+   * FailedPreconditionError (nothing applied) when the lease is not held.
+   */
+  applySyncPage(tenantId: string, connectionId: string, page: SyncPage): Promise<void>;
+
+  /**
+   * Takes the connection's sync lease for `ttlMs` when it is free, expired,
+   * or already `holder`'s (which extends it). Undefined when another holder
+   * has it; NotFoundError when the connection is absent.
+   */
+  tryAcquireLease(tenantId: string, connectionId: string, holder: string, ttlMs: number, now: Date): Promise<Lease | undefined>;
+  /** Extends `holder`'s unexpired lease to now + ttlMs. Undefined when it lapsed or someone else holds it (acquire again). */
+  renewLease(tenantId: string, connectionId: string, holder: string, ttlMs: number, now: Date): Promise<Lease | undefined>;
+  /** Gives the lease up if `holder` has it; false otherwise. */
+  releaseLease(tenantId: string, connectionId: string, holder: string): Promise<boolean>;
+
+  close(): Promise<void>;
+}
+
+/** The context a connection's credentials are sealed under (see SecretSealer): bound to tenant and connection. */
+export const connectionCredentialsContext = (tenantId: string, connectionId: string) => `connection-credentials:${tenantId}:${connectionId}`;

@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
+import { SqliteSettingsRepository } from "../../src/adapters/embedded/settings.sqlite";
+import { emptySettings } from "../../src/domain/settings";
+import { conn, connectionRepositoryContract, item } from "./connection-repository.contract";
+
+describe("SqliteConnectionRepository (connection repository contract)", () => {
+  connectionRepositoryContract(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-connections-"));
+    let repo = new SqliteConnectionRepository(dir);
+    return {
+      get repo() {
+        return repo;
+      },
+      reopen: async () => {
+        await repo.close();
+        repo = new SqliteConnectionRepository(dir);
+        return repo;
+      },
+      bindSecretKey: async (keyId) => repo.bindSecretKey(keyId),
+      boundKeyId: async () => repo.boundSecretKeyId(),
+      rawStored: async () => {
+        // Closed first, so that everything is in the database file.
+        await repo.close();
+        const raw = Buffer.concat(fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f))));
+        repo = new SqliteConnectionRepository(dir);
+        return raw;
+      },
+      close: async () => {
+        await repo.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
+/** What only the embedded store has: its file beside the settings store's, and its query plans. */
+describe("SqliteConnectionRepository storage", () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-connections-"));
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps its own file (connectors.db) beside the settings store's connections.db, each with its own migrations", async () => {
+    const settings = new SqliteSettingsRepository(dir);
+    const connections = new SqliteConnectionRepository(dir);
+    await settings.update("acme", () => ({ ...emptySettings("acme"), filterPrompt: "p", updatedAt: "2025-01-01T00:00:00.000Z" }));
+    const c = await connections.create(conn());
+    await settings.close();
+    await connections.close();
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".db"))
+        .sort(),
+    ).toEqual(["connections.db", "connectors.db"]);
+    // Reopened in the other order: neither store skips or repeats the other's migrations.
+    const again = new SqliteConnectionRepository(dir);
+    const settingsAgain = new SqliteSettingsRepository(dir);
+    expect(await again.get("acme", c.id)).toEqual(c);
+    expect((await settingsAgain.get("acme"))?.filterPrompt).toBe("p");
+    expect(again.db.pragma("user_version", { simple: true })).toBe(1);
+    await again.close();
+    await settingsAgain.close();
+  });
+
+  it("serves every query path from an index (no full table scan)", async () => {
+    const repo = new SqliteConnectionRepository(dir);
+    const c = await repo.create(conn());
+    await repo.upsertItem("acme", item(c.id, "k"));
+    const plan = (sql: string, ...args: unknown[]) =>
+      (repo.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join(" | ");
+    const queries: [string, string, unknown[]][] = [
+      ["get", "SELECT * FROM connections WHERE id = ? AND tenant_id = ?", [c.id, "acme"]],
+      ["list", "SELECT * FROM connections WHERE tenant_id = ? ORDER BY created_at DESC, id DESC", ["acme"]],
+      ["by provider", "SELECT * FROM connections WHERE tenant_id = ? AND provider = ? ORDER BY created_at DESC, id DESC", ["acme", "notion"]],
+      [
+        "item keys",
+        "SELECT item_key FROM connection_items WHERE connection_id = ? AND tenant_id = ? AND item_key > ? ORDER BY item_key LIMIT ?",
+        [c.id, "acme", "", 10],
+      ],
+      ["document ids", "SELECT DISTINCT document_id FROM connection_items WHERE connection_id = ? AND tenant_id = ? ORDER BY document_id", [c.id, "acme"]],
+      ["last run", "SELECT * FROM sync_runs WHERE connection_id = ? AND tenant_id = ? ORDER BY started_at DESC, id DESC LIMIT 1", [c.id, "acme"]],
+      ["running runs", "SELECT * FROM sync_runs WHERE connection_id = ? AND tenant_id = ? AND status = 'running'", [c.id, "acme"]],
+    ];
+    for (const [label, sql, args] of queries) {
+      const p = plan(sql, ...args);
+      expect({ label, scans: /SCAN (connections|connection_items|sync_runs)\b(?! USING)/.test(p), temp: p.includes("USE TEMP B-TREE") }).toEqual({
+        label,
+        scans: false,
+        temp: false,
+      });
+    }
+    await repo.close();
+  });
+});

@@ -1,0 +1,141 @@
+import { BSON } from "@engram/storage/mongo";
+import { describeWithEngines } from "@engram/testing";
+import { useMongoDatabase } from "@engram/testing/src/mongo";
+import {
+  CONNECTION_INDEXES,
+  CONNECTION_ITEM_INDEXES,
+  createMongoConnectionRepository,
+  type MongoConnectionRepository,
+  SYNC_RUN_INDEXES,
+} from "../../src/adapters/mongo/connections.mongo";
+import { createMongoSettingsRepository } from "../../src/adapters/mongo/settings.mongo";
+import { newSyncRun } from "../../src/domain/connection";
+import { conn, type ConnectionRepositoryHarness, connectionRepositoryContract, item } from "./connection-repository.contract";
+
+describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
+  const mongo = useMongoDatabase(mongoUrl, "connections");
+  let n = 0;
+
+  /** A repository on collections of its own (connections_N, ...): empty for every test. */
+  async function openMongo(): Promise<ConnectionRepositoryHarness & { repo: MongoConnectionRepository }> {
+    const i = ++n;
+    const opts = { connections: `connections_${i}`, items: `connection_items_${i}`, runs: `sync_runs_${i}`, metaCollection: `connections_meta_${i}` };
+    let repo = await createMongoConnectionRepository(mongo.db, opts);
+    return {
+      get repo() {
+        return repo;
+      },
+      reopen: async () => {
+        await repo.close();
+        repo = await createMongoConnectionRepository(mongo.db, opts);
+        return repo;
+      },
+      bindSecretKey: (keyId) => repo.bindSecretKey(keyId),
+      boundKeyId: () => repo.boundSecretKeyId(),
+      rawStored: async () => {
+        const docs = [
+          ...(await repo.connections.find().toArray()),
+          ...(await repo.items.find().toArray()),
+          ...(await repo.runs.find().toArray()),
+          ...(await repo.meta.find().toArray()),
+        ];
+        return Buffer.concat(docs.map((d) => Buffer.from(BSON.serialize(d))));
+      },
+      close: () => repo.close(),
+    };
+  }
+
+  describe("connection repository contract", () => {
+    connectionRepositoryContract(openMongo);
+  });
+
+  describe("MongoDB specifics", () => {
+    it("creates an index for every query path, idempotently", async () => {
+      const h = await openMongo();
+      await h.repo.ensureIndexes();
+      const check = async (
+        coll: { listIndexes(): { toArray(): Promise<{ name?: string; key?: unknown; unique?: boolean; partialFilterExpression?: unknown }[]> } },
+        specs: typeof CONNECTION_INDEXES,
+      ) => {
+        const indexes = await coll.listIndexes().toArray();
+        for (const spec of specs) {
+          const found = indexes.find((x) => x.name === spec.name);
+          expect({ name: spec.name, key: found?.key }).toEqual({ name: spec.name, key: spec.key });
+          if (spec.unique) expect(found?.unique).toBe(true);
+          if (spec.partialFilterExpression) expect(found?.partialFilterExpression).toEqual(spec.partialFilterExpression);
+        }
+      };
+      await check(h.repo.connections, CONNECTION_INDEXES);
+      await check(h.repo.items, CONNECTION_ITEM_INDEXES);
+      await check(h.repo.runs, SYNC_RUN_INDEXES);
+      await h.close();
+    });
+
+    it("serves the read paths from those indexes (no collection scan)", async () => {
+      const h = await openMongo();
+      const c = await h.repo.create(conn({ containerTags: ["t1"] }));
+      await h.repo.upsertItem("acme", item(c.id, "k"));
+      await h.repo.startRun(newSyncRun({ tenantId: "acme", connectionId: c.id, trigger: "manual" }, "2025-01-01T00:00:00.000Z"));
+      const { connections, items, runs } = h.repo;
+      const plans: [string, Promise<unknown>][] = [
+        ["list", connections.find({ tenantId: "acme" }).sort({ createdAt: -1, _id: -1 }).explain()],
+        [
+          "by provider",
+          connections
+            .find({ tenantId: "acme", provider: "notion", containerTags: { $all: ["t1"] } })
+            .sort({ createdAt: -1, _id: -1 })
+            .explain(),
+        ],
+        ["by namespace", connections.find({ tenantId: "acme", namespace: "team" }).sort({ createdAt: -1, _id: -1 }).explain()],
+        ["by tags", connections.find({ tenantId: "acme", containerTags: { $in: ["t1"] } }).explain()],
+        [
+          "item keys",
+          items
+            .find({ tenantId: "acme", connectionId: c.id, itemKey: { $gt: "" } })
+            .sort({ itemKey: 1 })
+            .limit(11)
+            .explain(),
+        ],
+        ["items by key", items.find({ tenantId: "acme", connectionId: c.id, itemKey: { $in: ["k"] } }).explain()],
+        ["last run", runs.find({ tenantId: "acme", connectionId: c.id }).sort({ startedAt: -1, _id: -1 }).limit(1).explain()],
+        ["running runs", runs.find({ tenantId: "acme", connectionId: c.id, status: "running" }).explain()],
+      ];
+      for (const [label, plan] of plans) {
+        const text = JSON.stringify(((await plan) as { queryPlanner: unknown }).queryPlanner);
+        expect({ label, usesIndex: text.includes("IXSCAN"), scans: text.includes("COLLSCAN") }).toEqual({ label, usesIndex: true, scans: false });
+      }
+      await h.close();
+    });
+
+    it("stores metadata and config as JSON text, credentials as binary, the lease inside the connection document", async () => {
+      const h = await openMongo();
+      const c = await h.repo.create(conn({ metadata: { "a.b": 1, $c: "x" }, config: { "$k.v": true }, sealedCredentials: new Uint8Array([9, 8, 7]) }));
+      await h.repo.tryAcquireLease("acme", c.id, "w1", 60_000, new Date("2025-01-01T00:00:00.000Z"));
+      const raw = await h.repo.connections.findOne({ _id: c.id });
+      expect(raw).toMatchObject({
+        metadataJson: '{"a.b":1,"$c":"x"}',
+        configJson: '{"$k.v":true}',
+        leaseHolder: "w1",
+        leaseExpiresMs: Date.parse("2025-01-01T00:01:00.000Z"),
+      });
+      expect(raw?.sealedCredentials).toBeInstanceOf(BSON.Binary);
+      await h.close();
+    });
+
+    it("keeps its credentials key fingerprint apart from the settings store's in the shared meta collection", async () => {
+      const i = ++n;
+      const meta = `connections_meta_shared_${i}`;
+      const settings = await createMongoSettingsRepository(mongo.db, { collection: `org_settings_${i}`, metaCollection: meta });
+      const connections = await createMongoConnectionRepository(mongo.db, {
+        connections: `connections_${i}`,
+        items: `items_${i}`,
+        runs: `runs_${i}`,
+        metaCollection: meta,
+      });
+      await settings.bindSecretKey("settings-key");
+      await connections.bindSecretKey("connections-key");
+      expect(await settings.boundSecretKeyId()).toBe("settings-key");
+      expect(await connections.boundSecretKeyId()).toBe("connections-key");
+    });
+  });
+});
