@@ -60,7 +60,7 @@ describe("deploy/topology.yaml", () => {
   it("lists services in start order: each after the peers it dials", () => {
     const names = serviceNames(t);
     for (const svc of names) for (const peer of serviceOf(t, svc).peers) expect(names.indexOf(peer)).toBeLessThan(names.indexOf(svc));
-    expect(callersOf(t, "ingestion").sort()).toEqual(["gateway", "memories", "pipeline-worker", "recall"]);
+    expect(callersOf(t, "ingestion").sort()).toEqual(["connections", "gateway", "memories", "pipeline-worker", "recall"]);
     expect(callersOf(t, "pipeline-worker")).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import { rootCertificates } from "node:tls";
 import { Agent, fetch, type Response } from "undici";
 import { isPrivateAddress } from "./address";
 import { UrlFetchError, UrlRefusedError } from "./errors";
+import { checkRequestHeaders } from "./headers";
 import { resolveFetchPolicy, type FetchPolicy } from "./policy";
 
 /** Resolves a host name to every address it has (IPv4 and IPv6). */
@@ -22,6 +23,16 @@ export interface FetcherDeps {
 export interface FetchInit {
   /** The Accept header; default any type. */
   accept?: string;
+  /**
+   * Request headers, names case-insensitive. A User-Agent here replaces the
+   * policy's. Guard and framing headers (`host`, `connection`,
+   * `transfer-encoding`, `content-length`, `upgrade`, `proxy-*`, …), invalid
+   * names and values with control characters are refused with a TypeError
+   * before anything is fetched. On redirects, only `user-agent` and `accept`
+   * follow the chain to another origin; the rest (credentials, conditional
+   * headers) are sent only on hops of the origin asked for. See headers.ts.
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Cancels the fetch; it then rejects with the signal's reason. */
   signal?: AbortSignal;
 }
@@ -29,6 +40,12 @@ export interface FetchInit {
 export interface FetchedResource {
   /** The URL of the body, after redirects (without fragment). */
   url: string;
+  /**
+   * A 2xx, or 304 Not Modified when the request that got it carried
+   * If-None-Match or If-Modified-Since (then the body is empty). A 304 to an
+   * unconditional request is still refused (`http_status`), as every other
+   * non-2xx answer.
+   */
   status: number;
   contentType?: string;
   /** The body, content-decoded (gzip, deflate, br). */
@@ -71,7 +88,9 @@ const TLS_ERROR_CODES = new Set([
  * connectors). Checks the scheme, refuses credentials in the URL, resolves
  * the host and refuses private/reserved addresses unless the policy allows
  * them, follows redirects by hand re-checking every hop, bounds the body by
- * `maxBytes` and the whole operation by `timeoutMs`.
+ * `maxBytes` and the whole operation by `timeoutMs`. Caller headers are
+ * checked before anything is asked, and credentials and conditional headers
+ * never follow a redirect to another origin (see headers.ts).
  *
  * DNS rebinding: the check and the connection must see the same addresses,
  * or a host could answer a public address to the check and 127.0.0.1 to the
@@ -123,8 +142,9 @@ export class GuardedFetcher {
     return { url, host: hostname, addresses };
   }
 
-  /** Fetches `input` under the policy; see the class comment. */
+  /** Fetches `input` under the policy; see the class comment, and {@link FetchInit.headers} for request headers. */
   async fetch(input: string | URL, init: FetchInit = {}): Promise<FetchedResource> {
+    const callerHeaders = checkRequestHeaders(init.headers, init.accept);
     init.signal?.throwIfAborted();
     const controller = new AbortController();
     let current = typeof input === "string" ? input : input.href;
@@ -144,12 +164,22 @@ export class GuardedFetcher {
     const signal = controller.signal;
     try {
       const redirects: string[] = [];
+      let origin: string | undefined;
+      let onOrigin = true; // every hop so far was on the origin asked for
       for (;;) {
         const target = await this.vet(current, signal);
         pins.set(target.host.toLowerCase(), target.addresses);
         const href = target.url.href;
         current = href;
-        const res = await this.send(target.url, agent, init.accept, signal);
+        origin ??= target.url.origin;
+        onOrigin &&= target.url.origin === origin && origin !== "null"; // an opaque origin matches nothing
+        const headers: Record<string, string> = {
+          "user-agent": this.policy.userAgent,
+          accept: init.accept ?? "*/*",
+          ...callerHeaders.everyHop,
+          ...(onOrigin ? callerHeaders.sameOrigin : {}),
+        };
+        const res = await this.send(target.url, agent, headers, signal);
 
         if (REDIRECT_STATUSES.has(res.status)) {
           const location = res.headers.get("location");
@@ -171,16 +201,18 @@ export class GuardedFetcher {
           current = next.href;
           continue;
         }
-        if (res.status < 200 || res.status > 299) {
+        // A 304 answers the conditional headers this hop sent: the caller's copy is current.
+        const notModified = res.status === 304 && (headers["if-none-match"] !== undefined || headers["if-modified-since"] !== undefined);
+        if (res.status < 200 || (res.status > 299 && !notModified)) {
           await discard(res);
           throw statusError(res, href);
         }
-        const bytes = await this.readBody(res, href);
-        const headers: Record<string, string> = {};
-        res.headers.forEach((value, name) => {
-          headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-        });
-        return { url: href, status: res.status, contentType: res.headers.get("content-type") ?? undefined, bytes, headers, redirects };
+        let bytes: Uint8Array;
+        if (notModified) {
+          await discard(res); // a 304 has no body (RFC 9110 §15.4.5)
+          bytes = new Uint8Array(0);
+        } else bytes = await this.readBody(res, href);
+        return { url: href, status: res.status, contentType: res.headers.get("content-type") ?? undefined, bytes, headers: headerRecord(res), redirects };
       }
     } catch (err) {
       // Whatever failed after the deadline or a cancellation failed because of it.
@@ -233,14 +265,9 @@ export class GuardedFetcher {
     return addresses;
   }
 
-  private async send(url: URL, agent: Agent, accept: string | undefined, signal: AbortSignal): Promise<Response> {
+  private async send(url: URL, agent: Agent, headers: Record<string, string>, signal: AbortSignal): Promise<Response> {
     try {
-      return await fetch(url, {
-        dispatcher: agent,
-        redirect: "manual",
-        signal,
-        headers: { "user-agent": this.policy.userAgent, accept: accept ?? "*/*" },
-      });
+      return await fetch(url, { dispatcher: agent, redirect: "manual", signal, headers });
     } catch (err) {
       throw networkError(err, url);
     }
@@ -326,6 +353,15 @@ function raceAbort<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+/** Response headers, names lower-case, repeated ones joined with ", ". */
+function headerRecord(res: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  });
+  return headers;
 }
 
 async function discard(res: Response): Promise<void> {

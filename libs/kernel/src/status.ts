@@ -31,7 +31,7 @@ export const CONNECTOR_PROVIDERS = ["google-drive", "gmail", "notion", "onedrive
 export type ConnectorProvider = (typeof CONNECTOR_PROVIDERS)[number];
 
 /** A connection's last sync run, as the API reports it. */
-export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "partial", "failed"] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 export const SYNC_ERROR_CODES = ["auth_expired", "rate_limited", "plan_required", "provider_unavailable", "internal"] as const;
 export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];

@@ -3,3 +3,4 @@ export * from "./wait";
 export * from "./containers";
 export * from "./random";
 export * from "./fake-json-api";
+export * from "./static-site";

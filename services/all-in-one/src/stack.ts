@@ -11,7 +11,7 @@ import { createIngestionModule, embeddedIngestionStorage } from "@engram/ingesti
 import { createWorkerModule } from "@engram/pipeline-worker";
 import { createEmbeddedMemoryStore, createMemoriesModule, type MemoryRepository } from "@engram/memories";
 import { createRecallModule, type MemoryReadModel } from "@engram/recall";
-import { createConnectionsModule, embeddedSettingsRepository } from "@engram/connections";
+import { createConnectionsModule, embeddedConnectionRepository, embeddedSettingsRepository } from "@engram/connections";
 import { type AllInOneConfig, SERVICES } from "./config";
 import { BUS_PARTICIPANTS, CHUNK_INDEX_USERS, MEMORY_STORE_USERS, memoryStoreKind } from "./topology";
 
@@ -132,12 +132,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       addresses.ingestion = local(grpcPorts.ingestion);
     }
     if (targets.has("connections")) {
-      const config = { ...c.connections, ENGRAM_DATA_DIR: dataDir };
+      const config = { ...c.connections, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion };
+      const mongoStores = mongoDb ? await import("@engram/connections/mongo") : undefined;
       grpcPorts.connections = (await runtime.add(
         createConnectionsModule({
           config,
           logger,
-          settings: mongoDb ? await (await import("@engram/connections/mongo")).createMongoSettingsRepository(mongoDb) : embeddedSettingsRepository(config),
+          settings: mongoStores ? await mongoStores.createMongoSettingsRepository(mongoDb!) : embeddedSettingsRepository(config),
+          connections: mongoStores ? await mongoStores.createMongoConnectionRepository(mongoDb!) : embeddedConnectionRepository(config),
         }),
         bindAddress(c.connections.CONNECTIONS_GRPC_ADDRESS),
       ))!;

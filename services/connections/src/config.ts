@@ -4,6 +4,12 @@ import { isValidSecretKey } from "./adapters/crypto/secret-box";
 export const connectionsConfigSchema = z.object({
   ENGRAM_DATA_DIR: env.string("./.data"),
   CONNECTIONS_GRPC_ADDRESS: env.string("0.0.0.0:50055"),
+  /** Where imported items go (IngestionService). */
+  INGESTION_ADDRESS: env.string("127.0.0.1:50051"),
+  /** Let connectors reach private, loopback and link-local addresses (an on-premises site to crawl; tests). */
+  ENGRAM_ALLOW_PRIVATE_URLS: env.bool(false),
+  /** Wait between two requests of the web crawler when robots.txt sets no Crawl-delay (ms). */
+  CRAWL_DEFAULT_DELAY_MS: env.int(1000, { min: 0, max: 60_000 }),
   /**
    * Key that encrypts secrets at rest (OAuth client secrets): 32 bytes as
    * base64 or hex. Default: generated once into <dataDir>/secret.key.

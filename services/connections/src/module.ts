@@ -8,11 +8,20 @@ import { GetSettingsUseCase } from "./app/get-settings.usecase";
 import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
 import type { SettingsRepository } from "./app/ports";
 import type { ConnectionsConfig } from "./config";
-import { ConnectionsService, implement } from "@engram/grpc";
 import { settingsGrpc } from "./grpc/settings.grpc";
+import { SqliteConnectionRepository } from "./adapters/embedded/connections.sqlite";
+import { createCrawlFetch } from "./adapters/connectors/web-crawler";
+import { WebCrawlerConnector } from "./adapters/connectors/web-crawler-connector";
+import { IngestionDocumentSink } from "./adapters/grpc/ingestion-sink.grpc";
+import type { ConnectionRepository } from "./app/connection-ports";
+import { ConnectionsUseCases } from "./app/connections.usecase";
+import { SyncEngine } from "./app/sync-engine";
+import { connectionsGrpc } from "./grpc/connections.grpc";
 
 /** A settings store that checks, at start, that stored secrets were sealed with this key. */
 export type BoundSettingsRepository = SettingsRepository & { bindSecretKey(keyId: string): void | Promise<void> };
+/** The connection store, with the same check. */
+export type BoundConnectionRepository = ConnectionRepository & { bindSecretKey(keyId: string): void | Promise<void> };
 
 export interface ConnectionsDeps {
   config: ConnectionsConfig;
@@ -20,6 +29,13 @@ export interface ConnectionsDeps {
   clock?: Clock;
   /** The settings store, chosen by the composition root (embeddedSettingsRepository or @engram/connections/mongo). */
   settings: BoundSettingsRepository;
+  /** The connection store, chosen by the composition root (embeddedConnectionRepository or @engram/connections/mongo). */
+  connections: BoundConnectionRepository;
+}
+
+/** Connections, their sync runs and item ledgers in SQLite under the data directory (`connectors.db`). */
+export function embeddedConnectionRepository(config: Pick<ConnectionsConfig, "ENGRAM_DATA_DIR">): BoundConnectionRepository {
+  return new SqliteConnectionRepository(config.ENGRAM_DATA_DIR);
 }
 
 /** Settings in SQLite under the data directory. */
@@ -28,11 +44,12 @@ export function embeddedSettingsRepository(config: Pick<ConnectionsConfig, "ENGR
 }
 
 /**
- * The connections service (connectors, OAuth, settings). SettingsService
- * GetSettings and UpdateSettings are served from `<dataDir>/connections.db`,
- * client secrets sealed with the secret key; ResetOrganization,
- * SuggestProfileBuckets and every ConnectionsService RPC answer UNIMPLEMENTED
- * (HTTP 501) until the connectors release. Nothing happens on import.
+ * The connections service: the connection lifecycle and syncs (the web
+ * crawler so far; the OAuth connectors answer UNIMPLEMENTED until their
+ * release), and the organisation settings (client secrets sealed with the
+ * secret key). ResetOrganization, SuggestProfileBuckets, resources,
+ * configure, the OAuth callback and webhooks answer UNIMPLEMENTED (HTTP 501)
+ * until their release. Nothing happens on import.
  */
 export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const { config } = deps;
@@ -44,22 +61,32 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   }
   const box = new SecretBox(secretKey.key);
   const repo = deps.settings;
+  const clock = deps.clock ?? systemClock;
+  const sink = new IngestionDocumentSink(config.INGESTION_ADDRESS);
+  const crawler = new WebCrawlerConnector(createCrawlFetch({ allowPrivate: config.ENGRAM_ALLOW_PRIVATE_URLS }), {
+    defaultDelayMs: config.CRAWL_DEFAULT_DELAY_MS,
+  });
+  const sync = new SyncEngine({ repo: deps.connections, sink, connectors: { "web-crawler": crawler }, clock, logger: log.child({ component: "sync" }) });
+  const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log });
 
   return {
     name: "connections",
     grpcServices: [
-      // Contract designed; connectors arrive with a later release (UNIMPLEMENTED until then).
-      implement(ConnectionsService, {}),
+      connectionsGrpc(connections),
       settingsGrpc({
         getSettings: new GetSettingsUseCase(repo),
-        updateSettings: new UpdateSettingsUseCase(repo, box, deps.clock ?? systemClock),
+        updateSettings: new UpdateSettingsUseCase(repo, box, clock),
       }),
     ],
     async start() {
       await repo.bindSecretKey(box.keyId);
+      await deps.connections.bindSecretKey(box.keyId);
     },
     async stop() {
+      await connections.stop();
+      sink.close();
       await repo.close();
+      await deps.connections.close();
     },
   };
 }

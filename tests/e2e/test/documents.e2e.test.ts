@@ -155,7 +155,6 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
     for (const [method, path, body] of [
       ["POST", "/v4/conversations", { conversationId: "c1", messages: [{ role: "user", content: "hi" }] }],
       ["GET", "/v3/container-tags/list", undefined],
-      ["POST", "/v3/connections/list", {}],
       ["POST", "/v3/settings/reset", { confirmation: "default" }],
     ] as const) {
       const res = await a(method, path, body);

@@ -7,7 +7,7 @@ import { connect, fromProtoValue, GrpcServer, type ServiceClient, SettingsServic
 import { rootLogger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { loadConnectionsConfig } from "../../src/config";
-import { createConnectionsModule, embeddedSettingsRepository } from "../../src/module";
+import { createConnectionsModule, embeddedConnectionRepository, embeddedSettingsRepository } from "../../src/module";
 
 const log = rootLogger({ level: "silent" });
 const ctx = (tenantId: string) => ({ tenantId, requestId: "req-1" });
@@ -33,6 +33,7 @@ describe("SettingsService over gRPC (connections module)", () => {
       config: loadConnectionsConfig({ ENGRAM_DATA_DIR: dir }),
       logger: log,
       settings: embeddedSettingsRepository({ ENGRAM_DATA_DIR: dir }),
+      connections: embeddedConnectionRepository({ ENGRAM_DATA_DIR: dir }),
     });
     for (const impl of module.grpcServices!) server.add(impl);
     const port = await server.bind("127.0.0.1:0");
@@ -163,6 +164,7 @@ describe("connections config", () => {
       config: loadConnectionsConfig({ ENGRAM_DATA_DIR: dir, ENGRAM_SECRET_KEY: "cd".repeat(32) }),
       logger: log,
       settings: embeddedSettingsRepository({ ENGRAM_DATA_DIR: dir }),
+      connections: embeddedConnectionRepository({ ENGRAM_DATA_DIR: dir }),
     });
     expect(fs.existsSync(path.join(dir, "secret.key"))).toBe(false);
     return m.stop!().then(() => fs.rmSync(dir, { recursive: true, force: true }));

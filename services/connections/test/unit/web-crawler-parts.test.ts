@@ -233,6 +233,11 @@ describe("web crawler: the GuardedFetcher adapter", () => {
     expect(calls).toEqual([{ input: "https://e.com/p", init: { accept: "text/html", headers: { "if-none-match": '"x"' } } }]);
   });
 
+  it("passes the fetcher's 304 to a conditional request through with its headers and empty body", async () => {
+    const { fetch } = fake(async () => ({ url: "https://e.com/p", status: 304, headers: { etag: '"x"' }, bytes: new Uint8Array(0), redirects: [] }));
+    await expect(fetch(req)).resolves.toEqual({ url: "https://e.com/p", status: 304, headers: { etag: '"x"' }, body: new Uint8Array(0) });
+  });
+
   it("turns the fetcher's status errors back into answers (304, 404, 5xx with Retry-After)", async () => {
     const status = (err: Error) => fake(() => Promise.reject(err)).fetch(req);
     await expect(status(new UrlRefusedError("http_status", "the URL answered 304", { url: "https://e.com/p", status: 304 }))).resolves.toMatchObject({

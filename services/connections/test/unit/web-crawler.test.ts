@@ -22,7 +22,7 @@ import {
   type CrawlSummary,
   type PageState,
 } from "../../src/adapters/connectors/web-crawler";
-import { HTTPX_SITE, answer, startStaticSite, type StaticSite } from "../fixtures/web-crawler/static-site";
+import { HTTPX_SITE, answer, startStaticSite, type StaticSite } from "@engram/testing";
 
 // ---- what the fixture holds, computed from its files -------------------------
 
@@ -73,7 +73,7 @@ const counting =
     return inner(req);
   };
 
-/** A fetch on Node's own fetch that forwards the conditional headers (what GuardedFetcher will do once it takes headers). */
+/** A fetch on Node's own fetch that forwards the conditional headers: the crawler's logic apart from the GuardedFetcher. */
 const forwardingFetch: CrawlFetch = async (req) => {
   const res = await fetch(req.url, {
     headers: { ...req.headers, accept: req.accept, "user-agent": ENGRAM_BOT_USER_AGENT },
@@ -453,12 +453,38 @@ describe("web crawler: recrawl", () => {
     expect(second.summary.pagesFetched).toBe(ALL_PAGES.size + 2); // + the two slashless links
   });
 
-  it("through today's GuardedFetcher, a site with ETags still gives one changed page (by hash: the validators are not forwarded yet)", async () => {
+  it("through the GuardedFetcher on an ETag site: unchanged pages answer 304, the edited one is changed by hash", async () => {
     site.validators = true;
     const first = await crawl();
+    expect(first.pages.every((p) => p.status === "new" && p.etag && p.lastModified)).toBe(true);
+
     edit("/quickstart/", "First, start by importing HTTPX:", "First of all, import HTTPX:");
+    site.requests.length = 0;
     const second = await crawl({ previous: stateOf(first.pages) });
+
     expect(statusOf(second.pages)).toEqual(Object.fromEntries([...ALL_PAGES].map((p) => [p, p === "/quickstart/" ? "changed" : "unchanged"])));
+    const unchanged = second.pages.filter((p) => p.status === "unchanged");
+    expect(unchanged.every((p) => p.status === "unchanged" && p.via === "not_modified" && p.html === undefined)).toBe(true);
+    // The validators reached the server for every known page, with EngramBot's User-Agent; only the edited page was sent in full.
+    const conditional = pageRequests().filter((r) => r.headers["if-none-match"] && r.headers["if-modified-since"]);
+    expect(conditional.map((r) => r.path).sort()).toEqual([...ALL_PAGES].sort());
+    expect(conditional.every((r) => r.headers["user-agent"] === ENGRAM_BOT_USER_AGENT)).toBe(true);
+    expect(conditional.filter((r) => r.status === 304)).toHaveLength(ALL_PAGES.size - 1);
+    expect(conditional.filter((r) => r.status === 200).map((r) => r.path)).toEqual(["/quickstart/"]);
+    expect(second.summary).toMatchObject({ changed: 1, unchanged: ALL_PAGES.size - 1, new: 0, gone: 0, failed: 0 });
+
+    // The 304s' validators are kept (the server sent them again), the edited page has its new ETag and text.
+    const before = first.byUrl.get(url("/async/")) as PageState;
+    expect(second.byUrl.get(url("/async/"))).toMatchObject({ etag: before.etag, lastModified: before.lastModified, contentHash: before.contentHash });
+    const changed = second.byUrl.get(url("/quickstart/"));
+    if (changed?.status !== "changed") throw new Error("expected a changed page");
+    expect(changed.html).toContain("First of all, import HTTPX:");
+    expect(changed.etag).not.toBe((first.byUrl.get(url("/quickstart/")) as PageState).etag);
+
+    // A third crawl from the second one's state: every page answers 304, the edited one included.
+    const third = await crawl({ previous: stateOf(second.pages) });
+    expect(third.pages.every((p) => p.status === "unchanged" && p.via === "not_modified")).toBe(true);
+    expect(third.summary).toMatchObject({ unchanged: ALL_PAGES.size, changed: 0 });
   });
 
   it("reports deleted pages as gone (404, 410, a redirect elsewhere, noindex) and ignores new broken links", async () => {

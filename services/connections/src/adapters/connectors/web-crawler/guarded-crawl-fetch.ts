@@ -5,21 +5,23 @@
  * is the fetcher's policy (`allowPrivate`, ENGRAM_ALLOW_PRIVATE_URLS): tests
  * and on-prem sites set it to reach loopback or LAN hosts.
  *
- * The GuardedFetcher throws for every status outside 2xx; the crawler wants
- * those answers (304 unchanged, 404/410 gone, 5xx retried), so they are turned
- * back into responses here.
+ * The GuardedFetcher throws for every status outside 2xx, except a 304 to a
+ * conditional request; the crawler wants those answers (404/410 gone, 5xx
+ * retried), so they are turned back into responses here (without headers or
+ * body: the fetcher's errors carry only the status and Retry-After).
  *
- * Conditional requests: `FetchInit` of @engram/fetch has no request headers
- * yet, so the If-None-Match / If-Modified-Since passed on here are dropped by
- * today's GuardedFetcher and a recrawl decides by content hash (correct, one
- * full download per page). Once GuardedFetcher forwards `headers`, 304s flow
- * through unchanged: it already reports a 304 as an `http_status` refusal,
- * which this adapter maps to a 304 response.
+ * Conditional requests: the crawler's If-None-Match / If-Modified-Since go to
+ * the fetcher as request headers. A 304 then comes back as a result with the
+ * response headers (the ETag and Last-Modified to keep) and an empty body, so
+ * an unchanged page costs no download. The fetcher sends these headers only
+ * while a redirect chain stays on the page's origin; a 304 to a request that
+ * was not conditional is still its `http_status` refusal, mapped to a 304
+ * answer below (the crawler reports that page as failed).
  */
 import { GuardedFetcher, UrlFetchError, UrlRefusedError, type FetchedResource, type FetcherDeps, type FetchPolicy } from "@engram/fetch";
 import { CrawlFetchError, ENGRAM_BOT_USER_AGENT, MAX_PAGE_BYTES, type CrawlFetch, type CrawlResponse } from "./crawl.types";
 
-/** What the adapter uses of a GuardedFetcher; `headers` reaches the server once the fetcher forwards it. */
+/** What the adapter uses of a GuardedFetcher. */
 export interface UrlFetcher {
   fetch(input: string, init?: { accept?: string; signal?: AbortSignal; headers?: Record<string, string> }): Promise<FetchedResource>;
 }

@@ -1,0 +1,177 @@
+import { type Clock, InvalidArgumentError, NotFoundError, UnimplementedError } from "@engram/kernel";
+import type { Logger } from "@engram/observability";
+import {
+  applyConnectionEvent,
+  type Connection,
+  type ConnectionProvider,
+  isConnectionProvider,
+  newConnection,
+  type SyncRun,
+  type SyncTrigger,
+} from "../domain/connection";
+import type { ConnectionRepository } from "./connection-ports";
+import type { SyncEngine } from "./sync-engine";
+import type { DocumentSink, ImportedDocument } from "./sync-ports";
+
+export interface CreateConnectionInput {
+  tenantId: string;
+  provider: string;
+  namespace?: string;
+  containerTags?: string[];
+  documentLimit?: number;
+  metadata?: Record<string, unknown>;
+  redirectUrl?: string;
+}
+
+export interface CreatedConnection {
+  connection: Connection;
+  /** Where the user goes next: the provider's consent page, or (nothing to authorize) the redirect URL. */
+  authLink: string;
+  expiresIn: string;
+  redirectsTo?: string;
+}
+
+/** A connection with its most recent sync run, as the API shows it. */
+export interface ConnectionWithRun {
+  connection: Connection;
+  lastRun?: SyncRun;
+}
+
+/** The web crawler's start URL: an absolute http(s) URL given at creation as metadata.startUrl. */
+function startUrlOf(metadata: Record<string, unknown> | undefined): string {
+  const v = metadata?.startUrl;
+  if (typeof v !== "string" || v.length === 0)
+    throw new InvalidArgumentError("a web-crawler connection needs metadata.startUrl", "the address crawling starts from, e.g. https://docs.example.com/");
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    throw new InvalidArgumentError(`metadata.startUrl ${JSON.stringify(v.slice(0, 200))} is not an absolute URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new InvalidArgumentError("metadata.startUrl must be an http or https URL");
+  if (url.username || url.password) throw new InvalidArgumentError("metadata.startUrl must not carry credentials");
+  return url.toString();
+}
+
+/**
+ * The connection lifecycle: create, read, list, delete (with or without the
+ * documents it imported) and manual imports. Syncs run in the background
+ * (`SyncEngine`); `whenIdle` waits for them (shutdown, tests).
+ */
+export class ConnectionsUseCases {
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: { repo: ConnectionRepository; sink: DocumentSink; sync: SyncEngine; clock: Clock; logger: Logger }) {}
+
+  async create(input: CreateConnectionInput): Promise<CreatedConnection> {
+    if (!isConnectionProvider(input.provider)) throw new InvalidArgumentError(`unknown provider ${JSON.stringify(input.provider)}`);
+    if (!this.deps.sync.supports(input.provider))
+      throw new UnimplementedError(`connecting ${input.provider}`, "this connector arrives in a later release; the web crawler is available");
+    const config = input.provider === "web-crawler" ? { startUrl: startUrlOf(input.metadata) } : undefined;
+    const now = this.deps.clock.now().toISOString();
+    const conn = await this.deps.repo.create(
+      newConnection(
+        {
+          tenantId: input.tenantId,
+          provider: input.provider,
+          namespace: input.namespace,
+          containerTags: input.containerTags,
+          documentLimit: input.documentLimit,
+          metadata: input.metadata,
+          config,
+        },
+        now,
+      ),
+    );
+    // A direct connection is established at once: its initial sync starts now.
+    this.background(conn.tenantId, conn.id, "initial");
+    return { connection: conn, authLink: input.redirectUrl ?? "", expiresIn: "", ...(input.redirectUrl ? { redirectsTo: input.redirectUrl } : {}) };
+  }
+
+  async list(tenantId: string, containerTags: string[]): Promise<ConnectionWithRun[]> {
+    const conns = await this.deps.repo.list(tenantId, containerTags.length ? { containerTags } : undefined);
+    const runs = await this.deps.repo.lastRuns(
+      tenantId,
+      conns.map((c) => c.id),
+    );
+    return conns.map((connection) => ({ connection, lastRun: runs.get(connection.id) }));
+  }
+
+  async get(tenantId: string, connectionId: string): Promise<ConnectionWithRun> {
+    const connection = await this.deps.repo.get(tenantId, connectionId);
+    if (!connection) throw new NotFoundError(`connection ${connectionId} not found`);
+    return { connection, lastRun: await this.deps.repo.lastRun(tenantId, connectionId) };
+  }
+
+  async getByTags(tenantId: string, provider: string, containerTags: string[]): Promise<ConnectionWithRun> {
+    const [connection] = await this.byTags(tenantId, provider, containerTags);
+    if (!connection) throw new NotFoundError(`no ${provider} connection for container tags ${containerTags.join(", ")}`);
+    return { connection, lastRun: await this.deps.repo.lastRun(tenantId, connection.id) };
+  }
+
+  /** Deletes the connection; its documents too unless `deleteDocuments` is false. */
+  async delete(tenantId: string, connectionId: string, deleteDocuments: boolean): Promise<{ connection: Connection; deletedDocuments: number }> {
+    const { repo, sink, clock } = this.deps;
+    const conn = await repo.get(tenantId, connectionId);
+    if (!conn) throw new NotFoundError(`connection ${connectionId} not found`);
+    // Deleting first: no new sync starts; one under way finds the connection gone at its next page.
+    const deleting = conn.status === "deleting" ? conn : await repo.update(applyConnectionEvent(conn, "deletion_requested", clock.now().toISOString()));
+    let deletedDocuments = deleteDocuments ? await sink.removeAll(tenantId, connectionId) : 0;
+    await repo.delete(tenantId, connectionId);
+    // A page a running sync imported between the two steps is removed too.
+    if (deleteDocuments) deletedDocuments += await sink.removeAll(tenantId, connectionId);
+    return { connection: deleting, deletedDocuments };
+  }
+
+  async deleteByProvider(tenantId: string, provider: string, containerTags: string[], deleteDocuments: boolean) {
+    const [conn] = await this.byTags(tenantId, provider, containerTags);
+    if (!conn) throw new NotFoundError(`no ${provider} connection for container tags ${containerTags.join(", ")}`);
+    return this.delete(tenantId, conn.id, deleteDocuments);
+  }
+
+  /** Starts a manual sync of the provider's connections (those with the given container tags, or all). */
+  async import(tenantId: string, provider: string, containerTags: string[]): Promise<string[]> {
+    const conns = await this.ofProvider(tenantId, provider, containerTags);
+    for (const c of conns) this.background(tenantId, c.id, "manual");
+    return conns.map((c) => c.id);
+  }
+
+  async listDocuments(tenantId: string, provider: string, containerTags: string[]): Promise<ImportedDocument[]> {
+    const conns = await this.ofProvider(tenantId, provider, containerTags);
+    return (await Promise.all(conns.map((c) => this.deps.sink.list(tenantId, c.id)))).flat();
+  }
+
+  /** Waits for the syncs under way (after `stop`, they end at their next item). */
+  async whenIdle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort(new Error("the connections service is stopping"));
+    await this.whenIdle();
+  }
+
+  private background(tenantId: string, connectionId: string, trigger: SyncTrigger): void {
+    const p = this.deps.sync
+      .run(tenantId, connectionId, trigger, this.stopping.signal)
+      .catch((err: unknown) => this.deps.logger.error({ err, connectionId }, "sync could not run"))
+      .finally(() => this.running.delete(p));
+    this.running.add(p);
+  }
+
+  private provider(provider: string): ConnectionProvider {
+    if (!isConnectionProvider(provider)) throw new InvalidArgumentError(`unknown provider ${JSON.stringify(provider)}`);
+    return provider;
+  }
+
+  private byTags(tenantId: string, provider: string, containerTags: string[]): Promise<Connection[]> {
+    if (containerTags.length === 0) throw new InvalidArgumentError("containerTags must name at least one container tag");
+    return this.deps.repo.findByProviderAndTags(tenantId, this.provider(provider), containerTags);
+  }
+
+  private async ofProvider(tenantId: string, provider: string, containerTags: string[]): Promise<Connection[]> {
+    const p = this.provider(provider);
+    return this.deps.repo.list(tenantId, { provider: p, ...(containerTags.length ? { containerTags } : {}) });
+  }
+}

@@ -1,0 +1,177 @@
+import { createHash, randomUUID } from "node:crypto";
+import { type Clock, NotFoundError } from "@engram/kernel";
+import type { Logger } from "@engram/observability";
+import {
+  addItemFailure,
+  canSync,
+  type Connection,
+  type ConnectionItem,
+  emptyItemFailures,
+  finishSyncRun,
+  type ItemFailures,
+  newSyncRun,
+  type SyncErrorCode,
+  type SyncRun,
+  type SyncTrigger,
+  underDocumentLimit,
+} from "../domain/connection";
+import { ConnectorError } from "../domain/errors";
+import type { ConnectionRepository } from "./connection-ports";
+import type { Connector, ConnectorChange, DocumentSink } from "./sync-ports";
+
+export interface SyncEngineOptions {
+  /** How long a lease lasts between renewals. */
+  leaseTtlMs?: number;
+  /** This replica's name in leases. */
+  holder?: string;
+}
+
+export type SyncOutcome = { started: false; reason: "busy" | "not_syncable" } | { started: true; run: SyncRun };
+
+/**
+ * Runs a connection's sync: takes its lease (one sync per connection at a
+ * time, across replicas), asks the provider's connector for changes since
+ * the known items, and applies each one durably before the next: the
+ * document through ingestion first, then the ledger (and the cursor) in one
+ * atomic page. A crash between the two re-imports the same item under the
+ * same caller id next time, which ingestion treats as the same document.
+ * Per-item failures are recorded on the run and never stop it; the
+ * connection's documentLimit is enforced on new items.
+ */
+export class SyncEngine {
+  private readonly ttlMs: number;
+  private readonly holder: string;
+
+  constructor(
+    private readonly deps: {
+      repo: ConnectionRepository;
+      sink: DocumentSink;
+      connectors: Partial<Record<Connection["provider"], Connector>>;
+      clock: Clock;
+      logger: Logger;
+    },
+    opts: SyncEngineOptions = {},
+  ) {
+    this.ttlMs = opts.leaseTtlMs ?? 5 * 60_000;
+    this.holder = opts.holder ?? `connections-${randomUUID()}`;
+  }
+
+  /** Whether a connector exists for the provider (the others cannot be synced yet). */
+  supports(provider: Connection["provider"]): boolean {
+    return this.deps.connectors[provider] !== undefined;
+  }
+
+  /** Syncs the connection now (awaits the whole run). */
+  async run(tenantId: string, connectionId: string, trigger: SyncTrigger, signal: AbortSignal = new AbortController().signal): Promise<SyncOutcome> {
+    const { repo, clock } = this.deps;
+    const conn = await repo.get(tenantId, connectionId);
+    const connector = conn && this.deps.connectors[conn.provider];
+    if (!conn || !connector || !canSync(conn, clock.now().toISOString())) return { started: false, reason: "not_syncable" };
+    if (!(await repo.tryAcquireLease(tenantId, connectionId, this.holder, this.ttlMs, clock.now()))) return { started: false, reason: "busy" };
+    let run = await repo.startRun(newSyncRun({ tenantId, connectionId, trigger }, clock.now().toISOString()));
+    const log = this.deps.logger.child({ connectionId, runId: run.id, provider: conn.provider });
+    let imported = 0;
+    let failures: ItemFailures = emptyItemFailures();
+    let failure: { code: SyncErrorCode; message?: string } | undefined;
+    try {
+      const known = await this.knownItems(conn);
+      let count = known.size;
+      let renewAt = clock.now().getTime() + this.ttlMs / 3;
+      for await (const change of connector.changes(conn, known, signal)) {
+        if (clock.now().getTime() >= renewAt) {
+          if (!(await repo.renewLease(tenantId, connectionId, this.holder, this.ttlMs, clock.now())))
+            throw new ConnectorError("internal", "the sync lost its lease");
+          renewAt = clock.now().getTime() + this.ttlMs / 3;
+        }
+        try {
+          const applied = await this.apply(conn, known.get(change.itemKey), change, count);
+          if (applied === "imported") imported++;
+          if (applied === "imported" && !known.has(change.itemKey)) count++;
+          if (applied === "limit") failures = addItemFailure(failures, change.itemKey, "the connection's documentLimit is reached");
+          if (change.kind === "failure") failures = addItemFailure(failures, change.itemKey, change.reason);
+        } catch (err) {
+          // The connection was deleted under the sync, or its authorization is gone: the run ends here.
+          if (err instanceof NotFoundError) throw err;
+          if (err instanceof ConnectorError && !err.retryable && err.code !== "internal") throw err;
+          failures = addItemFailure(failures, change.itemKey, err instanceof Error ? err.message : String(err));
+          log.warn({ err, itemKey: change.itemKey }, "a sync item failed");
+        }
+      }
+    } catch (err) {
+      failure = err instanceof ConnectorError ? { code: err.code, message: err.message } : { code: "internal", message: "the sync failed" };
+      if (err instanceof NotFoundError) log.info("the connection was deleted during its sync");
+      else log.error({ err }, "sync failed");
+    }
+    const finished = finishSyncRun(run, { documentsImported: imported, itemFailures: failures, failure }, clock.now().toISOString());
+    try {
+      run = await repo.finishRun(finished);
+      await repo.releaseLease(tenantId, connectionId, this.holder);
+    } catch (err) {
+      // A deleted connection took its runs and lease with it.
+      if (!(err instanceof NotFoundError)) throw err;
+      run = finished;
+    }
+    log.info({ status: run.status, imported, failed: failures.count }, "sync finished");
+    return { started: true, run };
+  }
+
+  /** The caller id of an item's document: stable per connection and item, within the API's id alphabet. */
+  static customIdOf(connectionId: string, itemKey: string): string {
+    return `${connectionId}.${createHash("sha256").update(itemKey).digest("hex").slice(0, 40)}`;
+  }
+
+  private async knownItems(conn: Connection): Promise<Map<string, ConnectionItem>> {
+    const known = new Map<string, ConnectionItem>();
+    let after: string | undefined;
+    do {
+      const page = await this.deps.repo.listItemKeys(conn.tenantId, conn.id, { after, limit: 500 });
+      for (const [k, v] of await this.deps.repo.getItems(conn.tenantId, conn.id, page.items)) known.set(k, v);
+      after = page.next;
+    } while (after);
+    return known;
+  }
+
+  private async apply(conn: Connection, item: ConnectionItem | undefined, change: ConnectorChange, count: number): Promise<"imported" | "limit" | "none"> {
+    const { repo, sink, clock } = this.deps;
+    const page = { holder: this.holder, now: clock.now() };
+    const now = clock.now().toISOString();
+    switch (change.kind) {
+      case "upsert": {
+        if (item && item.version === change.version) {
+          if (change.state !== undefined && change.state !== item.state)
+            await repo.applySyncPage(conn.tenantId, conn.id, { ...page, upserts: [{ ...item, state: change.state, updatedAt: now }] });
+          return "none";
+        }
+        if (!item && !underDocumentLimit(conn, count)) return "limit";
+        const documentId = await sink.put(conn, {
+          customId: SyncEngine.customIdOf(conn.id, change.itemKey),
+          title: change.title,
+          url: change.url,
+          content: change.content,
+        });
+        const next: ConnectionItem = {
+          connectionId: conn.id,
+          itemKey: change.itemKey,
+          documentId,
+          version: change.version,
+          url: change.url,
+          state: change.state,
+          updatedAt: now,
+        };
+        await repo.applySyncPage(conn.tenantId, conn.id, { ...page, upserts: [next] });
+        return "imported";
+      }
+      case "unchanged":
+        if (item && change.state !== undefined && change.state !== item.state)
+          await repo.applySyncPage(conn.tenantId, conn.id, { ...page, upserts: [{ ...item, state: change.state, updatedAt: now }] });
+        return "none";
+      case "delete":
+        if (!item) return "none";
+        await sink.remove(conn, [item.documentId]);
+        await repo.applySyncPage(conn.tenantId, conn.id, { ...page, removals: [item.itemKey] });
+        return "none";
+      case "failure":
+        return "none";
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import { ConnectionsService, fromStruct, implement, protoEnum, type ServiceImplementation, tenantOf, toStruct, toTimestamp } from "@engram/grpc";
+import type { Connection as ConnectionMessage } from "@engram/grpc/src/gen/engram/connections/v1/Connection";
+import type { SyncRun as SyncRunMessage } from "@engram/grpc/src/gen/engram/connections/v1/SyncRun";
+import type { ConnectionStatus as ConnectionStatusMessage } from "@engram/grpc/src/gen/engram/connections/v1/ConnectionStatus";
+import type { SyncTrigger as SyncTriggerMessage } from "@engram/grpc/src/gen/engram/connections/v1/SyncTrigger";
+import type { ConnectionsUseCases, ConnectionWithRun } from "../app/connections.usecase";
+import type { ConnectionStatus, SyncRun } from "../domain/connection";
+
+const STATUS: Record<ConnectionStatus, ConnectionStatusMessage> = {
+  pending_authorization: "CONNECTION_STATUS_PENDING_AUTHORIZATION",
+  active: "CONNECTION_STATUS_ACTIVE",
+  auth_expired: "CONNECTION_STATUS_AUTH_EXPIRED",
+  expired: "CONNECTION_STATUS_EXPIRED",
+  deleting: "CONNECTION_STATUS_DELETING",
+};
+
+const TRIGGER: Record<SyncRun["trigger"], SyncTriggerMessage> = {
+  initial: "SYNC_TRIGGER_INITIAL",
+  scheduled: "SYNC_TRIGGER_SCHEDULED",
+  manual: "SYNC_TRIGGER_MANUAL",
+  webhook: "SYNC_TRIGGER_WEBHOOK",
+};
+
+/** A run as the API reports it; a partial run's item failures are summed up in its error text. */
+function runToProto(r: SyncRun): SyncRunMessage {
+  const failures = r.itemFailures.count ? `${r.itemFailures.count} item(s) failed, e.g. ${r.itemFailures.samples[0]?.reason ?? ""}` : undefined;
+  const error = r.error ?? failures;
+  return {
+    id: r.id,
+    status: protoEnum.syncRunStatus.to(r.status),
+    trigger: TRIGGER[r.trigger],
+    errorCode: protoEnum.syncErrorCode.to(r.errorCode),
+    ...(error !== undefined ? { error } : {}),
+    startedAt: toTimestamp(r.startedAt),
+    completedAt: toTimestamp(r.completedAt),
+    documentsImported: r.documentsImported,
+  };
+}
+
+function connectionToProto({ connection: c, lastRun }: ConnectionWithRun): ConnectionMessage {
+  return {
+    id: c.id,
+    provider: protoEnum.provider.to(c.provider),
+    email: c.email ?? "",
+    ...(c.documentLimit !== undefined ? { documentLimit: c.documentLimit } : {}),
+    createdAt: toTimestamp(c.createdAt),
+    expiresAt: toTimestamp(c.expiresAt),
+    namespace: c.namespace,
+    containerTags: c.containerTags,
+    metadata: toStruct(c.metadata),
+    status: STATUS[c.status],
+    lastSyncRun: lastRun ? runToProto(lastRun) : null,
+    updatedAt: toTimestamp(c.updatedAt),
+  };
+}
+
+const providerName = (p: string | number | undefined) => protoEnum.provider.from(typeof p === "string" ? p : undefined) ?? "";
+
+/** engram.connections.v1.ConnectionsService: proto <-> use case mapping only. */
+export function connectionsGrpc(uc: ConnectionsUseCases): ServiceImplementation {
+  return implement(ConnectionsService, {
+    async CreateConnection(req) {
+      const out = await uc.create({
+        tenantId: tenantOf(req.context),
+        provider: providerName(req.provider),
+        namespace: req.namespace || undefined,
+        containerTags: req.containerTags,
+        documentLimit: req.documentLimit ?? undefined,
+        metadata: fromStruct(req.metadata),
+        redirectUrl: req.redirectUrl || undefined,
+      });
+      return {
+        id: out.connection.id,
+        authLink: out.authLink,
+        expiresIn: out.expiresIn,
+        redirectsTo: out.redirectsTo ?? "",
+        status: STATUS[out.connection.status],
+      };
+    },
+
+    async ListConnections(req) {
+      return { connections: (await uc.list(tenantOf(req.context), req.containerTags)).map(connectionToProto) };
+    },
+
+    async GetConnection(req) {
+      return { connection: connectionToProto(await uc.get(tenantOf(req.context), req.connectionId)) };
+    },
+
+    async GetConnectionByTags(req) {
+      return { connection: connectionToProto(await uc.getByTags(tenantOf(req.context), providerName(req.provider), req.containerTags)) };
+    },
+
+    async DeleteConnection(req) {
+      const out = await uc.delete(tenantOf(req.context), req.connectionId, req.deleteDocuments ?? true);
+      return { id: out.connection.id, provider: protoEnum.provider.to(out.connection.provider), deletedDocuments: out.deletedDocuments };
+    },
+
+    async DeleteConnectionByProvider(req) {
+      const out = await uc.deleteByProvider(tenantOf(req.context), providerName(req.provider), req.containerTags, req.deleteDocuments ?? true);
+      return { id: out.connection.id, provider: protoEnum.provider.to(out.connection.provider), deletedDocuments: out.deletedDocuments };
+    },
+
+    async ImportConnections(req) {
+      const ids = await uc.import(tenantOf(req.context), providerName(req.provider), req.containerTags);
+      return { message: "Importing connections...", connectionIds: ids };
+    },
+
+    async ListConnectionDocuments(req) {
+      const docs = await uc.listDocuments(tenantOf(req.context), providerName(req.provider), req.containerTags);
+      return {
+        documents: docs.map((d) => ({
+          id: d.id,
+          status: protoEnum.status.to(d.status),
+          title: d.title ?? "",
+          summary: d.summary ?? "",
+          contentType: d.contentType ?? "",
+          createdAt: toTimestamp(d.createdAt),
+          updatedAt: toTimestamp(d.updatedAt),
+        })),
+      };
+    },
+  });
+}

@@ -1,0 +1,163 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Clock } from "@engram/kernel";
+import { rootLogger } from "@engram/observability";
+import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
+import { SyncEngine } from "../../src/app/sync-engine";
+import type { Connector, ConnectorChange, DocumentSink } from "../../src/app/sync-ports";
+import { type Connection, newConnection } from "../../src/domain/connection";
+import { ConnectorError } from "../../src/domain/errors";
+
+const log = rootLogger({ level: "silent" });
+
+/** Documents kept in memory: the caller id decides which document an import replaces. */
+class MemorySink implements DocumentSink {
+  readonly docs = new Map<string, { id: string; connectionId: string; title?: string }>();
+  private n = 0;
+  failFor = new Set<string>();
+  async put(conn: Connection, item: { customId: string; title?: string }) {
+    if (this.failFor.has(item.title ?? "")) throw new Error(`ingestion refused ${item.title}`);
+    const existing = this.docs.get(item.customId);
+    const id = existing?.id ?? `d_${++this.n}`;
+    this.docs.set(item.customId, { id, connectionId: conn.id, title: item.title });
+    return id;
+  }
+  async remove(_conn: Connection, ids: string[]) {
+    for (const [k, v] of this.docs) if (ids.includes(v.id)) this.docs.delete(k);
+  }
+  async removeAll(_t: string, connectionId: string) {
+    let n = 0;
+    for (const [k, v] of this.docs) {
+      if (v.connectionId !== connectionId) continue;
+      this.docs.delete(k);
+      n++;
+    }
+    return n;
+  }
+  async list() {
+    return [];
+  }
+}
+
+const page = (key: string, version: string): ConnectorChange => ({
+  kind: "upsert",
+  itemKey: key,
+  url: key,
+  title: key,
+  content: { bytes: new TextEncoder().encode(`<h1>${key}</h1>`), mimeType: "text/html", fileName: "page.html" },
+  version,
+});
+
+/** A connector that replays a script of changes per sync. */
+class ScriptedConnector implements Connector {
+  script: (ConnectorChange | Error)[] = [];
+  seen: ReadonlyMap<string, unknown>[] = [];
+  async *changes(_c: Connection, known: ReadonlyMap<string, unknown>) {
+    this.seen.push(new Map(known));
+    for (const c of this.script) {
+      if (c instanceof Error) throw c;
+      yield c;
+    }
+  }
+}
+
+describe("SyncEngine", () => {
+  let dir: string;
+  let repo: SqliteConnectionRepository;
+  let sink: MemorySink;
+  let connector: ScriptedConnector;
+  let engine: SyncEngine;
+  let now = Date.parse("2026-02-01T00:00:00.000Z");
+  const clock: Clock = { now: () => new Date((now += 1000)) };
+
+  const connection = async (documentLimit?: number) =>
+    repo.create(
+      newConnection(
+        { tenantId: "acme", provider: "web-crawler", namespace: "docs", documentLimit, config: { startUrl: "https://example.com/" } },
+        new Date(now).toISOString(),
+      ),
+    );
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-sync-"));
+    repo = new SqliteConnectionRepository(dir);
+    sink = new MemorySink();
+    connector = new ScriptedConnector();
+    engine = new SyncEngine({ repo, sink, connectors: { "web-crawler": connector }, clock, logger: log });
+  });
+  afterEach(async () => {
+    await repo.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("imports new items, skips unchanged versions, replaces changed ones in place and deletes gone ones", async () => {
+    const c = await connection();
+    connector.script = [page("a", "1"), page("b", "1")];
+    const first = await engine.run("acme", c.id, "initial");
+    expect(first).toMatchObject({ started: true, run: { status: "succeeded", documentsImported: 2 } });
+    const idOfA = sink.docs.get(SyncEngine.customIdOf(c.id, "a"))!.id;
+
+    connector.script = [page("a", "2"), page("b", "1"), { kind: "delete", itemKey: "b", reason: "404" }];
+    const second = await engine.run("acme", c.id, "manual");
+    expect(second).toMatchObject({ started: true, run: { status: "succeeded", documentsImported: 1 } });
+    // The connector was told what it had imported.
+    expect([...connector.seen[1]!.keys()].sort()).toEqual(["a", "b"]);
+    expect(sink.docs.get(SyncEngine.customIdOf(c.id, "a"))!.id).toBe(idOfA);
+    expect([...sink.docs.values()].map((d) => d.title)).toEqual(["a"]);
+    expect(await repo.countItems("acme", c.id)).toBe(1);
+  });
+
+  it("stops importing new items at the documentLimit and records the rest as failures (a partial run)", async () => {
+    const c = await connection(2);
+    connector.script = [page("a", "1"), page("b", "1"), page("c", "1"), page("d", "1")];
+    const out = await engine.run("acme", c.id, "initial");
+    expect(out).toMatchObject({ started: true, run: { status: "partial", documentsImported: 2, itemFailures: { count: 2 } } });
+    expect(sink.docs.size).toBe(2);
+    // A changed version of an imported item is still taken at the limit.
+    connector.script = [page("a", "2"), page("e", "1")];
+    const again = await engine.run("acme", c.id, "manual");
+    expect(again).toMatchObject({ run: { documentsImported: 1, itemFailures: { count: 1 } } });
+  });
+
+  it("records an item that fails (provider or ingestion) and goes on with the others", async () => {
+    const c = await connection();
+    sink.failFor.add("b");
+    connector.script = [page("a", "1"), page("b", "1"), { kind: "failure", itemKey: "x", reason: "HTTP 500" }, page("c", "1")];
+    const out = await engine.run("acme", c.id, "initial");
+    expect(out).toMatchObject({ run: { status: "partial", documentsImported: 2, itemFailures: { count: 2 } } });
+    if (out.started) expect(out.run.itemFailures.samples.map((s) => s.itemKey)).toEqual(["b", "x"]);
+  });
+
+  it("fails the run with the provider's error code when the connector cannot go on (authorization lost)", async () => {
+    const c = await connection();
+    connector.script = [page("a", "1"), new ConnectorError("auth_expired", "the provider refused the token")];
+    const out = await engine.run("acme", c.id, "scheduled");
+    expect(out).toMatchObject({ run: { status: "failed", errorCode: "auth_expired", documentsImported: 1 } });
+    // What was applied before the failure stays.
+    expect(await repo.countItems("acme", c.id)).toBe(1);
+  });
+
+  it("runs one sync per connection at a time, and never for another tenant or an unknown connection", async () => {
+    const c = await connection();
+    expect(await repo.tryAcquireLease("acme", c.id, "another-replica", 60_000, new Date(now))).toBeDefined();
+    expect(await engine.run("acme", c.id, "manual")).toEqual({ started: false, reason: "busy" });
+    expect(await engine.run("globex", c.id, "manual")).toEqual({ started: false, reason: "not_syncable" });
+    expect(await engine.run("acme", "n_unknown", "manual")).toEqual({ started: false, reason: "not_syncable" });
+  });
+
+  it("ends the run without error when the connection is deleted under it", async () => {
+    const c = await connection();
+    const deleting: Connector = {
+      async *changes() {
+        yield page("a", "1");
+        await repo.delete("acme", c.id);
+        yield page("b", "1");
+      },
+    };
+    const e = new SyncEngine({ repo, sink, connectors: { "web-crawler": deleting }, clock, logger: log });
+    const out = await e.run("acme", c.id, "manual");
+    expect(out).toMatchObject({ started: true, run: { status: "failed" } });
+    expect(await repo.get("acme", c.id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,96 @@
+import { answer, HTTPX_SITE, startStaticSite, type StaticSite, waitFor } from "@engram/testing";
+import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+
+const KEY_A = "tenant-a-key-conn-0123456789abcdef";
+const KEY_B = "tenant-b-key-conn-0123456789abcdef";
+
+/**
+ * A web-crawler connection through the gateway, on the all-in-one stack: a
+ * real static site (tests/fixtures/sites/httpx) served on loopback is
+ * crawled into documents of the connection's container tag; a recrawl after
+ * an edit and a deletion converges; deleting the connection deletes its
+ * documents; another tenant sees none of it.
+ */
+describe("web-crawler connection end to end", () => {
+  let site: StaticSite;
+  const stack = twoTenantStack(KEY_A, KEY_B, { ENGRAM_ALLOW_PRIVATE_URLS: "true", CRAWL_DEFAULT_DELAY_MS: "0" });
+  const { a, b } = stack;
+
+  beforeAll(async () => {
+    site = await startStaticSite(HTTPX_SITE);
+  });
+  afterAll(() => site?.close());
+
+  type Run = { status: string; startedAt: string; completedAt?: string; errorCode: string | null; error: string | null };
+  /** Waits for a sync run that started after `after` to finish, and returns it. */
+  const finishedRun = (api: Api, id: string, after = "") =>
+    waitFor(
+      async () => {
+        const r = await api("GET", `/v3/connections/${id}`);
+        const run = r.body.lastSyncRun as Run | undefined;
+        return run && run.startedAt > after && run.status !== "running" && run.status !== "queued" ? run : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: "the sync run to finish" },
+    );
+  const documents = async () =>
+    (await a("POST", "/v3/connections/web-crawler/documents", { containerTags: ["httpx-docs"] })).body as {
+      id: string;
+      status: string;
+      title: string | null;
+    }[];
+
+  it("creates, syncs, searches, recrawls, and deletes a connection with its documents", async () => {
+    const created = await a("POST", "/v3/connections/web-crawler", { containerTag: "httpx-docs", metadata: { startUrl: `${site.origin}/` } });
+    expect(created.status).toBe(200);
+    const id = created.body.id as string;
+    expect(id).toMatch(/^n_[A-Za-z0-9]{20}$/);
+    expect(created.body).toMatchObject({ authLink: "", expiresIn: "" });
+
+    const first = await finishedRun(a, id);
+    expect(first).toMatchObject({ status: "succeeded", errorCode: null });
+    const docs = await documents();
+    // Every page the site links to once: the crawler's own tests prove the exact set; here, that they arrived.
+    expect(docs.length).toBeGreaterThan(15);
+    expect(new Set(docs.map((d) => d.id)).size).toBe(docs.length);
+
+    // Searchable once processed, in the connection's container tag.
+    await waitFor(async () => ((await a("GET", "/v3/documents/processing")).body.totalCount === 0 ? true : undefined), {
+      timeoutMs: 120_000,
+      what: "processing to end",
+    });
+    const hits = await a("POST", "/v4/search", { q: "HTTPX async client", containerTag: "httpx-docs", searchMode: "documents" });
+    expect(hits.status).toBe(200);
+    expect(hits.body.results.length).toBeGreaterThan(0);
+
+    // Another tenant sees nothing of it.
+    expect((await b("GET", `/v3/connections/${id}`)).status).toBe(404);
+    expect((await b("POST", "/v3/connections/list", {})).body).toEqual([]);
+
+    // An edit and a deletion on the site, then a manual import: one document changes, one goes.
+    site.transformHtml = (html, pathname) => (pathname === "/quickstart/" ? html.replace("<h1", "<p>Freshly edited for the recrawl.</p><h1") : html);
+    site.route("/exceptions/", answer(404, "gone"));
+    const imported = await a("POST", "/v3/connections/web-crawler/import", { containerTags: ["httpx-docs"] });
+    expect(imported.status).toBe(202);
+    const second = await finishedRun(a, id, first.startedAt);
+    expect(second.status).toBe("succeeded");
+    expect((await documents()).length).toBe(docs.length - 1);
+
+    // Deleting the connection deletes its documents.
+    const deleted = await a("DELETE", `/v3/connections/${id}`);
+    expect(deleted.body).toEqual({ id, provider: "web-crawler" });
+    expect((await a("GET", `/v3/connections/${id}`)).status).toBe(404);
+    expect(await documents()).toEqual([]);
+    expect((await a("GET", `/v3/documents/${docs[0]!.id}`)).status).toBe(404);
+  });
+
+  it("refuses a web-crawler connection without a usable start URL, and connectors not yet available", async () => {
+    for (const metadata of [{}, { startUrl: "ftp://example.com/" }, { startUrl: "not a url" }, { startUrl: "https://user:pw@example.com/" }]) {
+      const r = await a("POST", "/v3/connections/web-crawler", { containerTag: "x", metadata });
+      expect({ metadata, status: r.status }).toEqual({ metadata, status: 400 });
+      expectErrorBody(r.body);
+    }
+    const notion = await a("POST", "/v3/connections/notion", { containerTag: "x" });
+    expect(notion.status).toBe(501);
+    expectErrorBody(notion.body);
+  });
+});
