@@ -83,6 +83,10 @@ export class SyncEngine {
             throw new ConnectorError("internal", "the sync lost its lease");
           renewAt = clock.now().getTime() + this.ttlMs / 3;
         }
+        if (change.kind === "cursor") {
+          await this.apply(conn, undefined, change, count);
+          continue;
+        }
         try {
           const applied = await this.apply(conn, known.get(change.itemKey), change, count);
           if (applied === "imported") imported++;
@@ -131,6 +135,7 @@ export class SyncEngine {
     return known;
   }
 
+  /** Applies one change durably: the document through ingestion first, then the ledger (and cursor) page. */
   private async apply(conn: Connection, item: ConnectionItem | undefined, change: ConnectorChange, count: number): Promise<"imported" | "limit" | "none"> {
     const { repo, sink, clock } = this.deps;
     const page = { holder: this.holder, now: clock.now() };
@@ -171,6 +176,9 @@ export class SyncEngine {
         await repo.applySyncPage(conn.tenantId, conn.id, { ...page, removals: [item.itemKey] });
         return "none";
       case "failure":
+        return "none";
+      case "cursor":
+        await repo.applySyncPage(conn.tenantId, conn.id, { ...page, cursor: change.cursor });
         return "none";
     }
   }

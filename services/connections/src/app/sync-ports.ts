@@ -25,7 +25,9 @@ export type ConnectorChange =
   /** The provider no longer has the item (deleted, unshared, 404/410): its document goes. */
   | { kind: "delete"; itemKey: string; reason: string }
   /** This item could not be read; the sync goes on and the run records it. */
-  | { kind: "failure"; itemKey: string; reason: string };
+  | { kind: "failure"; itemKey: string; reason: string }
+  /** Everything reported before is applied: the provider position to resume from next time. */
+  | { kind: "cursor"; cursor: string };
 
 /** A provider's sync: the changes since the known items, in an order it chooses. */
 export interface Connector {

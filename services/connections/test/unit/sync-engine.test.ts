@@ -5,40 +5,12 @@ import type { Clock } from "@engram/kernel";
 import { rootLogger } from "@engram/observability";
 import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
 import { SyncEngine } from "../../src/app/sync-engine";
-import type { Connector, ConnectorChange, DocumentSink } from "../../src/app/sync-ports";
+import type { Connector, ConnectorChange } from "../../src/app/sync-ports";
+import { MemorySink } from "./sync-helpers";
 import { type Connection, newConnection } from "../../src/domain/connection";
 import { ConnectorError } from "../../src/domain/errors";
 
 const log = rootLogger({ level: "silent" });
-
-/** Documents kept in memory: the caller id decides which document an import replaces. */
-class MemorySink implements DocumentSink {
-  readonly docs = new Map<string, { id: string; connectionId: string; title?: string }>();
-  private n = 0;
-  failFor = new Set<string>();
-  async put(conn: Connection, item: { customId: string; title?: string }) {
-    if (this.failFor.has(item.title ?? "")) throw new Error(`ingestion refused ${item.title}`);
-    const existing = this.docs.get(item.customId);
-    const id = existing?.id ?? `d_${++this.n}`;
-    this.docs.set(item.customId, { id, connectionId: conn.id, title: item.title });
-    return id;
-  }
-  async remove(_conn: Connection, ids: string[]) {
-    for (const [k, v] of this.docs) if (ids.includes(v.id)) this.docs.delete(k);
-  }
-  async removeAll(_t: string, connectionId: string) {
-    let n = 0;
-    for (const [k, v] of this.docs) {
-      if (v.connectionId !== connectionId) continue;
-      this.docs.delete(k);
-      n++;
-    }
-    return n;
-  }
-  async list() {
-    return [];
-  }
-}
 
 const page = (key: string, version: string): ConnectorChange => ({
   kind: "upsert",
