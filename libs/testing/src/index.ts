@@ -4,3 +4,4 @@ export * from "./containers";
 export * from "./random";
 export * from "./fake-json-api";
 export * from "./static-site";
+export * from "./fake-granola";

@@ -10,6 +10,17 @@ export const connectionsConfigSchema = z.object({
   ENGRAM_ALLOW_PRIVATE_URLS: env.bool(false),
   /** Wait between two requests of the web crawler when robots.txt sets no Crawl-delay (ms). */
   CRAWL_DEFAULT_DELAY_MS: env.int(1000, { min: 0, max: 60_000 }),
+  /** Granola's API (a local fake in tests). */
+  GRANOLA_API_URL: z.string().url("must be a URL").default("https://public-api.granola.ai"),
+  /**
+   * How often each replica looks for connections due for a scheduled sync
+   * (every 4 h; the web crawler when its last run is 7 days old, or its
+   * recrawlIntervalDays) (ms). 0 turns scheduled syncs off; manual imports
+   * and initial syncs still run.
+   */
+  SYNC_SCHEDULER_INTERVAL_MS: env.int(60_000, { min: 0, max: 86_400_000 }),
+  /** Scheduled syncs one replica runs at once (manual imports and initial syncs are not counted). */
+  SYNC_MAX_CONCURRENT: env.int(2, { min: 1, max: 64 }),
   /**
    * Key that encrypts secrets at rest (OAuth client secrets): 32 bytes as
    * base64 or hex. Default: generated once into <dataDir>/secret.key.

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { type Clock, systemClock } from "@engram/kernel";
+import { type Clock, InvalidArgumentError, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { loadSecretKey, SecretBox } from "./adapters/crypto/secret-box";
@@ -13,9 +13,13 @@ import { SqliteConnectionRepository } from "./adapters/embedded/connections.sqli
 import { createCrawlFetch } from "./adapters/connectors/web-crawler";
 import { WebCrawlerConnector } from "./adapters/connectors/web-crawler-connector";
 import { IngestionDocumentSink } from "./adapters/grpc/ingestion-sink.grpc";
-import type { ConnectionRepository } from "./app/connection-ports";
-import { ConnectionsUseCases } from "./app/connections.usecase";
+import { ConnectionsUseCases, type CredentialCheck } from "./app/connections.usecase";
+import { GranolaConnector, validateGranolaKey } from "./adapters/connectors/granola";
+import { type ConnectionRepository, connectionCredentialsContext } from "./app/connection-ports";
+import { ConnectorError } from "./domain/errors";
 import { SyncEngine } from "./app/sync-engine";
+import { SyncScheduler } from "./app/sync-scheduler";
+import { type Connection, CONNECTION_PROVIDERS } from "./domain/connection";
 import { connectionsGrpc } from "./grpc/connections.grpc";
 
 /** A settings store that checks, at start, that stored secrets were sealed with this key. */
@@ -66,8 +70,41 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const crawler = new WebCrawlerConnector(createCrawlFetch({ allowPrivate: config.ENGRAM_ALLOW_PRIVATE_URLS }), {
     defaultDelayMs: config.CRAWL_DEFAULT_DELAY_MS,
   });
-  const sync = new SyncEngine({ repo: deps.connections, sink, connectors: { "web-crawler": crawler }, clock, logger: log.child({ component: "sync" }) });
-  const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log });
+  // A connection's API key, opened from its sealed credentials (bound to its tenant and id).
+  const apiKeyOf = (c: Connection) => {
+    if (!c.sealedCredentials) throw new ConnectorError("auth_expired", "the connection has no credentials");
+    return box.openString(c.sealedCredentials, connectionCredentialsContext(c.tenantId, c.id));
+  };
+  const granola = new GranolaConnector({ baseUrl: config.GRANOLA_API_URL, apiKeyOf });
+  const checkCredentials: CredentialCheck = async (provider, key) => {
+    if (provider !== "granola") return;
+    try {
+      await validateGranolaKey(key, { baseUrl: config.GRANOLA_API_URL });
+    } catch (err) {
+      if (err instanceof ConnectorError && err.code === "auth_expired")
+        throw new InvalidArgumentError("Granola refused the API key", "create an API key in Granola under Settings → API");
+      throw err;
+    }
+  };
+  const sync = new SyncEngine({
+    repo: deps.connections,
+    sink,
+    connectors: { "web-crawler": crawler, granola },
+    clock,
+    logger: log.child({ component: "sync" }),
+  });
+  const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log, sealer: box, checkCredentials });
+  // Scheduled syncs (every 4 h; the web crawler weekly): started the way manual imports are, so stopping the use cases stops them.
+  const scheduler = new SyncScheduler(
+    {
+      repo: deps.connections,
+      runSync: (due) => connections.runSync(due.tenantId, due.connectionId, "scheduled"),
+      providers: CONNECTION_PROVIDERS.filter((p) => sync.supports(p)),
+      clock,
+      logger: log,
+    },
+    { intervalMs: config.SYNC_SCHEDULER_INTERVAL_MS, maxConcurrent: config.SYNC_MAX_CONCURRENT },
+  );
 
   return {
     name: "connections",
@@ -81,8 +118,11 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     async start() {
       await repo.bindSecretKey(box.keyId);
       await deps.connections.bindSecretKey(box.keyId);
+      scheduler.start();
     },
     async stop() {
+      // The timer first (no sync starts after it), then the syncs under way are aborted and awaited.
+      await scheduler.stop();
       await connections.stop();
       sink.close();
       await repo.close();

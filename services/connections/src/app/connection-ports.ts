@@ -14,6 +14,15 @@ export interface Page<T> {
   next?: string;
 }
 
+/** A connection due for a scheduled sync: enough to start it (`SyncEngine.run`). */
+export interface DueConnection {
+  tenantId: string;
+  connectionId: string;
+  provider: ConnectionProvider;
+  /** When its scheduled sync became due (ISO). */
+  dueAt: string;
+}
+
 /**
  * One durably applied page of a sync: the ledger changes the page produced
  * and the provider cursor that follows it. Applied all or nothing, and only
@@ -35,7 +44,9 @@ export interface SyncPage {
  * Storage port for connections, their sync runs, their item ledgers and
  * their sync leases. Every operation takes the tenant and filters by it: a
  * connection, run or item of another tenant reads as absent (not found),
- * never as "forbidden". Sealed credentials are opaque bytes to it.
+ * never as "forbidden". The one exception is `dueForSync`, the scheduler's
+ * look across tenants, which answers references only. Sealed credentials are
+ * opaque bytes to it.
  *
  * Concurrency guarantees (both adapters):
  * - `update` is a compare-and-set on `revision`: it fails with
@@ -66,7 +77,8 @@ export interface ConnectionRepository {
    * returns it with the revision incremented. Writes the mutable fields
    * (status, email, expiresAt, sealedCredentials, config, documentLimit,
    * updatedAt); id, tenant, provider, scope, metadata and createdAt are fixed
-   * at creation and the cursor moves only through `applySyncPage`.
+   * at creation and the cursor moves only through `applySyncPage`. A new
+   * config moves the next scheduled sync to its interval (`syncIntervalMs`).
    * NotFoundError when absent, ConflictError when changed concurrently.
    */
   update(next: Connection): Promise<Connection>;
@@ -80,7 +92,9 @@ export interface ConnectionRepository {
    */
   startRun(run: SyncRun): Promise<SyncRun>;
   /**
-   * Stores the finished run (`finishSyncRun`) over the running one.
+   * Stores the finished run (`finishSyncRun`) over the running one, and
+   * moves the connection's next scheduled sync to `syncIntervalMs` after the
+   * run's start (unless a later-started run already finished).
    * NotFoundError when absent; FailedPreconditionError when it already
    * finished (a run finishes once).
    */
@@ -125,6 +139,25 @@ export interface ConnectionRepository {
   renewLease(tenantId: string, connectionId: string, holder: string, ttlMs: number, now: Date): Promise<Lease | undefined>;
   /** Gives the lease up if `holder` has it; false otherwise. */
   releaseLease(tenantId: string, connectionId: string, holder: string): Promise<boolean>;
+
+  /**
+   * Connections of every tenant due for a scheduled sync at `now`, the
+   * longest-due first (then by id), at most `limit`:
+   * - `active` and not past `expiresAt`;
+   * - due: `nextSyncAt(conn, lastSyncStartedAt) <= now`, where
+   *   lastSyncStartedAt is the start of the most recent run that finished
+   *   (any status: a failed run is retried on the schedule, not sooner);
+   *   a connection with no finished run is due from its creation;
+   * - not being synced: nobody holds an unexpired lease on it. A run left
+   *   `running` by a worker that died therefore becomes due again once its
+   *   lease lapses, instead of waiting a whole interval;
+   * - of one of `providers` when given (those with a connector; an empty
+   *   list matches nothing).
+   * The due time is a stored field kept by the store (see the adapters), so
+   * that this is one index range scan, never a scan of the connections or
+   * their runs.
+   */
+  dueForSync(now: Date, opts: { limit: number; providers?: readonly ConnectionProvider[] }): Promise<DueConnection[]>;
 
   close(): Promise<void>;
 }

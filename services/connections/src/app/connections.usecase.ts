@@ -6,11 +6,13 @@ import {
   type ConnectionProvider,
   isConnectionProvider,
   newConnection,
+  newConnectionId,
   type SyncRun,
   type SyncTrigger,
 } from "../domain/connection";
-import type { ConnectionRepository } from "./connection-ports";
-import type { SyncEngine } from "./sync-engine";
+import { type ConnectionRepository, connectionCredentialsContext } from "./connection-ports";
+import type { SecretSealer } from "./ports";
+import type { SyncEngine, SyncOutcome } from "./sync-engine";
 import type { DocumentSink, ImportedDocument } from "./sync-ports";
 
 export interface CreateConnectionInput {
@@ -53,6 +55,12 @@ function startUrlOf(metadata: Record<string, unknown> | undefined): string {
   return url.toString();
 }
 
+/** Checks a direct connection's credentials with the provider before the connection exists (a refused key is a 400). */
+export type CredentialCheck = (provider: ConnectionProvider, credentials: string) => Promise<void>;
+
+/** Providers whose connection takes an API key, given at creation as `metadata.apiKey` (never stored in the metadata). */
+const API_KEY_PROVIDERS: ReadonlySet<ConnectionProvider> = new Set(["granola"]);
+
 /**
  * The connection lifecycle: create, read, list, delete (with or without the
  * documents it imported) and manual imports. Syncs run in the background
@@ -62,13 +70,36 @@ export class ConnectionsUseCases {
   private readonly running = new Set<Promise<unknown>>();
   private readonly stopping = new AbortController();
 
-  constructor(private readonly deps: { repo: ConnectionRepository; sink: DocumentSink; sync: SyncEngine; clock: Clock; logger: Logger }) {}
+  constructor(
+    private readonly deps: {
+      repo: ConnectionRepository;
+      sink: DocumentSink;
+      sync: SyncEngine;
+      clock: Clock;
+      logger: Logger;
+      /** Seals direct credentials (API keys) at rest, bound to tenant and connection. */
+      sealer: SecretSealer;
+      checkCredentials: CredentialCheck;
+    },
+  ) {}
 
   async create(input: CreateConnectionInput): Promise<CreatedConnection> {
     if (!isConnectionProvider(input.provider)) throw new InvalidArgumentError(`unknown provider ${JSON.stringify(input.provider)}`);
     if (!this.deps.sync.supports(input.provider))
       throw new UnimplementedError(`connecting ${input.provider}`, "this connector arrives in a later release; the web crawler is available");
     const config = input.provider === "web-crawler" ? { startUrl: startUrlOf(input.metadata) } : undefined;
+    const { apiKey, ...metadata } = input.metadata ?? {};
+    const id = newConnectionId();
+    let sealedCredentials: Uint8Array | undefined;
+    if (API_KEY_PROVIDERS.has(input.provider)) {
+      if (typeof apiKey !== "string" || apiKey.length === 0 || apiKey.length > 1024)
+        throw new InvalidArgumentError(
+          `a ${input.provider} connection needs metadata.apiKey`,
+          "the provider's API key; it is checked with the provider, sealed at rest and never returned",
+        );
+      await this.deps.checkCredentials(input.provider, apiKey);
+      sealedCredentials = this.deps.sealer.seal(apiKey, connectionCredentialsContext(input.tenantId, id));
+    }
     const now = this.deps.clock.now().toISOString();
     const conn = await this.deps.repo.create(
       newConnection(
@@ -78,10 +109,12 @@ export class ConnectionsUseCases {
           namespace: input.namespace,
           containerTags: input.containerTags,
           documentLimit: input.documentLimit,
-          metadata: input.metadata,
+          metadata: API_KEY_PROVIDERS.has(input.provider) ? metadata : input.metadata,
           config,
+          sealedCredentials,
         },
         now,
+        id,
       ),
     );
     // A direct connection is established at once: its initial sync starts now.
@@ -152,12 +185,28 @@ export class ConnectionsUseCases {
     await this.whenIdle();
   }
 
-  private background(tenantId: string, connectionId: string, trigger: SyncTrigger): void {
-    const p = this.deps.sync
+  /**
+   * Syncs the connection in the background exactly as a manual import does
+   * (tracked: `stop` aborts and awaits it) and resolves when the sync ends:
+   * its outcome, or undefined when it could not run (logged) or the service
+   * is stopping. The sync scheduler's way in, with trigger `scheduled`.
+   */
+  runSync(tenantId: string, connectionId: string, trigger: SyncTrigger): Promise<SyncOutcome | undefined> {
+    return this.background(tenantId, connectionId, trigger);
+  }
+
+  private background(tenantId: string, connectionId: string, trigger: SyncTrigger): Promise<SyncOutcome | undefined> {
+    // Stopping: no new sync (a connection that never synced is picked up by the scheduler after the restart).
+    if (this.stopping.signal.aborted) return Promise.resolve(undefined);
+    const p: Promise<SyncOutcome | undefined> = this.deps.sync
       .run(tenantId, connectionId, trigger, this.stopping.signal)
-      .catch((err: unknown) => this.deps.logger.error({ err, connectionId }, "sync could not run"))
+      .catch((err: unknown) => {
+        this.deps.logger.error({ err, connectionId }, "sync could not run");
+        return undefined;
+      })
       .finally(() => this.running.delete(p));
     this.running.add(p);
+    return p;
   }
 
   private provider(provider: string): ConnectionProvider {

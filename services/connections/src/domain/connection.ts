@@ -506,6 +506,45 @@ export function abandonSyncRun(run: SyncRun, now: string): SyncRun {
 }
 
 // ---------------------------------------------------------------------------
+// Scheduled syncs
+// ---------------------------------------------------------------------------
+
+/** Every connector syncs on a schedule every 4 hours (the spec's "every 4 h")... */
+export const SCHEDULED_SYNC_INTERVAL_MS = 4 * 3_600_000;
+
+/**
+ * ...except the web crawler, which recrawls a site once its last run is at
+ * least `recrawlIntervalDays` old (the connection's config, camelCase like
+ * `startUrl` and `maxPages`; proto `WebCrawlerConfig.recrawl_interval_days`):
+ * absent, 0 or not an integer = 7 days; "at least 7", so 1 to 6 read as 7;
+ * more than 3650 reads as 3650 (ten years keep every computed time a
+ * four-digit-year ISO string, which the stores compare as text).
+ */
+export const RECRAWL_INTERVAL_DAYS = { default: 7, min: 7, max: 3650 } as const;
+
+const DAY_MS = 86_400_000;
+
+/** How long after a run started the connection's next scheduled sync is due. Pure. */
+export function syncIntervalMs(conn: Pick<Connection, "provider" | "config">): number {
+  if (conn.provider !== "web-crawler") return SCHEDULED_SYNC_INTERVAL_MS;
+  const R = RECRAWL_INTERVAL_DAYS;
+  const days = conn.config?.recrawlIntervalDays;
+  if (typeof days !== "number" || !Number.isInteger(days) || days <= 0) return R.default * DAY_MS;
+  return Math.min(Math.max(days, R.min), R.max) * DAY_MS;
+}
+
+/**
+ * When the connection's next scheduled sync is due: `syncIntervalMs` after
+ * the start of its most recent finished run, or at its creation when none
+ * finished yet (a connection that never synced is due at once). An ISO
+ * string as `toISOString` writes it, so that stores compare it as text. Pure.
+ */
+export function nextSyncAt(conn: Pick<Connection, "provider" | "config" | "createdAt">, lastSyncStartedAt: string | undefined): string {
+  if (lastSyncStartedAt === undefined) return iso(conn.createdAt);
+  return new Date(Date.parse(lastSyncStartedAt) + syncIntervalMs(conn)).toISOString();
+}
+
+// ---------------------------------------------------------------------------
 // Item ledger and leases
 // ---------------------------------------------------------------------------
 

@@ -8,12 +8,14 @@ import {
   applyConnectionEvent,
   type Connection,
   type ConnectionItem,
+  type ConnectionProvider,
   emptyItemFailures,
   finishSyncRun,
   type NewConnectionInput,
   newConnection,
   newSyncRun,
   patchConnection,
+  type SyncErrorCode,
   type SyncRun,
   type SyncTrigger,
 } from "../../src/domain/connection";
@@ -504,6 +506,152 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
       await expect(repo.renewLease("acme", c.id, "w", 1.5, at(0))).rejects.toThrow(InvalidArgumentError);
       expect(await repo.renewLease("acme", "n_doesnotexist00000000", "w", 60_000, at(0))).toBeUndefined();
       expect(await repo.releaseLease("acme", "n_doesnotexist00000000", "w")).toBe(false);
+    });
+  });
+
+  describe("scheduled syncs (dueForSync)", () => {
+    const H = 60;
+    const D = 24 * H;
+    const crawl = (over: Record<string, string | number> = {}) => ({ startUrl: "https://docs.example.com/", ...over });
+
+    /** An active connection created `createdAtMin` minutes after T0 (authorized when its provider needs consent). */
+    async function active(input: Partial<NewConnectionInput>, createdAtMin = 0): Promise<Connection> {
+      const c = await repo.create(conn(input, iso(createdAtMin)));
+      return c.status === "active" ? c : repo.update(applyConnectionEvent(c, "authorized", iso(createdAtMin)));
+    }
+
+    /** A run of `c` that started at `startMin` and finished (failed when `failure` is given) at `endMin`. */
+    async function ran(c: Connection, startMin: number, endMin = startMin + 1, failure?: SyncErrorCode): Promise<SyncRun> {
+      const run = await started(c, iso(startMin), "scheduled");
+      return repo.finishRun(finishSyncRun(run, { documentsImported: 0, failure: failure && { code: failure } }, iso(endMin)));
+    }
+
+    const dueIds = async (atMin: number, opts: { limit?: number; providers?: ConnectionProvider[] } = {}) =>
+      (await repo.dueForSync(at(atMin), { limit: opts.limit ?? 100, providers: opts.providers })).map((d) => d.connectionId);
+
+    it("answers a connection that never synced as due from its creation, with what it takes to start its sync", async () => {
+      const c = await active({ tenantId: "t1", provider: "web-crawler", config: crawl() }, 5);
+      expect(await repo.dueForSync(at(4.99), { limit: 10 })).toEqual([]);
+      expect(await repo.dueForSync(at(5), { limit: 10 })).toEqual([{ tenantId: "t1", connectionId: c.id, provider: "web-crawler", dueAt: iso(5) }]);
+      // A run that started and never finished (its worker died) leaves it due: once its lease lapses it is retried.
+      await started(c, iso(6));
+      expect(await dueIds(7)).toEqual([c.id]);
+      repo = await h.reopen();
+      expect(await dueIds(7)).toEqual([c.id]);
+    });
+
+    it("is due 4 h after the start of the last finished run, failed or not, for every provider but the web crawler", async () => {
+      const gh = await active({ provider: "github", namespace: "gh" });
+      const gr = await active({ provider: "granola", namespace: "gr" });
+      // Counted from the start, not the end; a failed run is retried on the schedule, not sooner.
+      await ran(gh, 10, 70);
+      await ran(gr, 20, 21, "provider_unavailable");
+      expect(await dueIds(10 + 4 * H - 0.01)).toEqual([]);
+      expect(await repo.dueForSync(at(10 + 4 * H), { limit: 10 })).toEqual([
+        { tenantId: "acme", connectionId: gh.id, provider: "github", dueAt: iso(10 + 4 * H) },
+      ]);
+      expect(await dueIds(20 + 4 * H)).toEqual([gh.id, gr.id]);
+      // The next run moves it on again.
+      await ran(gh, 20 + 4 * H);
+      expect(await dueIds(20 + 4 * H)).toEqual([gr.id]);
+      repo = await h.reopen();
+      expect(await dueIds(20 + 8 * H)).toEqual([gr.id, gh.id]);
+    });
+
+    it("recrawls a site 7 days after its last run started, or after its recrawlIntervalDays (at least 7)", async () => {
+      const weekly = await active({ provider: "web-crawler", namespace: "weekly", config: crawl() });
+      const monthly = await active({ provider: "web-crawler", namespace: "monthly", config: crawl({ recrawlIntervalDays: 30 }) });
+      const tooOften = await active({ provider: "web-crawler", namespace: "too-often", config: crawl({ recrawlIntervalDays: 1 }) });
+      const zero = await active({ provider: "web-crawler", namespace: "zero", config: crawl({ recrawlIntervalDays: 0 }) });
+      for (const c of [weekly, monthly, tooOften, zero]) await ran(c, 0, 45);
+      const sevenDays = [weekly.id, tooOften.id, zero.id].sort();
+      expect(await dueIds(4 * H)).toEqual([]);
+      expect(await dueIds(7 * D - 0.01)).toEqual([]);
+      expect(await dueIds(7 * D)).toEqual(sevenDays);
+      expect(await dueIds(30 * D - 0.01)).toEqual(sevenDays);
+      expect(await dueIds(30 * D)).toEqual([...sevenDays, monthly.id]);
+    });
+
+    it("follows a change of config: the new interval counts from the same last run", async () => {
+      const c = await active({ provider: "web-crawler", config: crawl() });
+      await ran(c, 0);
+      const read = (await repo.get("acme", c.id))!;
+      await repo.update(patchConnection(read, { config: crawl({ recrawlIntervalDays: 14 }) }, iso(2)));
+      expect(await dueIds(7 * D)).toEqual([]);
+      expect(await repo.dueForSync(at(14 * D), { limit: 1 })).toEqual([{ tenantId: "acme", connectionId: c.id, provider: "web-crawler", dueAt: iso(14 * D) }]);
+      // Another change (no config) keeps it.
+      const again = (await repo.get("acme", c.id))!;
+      await repo.update(patchConnection(again, { email: "ops@example.com" }, iso(3)));
+      expect(await dueIds(14 * D - 0.01)).toEqual([]);
+      expect(await dueIds(14 * D)).toEqual([c.id]);
+      // Never synced: due from its creation, whatever the interval.
+      const fresh = await active({ provider: "web-crawler", namespace: "fresh", config: crawl() }, 100);
+      await repo.update(patchConnection(fresh, { config: crawl({ recrawlIntervalDays: 30 }) }, iso(101)));
+      expect(await dueIds(100)).toEqual([fresh.id]);
+    });
+
+    it("never moves the due time back for a run that started before the last finished one", async () => {
+      const c = await active({ provider: "github" });
+      await ran(c, 100);
+      await ran(c, 50, 200);
+      expect(await dueIds(100 + 4 * H - 0.01)).toEqual([]);
+      expect(await dueIds(100 + 4 * H)).toEqual([c.id]);
+    });
+
+    it("leaves out connections that are not active, have expired, are being synced, are deleted, or are of other providers", async () => {
+      const ok = await active({ provider: "web-crawler", namespace: "ok", config: crawl() });
+      const expiring = await active({ provider: "github", namespace: "expiring", expiresAt: iso(60) });
+      const leased = await active({ provider: "granola", namespace: "leased" });
+      const excluded = [
+        await repo.create(conn({ provider: "notion", namespace: "pending" })),
+        await repo.update(applyConnectionEvent(await active({ provider: "github", namespace: "revoked" }), "authorization_lost", iso(0))),
+        await repo.update(applyConnectionEvent(await active({ provider: "granola", namespace: "ended" }), "expired", iso(0))),
+        await repo.update(applyConnectionEvent(await active({ provider: "granola", namespace: "deleting" }), "deletion_requested", iso(0))),
+        await active({ provider: "granola", namespace: "expired-before", expiresAt: iso(-1) }),
+      ];
+      expect(excluded.map((c) => c.status)).toEqual(["pending_authorization", "auth_expired", "expired", "deleting", "active"]);
+      const gone = await active({ provider: "granola", namespace: "gone" });
+      await repo.delete("acme", gone.id);
+      // Leased until minute 60: being synced (here or by another replica).
+      expect(await repo.tryAcquireLease("acme", leased.id, "w1", 60 * 60_000, at(0))).toBeDefined();
+
+      expect(await dueIds(30)).toEqual([ok.id, expiring.id].sort());
+      // At minute 60 expiresAt is reached (left out before any sweep marks it expired) and the lease lapses.
+      expect(await dueIds(60)).toEqual([ok.id, leased.id].sort());
+      // A lease taken again (its sync started) keeps it out; released, it is back at once.
+      expect(await repo.tryAcquireLease("acme", leased.id, "w2", 60_000, at(61))).toBeDefined();
+      expect(await dueIds(61)).toEqual([ok.id]);
+      expect(await repo.releaseLease("acme", leased.id, "w2")).toBe(true);
+      expect(await dueIds(61)).toEqual([ok.id, leased.id].sort());
+
+      // Only the providers asked for (those with a connector); an empty list matches nothing.
+      expect(await dueIds(61, { providers: ["web-crawler"] })).toEqual([ok.id]);
+      expect(await dueIds(61, { providers: ["granola", "github", "notion"] })).toEqual([leased.id]);
+      expect(await dueIds(61, { providers: [] })).toEqual([]);
+    });
+
+    it("orders every tenant's due connections by due time, then id, and answers at most `limit`", async () => {
+      const mk = (tenantId: string, createdAtMin: number) => active({ tenantId, provider: "granola", namespace: `ns-${createdAtMin}` }, createdAtMin);
+      const c3 = await mk("tenant-b", 3);
+      const c1 = await mk("tenant-a", 1);
+      const c2a = await mk("tenant-c", 2);
+      const c2b = await mk("tenant-a", 2);
+      const later = await mk("tenant-b", 9);
+      const tie = [c2a, c2b].sort((x, y) => (x.id < y.id ? -1 : 1));
+      const due = await repo.dueForSync(at(5), { limit: 10 });
+      expect(due.map((d) => [d.tenantId, d.connectionId, d.dueAt])).toEqual([
+        ["tenant-a", c1.id, iso(1)],
+        [tie[0]!.tenantId, tie[0]!.id, iso(2)],
+        [tie[1]!.tenantId, tie[1]!.id, iso(2)],
+        ["tenant-b", c3.id, iso(3)],
+      ]);
+      expect(await dueIds(5, { limit: 2 })).toEqual([c1.id, tie[0]!.id]);
+      expect(await dueIds(5, { limit: 1, providers: ["granola"] })).toEqual([c1.id]);
+      // Synced, the oldest goes to the back.
+      await ran(c1, 4);
+      expect(await dueIds(4 * H + 4)).toEqual([tie[0]!.id, tie[1]!.id, c3.id, later.id, c1.id]);
+      await expect(repo.dueForSync(at(5), { limit: 0 })).rejects.toThrow(InvalidArgumentError);
+      await expect(repo.dueForSync(at(5), { limit: 1.5 })).rejects.toThrow(InvalidArgumentError);
     });
   });
 

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
 import { SqliteSettingsRepository } from "../../src/adapters/embedded/settings.sqlite";
+import { newSyncRun } from "../../src/domain/connection";
 import { emptySettings } from "../../src/domain/settings";
 import { conn, connectionRepositoryContract, item } from "./connection-repository.contract";
 
@@ -66,7 +67,7 @@ describe("SqliteConnectionRepository storage", () => {
     const settingsAgain = new SqliteSettingsRepository(dir);
     expect(await again.get("acme", c.id)).toEqual(c);
     expect((await settingsAgain.get("acme"))?.filterPrompt).toBe("p");
-    expect(again.db.pragma("user_version", { simple: true })).toBe(1);
+    expect(again.db.pragma("user_version", { simple: true })).toBe(2);
     await again.close();
     await settingsAgain.close();
   });
@@ -89,6 +90,34 @@ describe("SqliteConnectionRepository storage", () => {
       ["document ids", "SELECT DISTINCT document_id FROM connection_items WHERE connection_id = ? AND tenant_id = ? ORDER BY document_id", [c.id, "acme"]],
       ["last run", "SELECT * FROM sync_runs WHERE connection_id = ? AND tenant_id = ? ORDER BY started_at DESC, id DESC LIMIT 1", [c.id, "acme"]],
       ["running runs", "SELECT * FROM sync_runs WHERE connection_id = ? AND tenant_id = ? AND status = 'running'", [c.id, "acme"]],
+      // dueForSync's statement, with and without the providers, and the backfill's look for rows without a due time.
+      [
+        "due",
+        `SELECT tenant_id, id, provider, next_sync_at FROM connections
+         WHERE status = 'active' AND next_sync_at <= @now
+           AND (expires_at IS NULL OR expires_at > @now)
+           AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
+           AND (@providers IS NULL OR provider IN (SELECT value FROM json_each(@providers)))
+         ORDER BY next_sync_at, id
+         LIMIT @limit`,
+        [{ now: "2030-01-01T00:00:00.000Z", now_ms: Date.parse("2030-01-01T00:00:00.000Z"), providers: '["web-crawler"]', limit: 10 }],
+      ],
+      [
+        "due, any provider",
+        `SELECT tenant_id, id, provider, next_sync_at FROM connections
+         WHERE status = 'active' AND next_sync_at <= @now
+           AND (expires_at IS NULL OR expires_at > @now)
+           AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
+           AND (@providers IS NULL OR provider IN (SELECT value FROM json_each(@providers)))
+         ORDER BY next_sync_at, id
+         LIMIT @limit`,
+        [{ now: "2030-01-01T00:00:00.000Z", now_ms: 0, providers: null, limit: 10 }],
+      ],
+      [
+        "to backfill",
+        "SELECT id, tenant_id FROM connections WHERE status IN (SELECT value FROM json_each(?)) AND next_sync_at IS NULL",
+        ['["active","expired"]'],
+      ],
     ];
     for (const [label, sql, args] of queries) {
       const p = plan(sql, ...args);
@@ -98,6 +127,30 @@ describe("SqliteConnectionRepository storage", () => {
         temp: false,
       });
     }
+    // The due look walks connections_due in its order (not a covering scan of another index).
+    expect(plan("SELECT id FROM connections WHERE status = 'active' AND next_sync_at <= ? ORDER BY next_sync_at, id LIMIT 5", "2030-01-01")).toMatch(
+      /SEARCH connections USING (COVERING )?INDEX connections_due \(status=\? AND next_sync_at<\?\)/,
+    );
     await repo.close();
+  });
+
+  it("gives connections stored before scheduled syncs existed their due time when it opens", async () => {
+    const repo = new SqliteConnectionRepository(dir);
+    const synced = await repo.create(conn({ provider: "web-crawler", config: { startUrl: "https://a.example/" } }, "2025-03-01T10:00:00.000Z"));
+    const never = await repo.create(conn({ provider: "granola", namespace: "never" }, "2025-03-02T10:00:00.000Z"));
+    await repo.startRun(newSyncRun({ tenantId: "acme", connectionId: synced.id, trigger: "initial" }, "2025-03-01T10:05:00.000Z"));
+    // As a store written before migration 2 would hold them: no schedule columns filled in.
+    repo.db.exec("UPDATE connections SET next_sync_at = NULL, last_sync_started_at = NULL");
+    await repo.close();
+    const reopened = new SqliteConnectionRepository(dir);
+    expect(await reopened.dueForSync(new Date("2025-03-08T10:04:59.999Z"), { limit: 10 })).toEqual([
+      { tenantId: "acme", connectionId: never.id, provider: "granola", dueAt: "2025-03-02T10:00:00.000Z" },
+    ]);
+    // Its most recent run counts, finished or not (the run was likely cut short by the upgrade's restart).
+    expect((await reopened.dueForSync(new Date("2025-03-08T10:05:00.000Z"), { limit: 10 })).map((d) => [d.connectionId, d.dueAt])).toEqual([
+      [never.id, "2025-03-02T10:00:00.000Z"],
+      [synced.id, "2025-03-08T10:05:00.000Z"],
+    ]);
+    await reopened.close();
   });
 });

@@ -9,7 +9,7 @@ import {
   SYNC_RUN_INDEXES,
 } from "../../src/adapters/mongo/connections.mongo";
 import { createMongoSettingsRepository } from "../../src/adapters/mongo/settings.mongo";
-import { newSyncRun } from "../../src/domain/connection";
+import { finishSyncRun, newSyncRun, patchConnection } from "../../src/domain/connection";
 import { conn, type ConnectionRepositoryHarness, connectionRepositoryContract, item } from "./connection-repository.contract";
 
 describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
@@ -99,10 +99,73 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
         ["items by key", items.find({ tenantId: "acme", connectionId: c.id, itemKey: { $in: ["k"] } }).explain()],
         ["last run", runs.find({ tenantId: "acme", connectionId: c.id }).sort({ startedAt: -1, _id: -1 }).limit(1).explain()],
         ["running runs", runs.find({ tenantId: "acme", connectionId: c.id, status: "running" }).explain()],
+        // dueForSync's query (as the adapter builds it) and the start-up look for documents without a due time.
+        [
+          "due",
+          connections
+            .find({
+              status: "active",
+              nextSyncAt: { $lte: "2030-01-01T00:00:00.000Z" },
+              provider: { $in: ["notion", "web-crawler"] },
+              expiresAt: { $not: { $lte: "2030-01-01T00:00:00.000Z" } },
+              $or: [{ leaseHolder: null }, { leaseExpiresMs: { $lte: Date.parse("2030-01-01T00:00:00.000Z") } }],
+            })
+            .sort({ nextSyncAt: 1, _id: 1 })
+            .limit(10)
+            .explain(),
+        ],
+        ["to backfill", connections.find({ status: { $in: ["active", "expired"] }, nextSyncAt: null }).explain()],
       ];
       for (const [label, plan] of plans) {
         const text = JSON.stringify(((await plan) as { queryPlanner: unknown }).queryPlanner);
         expect({ label, usesIndex: text.includes("IXSCAN"), scans: text.includes("COLLSCAN") }).toEqual({ label, usesIndex: true, scans: false });
+      }
+      // The due look reads the `due` index in the order asked for: no in-memory sort.
+      const due = JSON.stringify(
+        (
+          (await connections
+            .find({ status: "active", nextSyncAt: { $lte: "2030-01-01T00:00:00.000Z" } })
+            .sort({ nextSyncAt: 1, _id: 1 })
+            .limit(10)
+            .explain()) as { queryPlanner: { winningPlan: unknown } }
+        ).queryPlanner.winningPlan,
+      );
+      expect({ index: due.includes('"indexName":"due"'), sorts: due.includes('"stage":"SORT"') }).toEqual({ index: true, sorts: false });
+      await h.close();
+    });
+
+    it("gives connections stored before scheduled syncs existed their due time when its indexes are ensured", async () => {
+      const h = await openMongo();
+      const synced = await h.repo.create(conn({ provider: "web-crawler", config: { startUrl: "https://a.example/" } }, "2025-03-01T10:00:00.000Z"));
+      const never = await h.repo.create(conn({ provider: "granola", namespace: "never" }, "2025-03-02T10:00:00.000Z"));
+      await h.repo.startRun(newSyncRun({ tenantId: "acme", connectionId: synced.id, trigger: "initial" }, "2025-03-01T10:05:00.000Z"));
+      // As documents written before the schedule fields existed.
+      await h.repo.connections.updateMany({}, { $unset: { nextSyncAt: "", lastSyncStartedAt: "" } });
+      expect(await h.repo.dueForSync(new Date("2030-01-01T00:00:00.000Z"), { limit: 10 })).toEqual([]);
+      await h.repo.ensureIndexes();
+      expect(await h.repo.dueForSync(new Date("2025-03-08T10:04:59.999Z"), { limit: 10 })).toEqual([
+        { tenantId: "acme", connectionId: never.id, provider: "granola", dueAt: "2025-03-02T10:00:00.000Z" },
+      ]);
+      expect((await h.repo.dueForSync(new Date("2025-03-08T10:05:00.000Z"), { limit: 10 })).map((d) => [d.connectionId, d.dueAt])).toEqual([
+        [never.id, "2025-03-02T10:00:00.000Z"],
+        [synced.id, "2025-03-08T10:05:00.000Z"],
+      ]);
+      await h.close();
+    });
+
+    it("keeps the due time consistent when a run finishes while the config changes", async () => {
+      const h = await openMongo();
+      const c = await h.repo.create(conn({ provider: "web-crawler", config: { startUrl: "https://a.example/" } }, "2025-03-01T10:00:00.000Z"));
+      for (let i = 0; i < 10; i++) {
+        const run = await h.repo.startRun(newSyncRun({ tenantId: "acme", connectionId: c.id, trigger: "scheduled" }, `2025-03-0${1 + (i % 9)}T11:00:00.000Z`));
+        const read = (await h.repo.get("acme", c.id))!;
+        const days = 7 + i;
+        await Promise.all([
+          h.repo.finishRun(finishSyncRun(run, { documentsImported: 0 }, "2025-03-10T00:00:00.000Z")),
+          h.repo.update(patchConnection(read, { config: { startUrl: "https://a.example/", recrawlIntervalDays: days } }, "2025-03-10T00:00:00.000Z")),
+        ]);
+        const doc = (await h.repo.connections.findOne({ _id: c.id }))!;
+        expect(doc.nextSyncAt).toBe(new Date(Date.parse(doc.lastSyncStartedAt!) + days * 86_400_000).toISOString());
       }
       await h.close();
     });

@@ -1,4 +1,4 @@
-import { FailedPreconditionError, idKindOf, InvalidArgumentError } from "@engram/kernel";
+import { FailedPreconditionError, idKindOf, InvalidArgumentError, type JsonValue } from "@engram/kernel";
 import {
   ABANDONED_RUN_ERROR,
   abandonSyncRun,
@@ -10,6 +10,7 @@ import {
   CONNECTION_PROVIDERS,
   CONNECTION_STATUSES,
   CONNECTION_TRANSITIONS,
+  type Connection,
   type ConnectionStatus,
   connectionView,
   emptyItemFailures,
@@ -19,8 +20,10 @@ import {
   newConnection,
   newSyncRun,
   nextStatus,
+  nextSyncAt,
   patchConnection,
   statusAt,
+  syncIntervalMs,
   underDocumentLimit,
   validateItem,
   validateLease,
@@ -293,5 +296,35 @@ describe("ledger items and leases", () => {
     expect(refusal(() => validateLease("", 30_000))).toMatch(/holder/);
     expect(refusal(() => validateLease("w", 999))).toMatch(/ttlMs/);
     expect(refusal(() => validateLease("w", 86_400_001))).toMatch(/ttlMs/);
+  });
+});
+
+describe("scheduled sync times", () => {
+  const H = 3_600_000;
+  const D = 24 * H;
+  /** A crawler's schedule inputs; the interval as stored, including values a careless writer might store. */
+  const crawler = (recrawlIntervalDays?: unknown): Pick<Connection, "provider" | "config"> => ({
+    provider: "web-crawler",
+    config: { startUrl: "https://x/", ...(recrawlIntervalDays === undefined ? {} : { recrawlIntervalDays: recrawlIntervalDays as JsonValue }) },
+  });
+
+  it("syncs every provider every 4 h and recrawls sites after recrawlIntervalDays, at least 7, 7 when unset or unreadable", () => {
+    for (const provider of CONNECTION_PROVIDERS.filter((p) => p !== "web-crawler")) expect(syncIntervalMs({ provider })).toBe(4 * H);
+    expect(syncIntervalMs({ provider: "github", config: { recrawlIntervalDays: 30 } })).toBe(4 * H);
+    expect(syncIntervalMs(crawler())).toBe(7 * D);
+    expect(syncIntervalMs({ provider: "web-crawler" })).toBe(7 * D);
+    expect(syncIntervalMs(crawler(30))).toBe(30 * D);
+    expect(syncIntervalMs(crawler(7))).toBe(7 * D);
+    for (const odd of [0, 1, 6, -3]) expect(syncIntervalMs(crawler(odd))).toBe(7 * D);
+    for (const odd of [7.5, "30", null, Number.NaN]) expect(syncIntervalMs(crawler(odd))).toBe(7 * D);
+    expect(syncIntervalMs(crawler(1e9))).toBe(3650 * D);
+  });
+
+  it("is due at creation until a run finished, then the interval after that run's start, as toISOString text", () => {
+    const c = { ...crawler(14), createdAt: "2025-01-02T03:04:05Z" };
+    expect(nextSyncAt(c, undefined)).toBe("2025-01-02T03:04:05.000Z");
+    expect(nextSyncAt(c, "2025-02-01T00:00:00.000Z")).toBe("2025-02-15T00:00:00.000Z");
+    expect(nextSyncAt({ provider: "granola", createdAt: NOW }, "2025-02-01T22:30:00.000Z")).toBe("2025-02-02T02:30:00.000Z");
+    expect(nextSyncAt({ ...crawler(1e9), createdAt: NOW }, "2025-01-01T00:00:00.000Z")).toMatch(/^\d{4}-/);
   });
 });

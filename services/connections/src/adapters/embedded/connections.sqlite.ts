@@ -1,6 +1,6 @@
 import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, type JsonObject, NotFoundError } from "@engram/kernel";
 import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
-import type { ConnectionListFilter, ConnectionRepository, Page, SyncPage } from "../../app/connection-ports";
+import type { ConnectionListFilter, ConnectionRepository, DueConnection, Page, SyncPage } from "../../app/connection-ports";
 import {
   abandonSyncRun,
   compact,
@@ -10,8 +10,10 @@ import {
   type ConnectionProvider,
   type ConnectionStatus,
   CONNECTION_LIMITS,
+  CONNECTION_STATUSES,
   type ItemFailures,
   type Lease,
+  nextSyncAt,
   type SyncErrorCode,
   type SyncRun,
   type SyncRunStatus,
@@ -82,6 +84,10 @@ const MIGRATIONS = [
    CREATE INDEX sync_runs_connection_started ON sync_runs (connection_id, started_at DESC, id DESC);
    CREATE INDEX sync_runs_running ON sync_runs (connection_id) WHERE status = 'running';
    CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+  // Scheduled syncs (see dueForSync): rows from before this migration get their due time when the store opens (backfillSchedule).
+  `ALTER TABLE connections ADD COLUMN last_sync_started_at TEXT;   -- start of the most recent finished run (ISO)
+   ALTER TABLE connections ADD COLUMN next_sync_at TEXT;           -- when the next scheduled sync is due (ISO)
+   CREATE INDEX connections_due ON connections (status, next_sync_at, id);`,
 ];
 
 interface ConnectionRow {
@@ -103,6 +109,8 @@ interface ConnectionRow {
   revision: number;
   lease_holder: string | null;
   lease_expires_ms: number | null;
+  last_sync_started_at: string | null;
+  next_sync_at: string | null;
 }
 
 interface ItemRow {
@@ -190,9 +198,25 @@ const CONNECTION_COLUMNS = `id, tenant_id, provider, namespace, container_tags, 
 /**
  * Embedded connection store (`<dataDir>/connectors.db`): connections (with
  * their cursor and sync lease in the row), the item ledger and the sync runs.
- * Every statement filters by tenant. better-sqlite3 is synchronous and each
- * multi-statement operation runs in one transaction, so every operation is
- * atomic; the lease statements are single conditional UPDATEs.
+ * Every statement filters by tenant (but dueForSync, the scheduler's look
+ * across tenants). better-sqlite3 is synchronous and each multi-statement
+ * operation runs in one transaction, so every operation is atomic; the lease
+ * statements are single conditional UPDATEs.
+ *
+ * Scheduled syncs: the row keeps `last_sync_started_at` (start of the most
+ * recent finished run) and `next_sync_at` (domain `nextSyncAt`: that start
+ * plus the provider's interval, or the creation time when no run finished),
+ * both ISO text written by toISOString so that text order is time order.
+ * They are written by create, by finishRun and by update (a new config may
+ * change the interval), each in the same transaction as the change they
+ * follow, so the due time never lags its inputs. Computing the due time from
+ * sync_runs at query time instead would need the latest run of every
+ * connection and a per-provider cut-off, which no index orders; the stored
+ * field makes dueForSync one range scan of `connections_due` (status,
+ * next_sync_at, id) in due order, checking expiry and the lease on the rows
+ * it walks. Only rows already due are walked: the active ones that are due
+ * but being synced or expired (until the expiry sweep marks them) are the
+ * only ones walked and skipped.
  */
 export class SqliteConnectionRepository implements ConnectionRepository {
   readonly db: SqliteDatabase;
@@ -203,14 +227,15 @@ export class SqliteConnectionRepository implements ConnectionRepository {
     this.db = openSqlite({ dataDir, name, migrations: MIGRATIONS });
     this.stmt = statementCache(this.db);
     this.tx = transactor(this.db);
+    this.backfillSchedule();
   }
 
   async create(c: Connection): Promise<Connection> {
     try {
       this.stmt(
-        `INSERT INTO connections (${CONNECTION_COLUMNS})
+        `INSERT INTO connections (${CONNECTION_COLUMNS}, next_sync_at)
          VALUES (@id, @tenant_id, @provider, @namespace, @container_tags, @document_limit, @metadata, @status, @email, @expires_at, @credentials, @cursor, @config,
-           @created_at, @updated_at, @revision)`,
+           @created_at, @updated_at, @revision, @next_sync_at)`,
       ).run({
         id: c.id,
         tenant_id: c.tenantId,
@@ -228,6 +253,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
         created_at: c.createdAt,
         updated_at: c.updatedAt,
         revision: c.revision,
+        next_sync_at: nextSyncAt(c, undefined),
       });
     } catch (err) {
       if (isConstraint(err, "SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")) throw new AlreadyExistsError(`connection ${c.id} already exists`);
@@ -290,6 +316,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
           `stored revision ${cur.revision}, expected ${next.revision}; read it again and retry`,
         );
       }
+      this.reschedule(next.tenantId, next.id);
       return this.read(next.tenantId, next.id)!;
     });
   }
@@ -343,6 +370,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
       if (!cur || cur.connectionId !== run.connectionId) throw new NotFoundError(`sync run ${run.id} not found`);
       if (cur.status !== "running") throw new FailedPreconditionError(`sync run ${run.id} already finished (${cur.status})`);
       this.writeFinished(run);
+      this.reschedule(run.tenantId, run.connectionId, cur.startedAt);
       return this.readRun(run.tenantId, run.id)!;
     });
   }
@@ -504,6 +532,28 @@ export class SqliteConnectionRepository implements ConnectionRepository {
     return res.changes === 1;
   }
 
+  // --- scheduled syncs -----------------------------------------------------
+
+  async dueForSync(now: Date, opts: { limit: number; providers?: readonly ConnectionProvider[] }): Promise<DueConnection[]> {
+    const limit = positive(opts.limit, "limit");
+    if (opts.providers?.length === 0) return [];
+    const rows = this.stmt(
+      `SELECT tenant_id, id, provider, next_sync_at FROM connections
+       WHERE status = 'active' AND next_sync_at <= @now
+         AND (expires_at IS NULL OR expires_at > @now)
+         AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
+         AND (@providers IS NULL OR provider IN (SELECT value FROM json_each(@providers)))
+       ORDER BY next_sync_at, id
+       LIMIT @limit`,
+    ).all({
+      now: now.toISOString(),
+      now_ms: now.getTime(),
+      providers: opts.providers ? JSON.stringify(opts.providers) : null,
+      limit,
+    }) as Pick<ConnectionRow, "tenant_id" | "id" | "provider" | "next_sync_at">[];
+    return rows.map((r) => ({ tenantId: r.tenant_id, connectionId: r.id, provider: r.provider as ConnectionProvider, dueAt: r.next_sync_at! }));
+  }
+
   /**
    * Records which key seals the stored credentials (its fingerprint, not the
    * key), as the settings store does for client secrets: a different key is
@@ -549,6 +599,51 @@ export class SqliteConnectionRepository implements ConnectionRepository {
 
   private requireConnection(tenantId: string, id: string): void {
     if (!this.exists(tenantId, id)) throw new NotFoundError(`connection ${id} not found`);
+  }
+
+  /**
+   * Recomputes the connection's next scheduled sync from its provider, its
+   * config and the start of its most recent finished run, after `finishedRunStartedAt`
+   * when a run just finished (kept only when it is the latest). Runs inside
+   * the caller's transaction.
+   */
+  private reschedule(tenantId: string, id: string, finishedRunStartedAt?: string): void {
+    const r = this.stmt("SELECT provider, config, created_at, last_sync_started_at FROM connections WHERE id = ? AND tenant_id = ?").get(id, tenantId) as
+      Pick<ConnectionRow, "provider" | "config" | "created_at" | "last_sync_started_at"> | undefined;
+    if (!r) return;
+    let last = opt(r.last_sync_started_at);
+    if (finishedRunStartedAt !== undefined) {
+      const started = new Date(Date.parse(finishedRunStartedAt)).toISOString();
+      if (last === undefined || started > last) last = started;
+    }
+    const conn = { provider: r.provider as ConnectionProvider, config: jsonColumn.read<JsonObject>(r.config), createdAt: r.created_at };
+    this.stmt("UPDATE connections SET last_sync_started_at = ?, next_sync_at = ? WHERE id = ? AND tenant_id = ?").run(
+      last ?? null,
+      nextSyncAt(conn, last),
+      id,
+      tenantId,
+    );
+  }
+
+  /**
+   * Gives the rows stored before the schedule columns existed their due
+   * time, from the start of their most recent run. Found through
+   * `connections_due` (status, then a NULL next_sync_at), so opening a store
+   * with nothing to fill costs one index probe per status.
+   */
+  private backfillSchedule(): void {
+    this.tx(() => {
+      const rows = this.stmt(`SELECT id, tenant_id FROM connections WHERE status IN (SELECT value FROM json_each(?)) AND next_sync_at IS NULL`).all(
+        JSON.stringify(CONNECTION_STATUSES),
+      ) as Pick<ConnectionRow, "id" | "tenant_id">[];
+      for (const r of rows) {
+        const run = this.stmt("SELECT started_at FROM sync_runs WHERE connection_id = ? AND tenant_id = ? ORDER BY started_at DESC, id DESC LIMIT 1").get(
+          r.id,
+          r.tenant_id,
+        ) as { started_at: string } | undefined;
+        this.reschedule(r.tenant_id, r.id, run?.started_at);
+      }
+    });
   }
 
   private readRun(tenantId: string, id: string): SyncRun | undefined {

@@ -9,7 +9,7 @@ import {
   isDuplicateKeyError,
   withTransaction,
 } from "@engram/storage/mongo";
-import type { ConnectionListFilter, ConnectionRepository, Page, SyncPage } from "../../app/connection-ports";
+import type { ConnectionListFilter, ConnectionRepository, DueConnection, Page, SyncPage } from "../../app/connection-ports";
 import {
   abandonSyncRun,
   compact,
@@ -18,7 +18,9 @@ import {
   type ConnectionMetadata,
   type ConnectionProvider,
   CONNECTION_LIMITS,
+  CONNECTION_STATUSES,
   type Lease,
+  nextSyncAt,
   type SyncRun,
   validateItem,
   validateLease,
@@ -34,7 +36,9 @@ import { CONNECTIONS_META_COLLECTION } from "./settings.mongo";
  * document (`leaseHolder`, `leaseExpiresMs` in epoch milliseconds) so that
  * taking it is one conditional single-document update; `pageAppliedAt` is
  * written by every applied sync page so that a page and a concurrent lease
- * takeover always conflict.
+ * takeover always conflict. `lastSyncStartedAt` and `nextSyncAt` schedule
+ * the connection's syncs (see dueForSync); absent only on documents written
+ * before they existed, until ensureIndexes fills them in.
  */
 export type ConnectionDoc = Omit<Connection, "id" | "metadata" | "config" | "sealedCredentials"> & {
   _id: string;
@@ -44,6 +48,10 @@ export type ConnectionDoc = Omit<Connection, "id" | "metadata" | "config" | "sea
   leaseHolder?: string | null;
   leaseExpiresMs?: number;
   pageAppliedAt?: Date;
+  /** Start of the most recent finished run (ISO); absent (never null) while none finished. */
+  lastSyncStartedAt?: string | null;
+  /** When the next scheduled sync is due (ISO, domain `nextSyncAt`); null is only queried for (documents to fill in). */
+  nextSyncAt?: string | null;
 };
 
 /** A ledger item as stored in `connection_items` (ObjectId `_id`; unique per connection and item key). */
@@ -71,6 +79,11 @@ const CREDENTIALS_KEY_ID = "connection_credentials_key_id";
  * - `tenant_provider_created`: list by provider; findByProviderAndTags (tags checked on the provider's few connections).
  * - `tenant_namespace_created`: list by namespace.
  * - `tenant_tags` (multikey): list by container tags.
+ * - `due` (status, nextSyncAt, _id): dueForSync across tenants, an equality
+ *   on status then a range on nextSyncAt, already in the order asked for
+ *   (no in-memory sort); expiry, the lease and the providers are checked on
+ *   the documents that range holds, which are only the ones already due.
+ *   Also finds the documents ensureIndexes has to fill in (nextSyncAt null).
  * connection_items
  * - `connection_item` (unique): upsert, remove, getItems, listItemKeys (keyset by itemKey), countItems, delete of a connection.
  * - `connection_document`: documentIds (covered: distinct documentId of one connection).
@@ -87,6 +100,7 @@ export const CONNECTION_INDEXES: IndexSpec[] = [
   { name: "tenant_provider_created", key: { tenantId: 1, provider: 1, createdAt: -1, _id: -1 } },
   { name: "tenant_namespace_created", key: { tenantId: 1, namespace: 1, createdAt: -1, _id: -1 } },
   { name: "tenant_tags", key: { tenantId: 1, containerTags: 1 } },
+  { name: "due", key: { status: 1, nextSyncAt: 1, _id: 1 } },
 ];
 export const CONNECTION_ITEM_INDEXES: IndexSpec[] = [
   { name: "connection_item", key: { tenantId: 1, connectionId: 1, itemKey: 1 }, unique: true },
@@ -100,7 +114,18 @@ export const SYNC_RUN_INDEXES: IndexSpec[] = [
 const bytesOf = (v: Binary | Uint8Array): Uint8Array => (v instanceof Uint8Array ? new Uint8Array(v) : new Uint8Array(v.value()));
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 const RUNS_NEWEST_FIRST = { startedAt: -1, _id: -1 } as const;
+const DUE_FIRST = { nextSyncAt: 1, _id: 1 } as const;
+/** Tries of a due-time write that lost a race with the other writer (update or finishRun). */
+const RESCHEDULE_ATTEMPTS = 5;
 
+/** What a connection's due time depends on, from its stored document. */
+const scheduleInputs = (d: Pick<ConnectionDoc, "provider" | "configJson" | "createdAt">) => ({
+  provider: d.provider,
+  config: typeof d.configJson === "string" ? (JSON.parse(d.configJson) as JsonObject) : undefined,
+  createdAt: d.createdAt,
+});
+
+/** A new connection's document: never synced, so due from its creation. */
 export function toConnectionDoc(c: Connection): ConnectionDoc {
   return compact<ConnectionDoc>({
     _id: c.id,
@@ -119,6 +144,7 @@ export function toConnectionDoc(c: Connection): ConnectionDoc {
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
     revision: c.revision,
+    nextSyncAt: nextSyncAt(c, undefined),
   });
 }
 
@@ -201,6 +227,22 @@ export interface MongoConnectionRepositoryOptions {
  * should): a delete that fails midway leaves the connection visible, and
  * repeating it completes it. The MongoDB connection belongs to the caller:
  * `close` does not close it.
+ *
+ * Scheduled syncs: each connection document keeps `nextSyncAt` (domain
+ * `nextSyncAt`: the start of its most recent finished run, `lastSyncStartedAt`,
+ * plus the provider's interval; its creation time while no run finished),
+ * so that dueForSync is one range of the `due` index in due order. The due
+ * time could not be computed at query time from `sync_runs` without grouping
+ * every connection's runs, and a per-provider, per-config cut-off is no index
+ * bound. It has two inputs that change apart: the config (through `update`,
+ * which moves the revision) and the last finished run (through finishRun,
+ * which must not move the revision, or a sync finishing would make a
+ * concurrent delete or re-authorization fail with a conflict). So each of
+ * the two writers reads both, computes the due time, and writes it
+ * conditionally on both being unchanged, trying again when only the other
+ * input moved: single-document conditional writes, no transaction. finishRun
+ * stores the run first and the due time second; a crash between them leaves
+ * the connection due and it syncs once more, which is the safe side.
  */
 export class MongoConnectionRepository implements ConnectionRepository {
   readonly connections: Collection<ConnectionDoc>;
@@ -218,12 +260,17 @@ export class MongoConnectionRepository implements ConnectionRepository {
     this.meta = db.collection<MetaDoc>(opts.metaCollection ?? CONNECTIONS_META_COLLECTION);
   }
 
-  /** Creates the collections and their indexes (see CONNECTION_INDEXES and the others); idempotent. */
+  /**
+   * Creates the collections and their indexes (see CONNECTION_INDEXES and
+   * the others) and fills in the due time of connections stored before it
+   * existed; idempotent.
+   */
   async ensureIndexes(): Promise<void> {
     await ensureIndexes(this.db, this.connections.collectionName, CONNECTION_INDEXES);
     await ensureIndexes(this.db, this.items.collectionName, CONNECTION_ITEM_INDEXES);
     await ensureIndexes(this.db, this.runs.collectionName, SYNC_RUN_INDEXES);
     await ensureIndexes(this.db, this.meta.collectionName, []);
+    await this.backfillSchedule();
   }
 
   async create(c: Connection): Promise<Connection> {
@@ -275,18 +322,28 @@ export class MongoConnectionRepository implements ConnectionRepository {
     setOrUnset("sealedCredentials", next.sealedCredentials === undefined ? undefined : Buffer.from(next.sealedCredentials));
     setOrUnset("configJson", next.config === undefined ? undefined : JSON.stringify(next.config));
     setOrUnset("documentLimit", next.documentLimit);
-    const d = await this.connections.findOneAndUpdate(
-      { _id: next.id, tenantId: next.tenantId, revision: next.revision },
-      { $set, ...(Object.keys($unset).length ? { $unset } : {}), $inc: { revision: 1 } },
-      { returnDocument: "after" },
-    );
-    if (d) return fromConnectionDoc(d);
-    const cur = await this.connections.findOne({ _id: next.id, tenantId: next.tenantId }, { projection: { revision: 1 } });
-    if (!cur) throw new NotFoundError(`connection ${next.id} not found`);
-    throw new ConflictError(
-      `connection ${next.id} changed concurrently`,
-      `stored revision ${cur.revision}, expected ${next.revision}; read it again and retry`,
-    );
+    // The due time follows the new config and the last finished run: written only while the run read is still the last
+    // (finishRun moves it without the revision), and computed again when it moved.
+    for (let attempt = 1; ; attempt++) {
+      const cur = await this.connections.findOne(
+        { _id: next.id, tenantId: next.tenantId },
+        { projection: { revision: 1, provider: 1, createdAt: 1, lastSyncStartedAt: 1 } },
+      );
+      if (!cur) throw new NotFoundError(`connection ${next.id} not found`);
+      if (Number(cur.revision) !== next.revision || attempt > RESCHEDULE_ATTEMPTS) {
+        throw new ConflictError(
+          `connection ${next.id} changed concurrently`,
+          `stored revision ${cur.revision}, expected ${next.revision}; read it again and retry`,
+        );
+      }
+      $set.nextSyncAt = nextSyncAt({ provider: cur.provider, config: next.config, createdAt: cur.createdAt }, cur.lastSyncStartedAt ?? undefined);
+      const d = await this.connections.findOneAndUpdate(
+        { _id: next.id, tenantId: next.tenantId, revision: next.revision, lastSyncStartedAt: cur.lastSyncStartedAt ?? null },
+        { $set, ...(Object.keys($unset).length ? { $unset } : {}), $inc: { revision: 1 } },
+        { returnDocument: "after" },
+      );
+      if (d) return fromConnectionDoc(d);
+    }
   }
 
   async delete(tenantId: string, id: string): Promise<boolean> {
@@ -324,6 +381,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
       if (!cur) throw new NotFoundError(`sync run ${run.id} not found`);
       throw new FailedPreconditionError(`sync run ${run.id} already finished (${cur.status})`);
     }
+    await this.reschedule(run.tenantId, run.connectionId, run.startedAt);
     return (await this.getRun(run.tenantId, run.id))!;
   }
 
@@ -472,6 +530,31 @@ export class MongoConnectionRepository implements ConnectionRepository {
     return res.matchedCount === 1;
   }
 
+  // --- scheduled syncs -----------------------------------------------------
+
+  async dueForSync(now: Date, opts: { limit: number; providers?: readonly ConnectionProvider[] }): Promise<DueConnection[]> {
+    const limit = positive(opts.limit, "limit");
+    if (opts.providers?.length === 0) return [];
+    const at = now.toISOString();
+    const docs = await this.connections
+      .find(
+        {
+          status: "active",
+          nextSyncAt: { $lte: at },
+          ...(opts.providers ? { provider: { $in: [...opts.providers] } } : {}),
+          // No expiry, or a later one ($not also matches an absent field).
+          expiresAt: { $not: { $lte: at } },
+          // Nobody syncing it: the lease tryAcquireLease would grant.
+          $or: [{ leaseHolder: null }, { leaseExpiresMs: { $lte: now.getTime() } }],
+        },
+        { projection: { _id: 1, tenantId: 1, provider: 1, nextSyncAt: 1 } },
+      )
+      .sort(DUE_FIRST)
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => ({ tenantId: d.tenantId, connectionId: d._id, provider: d.provider, dueAt: d.nextSyncAt! }));
+  }
+
   /**
    * Records which key seals the stored credentials (its fingerprint, not the
    * key), under its own name in the meta collection the settings store also
@@ -501,6 +584,50 @@ export class MongoConnectionRepository implements ConnectionRepository {
   }
 
   async close(): Promise<void> {}
+
+  /**
+   * Moves the connection's due time after a run that started at `startedAt`
+   * finished (unless a later-started one already did): conditional on the
+   * revision (the config read) and on the last finished run read, and tried
+   * again when either moved. Giving up after a few tries leaves the
+   * connection due, the safe side.
+   */
+  private async reschedule(tenantId: string, connectionId: string, startedAt: string): Promise<void> {
+    const started = new Date(Date.parse(startedAt)).toISOString();
+    for (let attempt = 0; attempt < RESCHEDULE_ATTEMPTS; attempt++) {
+      const cur = await this.connections.findOne(
+        { _id: connectionId, tenantId },
+        { projection: { revision: 1, provider: 1, configJson: 1, createdAt: 1, lastSyncStartedAt: 1 } },
+      );
+      // Deleted under the sync, or a later-started run already set the due time.
+      if (!cur || (typeof cur.lastSyncStartedAt === "string" && cur.lastSyncStartedAt >= started)) return;
+      const res = await this.connections.updateOne(
+        { _id: connectionId, tenantId, revision: cur.revision, lastSyncStartedAt: cur.lastSyncStartedAt ?? null },
+        { $set: { lastSyncStartedAt: started, nextSyncAt: nextSyncAt(scheduleInputs(cur), started) } },
+      );
+      if (res.matchedCount === 1) return;
+    }
+  }
+
+  /**
+   * Gives the connections stored before scheduled syncs existed their due
+   * time, from the start of their most recent run. Found through `due`
+   * (each status, then a null nextSyncAt): with nothing to fill in, one
+   * index probe per status.
+   */
+  private async backfillSchedule(): Promise<void> {
+    const docs = await this.connections
+      .find({ status: { $in: [...CONNECTION_STATUSES] }, nextSyncAt: null }, { projection: { _id: 1, tenantId: 1, provider: 1, configJson: 1, createdAt: 1 } })
+      .toArray();
+    for (const d of docs) {
+      const run = await this.lastRun(d.tenantId, d._id);
+      const last = run ? new Date(Date.parse(run.startedAt)).toISOString() : undefined;
+      await this.connections.updateOne(
+        { _id: d._id, tenantId: d.tenantId, nextSyncAt: null },
+        { $set: compact({ lastSyncStartedAt: last, nextSyncAt: nextSyncAt(scheduleInputs(d), last) }) },
+      );
+    }
+  }
 
   private async exists(tenantId: string, id: string): Promise<boolean> {
     return (await this.connections.findOne({ _id: id, tenantId }, { projection: { _id: 1 } })) !== null;

@@ -1,0 +1,72 @@
+import { FakeGranola, granolaNote, waitFor } from "@engram/testing";
+import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+
+const KEY_A = "tenant-a-key-granola-0123456789abcdef";
+const KEY_B = "tenant-b-key-granola-0123456789abcdef";
+
+/**
+ * A Granola connection through the gateway against a local fake of Granola's
+ * API: the key is checked at creation and never shown again, notes become
+ * searchable documents, a revoked key fails the next run as auth_expired.
+ */
+describe("Granola connection end to end", () => {
+  const fake = new FakeGranola();
+  const env: Record<string, string> = { CRAWL_DEFAULT_DELAY_MS: "0" };
+  // Before the stack starts: it reads GRANOLA_API_URL at start.
+  beforeAll(async () => {
+    env.GRANOLA_API_URL = await fake.start();
+  });
+  const stack = twoTenantStack(KEY_A, KEY_B, env);
+  const { a, b } = stack;
+  afterAll(() => new Promise<void>((r) => fake.server.close(() => r())));
+
+  type Run = { status: string; startedAt: string; errorCode: string | null };
+  const finishedRun = (api: Api, id: string, after = "") =>
+    waitFor(
+      async () => {
+        const run = (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
+        return run && run.startedAt > after && run.status !== "running" ? run : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: "the sync run to finish" },
+    );
+
+  it("checks the key, imports the notes, hides the key, and reports a revoked key on the next run", async () => {
+    fake.notes.set("not_1", granolaNote("not_1", "2026-03-01T00:00:00Z", { title: "Pricing review", summary_markdown: "- raise the Team plan to 12 euros" }));
+    fake.notes.set("not_2", granolaNote("not_2", "2026-03-02T00:00:00Z", { title: "Hiring sync" }));
+
+    const refused = await a("POST", "/v3/connections/granola", { containerTag: "meetings", metadata: { apiKey: "grn_wrong" } });
+    expect(refused.status).toBe(400);
+    expectErrorBody(refused.body);
+    expect((await a("POST", "/v3/connections/granola", { containerTag: "meetings" })).status).toBe(400);
+
+    const created = await a("POST", "/v3/connections/granola", { containerTag: "meetings", metadata: { apiKey: fake.key, team: "sales" } });
+    expect(created.status).toBe(200);
+    const id = created.body.id as string;
+    const first = await finishedRun(a, id);
+    expect(first).toMatchObject({ status: "succeeded", errorCode: null });
+
+    const shown = await a("GET", `/v3/connections/${id}`);
+    expect(shown.body).toMatchObject({ provider: "granola", metadata: { team: "sales" } });
+    expect(JSON.stringify(shown.body)).not.toContain(fake.key);
+    const docs = (await a("POST", "/v3/connections/granola/documents", { containerTags: ["meetings"] })).body as { title: string | null }[];
+    expect(docs).toHaveLength(2);
+    expect((await b("POST", "/v3/connections/granola/documents", { containerTags: ["meetings"] })).body).toEqual([]);
+
+    await waitFor(async () => ((await a("GET", "/v3/documents/processing")).body.totalCount === 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      what: "processing to end",
+    });
+    const hits = await a("POST", "/v4/search", { q: "Team plan price in euros", containerTag: "meetings", searchMode: "documents" });
+    expect(hits.body.results.length).toBeGreaterThan(0);
+
+    fake.key = "grn_revoked";
+    try {
+      expect((await a("POST", "/v3/connections/granola/import", {})).status).toBe(202);
+      expect(await finishedRun(a, id, first.startedAt)).toMatchObject({ status: "failed", errorCode: "auth_expired" });
+    } finally {
+      fake.key = "grn_good";
+    }
+    expect((await a("DELETE", `/v3/connections/${id}`)).body).toEqual({ id, provider: "granola" });
+    expect((await a("POST", "/v3/connections/granola/documents", {})).body).toEqual([]);
+  });
+});
