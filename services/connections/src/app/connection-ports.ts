@@ -1,4 +1,5 @@
-import type { Connection, ConnectionItem, ConnectionProvider, Lease, SyncRun } from "../domain/connection";
+import { InvalidArgumentError } from "@engram/kernel";
+import { type Connection, type ConnectionItem, type ConnectionProvider, CONNECTION_LIMITS, type Lease, type SyncRun, validateItem } from "../domain/connection";
 
 /** Filters of a tenant's connection list; every one given must match. */
 export interface ConnectionListFilter {
@@ -38,6 +39,19 @@ export interface SyncPage {
   removals?: string[];
   /** undefined = keep the cursor, null = clear it (full resync next), a string = the new cursor. */
   cursor?: string | null;
+}
+
+/** The page's upserts, once every item fits the ledger and belongs to the connection, and the cursor fits (InvalidArgumentError otherwise). */
+export function validateSyncPage(connectionId: string, page: SyncPage): ConnectionItem[] {
+  const upserts = page.upserts ?? [];
+  for (const item of upserts) {
+    validateItem(item);
+    if (item.connectionId !== connectionId)
+      throw new InvalidArgumentError(`item ${item.itemKey} belongs to connection ${item.connectionId}, not ${connectionId}`);
+  }
+  if (typeof page.cursor === "string" && page.cursor.length > CONNECTION_LIMITS.cursor)
+    throw new InvalidArgumentError(`cursor: at most ${CONNECTION_LIMITS.cursor} characters`);
+  return upserts;
 }
 
 /**

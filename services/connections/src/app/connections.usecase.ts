@@ -7,6 +7,7 @@ import {
   isConnectionProvider,
   newConnection,
   newConnectionId,
+  type NewConnectionInput,
   type SyncRun,
   type SyncTrigger,
 } from "../domain/connection";
@@ -15,15 +16,10 @@ import type { SecretSealer } from "./ports";
 import type { SyncEngine, SyncOutcome } from "./sync-engine";
 import type { DocumentSink, ImportedDocument } from "./sync-ports";
 
-export interface CreateConnectionInput {
-  tenantId: string;
-  provider: string;
-  namespace?: string;
-  containerTags?: string[];
-  documentLimit?: number;
-  metadata?: Record<string, unknown>;
+/** What a create call gives: the new connection's fields, and where the user goes after consent. */
+export type CreateConnectionInput = Pick<NewConnectionInput, "tenantId" | "provider" | "namespace" | "containerTags" | "documentLimit" | "metadata"> & {
   redirectUrl?: string;
-}
+};
 
 export interface CreatedConnection {
   connection: Connection;

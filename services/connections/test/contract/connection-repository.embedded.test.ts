@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
+import { DUE_FOR_SYNC_SQL, SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
 import { SqliteSettingsRepository } from "../../src/adapters/embedded/settings.sqlite";
 import { newSyncRun } from "../../src/domain/connection";
 import { emptySettings } from "../../src/domain/settings";
@@ -91,28 +91,8 @@ describe("SqliteConnectionRepository storage", () => {
       ["last run", "SELECT * FROM sync_runs WHERE connection_id = ? AND tenant_id = ? ORDER BY started_at DESC, id DESC LIMIT 1", [c.id, "acme"]],
       ["running runs", "SELECT * FROM sync_runs WHERE connection_id = ? AND tenant_id = ? AND status = 'running'", [c.id, "acme"]],
       // dueForSync's statement, with and without the providers, and the backfill's look for rows without a due time.
-      [
-        "due",
-        `SELECT tenant_id, id, provider, next_sync_at FROM connections
-         WHERE status = 'active' AND next_sync_at <= @now
-           AND (expires_at IS NULL OR expires_at > @now)
-           AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
-           AND (@providers IS NULL OR provider IN (SELECT value FROM json_each(@providers)))
-         ORDER BY next_sync_at, id
-         LIMIT @limit`,
-        [{ now: "2030-01-01T00:00:00.000Z", now_ms: Date.parse("2030-01-01T00:00:00.000Z"), providers: '["web-crawler"]', limit: 10 }],
-      ],
-      [
-        "due, any provider",
-        `SELECT tenant_id, id, provider, next_sync_at FROM connections
-         WHERE status = 'active' AND next_sync_at <= @now
-           AND (expires_at IS NULL OR expires_at > @now)
-           AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
-           AND (@providers IS NULL OR provider IN (SELECT value FROM json_each(@providers)))
-         ORDER BY next_sync_at, id
-         LIMIT @limit`,
-        [{ now: "2030-01-01T00:00:00.000Z", now_ms: 0, providers: null, limit: 10 }],
-      ],
+      ["due", DUE_FOR_SYNC_SQL, [{ now: "2030-01-01T00:00:00.000Z", now_ms: Date.parse("2030-01-01T00:00:00.000Z"), providers: '["web-crawler"]', limit: 10 }]],
+      ["due, any provider", DUE_FOR_SYNC_SQL, [{ now: "2030-01-01T00:00:00.000Z", now_ms: 0, providers: null, limit: 10 }]],
       [
         "to backfill",
         "SELECT id, tenant_id FROM connections WHERE status IN (SELECT value FROM json_each(?)) AND next_sync_at IS NULL",

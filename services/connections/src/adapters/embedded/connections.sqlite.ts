@@ -1,6 +1,13 @@
 import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, type JsonObject, NotFoundError } from "@engram/kernel";
 import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
-import type { ConnectionListFilter, ConnectionRepository, DueConnection, Page, SyncPage } from "../../app/connection-ports";
+import {
+  type ConnectionListFilter,
+  type ConnectionRepository,
+  type DueConnection,
+  type Page,
+  type SyncPage,
+  validateSyncPage,
+} from "../../app/connection-ports";
 import {
   abandonSyncRun,
   compact,
@@ -9,7 +16,6 @@ import {
   type ConnectionMetadata,
   type ConnectionProvider,
   type ConnectionStatus,
-  CONNECTION_LIMITS,
   CONNECTION_STATUSES,
   type ItemFailures,
   type Lease,
@@ -218,6 +224,15 @@ const CONNECTION_COLUMNS = `id, tenant_id, provider, namespace, container_tags, 
  * but being synced or expired (until the expiry sweep marks them) are the
  * only ones walked and skipped.
  */
+/** dueForSync's statement (its query plan is checked by the embedded contract test). */
+export const DUE_FOR_SYNC_SQL = `SELECT tenant_id, id, provider, next_sync_at FROM connections
+   WHERE status = 'active' AND next_sync_at <= @now
+     AND (expires_at IS NULL OR expires_at > @now)
+     AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
+     AND (@providers IS NULL OR provider IN (SELECT value FROM json_each(@providers)))
+   ORDER BY next_sync_at, id
+   LIMIT @limit`;
+
 export class SqliteConnectionRepository implements ConnectionRepository {
   readonly db: SqliteDatabase;
   private readonly stmt: (sql: string) => SqliteStatement;
@@ -474,14 +489,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
   }
 
   async applySyncPage(tenantId: string, connectionId: string, page: SyncPage): Promise<void> {
-    const upserts = page.upserts ?? [];
-    for (const item of upserts) {
-      validateItem(item);
-      if (item.connectionId !== connectionId)
-        throw new InvalidArgumentError(`item ${item.itemKey} belongs to connection ${item.connectionId}, not ${connectionId}`);
-    }
-    if (typeof page.cursor === "string" && page.cursor.length > CONNECTION_LIMITS.cursor)
-      throw new InvalidArgumentError(`cursor: at most ${CONNECTION_LIMITS.cursor} characters`);
+    const upserts = validateSyncPage(connectionId, page);
     this.tx(() => {
       const lease = this.stmt("SELECT lease_holder, lease_expires_ms FROM connections WHERE id = ? AND tenant_id = ?").get(connectionId, tenantId) as
         Pick<ConnectionRow, "lease_holder" | "lease_expires_ms"> | undefined;
@@ -537,15 +545,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
   async dueForSync(now: Date, opts: { limit: number; providers?: readonly ConnectionProvider[] }): Promise<DueConnection[]> {
     const limit = positive(opts.limit, "limit");
     if (opts.providers?.length === 0) return [];
-    const rows = this.stmt(
-      `SELECT tenant_id, id, provider, next_sync_at FROM connections
-       WHERE status = 'active' AND next_sync_at <= @now
-         AND (expires_at IS NULL OR expires_at > @now)
-         AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
-         AND (@providers IS NULL OR provider IN (SELECT value FROM json_each(@providers)))
-       ORDER BY next_sync_at, id
-       LIMIT @limit`,
-    ).all({
+    const rows = this.stmt(DUE_FOR_SYNC_SQL).all({
       now: now.toISOString(),
       now_ms: now.getTime(),
       providers: opts.providers ? JSON.stringify(opts.providers) : null,

@@ -9,7 +9,14 @@ import {
   isDuplicateKeyError,
   withTransaction,
 } from "@engram/storage/mongo";
-import type { ConnectionListFilter, ConnectionRepository, DueConnection, Page, SyncPage } from "../../app/connection-ports";
+import {
+  type ConnectionListFilter,
+  type ConnectionRepository,
+  type DueConnection,
+  type Page,
+  type SyncPage,
+  validateSyncPage,
+} from "../../app/connection-ports";
 import {
   abandonSyncRun,
   compact,
@@ -17,7 +24,6 @@ import {
   type ConnectionItem,
   type ConnectionMetadata,
   type ConnectionProvider,
-  CONNECTION_LIMITS,
   CONNECTION_STATUSES,
   type Lease,
   nextSyncAt,
@@ -466,14 +472,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
   }
 
   async applySyncPage(tenantId: string, connectionId: string, page: SyncPage): Promise<void> {
-    const upserts = page.upserts ?? [];
-    for (const item of upserts) {
-      validateItem(item);
-      if (item.connectionId !== connectionId)
-        throw new InvalidArgumentError(`item ${item.itemKey} belongs to connection ${item.connectionId}, not ${connectionId}`);
-    }
-    if (typeof page.cursor === "string" && page.cursor.length > CONNECTION_LIMITS.cursor)
-      throw new InvalidArgumentError(`cursor: at most ${CONNECTION_LIMITS.cursor} characters`);
+    const upserts = validateSyncPage(connectionId, page);
     const ops: AnyBulkWriteOperation<ConnectionItemDoc>[] = [
       ...upserts.map((item) => itemUpsert(tenantId, item)),
       ...(page.removals ?? []).map((itemKey) => ({ deleteOne: { filter: { tenantId, connectionId, itemKey } } })),
