@@ -1,9 +1,8 @@
-import { fromProtoValue, tenantOf, toProtoValue, implement, SettingsService, type ServiceImplementation } from "@engram/grpc";
+import { fromProtoValue, implement, protoEnum, type ServiceImplementation, SettingsService, tenantOf, toProtoValue } from "@engram/grpc";
 import type { GetSettingsRequest__Output } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsRequest";
 import type { GetSettingsResponse } from "@engram/grpc/src/gen/engram/connections/v1/GetSettingsResponse";
 import type { OAuthApp } from "@engram/grpc/src/gen/engram/connections/v1/OAuthApp";
 import type { OAuthAppPatch__Output } from "@engram/grpc/src/gen/engram/connections/v1/OAuthAppPatch";
-import type { Provider__Output } from "@engram/grpc/src/gen/engram/connections/v1/Provider";
 import type { Settings } from "@engram/grpc/src/gen/engram/connections/v1/Settings";
 import type { UpdateSettingsRequest__Output } from "@engram/grpc/src/gen/engram/connections/v1/UpdateSettingsRequest";
 import type { UpdateSettingsResponse } from "@engram/grpc/src/gen/engram/connections/v1/UpdateSettingsResponse";
@@ -14,6 +13,7 @@ import {
   type ChangedField,
   type OAuthAppPatch,
   type OAuthField,
+  isOAuthProvider,
   type OAuthProvider,
   type SettingsPatch,
   type SettingsView,
@@ -25,13 +25,11 @@ export interface SettingsUseCases {
   updateSettings: UpdateSettingsUseCase;
 }
 
-const PROVIDER_TO_PROTO: Record<OAuthProvider, Provider__Output> = {
-  "google-drive": "PROVIDER_GOOGLE_DRIVE",
-  notion: "PROVIDER_NOTION",
-  onedrive: "PROVIDER_ONEDRIVE",
-  github: "PROVIDER_GITHUB",
+/** The providers that take custom OAuth apps, from their proto names. */
+const oauthProviderOf = (name: string): OAuthProvider | undefined => {
+  const p = protoEnum.provider.from(name);
+  return p !== undefined && isOAuthProvider(p) ? p : undefined;
 };
-const PROVIDER_FROM_PROTO = new Map<string, OAuthProvider>(Object.entries(PROVIDER_TO_PROTO).map(([k, v]) => [v, k as OAuthProvider]));
 
 /** Proto field names of the update masks <-> domain field names. */
 const TOP_MASK: Record<string, TopLevelField> = {
@@ -77,7 +75,7 @@ export function patchFromProto(req: UpdateSettingsRequest__Output): SettingsPatc
   if (req.oauthApps.length) {
     patch.oauthApps = {};
     for (const app of req.oauthApps) {
-      const provider = PROVIDER_FROM_PROTO.get(app.provider);
+      const provider = oauthProviderOf(app.provider);
       if (!provider) throw new InvalidArgumentError(`custom OAuth apps are supported for google-drive, notion, onedrive and github, not ${app.provider}`);
       if (patch.oauthApps[provider]) throw new InvalidArgumentError(`oauth_apps names ${app.provider} more than once`);
       patch.oauthApps[provider] = oauthPatchFromProto(app);
@@ -88,7 +86,7 @@ export function patchFromProto(req: UpdateSettingsRequest__Output): SettingsPatc
 
 function oauthAppToProto(a: SettingsView["oauthApps"][number]): OAuthApp {
   return {
-    provider: PROVIDER_TO_PROTO[a.provider],
+    provider: protoEnum.provider.to(a.provider),
     ...(a.clientId !== null ? { clientId: a.clientId } : {}),
     clientSecretSet: a.clientSecretSet,
     ...(a.customKeyEnabled !== null ? { customKeyEnabled: a.customKeyEnabled } : {}),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { protoEnum } from "@engram/grpc";
 import { parseFilter } from "@engram/filters";
 import { CONNECTOR_PROVIDERS, isDomainError } from "@engram/kernel";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/json";
@@ -415,10 +416,10 @@ export const v4Search = z.object({
 
 /** Custom OAuth apps: REST field prefix per provider (`<prefix>ClientId`, `<prefix>ClientSecret`, `<prefix>CustomKeyEnabled`). */
 export const SETTINGS_OAUTH_PROVIDERS = [
-  { prefix: "googleDrive", provider: "google-drive", proto: "PROVIDER_GOOGLE_DRIVE" },
-  { prefix: "notion", provider: "notion", proto: "PROVIDER_NOTION" },
-  { prefix: "onedrive", provider: "onedrive", proto: "PROVIDER_ONEDRIVE" },
-  { prefix: "github", provider: "github", proto: "PROVIDER_GITHUB" },
+  { prefix: "googleDrive", provider: "google-drive", proto: protoEnum.provider.to("google-drive") },
+  { prefix: "notion", provider: "notion", proto: protoEnum.provider.to("notion") },
+  { prefix: "onedrive", provider: "onedrive", proto: protoEnum.provider.to("onedrive") },
+  { prefix: "github", provider: "github", proto: protoEnum.provider.to("github") },
 ] as const;
 
 const ITEMS_MAX_BYTES = 64 * 1024;

@@ -87,7 +87,7 @@ export function presentSettings(s: Settings__Output | null | undefined): Record<
     out[`${prefix}ClientSecret`] = null;
     out[`${prefix}CustomKeyEnabled`] = a?.customKeyEnabled ?? null;
   };
-  oauth("googleDrive", "PROVIDER_GOOGLE_DRIVE");
+  oauth(SETTINGS_OAUTH_PROVIDERS[0].prefix, SETTINGS_OAUTH_PROVIDERS[0].proto);
   out.includeItems = fromProtoValue(s?.includeItems);
   for (const { prefix, proto } of SETTINGS_OAUTH_PROVIDERS.slice(1)) oauth(prefix, proto);
   out.shouldLLMFilter = s?.shouldLlmFilter ?? null;
