@@ -159,9 +159,11 @@ export async function withRetries<T, E extends ProviderError>(
   }
 }
 
-export interface PostJsonOptions<E extends ProviderError> {
+export interface RequestJsonOptions<E extends ProviderError> {
+  method: "GET" | "POST";
   url: string;
-  body: unknown;
+  /** Sent as JSON (POST). */
+  body?: unknown;
   /** Sent as `Authorization: Bearer <apiKey>` when set; scrubbed from every message. */
   apiKey?: string;
   /** Whole-request timeout, response body included. */
@@ -172,14 +174,21 @@ export interface PostJsonOptions<E extends ProviderError> {
   errorClass: ProviderErrorClass<E>;
 }
 
+export type PostJsonOptions<E extends ProviderError> = Omit<RequestJsonOptions<E>, "method" | "body"> & { body: unknown };
+
+/** One POST of a JSON body (see requestJson). */
+export function postJson<E extends ProviderError>(o: PostJsonOptions<E>): Promise<{ status: number; text: string }> {
+  return requestJson({ ...o, method: "POST" });
+}
+
 /**
- * One POST of a JSON body. Resolves with the status and body text of a 2xx
- * answer; throws `errorClass` otherwise: retryable for network errors,
- * timeouts and RETRYABLE_STATUS answers (with the server's Retry-After hint),
- * not retryable for other statuses.
+ * One request that expects JSON back. Resolves with the status and body text
+ * of a 2xx answer; throws `errorClass` otherwise: retryable for network
+ * errors, timeouts and RETRYABLE_STATUS answers (with the server's
+ * Retry-After hint), not retryable for other statuses.
  */
-export async function postJson<E extends ProviderError>(o: PostJsonOptions<E>): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
+export async function requestJson<E extends ProviderError>(o: RequestJsonOptions<E>): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = { accept: "application/json", ...(o.body !== undefined ? { "content-type": "application/json" } : {}) };
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), o.timeoutMs);
@@ -187,7 +196,12 @@ export async function postJson<E extends ProviderError>(o: PostJsonOptions<E>): 
   let text: string;
   let retryAfterMs: number | undefined;
   try {
-    const res = await o.fetch(o.url, { method: "POST", headers, body: JSON.stringify(o.body), signal: controller.signal });
+    const res = await o.fetch(o.url, {
+      method: o.method,
+      headers,
+      ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+      signal: controller.signal,
+    });
     status = res.status;
     retryAfterMs = parseRetryAfter(res.headers);
     text = await res.text();

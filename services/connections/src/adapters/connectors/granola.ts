@@ -1,13 +1,4 @@
-import {
-  describeNetworkError,
-  parseRetryAfter,
-  ProviderError,
-  type RetryPolicy,
-  RETRYABLE_STATUS,
-  scrub,
-  serverMessage,
-  withRetries,
-} from "@engram/provider-http";
+import { ProviderError, requestJson, type RetryPolicy, withRetries } from "@engram/provider-http";
 import { z } from "zod";
 import type { Connection, ConnectionItem } from "../../domain/connection";
 import { ConnectorError } from "../../domain/errors";
@@ -99,39 +90,26 @@ export class GranolaClient {
   }
 
   private async get(path: string): Promise<unknown> {
-    const url = `${(this.o.baseUrl ?? GRANOLA_API_URL).replace(/\/$/, "")}${path}`;
-    const doFetch = this.o.fetch ?? fetch;
     const what = `Granola GET ${path.split("?")[0]}`;
-    return withRetries(
-      async () => {
-        let res: Response;
-        try {
-          res = await doFetch(url, {
-            headers: { authorization: `Bearer ${this.apiKey}`, accept: "application/json" },
-            signal: AbortSignal.timeout(this.o.timeoutMs ?? 30_000),
-          });
-        } catch (e) {
-          throw new GranolaHttpError(`${what}: ${describeNetworkError(e)}`, { retryable: true, cause: e });
-        }
-        const text = await res.text();
-        if (!res.ok) {
-          const message = scrub(serverMessage(text), [this.apiKey]);
-          throw new GranolaHttpError(`${what} answered ${res.status}${message ? `: ${message}` : ""}`, {
-            retryable: RETRYABLE_STATUS.has(res.status),
-            status: res.status,
-            retryAfterMs: parseRetryAfter(res.headers),
-            serverMessage: message,
-          });
-        }
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          throw new GranolaHttpError(`${what} answered something that is not JSON`, { retryable: false, status: res.status });
-        }
-      },
+    const { text } = await withRetries(
+      () =>
+        requestJson({
+          method: "GET",
+          url: `${(this.o.baseUrl ?? GRANOLA_API_URL).replace(/\/$/, "")}${path}`,
+          apiKey: this.apiKey,
+          timeoutMs: this.o.timeoutMs ?? 30_000,
+          fetch: this.o.fetch ?? fetch,
+          what,
+          errorClass: GranolaHttpError,
+        }),
       RETRIES,
       { errorClass: GranolaHttpError, what },
     );
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new GranolaHttpError(`${what} answered something that is not JSON`, { retryable: false });
+    }
   }
 }
 
