@@ -160,8 +160,10 @@ export async function withRetries<T, E extends ProviderError>(
 }
 
 export interface RequestJsonOptions<E extends ProviderError> {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   url: string;
+  /** Further request headers (a provider's media type or API version). */
+  headers?: Record<string, string>;
   /** Sent as JSON (POST). */
   body?: unknown;
   /** Sent as `Authorization: Bearer <apiKey>` when set; scrubbed from every message. */
@@ -174,10 +176,17 @@ export interface RequestJsonOptions<E extends ProviderError> {
   errorClass: ProviderErrorClass<E>;
 }
 
+/** A 2xx answer: its status, body text and headers (pagination links, rate-limit counters). */
+export interface JsonAnswer {
+  status: number;
+  text: string;
+  headers: Headers;
+}
+
 export type PostJsonOptions<E extends ProviderError> = Omit<RequestJsonOptions<E>, "method" | "body"> & { body: unknown };
 
 /** One POST of a JSON body (see requestJson). */
-export function postJson<E extends ProviderError>(o: PostJsonOptions<E>): Promise<{ status: number; text: string }> {
+export function postJson<E extends ProviderError>(o: PostJsonOptions<E>): Promise<JsonAnswer> {
   return requestJson({ ...o, method: "POST" });
 }
 
@@ -187,14 +196,19 @@ export function postJson<E extends ProviderError>(o: PostJsonOptions<E>): Promis
  * errors, timeouts and RETRYABLE_STATUS answers (with the server's
  * Retry-After hint), not retryable for other statuses.
  */
-export async function requestJson<E extends ProviderError>(o: RequestJsonOptions<E>): Promise<{ status: number; text: string }> {
-  const headers: Record<string, string> = { accept: "application/json", ...(o.body !== undefined ? { "content-type": "application/json" } : {}) };
+export async function requestJson<E extends ProviderError>(o: RequestJsonOptions<E>): Promise<JsonAnswer> {
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    ...(o.body !== undefined ? { "content-type": "application/json" } : {}),
+    ...o.headers,
+  };
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), o.timeoutMs);
   let status: number;
   let text: string;
   let retryAfterMs: number | undefined;
+  let resHeaders: Headers;
   try {
     const res = await o.fetch(o.url, {
       method: o.method,
@@ -203,6 +217,7 @@ export async function requestJson<E extends ProviderError>(o: RequestJsonOptions
       signal: controller.signal,
     });
     status = res.status;
+    resHeaders = res.headers;
     retryAfterMs = parseRetryAfter(res.headers);
     text = await res.text();
   } catch (e) {
@@ -220,5 +235,5 @@ export async function requestJson<E extends ProviderError>(o: RequestJsonOptions
       serverMessage: server,
     });
   }
-  return { status, text };
+  return { status, text, headers: resHeaders };
 }

@@ -103,7 +103,7 @@ describe("postJson", () => {
 
   it("returns 2xx bodies and sends the bearer token", async () => {
     reply = { status: 200, body: '{"ok":true}' };
-    await expect(call()).resolves.toEqual({ status: 200, text: '{"ok":true}' });
+    await expect(call()).resolves.toMatchObject({ status: 200, text: '{"ok":true}' });
     expect(seenAuth).toBe("Bearer sk-secret-123");
   });
   it("classifies statuses, keeps Retry-After hints and never echoes the key", async () => {

@@ -5,3 +5,4 @@ export * from "./random";
 export * from "./fake-json-api";
 export * from "./static-site";
 export * from "./fake-granola";
+export * from "./fake-github";

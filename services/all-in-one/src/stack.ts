@@ -132,7 +132,12 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       addresses.ingestion = local(grpcPorts.ingestion);
     }
     if (targets.has("connections")) {
-      const config = { ...c.connections, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion };
+      // OAuth callbacks and webhooks come through the gateway: in one process its address is known (unless its port is chosen at start).
+      const publicUrl =
+        c.connections.ENGRAM_PUBLIC_URL ??
+        c.gateway.ENGRAM_PUBLIC_URL ??
+        (targets.has("gateway") && c.gateway.PORT !== 0 ? `http://localhost:${c.gateway.PORT}` : undefined);
+      const config = { ...c.connections, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, ENGRAM_PUBLIC_URL: publicUrl };
       const mongoStores = mongoDb ? await import("@engram/connections/mongo") : undefined;
       grpcPorts.connections = (await runtime.add(
         createConnectionsModule({

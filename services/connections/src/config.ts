@@ -10,6 +10,22 @@ export const connectionsConfigSchema = z.object({
   ENGRAM_ALLOW_PRIVATE_URLS: env.bool(false),
   /** Wait between two requests of the web crawler when robots.txt sets no Crawl-delay (ms). */
   CRAWL_DEFAULT_DELAY_MS: env.int(1000, { min: 0, max: 60_000 }),
+  /**
+   * Where browsers and providers reach the gateway (https://engram.example.com):
+   * OAuth callbacks ({url}/v3/connections/auth/callback/{provider}) and
+   * webhooks ({url}/v3/connections/webhooks/{provider}) are built from it.
+   * OAuth connections need it; the all-in-one process defaults it to its own
+   * address.
+   */
+  ENGRAM_PUBLIC_URL: z.string().url("must be a URL such as https://engram.example.com").optional(),
+  /** Engram's own GitHub OAuth application (GitHub App or OAuth App); a tenant's custom one (PATCH /v3/settings) wins when enabled. */
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  /** GitHub's REST API and its web host for OAuth (GitHub Enterprise Server, or a local fake in tests). */
+  GITHUB_API_URL: z.string().url("must be a URL").default("https://api.github.com"),
+  GITHUB_WEB_URL: z.string().url("must be a URL").default("https://github.com"),
+  /** Wait after a webhook before its sync, so that a burst of pushes is one sync (ms; the hosted service waits about 10 minutes). */
+  WEBHOOK_DEBOUNCE_MS: env.int(120_000, { min: 0, max: 3_600_000 }),
   /** Granola's API (a local fake in tests). */
   GRANOLA_API_URL: z.string().url("must be a URL").default("https://public-api.granola.ai"),
   /**

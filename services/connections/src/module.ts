@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import { type Clock, InvalidArgumentError, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
@@ -21,6 +22,12 @@ import { SyncEngine } from "./app/sync-engine";
 import { SyncScheduler } from "./app/sync-scheduler";
 import { type Connection, CONNECTION_PROVIDERS } from "./domain/connection";
 import { connectionsGrpc } from "./grpc/connections.grpc";
+import { GitHubConnector } from "./adapters/connectors/github/github-connector";
+import { OAuthClient } from "./adapters/oauth/oauth-client";
+import { SettingsOAuthApps } from "./adapters/oauth/oauth-apps";
+import { OAuthFlow } from "./app/oauth-flow";
+import { ProviderEndpoints } from "./app/provider-endpoints.usecase";
+import { type OAuthApp, type OAuthConnector, OAUTH_PROVIDER_SPECS, withEndpoints } from "./domain/oauth";
 
 /** A settings store that checks, at start, that stored secrets were sealed with this key. */
 export type BoundSettingsRepository = SettingsRepository & { bindSecretKey(keyId: string): void | Promise<void> };
@@ -86,19 +93,60 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       throw err;
     }
   };
+  // OAuth: Engram's own applications from configuration, the tenant's custom ones from settings.
+  const engramApps: Partial<Record<OAuthConnector, OAuthApp>> =
+    config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET ? { github: { clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET } } : {};
+  const githubWeb = config.GITHUB_WEB_URL.replace(/\/+$/, "");
+  const specs = {
+    ...OAUTH_PROVIDER_SPECS,
+    github: withEndpoints(OAUTH_PROVIDER_SPECS.github, {
+      authorizeUrl: `${githubWeb}/login/oauth/authorize`,
+      tokenUrl: `${githubWeb}/login/oauth/access_token`,
+    }),
+  };
+  let github: GitHubConnector | undefined = undefined;
+  const oauth = new OAuthFlow({
+    repo: deps.connections,
+    sealer: box,
+    stateKey: box.deriveKey("oauth-state"),
+    specs,
+    apps: new SettingsOAuthApps(repo, box, engramApps),
+    // Plain-http token endpoints only when the operator configured one (a local fake).
+    tokens: new OAuthClient({ allowHttp: githubWeb.startsWith("http:"), now: () => clock.now().getTime() }),
+    identify: async (provider, tokens) => (provider === "github" && github ? github.identify(tokens.accessToken) : {}),
+    publicUrl: config.ENGRAM_PUBLIC_URL,
+    clock,
+    logger: log.child({ component: "oauth" }),
+  });
+  github = new GitHubConnector({
+    baseUrl: config.GITHUB_API_URL,
+    authOf: (c) => ({ token: () => oauth.accessToken(c.tenantId, c.id), refreshed: (failed) => oauth.accessToken(c.tenantId, c.id, failed) }),
+  });
   const sync = new SyncEngine({
     repo: deps.connections,
     sink,
-    connectors: { "web-crawler": crawler, granola },
+    connectors: { "web-crawler": crawler, granola, github },
     clock,
     logger: log.child({ component: "sync" }),
   });
-  const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log, sealer: box, checkCredentials });
+  const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log, sealer: box, checkCredentials, oauth });
+  // Each connection's webhooks are signed with a secret derived from the secret key: nothing to store or leak.
+  const webhookKey = box.deriveKey("webhook-secret");
+  const providerEndpoints = new ProviderEndpoints({
+    repo: deps.connections,
+    sync,
+    oauth,
+    runSync: (t, id, trigger) => connections.runSync(t, id, trigger),
+    webhookSecret: (c) => createHmac("sha256", webhookKey).update(`${c.tenantId}\u0000${c.id}`).digest("hex"),
+    webhookDebounceMs: config.WEBHOOK_DEBOUNCE_MS,
+    clock,
+    logger: log.child({ component: "webhooks" }),
+  });
   // Scheduled syncs (every 4 h; the web crawler weekly): started the way manual imports are, so stopping the use cases stops them.
   const scheduler = new SyncScheduler(
     {
       repo: deps.connections,
-      runSync: (due) => connections.runSync(due.tenantId, due.connectionId, "scheduled"),
+      runSync: (due) => connections.runSync(due.tenantId, due.connectionId, due.requested ? "webhook" : "scheduled"),
       providers: CONNECTION_PROVIDERS.filter((p) => sync.supports(p)),
       clock,
       logger: log,
@@ -109,7 +157,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   return {
     name: "connections",
     grpcServices: [
-      connectionsGrpc(connections),
+      connectionsGrpc(connections, providerEndpoints),
       settingsGrpc({
         getSettings: new GetSettingsUseCase(repo),
         updateSettings: new UpdateSettingsUseCase(repo, box, clock),

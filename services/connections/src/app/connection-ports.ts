@@ -22,7 +22,12 @@ export interface DueConnection {
   provider: ConnectionProvider;
   /** When its scheduled sync became due (ISO). */
   dueAt: string;
+  /** A provider notification asked for this sync (see requestSync): the run's trigger is `webhook`. */
+  requested: boolean;
 }
+
+/** How long a webhook delivery id is remembered for de-duplication (providers redeliver within days). */
+export const DELIVERY_MEMORY_MS = 7 * 86_400_000;
 
 /**
  * One durably applied page of a sync: the ledger changes the page produced
@@ -172,6 +177,35 @@ export interface ConnectionRepository {
    * their runs.
    */
   dueForSync(now: Date, opts: { limit: number; providers?: readonly ConnectionProvider[] }): Promise<DueConnection[]>;
+
+  /**
+   * Records that a provider notification (a webhook) asks for a sync of the
+   * connection: an event received at `eventAt`, to be synced at `dueAt`
+   * (eventAt plus the debounce). Durable, so a restart loses no request.
+   * Stored as two fields kept with the connection:
+   * - the request's due time, the earliest `dueAt` of the pending requests
+   *   (a burst folds into one sync, due a debounce after its first event);
+   *   the connection's due time (`dueForSync`) becomes the earlier of its
+   *   scheduled one and this;
+   * - the latest `eventAt` of the pending requests.
+   * `finishRun` settles the request: when the latest event is not after the
+   * run's start, the run covered every event and the request is cleared
+   * (the due time is the schedule's again); when an event came during the
+   * run, the request stays and is due at the run's completion.
+   * `dueForSync` answers `requested: true` for a connection whose pending
+   * request is due. False when the connection is absent.
+   */
+  requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date): Promise<boolean>;
+
+  /**
+   * Remembers a webhook delivery id of the connection; true the first time,
+   * false when it was already recorded (a redelivery: the caller ignores
+   * it). Ids are remembered at least DELIVERY_MEMORY_MS after `now`; older
+   * ones may be forgotten. NotFoundError when the connection is absent.
+   * Atomic across replicas: of two concurrent calls with the same id, one
+   * gets true.
+   */
+  recordDelivery(tenantId: string, connectionId: string, deliveryId: string, now: Date): Promise<boolean>;
 
   close(): Promise<void>;
 }

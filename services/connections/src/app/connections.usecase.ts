@@ -13,6 +13,8 @@ import {
 } from "../domain/connection";
 import { type ConnectionRepository, connectionCredentialsContext } from "./connection-ports";
 import type { SecretSealer } from "./ports";
+import type { OAuthFlow } from "./oauth-flow";
+import { isOAuthConnector, type OAuthConnector } from "../domain/oauth";
 import type { SyncEngine, SyncOutcome } from "./sync-engine";
 import type { DocumentSink, ImportedDocument } from "./sync-ports";
 
@@ -76,13 +78,18 @@ export class ConnectionsUseCases {
       /** Seals direct credentials (API keys) at rest, bound to tenant and connection. */
       sealer: SecretSealer;
       checkCredentials: CredentialCheck;
+      oauth: OAuthFlow;
     },
   ) {}
 
   async create(input: CreateConnectionInput): Promise<CreatedConnection> {
     if (!isConnectionProvider(input.provider)) throw new InvalidArgumentError(`unknown provider ${JSON.stringify(input.provider)}`);
     if (!this.deps.sync.supports(input.provider))
-      throw new UnimplementedError(`connecting ${input.provider}`, "this connector arrives in a later release; the web crawler is available");
+      throw new UnimplementedError(
+        `connecting ${input.provider}`,
+        "this connector arrives in a later release; GitHub, Granola and the web crawler are available",
+      );
+    if (isOAuthConnector(input.provider)) return this.createOAuth(input, input.provider);
     const config = input.provider === "web-crawler" ? { startUrl: startUrlOf(input.metadata) } : undefined;
     const { apiKey, ...metadata } = input.metadata ?? {};
     const id = newConnectionId();
@@ -118,6 +125,18 @@ export class ConnectionsUseCases {
     return { connection: conn, authLink: input.redirectUrl ?? "", expiresIn: "", ...(input.redirectUrl ? { redirectsTo: input.redirectUrl } : {}) };
   }
 
+  /** An OAuth connection: stored pending, with the consent link the user follows (its state and PKCE verifier sealed with it). */
+  private async createOAuth(input: CreateConnectionInput, provider: OAuthConnector): Promise<CreatedConnection> {
+    const id = newConnectionId();
+    const base = { tenantId: input.tenantId, provider, namespace: input.namespace, containerTags: input.containerTags, documentLimit: input.documentLimit };
+    const now = this.deps.clock.now().toISOString();
+    // Validated before any provider work, so that a bad request is refused as such.
+    newConnection({ ...base, metadata: input.metadata }, now, id);
+    const link = await this.deps.oauth.begin({ id, tenantId: input.tenantId }, provider, input.redirectUrl);
+    const conn = await this.deps.repo.create(newConnection({ ...base, metadata: input.metadata, sealedCredentials: link.sealedCredentials }, now, id));
+    return { connection: conn, authLink: link.authLink, expiresIn: link.expiresIn, ...(input.redirectUrl ? { redirectsTo: input.redirectUrl } : {}) };
+  }
+
   async list(tenantId: string, containerTags: string[]): Promise<ConnectionWithRun[]> {
     const conns = await this.deps.repo.list(tenantId, containerTags.length ? { containerTags } : undefined);
     const runs = await this.deps.repo.lastRuns(
@@ -146,6 +165,11 @@ export class ConnectionsUseCases {
     if (!conn) throw new NotFoundError(`connection ${connectionId} not found`);
     // Deleting first: no new sync starts; one under way finds the connection gone at its next page.
     const deleting = conn.status === "deleting" ? conn : await repo.update(applyConnectionEvent(conn, "deletion_requested", clock.now().toISOString()));
+    // The provider stops notifying (webhooks removed); best effort: a failure must not keep the connection.
+    await this.deps.sync
+      .connector(conn.provider)
+      ?.selection?.unconfigure(deleting)
+      .catch((err: unknown) => this.deps.logger.warn({ err, connectionId }, "could not remove the connection's webhooks"));
     let deletedDocuments = deleteDocuments ? await sink.removeAll(tenantId, connectionId) : 0;
     await repo.delete(tenantId, connectionId);
     // A page a running sync imported between the two steps is removed too.

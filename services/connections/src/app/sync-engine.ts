@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type Clock, NotFoundError } from "@engram/kernel";
+import { type Clock, ConflictError, NotFoundError } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import {
   addItemFailure,
+  applyConnectionEvent,
   canSync,
   type Connection,
   type ConnectionItem,
@@ -56,6 +57,11 @@ export class SyncEngine {
     this.holder = opts.holder ?? `connections-${randomUUID()}`;
   }
 
+  /** The provider's connector (undefined: not available yet). */
+  connector(provider: Connection["provider"]): Connector | undefined {
+    return this.deps.connectors[provider];
+  }
+
   /** Whether a connector exists for the provider (the others cannot be synced yet). */
   supports(provider: Connection["provider"]): boolean {
     return this.deps.connectors[provider] !== undefined;
@@ -66,7 +72,8 @@ export class SyncEngine {
     const { repo, clock } = this.deps;
     const conn = await repo.get(tenantId, connectionId);
     const connector = conn && this.deps.connectors[conn.provider];
-    if (!conn || !connector || !canSync(conn, clock.now().toISOString())) return { started: false, reason: "not_syncable" };
+    if (!conn || !connector || !canSync(conn, clock.now().toISOString()) || connector.ready?.(conn) === false)
+      return { started: false, reason: "not_syncable" };
     if (!(await repo.tryAcquireLease(tenantId, connectionId, this.holder, this.ttlMs, clock.now()))) return { started: false, reason: "busy" };
     let run = await repo.startRun(newSyncRun({ tenantId, connectionId, trigger }, clock.now().toISOString()));
     const log = this.deps.logger.child({ connectionId, runId: run.id, provider: conn.provider });
@@ -76,6 +83,8 @@ export class SyncEngine {
     try {
       const known = await this.knownItems(conn);
       let count = known.size;
+      // After an item failed to apply, the cursor stays where it was: the next run offers that item again.
+      let applyFailed = false;
       let renewAt = clock.now().getTime() + this.ttlMs / 3;
       for await (const change of connector.changes(conn, known, signal)) {
         if (clock.now().getTime() >= renewAt) {
@@ -84,7 +93,7 @@ export class SyncEngine {
           renewAt = clock.now().getTime() + this.ttlMs / 3;
         }
         if (change.kind === "cursor") {
-          await this.apply(conn, undefined, change, count);
+          if (!applyFailed) await this.apply(conn, undefined, change, count);
           continue;
         }
         try {
@@ -98,6 +107,7 @@ export class SyncEngine {
           if (err instanceof NotFoundError) throw err;
           if (err instanceof ConnectorError && !err.retryable && err.code !== "internal") throw err;
           failures = addItemFailure(failures, change.itemKey, err instanceof Error ? err.message : String(err));
+          applyFailed = true;
           log.warn({ err, itemKey: change.itemKey }, "a sync item failed");
         }
       }
@@ -105,6 +115,7 @@ export class SyncEngine {
       failure = err instanceof ConnectorError ? { code: err.code, message: err.message } : { code: "internal", message: "the sync failed" };
       if (err instanceof NotFoundError) log.info("the connection was deleted during its sync");
       else log.error({ err }, "sync failed");
+      if (failure.code === "auth_expired") await this.loseAuthorization(tenantId, connectionId);
     }
     const finished = finishSyncRun(run, { documentsImported: imported, itemFailures: failures, failure }, clock.now().toISOString());
     try {
@@ -117,6 +128,18 @@ export class SyncEngine {
     }
     log.info({ status: run.status, imported, failed: failures.count }, "sync finished");
     return { started: true, run };
+  }
+
+  /** The provider refused the credentials: the connection waits for a new authorization (no more syncs until then). */
+  private async loseAuthorization(tenantId: string, connectionId: string): Promise<void> {
+    const { repo, clock } = this.deps;
+    try {
+      const conn = await repo.get(tenantId, connectionId);
+      if (conn?.status === "active") await repo.update(applyConnectionEvent(conn, "authorization_lost", clock.now().toISOString()));
+    } catch (err) {
+      // Changed or deleted meanwhile: the next run sees its state.
+      if (!(err instanceof ConflictError) && !(err instanceof NotFoundError)) throw err;
+    }
   }
 
   /** The caller id of an item's document: stable per connection and item, within the API's id alphabet. */
@@ -152,6 +175,7 @@ export class SyncEngine {
           customId: SyncEngine.customIdOf(conn.id, change.itemKey),
           title: change.title,
           url: change.url,
+          filepath: change.filepath,
           content: change.content,
         });
         const next: ConnectionItem = {

@@ -1,4 +1,4 @@
-import type { DocumentStatus } from "@engram/kernel";
+import type { DocumentStatus, JsonObject } from "@engram/kernel";
 import type { Connection, ConnectionItem } from "../domain/connection";
 
 /**
@@ -13,6 +13,8 @@ export type ConnectorChange =
       itemKey: string;
       url?: string;
       title?: string;
+      /** Where the item lives at the provider (a repository file's owner/repo/path): the document's filepath. */
+      filepath?: string;
       /** The bytes as the provider serves them; the pipeline extracts them like an uploaded file. */
       content: { bytes: Uint8Array; mimeType: string; fileName: string };
       /** ETag, revision or content hash: equal versions are not imported again. */
@@ -32,6 +34,48 @@ export type ConnectorChange =
 /** A provider's sync: the changes since the known items, in an order it chooses. */
 export interface Connector {
   changes(conn: Connection, known: ReadonlyMap<string, ConnectionItem>, signal: AbortSignal): AsyncIterable<ConnectorChange>;
+  /** Whether the connection has anything to sync yet (GitHub: not before repositories are configured). Absent = always. */
+  ready?(conn: Connection): boolean;
+  /** Connectors whose content is chosen after authorization (GitHub's repositories). */
+  selection?: ResourceSelection;
+  /** Connectors with real-time notifications. */
+  webhooks?: WebhookReader;
+}
+
+/** What a connection's user picks from after authorization, and registering the pick (webhooks included). */
+export interface ResourceSelection {
+  /** One page of what the account can select, in the provider's shape. */
+  resources(conn: Connection, p: { page: number; perPage: number }): Promise<{ resources: JsonObject[]; totalCount?: number }>;
+  /**
+   * Checks the selection with the provider and registers a webhook per
+   * resource at `webhook.url`, signed with `webhook.secret`, replacing those
+   * of an earlier selection; returns the connection's new config.
+   * InvalidArgumentError for a selection the account cannot use.
+   */
+  configure(
+    conn: Connection,
+    selection: JsonObject[],
+    webhook: { url: string; secret: string },
+  ): Promise<{ config: JsonObject; webhooksRegistered: number; message: string }>;
+  /** Removes the webhooks the connection registered (best effort; the connection is going). */
+  unconfigure(conn: Connection): Promise<void>;
+}
+
+/** A provider's notification as the gateway received it. */
+export interface WebhookNotification {
+  /** Header names lower-cased. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  body: Buffer;
+}
+
+/** What to do with a notification: sync (once per delivery id), acknowledge and do nothing, or refuse it. */
+export type WebhookVerdict =
+  { kind: "sync"; deliveryId?: string } | { kind: "acknowledge"; reason: string } | { kind: "reject"; status: 400 | 401; reason: string };
+
+export interface WebhookReader {
+  /** Verifies (`secret`: the connection's webhook secret, as registered with the provider) and reads a notification for `conn`. Pure of I/O. */
+  read(conn: Connection, n: WebhookNotification, secret: string): WebhookVerdict;
 }
 
 /** A document a connection imported, as the connection endpoints list it. */
@@ -50,7 +94,7 @@ export interface DocumentSink {
   /** Adds or replaces the item's document (same caller id → same document); returns the document id. */
   put(
     conn: Connection,
-    item: { customId: string; title?: string; url?: string; content: { bytes: Uint8Array; mimeType: string; fileName: string } },
+    item: { customId: string; title?: string; url?: string; filepath?: string; content: { bytes: Uint8Array; mimeType: string; fileName: string } },
   ): Promise<string>;
   /** Deletes documents by id within the connection's namespace; unknown ids are not an error. */
   remove(conn: Connection, documentIds: string[]): Promise<void>;

@@ -149,3 +149,20 @@ export function verifyState(token: string, key: Buffer, nowMs: number): OAuthSta
   if (o.e <= nowMs) throw new FailedPreconditionError("the authorization link has expired", "create the connection again for a new authLink");
   return { connectionId: o.c, tenantId: o.t, nonce: o.n, exp: o.e };
 }
+
+/** What a token endpoint gave: the tokens and whatever else the provider put in the answer (Notion: owner, workspace). */
+export interface TokenSet {
+  accessToken: string;
+  /** Absent when the provider issued none; a refresh that returns none keeps the old one. */
+  refreshToken?: string;
+  /** ISO time the access token stops working; absent = the provider did not say. */
+  expiresAt?: string;
+  scope?: string;
+  extra: Record<string, unknown>;
+}
+
+/** An OAuth application's client credentials. */
+export interface OAuthApp {
+  clientId: string;
+  clientSecret: string;
+}

@@ -4,6 +4,7 @@ import type { SyncRun as SyncRunMessage } from "@engram/grpc/src/gen/engram/conn
 import type { ConnectionStatus as ConnectionStatusMessage } from "@engram/grpc/src/gen/engram/connections/v1/ConnectionStatus";
 import type { SyncTrigger as SyncTriggerMessage } from "@engram/grpc/src/gen/engram/connections/v1/SyncTrigger";
 import type { ConnectionsUseCases, ConnectionWithRun } from "../app/connections.usecase";
+import type { ProviderEndpoints } from "../app/provider-endpoints.usecase";
 import type { ConnectionStatus, SyncRun } from "../domain/connection";
 
 const STATUS: Record<ConnectionStatus, ConnectionStatusMessage> = {
@@ -57,8 +58,37 @@ function connectionToProto({ connection: c, lastRun }: ConnectionWithRun): Conne
 const providerName = (p: string | number | undefined) => protoEnum.provider.from(typeof p === "string" ? p : undefined) ?? "";
 
 /** engram.connections.v1.ConnectionsService: proto <-> use case mapping only. */
-export function connectionsGrpc(uc: ConnectionsUseCases): ServiceImplementation {
+export function connectionsGrpc(uc: ConnectionsUseCases, provider: ProviderEndpoints): ServiceImplementation {
   return implement(ConnectionsService, {
+    async ListConnectionResources(req) {
+      const out = await provider.resources(tenantOf(req.context), req.connectionId, req.page || 1, req.perPage || 30);
+      return { resources: out.resources.map((r) => toStruct(r)!), ...(out.totalCount !== undefined ? { totalCount: out.totalCount } : {}) };
+    },
+
+    async ConfigureConnection(req) {
+      const resources = req.resources.map((r) => fromStruct(r) ?? {});
+      return provider.configure(tenantOf(req.context), req.connectionId, resources);
+    },
+
+    async HandleOAuthCallback(req) {
+      const out = await provider.callback(providerName(req.provider), {
+        code: req.code,
+        state: req.state,
+        error: req.error || undefined,
+        errorDescription: req.errorDescription || undefined,
+      });
+      return { redirectUrl: out.redirectUrl ?? "", connectionId: out.connectionId, success: out.success, error: out.error ?? "" };
+    },
+
+    async HandleProviderWebhook(req) {
+      const out = await provider.webhook(providerName(req.provider), {
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), v])),
+        query: req.query,
+        body: Buffer.from(req.body),
+      });
+      return { httpStatus: out.httpStatus, responseBody: Buffer.from(out.body), responseContentType: "text/plain", syncsTriggered: out.syncsTriggered };
+    },
+
     async CreateConnection(req) {
       const out = await uc.create({
         tenantId: tenantOf(req.context),

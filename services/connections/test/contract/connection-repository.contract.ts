@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from "@engram/kernel";
 import { prng } from "@engram/testing";
 import { SecretBox } from "../../src/adapters/crypto/secret-box";
-import { type ConnectionRepository, connectionCredentialsContext } from "../../src/app/connection-ports";
+import { type ConnectionRepository, connectionCredentialsContext, DELIVERY_MEMORY_MS } from "../../src/app/connection-ports";
 import {
   addItemFailure,
   applyConnectionEvent,
@@ -532,7 +532,9 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
     it("answers a connection that never synced as due from its creation, with what it takes to start its sync", async () => {
       const c = await active({ tenantId: "t1", provider: "web-crawler", config: crawl() }, 5);
       expect(await repo.dueForSync(at(4.99), { limit: 10 })).toEqual([]);
-      expect(await repo.dueForSync(at(5), { limit: 10 })).toEqual([{ tenantId: "t1", connectionId: c.id, provider: "web-crawler", dueAt: iso(5) }]);
+      expect(await repo.dueForSync(at(5), { limit: 10 })).toEqual([
+        { tenantId: "t1", connectionId: c.id, provider: "web-crawler", dueAt: iso(5), requested: false },
+      ]);
       // A run that started and never finished (its worker died) leaves it due: once its lease lapses it is retried.
       await started(c, iso(6));
       expect(await dueIds(7)).toEqual([c.id]);
@@ -548,7 +550,7 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
       await ran(gr, 20, 21, "provider_unavailable");
       expect(await dueIds(10 + 4 * H - 0.01)).toEqual([]);
       expect(await repo.dueForSync(at(10 + 4 * H), { limit: 10 })).toEqual([
-        { tenantId: "acme", connectionId: gh.id, provider: "github", dueAt: iso(10 + 4 * H) },
+        { tenantId: "acme", connectionId: gh.id, provider: "github", dueAt: iso(10 + 4 * H), requested: false },
       ]);
       expect(await dueIds(20 + 4 * H)).toEqual([gh.id, gr.id]);
       // The next run moves it on again.
@@ -578,7 +580,9 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
       const read = (await repo.get("acme", c.id))!;
       await repo.update(patchConnection(read, { config: crawl({ recrawlIntervalDays: 14 }) }, iso(2)));
       expect(await dueIds(7 * D)).toEqual([]);
-      expect(await repo.dueForSync(at(14 * D), { limit: 1 })).toEqual([{ tenantId: "acme", connectionId: c.id, provider: "web-crawler", dueAt: iso(14 * D) }]);
+      expect(await repo.dueForSync(at(14 * D), { limit: 1 })).toEqual([
+        { tenantId: "acme", connectionId: c.id, provider: "web-crawler", dueAt: iso(14 * D), requested: false },
+      ]);
       // Another change (no config) keeps it.
       const again = (await repo.get("acme", c.id))!;
       await repo.update(patchConnection(again, { email: "ops@example.com" }, iso(3)));
@@ -652,6 +656,179 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
       expect(await dueIds(4 * H + 4)).toEqual([tie[0]!.id, tie[1]!.id, c3.id, later.id, c1.id]);
       await expect(repo.dueForSync(at(5), { limit: 0 })).rejects.toThrow(InvalidArgumentError);
       await expect(repo.dueForSync(at(5), { limit: 1.5 })).rejects.toThrow(InvalidArgumentError);
+    });
+
+    describe("sync requests (requestSync)", () => {
+      const due = (c: Connection, dueAtMin: number, requested: boolean) => ({
+        tenantId: c.tenantId,
+        connectionId: c.id,
+        provider: c.provider,
+        dueAt: iso(dueAtMin),
+        requested,
+      });
+
+      it("makes a connection due at the request's due time, not before, as requested, and keeps it through a reopen", async () => {
+        const c = await active({ provider: "github" });
+        await ran(c, 0);
+        expect(await dueIds(10)).toEqual([]);
+        expect(await repo.requestSync("acme", c.id, at(10), at(15))).toBe(true);
+        expect(await repo.dueForSync(at(14.99), { limit: 10 })).toEqual([]);
+        expect(await repo.dueForSync(at(15), { limit: 10 })).toEqual([due(c, 15, true)]);
+        repo = await h.reopen();
+        expect(await repo.dueForSync(at(14.99), { limit: 10 })).toEqual([]);
+        expect(await repo.dueForSync(at(15), { limit: 10 })).toEqual([due(c, 15, true)]);
+      });
+
+      it("folds a burst into one request, due at its earliest due time", async () => {
+        const c = await active({ provider: "github" });
+        await ran(c, 0);
+        expect(await repo.requestSync("acme", c.id, at(11), at(16))).toBe(true);
+        expect(await repo.requestSync("acme", c.id, at(10), at(15))).toBe(true);
+        expect(await repo.requestSync("acme", c.id, at(12), at(17))).toBe(true);
+        expect(await repo.dueForSync(at(14.99), { limit: 10 })).toEqual([]);
+        expect(await repo.dueForSync(at(15), { limit: 10 })).toEqual([due(c, 15, true)]);
+        expect(await repo.dueForSync(at(17), { limit: 10 })).toEqual([due(c, 15, true)]);
+      });
+
+      it("never delays a sync already due, and answers requested only once the request is due", async () => {
+        const c = await active({ provider: "github" });
+        // Never synced: due from its creation (minute 0); the request, due at minute 5, does not move that back.
+        expect(await repo.requestSync("acme", c.id, at(1), at(5))).toBe(true);
+        expect(await repo.dueForSync(at(2), { limit: 10 })).toEqual([due(c, 0, false)]);
+        expect(await repo.dueForSync(at(5), { limit: 10 })).toEqual([due(c, 0, true)]);
+        // A request due after the schedule leaves the schedule's due time.
+        const later = await active({ provider: "github", namespace: "later" });
+        await ran(later, 0);
+        expect(await repo.requestSync("acme", later.id, at(4 * H - 5), at(4 * H + 30))).toBe(true);
+        expect(await repo.dueForSync(at(4 * H), { limit: 10, providers: ["github"] })).toEqual([due(c, 0, true), due(later, 4 * H, false)]);
+        expect((await repo.dueForSync(at(4 * H + 30), { limit: 10 }))[1]).toEqual(due(later, 4 * H, true));
+      });
+
+      it("is cleared by a run that started at or after its latest event: due on the schedule again", async () => {
+        const c = await active({ provider: "github" });
+        await ran(c, 0);
+        await repo.requestSync("acme", c.id, at(10), at(15));
+        await repo.requestSync("acme", c.id, at(12), at(17));
+        // A run that started before the request was even due still covered every event.
+        await ran(c, 13, 14);
+        expect(await dueIds(15)).toEqual([]);
+        expect(await dueIds(13 + 4 * H - 0.01)).toEqual([]);
+        expect(await repo.dueForSync(at(13 + 4 * H), { limit: 10 })).toEqual([due(c, 13 + 4 * H, false)]);
+        // An event at the very start of the run counts as seen by it.
+        await repo.requestSync("acme", c.id, at(20), at(25));
+        await ran(c, 20, 21);
+        expect(await dueIds(30)).toEqual([]);
+        repo = await h.reopen();
+        expect(await dueIds(30)).toEqual([]);
+        expect(await repo.dueForSync(at(20 + 4 * H), { limit: 10 })).toEqual([due(c, 20 + 4 * H, false)]);
+      });
+
+      it("stays when an event came during the run, due at the run's completion, until a later run covers it", async () => {
+        const c = await active({ provider: "github" });
+        await ran(c, 0);
+        await repo.requestSync("acme", c.id, at(10), at(15));
+        const run = await started(c, iso(15), "webhook");
+        // Notified while the run lists the provider: the run may have missed it.
+        await repo.requestSync("acme", c.id, at(17), at(22));
+        await repo.finishRun(finishSyncRun(run, { documentsImported: 1 }, iso(20)));
+        expect(await repo.dueForSync(at(19.99), { limit: 10 })).toEqual([]);
+        expect(await repo.dueForSync(at(20), { limit: 10 })).toEqual([due(c, 20, true)]);
+        repo = await h.reopen();
+        expect(await repo.dueForSync(at(20), { limit: 10 })).toEqual([due(c, 20, true)]);
+        // The next run started after the event: cleared, due on the schedule from that run.
+        await ran(c, 21, 22);
+        expect(await dueIds(22)).toEqual([]);
+        expect(await repo.dueForSync(at(21 + 4 * H), { limit: 10 })).toEqual([due(c, 21 + 4 * H, false)]);
+      });
+
+      it("keeps a pending request's due time through a change of config", async () => {
+        const c = await active({ provider: "web-crawler", config: crawl() });
+        await ran(c, 0);
+        await repo.requestSync("acme", c.id, at(10), at(15));
+        const read = (await repo.get("acme", c.id))!;
+        await repo.update(patchConnection(read, { config: crawl({ recrawlIntervalDays: 14 }) }, iso(11)));
+        expect(await repo.dueForSync(at(15), { limit: 10 })).toEqual([due(c, 15, true)]);
+        // Settled by a run, the new interval applies.
+        await ran(c, 16);
+        expect(await dueIds(14 * D + 15)).toEqual([]);
+        expect(await dueIds(14 * D + 16)).toEqual([c.id]);
+      });
+
+      it("answers false for another tenant's or an unknown connection, and changes nothing", async () => {
+        const c = await active({ provider: "github" });
+        await ran(c, 0);
+        const before = await repo.get("acme", c.id);
+        for (const t of ["other", "ACME", "acme ", ""]) expect(await repo.requestSync(t, c.id, at(10), at(15))).toBe(false);
+        expect(await repo.requestSync("acme", "n_doesnotexist00000000", at(10), at(15))).toBe(false);
+        expect(await dueIds(4 * H - 0.01)).toEqual([]);
+        expect(await repo.get("acme", c.id)).toEqual(before);
+        // And a run of the owner still finds no request to keep.
+        await ran(c, 20);
+        expect(await dueIds(20 + 4 * H - 0.01)).toEqual([]);
+      });
+    });
+  });
+
+  describe("webhook deliveries (recordDelivery)", () => {
+    // Around the real clock, not T0: a store may forget expired ids on its own (MongoDB's TTL monitor) at any moment.
+    const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const after = (ms: number) => new Date(NOW.getTime() + ms);
+
+    it("answers true the first time an id is recorded for a connection and false for a redelivery, through a reopen", async () => {
+      const c = await repo.create(conn());
+      const c2 = await repo.create(conn({ namespace: "two" }));
+      expect(await repo.recordDelivery("acme", c.id, "d1", NOW)).toBe(true);
+      expect(await repo.recordDelivery("acme", c.id, "d1", NOW)).toBe(false);
+      expect(await repo.recordDelivery("acme", c.id, "d1", after(3_600_000))).toBe(false);
+      expect(await repo.recordDelivery("acme", c.id, "d2", NOW)).toBe(true);
+      expect(await repo.recordDelivery("acme", c.id, "D1", NOW)).toBe(true);
+      expect(await repo.recordDelivery("acme", c2.id, "d1", NOW)).toBe(true);
+      expect(await repo.recordDelivery("acme", c2.id, "d1", NOW)).toBe(false);
+      repo = await h.reopen();
+      expect(await repo.recordDelivery("acme", c.id, "d1", NOW)).toBe(false);
+      expect(await repo.recordDelivery("acme", c2.id, "d2", NOW)).toBe(true);
+    });
+
+    it("remembers an id DELIVERY_MEMORY_MS, and takes it as new once forgotten", async () => {
+      const c = await repo.create(conn());
+      expect(await repo.recordDelivery("acme", c.id, "d1", NOW)).toBe(true);
+      expect(await repo.recordDelivery("acme", c.id, "d1", after(DELIVERY_MEMORY_MS))).toBe(false);
+      expect(await repo.recordDelivery("acme", c.id, "d1", after(DELIVERY_MEMORY_MS + 60_000))).toBe(true);
+      // Recorded again then: remembered from that time.
+      expect(await repo.recordDelivery("acme", c.id, "d1", after(DELIVERY_MEMORY_MS + 120_000))).toBe(false);
+    });
+
+    it("refuses another tenant's or an unknown connection, recording nothing, and bad delivery ids", async () => {
+      const c = await repo.create(conn());
+      for (const t of ["other", "ACME", "acme ", ""]) await expect(repo.recordDelivery(t, c.id, "d1", NOW)).rejects.toThrow(NotFoundError);
+      await expect(repo.recordDelivery("acme", "n_doesnotexist00000000", "d1", NOW)).rejects.toThrow(NotFoundError);
+      expect(await repo.recordDelivery("acme", c.id, "d1", NOW)).toBe(true);
+      await expect(repo.recordDelivery("acme", c.id, "", NOW)).rejects.toThrow(InvalidArgumentError);
+      await expect(repo.recordDelivery("acme", c.id, "x".repeat(201), NOW)).rejects.toThrow(InvalidArgumentError);
+      expect(await repo.recordDelivery("acme", c.id, "x".repeat(200), NOW)).toBe(true);
+      expect(await repo.recordDelivery("acme", c.id, "x".repeat(200), NOW)).toBe(false);
+    });
+
+    it("answers true to exactly one of concurrent calls with the same id", async () => {
+      const c = await repo.create(conn());
+      const pair = await Promise.all([repo.recordDelivery("acme", c.id, "race", NOW), repo.recordDelivery("acme", c.id, "race", NOW)]);
+      expect(pair.filter(Boolean)).toHaveLength(1);
+      const many = await Promise.all(Array.from({ length: 8 }, () => repo.recordDelivery("acme", c.id, "race-2", NOW)));
+      expect(many.filter(Boolean)).toHaveLength(1);
+      // Once its memory passed, still one winner.
+      const later = await Promise.all(Array.from({ length: 4 }, () => repo.recordDelivery("acme", c.id, "race", after(DELIVERY_MEMORY_MS + 60_000))));
+      expect(later.filter(Boolean)).toHaveLength(1);
+    });
+
+    it("is removed with its connection, and nothing of another connection's", async () => {
+      const c = await repo.create(conn());
+      const keep = await repo.create(conn({ namespace: "keep" }));
+      for (const x of [c, keep]) for (const id of ["d1", "d2"]) expect(await repo.recordDelivery("acme", x.id, id, NOW)).toBe(true);
+      expect(await repo.delete("acme", c.id)).toBe(true);
+      await expect(repo.recordDelivery("acme", c.id, "d1", NOW)).rejects.toThrow(NotFoundError);
+      expect(await repo.delete("acme", c.id)).toBe(false);
+      expect(await repo.recordDelivery("acme", keep.id, "d1", NOW)).toBe(false);
+      expect(await repo.recordDelivery("acme", keep.id, "d3", NOW)).toBe(true);
     });
   });
 

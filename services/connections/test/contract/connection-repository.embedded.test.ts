@@ -67,7 +67,7 @@ describe("SqliteConnectionRepository storage", () => {
     const settingsAgain = new SqliteSettingsRepository(dir);
     expect(await again.get("acme", c.id)).toEqual(c);
     expect((await settingsAgain.get("acme"))?.filterPrompt).toBe("p");
-    expect(again.db.pragma("user_version", { simple: true })).toBe(2);
+    expect(again.db.pragma("user_version", { simple: true })).toBe(3);
     await again.close();
     await settingsAgain.close();
   });
@@ -98,10 +98,21 @@ describe("SqliteConnectionRepository storage", () => {
         "SELECT id, tenant_id FROM connections WHERE status IN (SELECT value FROM json_each(?)) AND next_sync_at IS NULL",
         ['["active","expired"]'],
       ],
+      // recordDelivery's forgetting of the connection's expired ids, and delete's removal of them.
+      [
+        "expired deliveries",
+        "DELETE FROM webhook_deliveries WHERE connection_id = ? AND tenant_id = ? AND received_at < ?",
+        [c.id, "acme", "2030-01-01T00:00:00.000Z"],
+      ],
+      ["deliveries", "DELETE FROM webhook_deliveries WHERE connection_id = ? AND tenant_id = ?", [c.id, "acme"]],
     ];
     for (const [label, sql, args] of queries) {
       const p = plan(sql, ...args);
-      expect({ label, scans: /SCAN (connections|connection_items|sync_runs)\b(?! USING)/.test(p), temp: p.includes("USE TEMP B-TREE") }).toEqual({
+      expect({
+        label,
+        scans: /SCAN (connections|connection_items|sync_runs|webhook_deliveries)\b(?! USING)/.test(p),
+        temp: p.includes("USE TEMP B-TREE"),
+      }).toEqual({
         label,
         scans: false,
         temp: false,
@@ -124,7 +135,7 @@ describe("SqliteConnectionRepository storage", () => {
     await repo.close();
     const reopened = new SqliteConnectionRepository(dir);
     expect(await reopened.dueForSync(new Date("2025-03-08T10:04:59.999Z"), { limit: 10 })).toEqual([
-      { tenantId: "acme", connectionId: never.id, provider: "granola", dueAt: "2025-03-02T10:00:00.000Z" },
+      { tenantId: "acme", connectionId: never.id, provider: "granola", dueAt: "2025-03-02T10:00:00.000Z", requested: false },
     ]);
     // Its most recent run counts, finished or not (the run was likely cut short by the upgrade's restart).
     expect((await reopened.dueForSync(new Date("2025-03-08T10:05:00.000Z"), { limit: 10 })).map((d) => [d.connectionId, d.dueAt])).toEqual([

@@ -7,6 +7,7 @@ import {
   createMongoConnectionRepository,
   type MongoConnectionRepository,
   SYNC_RUN_INDEXES,
+  WEBHOOK_DELIVERY_INDEXES,
 } from "../../src/adapters/mongo/connections.mongo";
 import { createMongoSettingsRepository } from "../../src/adapters/mongo/settings.mongo";
 import { finishSyncRun, newSyncRun, patchConnection } from "../../src/domain/connection";
@@ -19,7 +20,13 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
   /** A repository on collections of its own (connections_N, ...): empty for every test. */
   async function openMongo(): Promise<ConnectionRepositoryHarness & { repo: MongoConnectionRepository }> {
     const i = ++n;
-    const opts = { connections: `connections_${i}`, items: `connection_items_${i}`, runs: `sync_runs_${i}`, metaCollection: `connections_meta_${i}` };
+    const opts = {
+      connections: `connections_${i}`,
+      items: `connection_items_${i}`,
+      runs: `sync_runs_${i}`,
+      deliveries: `webhook_deliveries_${i}`,
+      metaCollection: `connections_meta_${i}`,
+    };
     let repo = await createMongoConnectionRepository(mongo.db, opts);
     return {
       get repo() {
@@ -54,7 +61,11 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
       const h = await openMongo();
       await h.repo.ensureIndexes();
       const check = async (
-        coll: { listIndexes(): { toArray(): Promise<{ name?: string; key?: unknown; unique?: boolean; partialFilterExpression?: unknown }[]> } },
+        coll: {
+          listIndexes(): {
+            toArray(): Promise<{ name?: string; key?: unknown; unique?: boolean; partialFilterExpression?: unknown; expireAfterSeconds?: number }[]>;
+          };
+        },
         specs: typeof CONNECTION_INDEXES,
       ) => {
         const indexes = await coll.listIndexes().toArray();
@@ -63,11 +74,13 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
           expect({ name: spec.name, key: found?.key }).toEqual({ name: spec.name, key: spec.key });
           if (spec.unique) expect(found?.unique).toBe(true);
           if (spec.partialFilterExpression) expect(found?.partialFilterExpression).toEqual(spec.partialFilterExpression);
+          if (spec.expireAfterSeconds !== undefined) expect(found?.expireAfterSeconds).toBe(spec.expireAfterSeconds);
         }
       };
       await check(h.repo.connections, CONNECTION_INDEXES);
       await check(h.repo.items, CONNECTION_ITEM_INDEXES);
       await check(h.repo.runs, SYNC_RUN_INDEXES);
+      await check(h.repo.deliveries, WEBHOOK_DELIVERY_INDEXES);
       await h.close();
     });
 
@@ -76,7 +89,7 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
       const c = await h.repo.create(conn({ containerTags: ["t1"] }));
       await h.repo.upsertItem("acme", item(c.id, "k"));
       await h.repo.startRun(newSyncRun({ tenantId: "acme", connectionId: c.id, trigger: "manual" }, "2025-01-01T00:00:00.000Z"));
-      const { connections, items, runs } = h.repo;
+      const { connections, items, runs, deliveries } = h.repo;
       const plans: [string, Promise<unknown>][] = [
         ["list", connections.find({ tenantId: "acme" }).sort({ createdAt: -1, _id: -1 }).explain()],
         [
@@ -115,6 +128,12 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
             .explain(),
         ],
         ["to backfill", connections.find({ status: { $in: ["active", "expired"] }, nextSyncAt: null }).explain()],
+        // recordDelivery's forgetting of an expired id, and delete's removal of a connection's ids.
+        [
+          "expired delivery",
+          deliveries.find({ connectionId: c.id, deliveryId: "d", tenantId: "acme", receivedAt: { $lt: new Date("2030-01-01T00:00:00.000Z") } }).explain(),
+        ],
+        ["deliveries", deliveries.find({ tenantId: "acme", connectionId: c.id }).explain()],
       ];
       for (const [label, plan] of plans) {
         const text = JSON.stringify(((await plan) as { queryPlanner: unknown }).queryPlanner);
@@ -144,7 +163,7 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
       expect(await h.repo.dueForSync(new Date("2030-01-01T00:00:00.000Z"), { limit: 10 })).toEqual([]);
       await h.repo.ensureIndexes();
       expect(await h.repo.dueForSync(new Date("2025-03-08T10:04:59.999Z"), { limit: 10 })).toEqual([
-        { tenantId: "acme", connectionId: never.id, provider: "granola", dueAt: "2025-03-02T10:00:00.000Z" },
+        { tenantId: "acme", connectionId: never.id, provider: "granola", dueAt: "2025-03-02T10:00:00.000Z", requested: false },
       ]);
       expect((await h.repo.dueForSync(new Date("2025-03-08T10:05:00.000Z"), { limit: 10 })).map((d) => [d.connectionId, d.dueAt])).toEqual([
         [never.id, "2025-03-02T10:00:00.000Z"],
@@ -166,6 +185,35 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
         ]);
         const doc = (await h.repo.connections.findOne({ _id: c.id }))!;
         expect(doc.nextSyncAt).toBe(new Date(Date.parse(doc.lastSyncStartedAt!) + days * 86_400_000).toISOString());
+      }
+      await h.close();
+    });
+
+    it("never loses a sync request that races with the run settling it", async () => {
+      const h = await openMongo();
+      const c = await h.repo.create(conn({ provider: "granola" }, "2025-03-01T10:00:00.000Z"));
+      for (let i = 0; i < 10; i++) {
+        const start = Date.parse("2025-03-01T11:00:00.000Z") + i * 3_600_000;
+        const run = await h.repo.startRun(newSyncRun({ tenantId: "acme", connectionId: c.id, trigger: "webhook" }, new Date(start).toISOString()));
+        // An event during the run, its request written while the run finishes: whichever lands first, it stays pending.
+        await Promise.all([
+          h.repo.finishRun(finishSyncRun(run, { documentsImported: 0 }, new Date(start + 60_000).toISOString())),
+          h.repo.requestSync("acme", c.id, new Date(start + 30_000), new Date(start + 120_000)),
+        ]);
+        const doc = (await h.repo.connections.findOne({ _id: c.id }))!;
+        expect(doc.syncRequestedLast).toBe(new Date(start + 30_000).toISOString());
+        expect(doc.nextSyncAt! <= new Date(start + 120_000).toISOString()).toBe(true);
+        expect((await h.repo.dueForSync(new Date(start + 120_000), { limit: 10 })).map((d) => [d.connectionId, d.requested])).toEqual([[c.id, true]]);
+        // The next run (after the event) clears it.
+        await h.repo.finishRun(
+          finishSyncRun(
+            await h.repo.startRun(newSyncRun({ tenantId: "acme", connectionId: c.id, trigger: "webhook" }, new Date(start + 180_000).toISOString())),
+            { documentsImported: 0 },
+            new Date(start + 240_000).toISOString(),
+          ),
+        );
+        const settled = (await h.repo.connections.findOne({ _id: c.id }))!;
+        expect([settled.syncRequestedDue, settled.syncRequestedLast]).toEqual([undefined, undefined]);
       }
       await h.close();
     });
@@ -193,6 +241,7 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
         connections: `connections_${i}`,
         items: `items_${i}`,
         runs: `runs_${i}`,
+        deliveries: `deliveries_${i}`,
         metaCollection: meta,
       });
       await settings.bindSecretKey("settings-key");

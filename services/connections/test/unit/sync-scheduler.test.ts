@@ -33,6 +33,7 @@ const due = (connectionId: string, tenantId = "acme", provider: ConnectionProvid
   connectionId,
   provider,
   dueAt: new Date(T0).toISOString(),
+  requested: false,
 });
 
 const ran = (connectionId: string): SyncOutcome => ({ started: true, run: { connectionId } as SyncRun });

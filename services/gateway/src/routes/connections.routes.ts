@@ -1,5 +1,5 @@
 import express, { type Request, Router } from "express";
-import { protoEnum, toStruct } from "@engram/grpc";
+import { fromStruct, protoEnum, toStruct } from "@engram/grpc";
 import { CONNECTOR_PROVIDERS, type ConnectorProvider, type JsonObject } from "@engram/kernel";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
@@ -52,7 +52,7 @@ export function connectionRoutes(b: Backends): Router {
       },
       req,
     );
-    res.json({ resources: out.resources.map((x) => x as unknown), ...(out.totalCount !== undefined ? { total_count: out.totalCount } : {}) });
+    res.json({ resources: out.resources.map((x) => fromStruct(x) ?? {}), ...(out.totalCount !== undefined ? { total_count: out.totalCount } : {}) });
   });
 
   r.post("/v3/connections/:connectionId/configure", async (req, res) => {
@@ -156,8 +156,10 @@ export function publicConnectionRoutes(b: Backends): Router {
       { context: context(req), provider, code: q.code ?? "", state: q.state ?? "", error: q.error ?? "", errorDescription: q.error_description ?? "" },
       req,
     );
-    if (!out.redirectUrl) throw new HttpProblem(400, out.error || "the authorization could not be completed", "start again from the connection's authLink");
-    res.redirect(302, out.redirectUrl);
+    if (out.redirectUrl) return res.redirect(302, out.redirectUrl);
+    // No redirectUrl was given at creation: a plain page says how it went.
+    if (out.success) return res.type("text/plain").send(`Connected (connection ${out.connectionId}). You can close this window.`);
+    throw new HttpProblem(400, out.error || "the authorization could not be completed", "start again from the connection's authLink");
   });
 
   r.post("/v3/connections/webhooks/:provider", express.raw({ type: () => true, limit: WEBHOOK_MAX_BYTES }), async (req, res) => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -64,6 +64,15 @@ export class SecretBox {
 
   openString(sealed: Uint8Array, context: string): string {
     return this.open(sealed, context).toString("utf8");
+  }
+
+  /**
+   * A 32-byte key for another purpose, derived from the secret key with
+   * HKDF-SHA256 under `label` (the OAuth state's MAC key, webhook secrets):
+   * independent of the sealing key and of every other label's key.
+   */
+  deriveKey(label: string): Buffer {
+    return Buffer.from(hkdfSync("sha256", this.key, Buffer.alloc(0), `engram ${label}`, SECRET_KEY_BYTES));
   }
 }
 

@@ -3,6 +3,7 @@ import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, stat
 import {
   type ConnectionListFilter,
   type ConnectionRepository,
+  DELIVERY_MEMORY_MS,
   type DueConnection,
   type Page,
   type SyncPage,
@@ -38,6 +39,9 @@ import {
  * cursor, leases) off the settings file's single write lock.
  */
 export const CONNECTIONS_SQLITE_NAME = "connectors";
+
+/** The longest webhook delivery id remembered (recordDelivery). */
+const MAX_DELIVERY_ID = 200;
 
 const MIGRATIONS = [
   `CREATE TABLE connections (
@@ -94,6 +98,18 @@ const MIGRATIONS = [
   `ALTER TABLE connections ADD COLUMN last_sync_started_at TEXT;   -- start of the most recent finished run (ISO)
    ALTER TABLE connections ADD COLUMN next_sync_at TEXT;           -- when the next scheduled sync is due (ISO)
    CREATE INDEX connections_due ON connections (status, next_sync_at, id);`,
+  // Provider notifications (see requestSync, recordDelivery): the pending sync request kept with the connection, and the
+  // webhook delivery ids remembered for de-duplication.
+  `ALTER TABLE connections ADD COLUMN sync_requested_due TEXT;    -- when the pending sync request is due (ISO), NULL when none
+   ALTER TABLE connections ADD COLUMN sync_requested_last TEXT;   -- the latest event of the pending request (ISO), NULL when none
+   CREATE TABLE webhook_deliveries (
+     connection_id TEXT NOT NULL REFERENCES connections (id) ON DELETE CASCADE,
+     delivery_id TEXT NOT NULL,
+     tenant_id TEXT NOT NULL,
+     received_at TEXT NOT NULL,       -- ISO
+     PRIMARY KEY (connection_id, delivery_id)
+   ) WITHOUT ROWID;
+   CREATE INDEX webhook_deliveries_received ON webhook_deliveries (connection_id, received_at);`,
 ];
 
 interface ConnectionRow {
@@ -117,6 +133,8 @@ interface ConnectionRow {
   lease_expires_ms: number | null;
   last_sync_started_at: string | null;
   next_sync_at: string | null;
+  sync_requested_due: string | null;
+  sync_requested_last: string | null;
 }
 
 interface ItemRow {
@@ -145,6 +163,9 @@ interface RunRow {
 }
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
+const isoOf = (v: string) => new Date(Date.parse(v)).toISOString();
+/** The earlier of two ISO times (text order is time order), either absent. */
+const earliest = (a: string, b: string | undefined) => (b !== undefined && b < a ? b : a);
 const isConstraint = (err: unknown, ...codes: string[]) => codes.includes((err as { code?: string }).code ?? "");
 
 function fromRow(r: ConnectionRow): Connection {
@@ -223,9 +244,16 @@ const CONNECTION_COLUMNS = `id, tenant_id, provider, namespace, container_tags, 
  * it walks. Only rows already due are walked: the active ones that are due
  * but being synced or expired (until the expiry sweep marks them) are the
  * only ones walked and skipped.
+ *
+ * Sync requests (requestSync): the row keeps `sync_requested_due` (the
+ * earliest due time of the pending requests) and `sync_requested_last` (their
+ * latest event), and `next_sync_at` is the earlier of the schedule's due time
+ * and `sync_requested_due` wherever it is written (requestSync, finishRun,
+ * update), so the due look stays the same one range scan. finishRun settles
+ * the request in the transaction that stores the run.
  */
 /** dueForSync's statement (its query plan is checked by the embedded contract test). */
-export const DUE_FOR_SYNC_SQL = `SELECT tenant_id, id, provider, next_sync_at FROM connections
+export const DUE_FOR_SYNC_SQL = `SELECT tenant_id, id, provider, next_sync_at, sync_requested_due FROM connections
    WHERE status = 'active' AND next_sync_at <= @now
      AND (expires_at IS NULL OR expires_at > @now)
      AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
@@ -340,6 +368,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
     return this.tx(() => {
       if (!this.exists(tenantId, id)) return false;
       this.stmt("DELETE FROM connection_items WHERE connection_id = ? AND tenant_id = ?").run(id, tenantId);
+      this.stmt("DELETE FROM webhook_deliveries WHERE connection_id = ? AND tenant_id = ?").run(id, tenantId);
       this.stmt("DELETE FROM sync_runs WHERE connection_id = ? AND tenant_id = ?").run(id, tenantId);
       return this.stmt("DELETE FROM connections WHERE id = ? AND tenant_id = ?").run(id, tenantId).changes > 0;
     });
@@ -385,7 +414,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
       if (!cur || cur.connectionId !== run.connectionId) throw new NotFoundError(`sync run ${run.id} not found`);
       if (cur.status !== "running") throw new FailedPreconditionError(`sync run ${run.id} already finished (${cur.status})`);
       this.writeFinished(run);
-      this.reschedule(run.tenantId, run.connectionId, cur.startedAt);
+      this.reschedule(run.tenantId, run.connectionId, { startedAt: cur.startedAt, completedAt: run.completedAt });
       return this.readRun(run.tenantId, run.id)!;
     });
   }
@@ -550,8 +579,51 @@ export class SqliteConnectionRepository implements ConnectionRepository {
       now_ms: now.getTime(),
       providers: opts.providers ? JSON.stringify(opts.providers) : null,
       limit,
-    }) as Pick<ConnectionRow, "tenant_id" | "id" | "provider" | "next_sync_at">[];
-    return rows.map((r) => ({ tenantId: r.tenant_id, connectionId: r.id, provider: r.provider as ConnectionProvider, dueAt: r.next_sync_at! }));
+    }) as Pick<ConnectionRow, "tenant_id" | "id" | "provider" | "next_sync_at" | "sync_requested_due">[];
+    const at = now.toISOString();
+    return rows.map((r) => ({
+      tenantId: r.tenant_id,
+      connectionId: r.id,
+      provider: r.provider as ConnectionProvider,
+      dueAt: r.next_sync_at!,
+      requested: r.sync_requested_due !== null && r.sync_requested_due <= at,
+    }));
+  }
+
+  // --- provider notifications ----------------------------------------------
+
+  async requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date): Promise<boolean> {
+    const event = isoTime(eventAt, "eventAt");
+    const due = isoTime(dueAt, "dueAt");
+    // One statement by primary key: the earliest due and the latest event of the pending requests, and the due time moved
+    // no later than the request's (next_sync_at is never NULL once the store opened: backfillSchedule).
+    const res = this.stmt(
+      `UPDATE connections SET
+         sync_requested_due = min(coalesce(sync_requested_due, @due), @due),
+         sync_requested_last = max(coalesce(sync_requested_last, @event), @event),
+         next_sync_at = min(coalesce(next_sync_at, @due), @due)
+       WHERE id = @id AND tenant_id = @tenant_id`,
+    ).run({ id: connectionId, tenant_id: tenantId, due, event });
+    return res.changes === 1;
+  }
+
+  async recordDelivery(tenantId: string, connectionId: string, deliveryId: string, now: Date): Promise<boolean> {
+    validateDeliveryId(deliveryId);
+    const received = isoTime(now, "now");
+    const forgetBefore = new Date(now.getTime() - DELIVERY_MEMORY_MS).toISOString();
+    return this.tx(() => {
+      this.requireConnection(tenantId, connectionId);
+      // Forgets the connection's ids older than the memory (one range of webhook_deliveries_received), so that the table
+      // stays bounded and an id seen that long ago counts as new.
+      this.stmt("DELETE FROM webhook_deliveries WHERE connection_id = ? AND tenant_id = ? AND received_at < ?").run(connectionId, tenantId, forgetBefore);
+      const res = this.stmt("INSERT OR IGNORE INTO webhook_deliveries (connection_id, delivery_id, tenant_id, received_at) VALUES (?, ?, ?, ?)").run(
+        connectionId,
+        deliveryId,
+        tenantId,
+        received,
+      );
+      return res.changes === 1;
+    });
   }
 
   /**
@@ -602,27 +674,38 @@ export class SqliteConnectionRepository implements ConnectionRepository {
   }
 
   /**
-   * Recomputes the connection's next scheduled sync from its provider, its
-   * config and the start of its most recent finished run, after `finishedRunStartedAt`
-   * when a run just finished (kept only when it is the latest). Runs inside
-   * the caller's transaction.
+   * Recomputes the connection's next sync from its provider, its config and
+   * the start of its most recent finished run, after `finished` when a run
+   * just finished (kept only when it is the latest), and from its pending
+   * sync request: the due time is the earlier of the schedule's and the
+   * request's. A finished run settles the request (unless a later-started run
+   * already finished, which settled it): cleared when its latest event is not
+   * after the run's start (the run saw every event), else kept and due at the
+   * run's completion. Runs inside the caller's transaction.
    */
-  private reschedule(tenantId: string, id: string, finishedRunStartedAt?: string): void {
-    const r = this.stmt("SELECT provider, config, created_at, last_sync_started_at FROM connections WHERE id = ? AND tenant_id = ?").get(id, tenantId) as
-      Pick<ConnectionRow, "provider" | "config" | "created_at" | "last_sync_started_at"> | undefined;
+  private reschedule(tenantId: string, id: string, finished?: { startedAt: string; completedAt?: string }): void {
+    const r = this.stmt(
+      `SELECT provider, config, created_at, last_sync_started_at, sync_requested_due, sync_requested_last FROM connections
+       WHERE id = ? AND tenant_id = ?`,
+    ).get(id, tenantId) as
+      Pick<ConnectionRow, "provider" | "config" | "created_at" | "last_sync_started_at" | "sync_requested_due" | "sync_requested_last"> | undefined;
     if (!r) return;
     let last = opt(r.last_sync_started_at);
-    if (finishedRunStartedAt !== undefined) {
-      const started = new Date(Date.parse(finishedRunStartedAt)).toISOString();
-      if (last === undefined || started > last) last = started;
+    let requestDue = opt(r.sync_requested_due);
+    let requestLast = opt(r.sync_requested_last);
+    if (finished !== undefined) {
+      const started = isoOf(finished.startedAt);
+      if (last === undefined || started >= last) {
+        last = started;
+        if (requestLast !== undefined && requestLast <= started) requestDue = requestLast = undefined;
+        else if (requestLast !== undefined && finished.completedAt !== undefined) requestDue = isoOf(finished.completedAt);
+      }
     }
     const conn = { provider: r.provider as ConnectionProvider, config: jsonColumn.read<JsonObject>(r.config), createdAt: r.created_at };
-    this.stmt("UPDATE connections SET last_sync_started_at = ?, next_sync_at = ? WHERE id = ? AND tenant_id = ?").run(
-      last ?? null,
-      nextSyncAt(conn, last),
-      id,
-      tenantId,
-    );
+    this.stmt(
+      `UPDATE connections SET last_sync_started_at = ?, next_sync_at = ?, sync_requested_due = ?, sync_requested_last = ?
+       WHERE id = ? AND tenant_id = ?`,
+    ).run(last ?? null, earliest(nextSyncAt(conn, last), requestDue), requestDue ?? null, requestLast ?? null, id, tenantId);
   }
 
   /**
@@ -641,7 +724,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
           r.id,
           r.tenant_id,
         ) as { started_at: string } | undefined;
-        this.reschedule(r.tenant_id, r.id, run?.started_at);
+        this.reschedule(r.tenant_id, r.id, run && { startedAt: run.started_at });
       }
     });
   }
@@ -685,6 +768,17 @@ export class SqliteConnectionRepository implements ConnectionRepository {
       updated_at: item.updatedAt,
     });
   }
+}
+
+/** The time as stored (ISO); InvalidArgumentError when it is not a valid date. */
+function isoTime(d: Date, field: string): string {
+  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new InvalidArgumentError(`${field} must be a valid date`);
+  return d.toISOString();
+}
+
+function validateDeliveryId(deliveryId: string): void {
+  if (typeof deliveryId !== "string" || deliveryId.length < 1 || deliveryId.length > MAX_DELIVERY_ID)
+    throw new InvalidArgumentError(`deliveryId: 1 to ${MAX_DELIVERY_ID} characters`);
 }
 
 function positive(n: number, field: string): number {

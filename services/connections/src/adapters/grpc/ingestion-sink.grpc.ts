@@ -19,7 +19,7 @@ export class IngestionDocumentSink implements DocumentSink {
 
   async put(
     conn: Connection,
-    item: { customId: string; title?: string; url?: string; content: { bytes: Uint8Array; mimeType: string; fileName: string } },
+    item: { customId: string; title?: string; url?: string; filepath?: string; content: { bytes: Uint8Array; mimeType: string; fileName: string } },
   ): Promise<string> {
     const header = {
       context: { tenantId: conn.tenantId },
@@ -29,6 +29,7 @@ export class IngestionDocumentSink implements DocumentSink {
       mimeType: item.content.mimeType,
       customId: item.customId,
       connectionId: conn.id,
+      ...(item.filepath ? { filepath: item.filepath } : {}),
       sizeBytes: item.content.bytes.length,
       metadata: { fields: { source: { stringValue: conn.provider }, ...(item.url ? { url: { stringValue: item.url } } : {}) } },
     };

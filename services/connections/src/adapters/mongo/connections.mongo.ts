@@ -12,6 +12,7 @@ import {
 import {
   type ConnectionListFilter,
   type ConnectionRepository,
+  DELIVERY_MEMORY_MS,
   type DueConnection,
   type Page,
   type SyncPage,
@@ -44,7 +45,9 @@ import { CONNECTIONS_META_COLLECTION } from "./settings.mongo";
  * written by every applied sync page so that a page and a concurrent lease
  * takeover always conflict. `lastSyncStartedAt` and `nextSyncAt` schedule
  * the connection's syncs (see dueForSync); absent only on documents written
- * before they existed, until ensureIndexes fills them in.
+ * before they existed, until ensureIndexes fills them in. `syncRequestedDue`
+ * and `syncRequestedLast` are the pending sync request (requestSync), both
+ * absent when there is none.
  */
 export type ConnectionDoc = Omit<Connection, "id" | "metadata" | "config" | "sealedCredentials"> & {
   _id: string;
@@ -56,8 +59,15 @@ export type ConnectionDoc = Omit<Connection, "id" | "metadata" | "config" | "sea
   pageAppliedAt?: Date;
   /** Start of the most recent finished run (ISO); absent (never null) while none finished. */
   lastSyncStartedAt?: string | null;
-  /** When the next scheduled sync is due (ISO, domain `nextSyncAt`); null is only queried for (documents to fill in). */
+  /**
+   * When the next sync is due (ISO): the earlier of domain `nextSyncAt` and `syncRequestedDue`; null is only queried for
+   * (documents to fill in).
+   */
   nextSyncAt?: string | null;
+  /** When the pending sync request is due (ISO): the earliest `dueAt` of the requests since the last settling run. */
+  syncRequestedDue?: string | null;
+  /** The latest `eventAt` of the pending sync request (ISO). */
+  syncRequestedLast?: string | null;
 };
 
 /** A ledger item as stored in `connection_items` (ObjectId `_id`; unique per connection and item key). */
@@ -65,6 +75,14 @@ export type ConnectionItemDoc = ConnectionItem & { tenantId: string };
 
 /** A sync run as stored in `sync_runs`, `_id` = the run id. */
 export type SyncRunDoc = Omit<SyncRun, "id"> & { _id: string };
+
+/** A remembered webhook delivery id as stored in `webhook_deliveries` (ObjectId `_id`); `receivedAt` a date, for the TTL index. */
+export interface WebhookDeliveryDoc {
+  tenantId: string;
+  connectionId: string;
+  deliveryId: string;
+  receivedAt: Date;
+}
 
 interface MetaDoc {
   _id: string;
@@ -74,6 +92,7 @@ interface MetaDoc {
 export const CONNECTIONS_COLLECTION = "connections";
 export const CONNECTION_ITEMS_COLLECTION = "connection_items";
 export const SYNC_RUNS_COLLECTION = "sync_runs";
+export const WEBHOOK_DELIVERIES_COLLECTION = "webhook_deliveries";
 const CREDENTIALS_KEY_ID = "connection_credentials_key_id";
 
 /**
@@ -97,6 +116,10 @@ const CREDENTIALS_KEY_ID = "connection_credentials_key_id";
  * - `_id` (built in): getRun, finishRun.
  * - `connection_started`: lastRun, lastRuns ($sort + $group $first), listRuns, pruneRuns, delete of a connection.
  * - `connection_running` (partial: status running): startRun closing abandoned runs.
+ * webhook_deliveries
+ * - `connection_delivery` (unique): recordDelivery (the insert that only one of concurrent calls wins; the forgetting of
+ *   an expired id), delete of a connection.
+ * - `received_ttl` (TTL, DELIVERY_MEMORY_MS): the server forgets ids once the memory has passed.
  *
  * bindSecretKey counts sealed credentials with a collection scan once at
  * start, as the settings store does.
@@ -116,13 +139,29 @@ export const SYNC_RUN_INDEXES: IndexSpec[] = [
   { name: "connection_started", key: { tenantId: 1, connectionId: 1, startedAt: -1, _id: -1 } },
   { name: "connection_running", key: { tenantId: 1, connectionId: 1 }, partialFilterExpression: { status: "running" } },
 ];
+export const WEBHOOK_DELIVERY_INDEXES: IndexSpec[] = [
+  { name: "connection_delivery", key: { connectionId: 1, deliveryId: 1 }, unique: true },
+  { name: "received_ttl", key: { receivedAt: 1 }, expireAfterSeconds: DELIVERY_MEMORY_MS / 1000 },
+];
 
 const bytesOf = (v: Binary | Uint8Array): Uint8Array => (v instanceof Uint8Array ? new Uint8Array(v) : new Uint8Array(v.value()));
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 const RUNS_NEWEST_FIRST = { startedAt: -1, _id: -1 } as const;
 const DUE_FIRST = { nextSyncAt: 1, _id: 1 } as const;
-/** Tries of a due-time write that lost a race with the other writer (update or finishRun). */
+/** Tries of a due-time write that lost a race with another writer (update, finishRun or requestSync). */
 const RESCHEDULE_ATTEMPTS = 5;
+/** The longest webhook delivery id remembered (recordDelivery). */
+const MAX_DELIVERY_ID = 200;
+
+const isoOf = (v: string) => new Date(Date.parse(v)).toISOString();
+/** The earlier of two ISO times (text order is time order), the second possibly absent. */
+const earliest = (a: string, b: string | null | undefined) => (typeof b === "string" && b < a ? b : a);
+
+/** The time as stored (ISO); InvalidArgumentError when it is not a valid date. */
+function isoTime(d: Date, field: string): string {
+  if (!(d instanceof Date) || Number.isNaN(d.getTime())) throw new InvalidArgumentError(`${field} must be a valid date`);
+  return d.toISOString();
+}
 
 /** What a connection's due time depends on, from its stored document. */
 const scheduleInputs = (d: Pick<ConnectionDoc, "provider" | "configJson" | "createdAt">) => ({
@@ -220,6 +259,8 @@ export interface MongoConnectionRepositoryOptions {
   items?: string;
   /** Default `sync_runs`. */
   runs?: string;
+  /** Default `webhook_deliveries`. */
+  deliveries?: string;
   /** Default `connections_meta` (the credentials key's fingerprint). */
   metaCollection?: string;
 }
@@ -254,6 +295,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
   readonly connections: Collection<ConnectionDoc>;
   readonly items: Collection<ConnectionItemDoc>;
   readonly runs: Collection<SyncRunDoc>;
+  readonly deliveries: Collection<WebhookDeliveryDoc>;
   readonly meta: Collection<MetaDoc>;
 
   constructor(
@@ -263,6 +305,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
     this.connections = db.collection<ConnectionDoc>(opts.connections ?? CONNECTIONS_COLLECTION);
     this.items = db.collection<ConnectionItemDoc>(opts.items ?? CONNECTION_ITEMS_COLLECTION);
     this.runs = db.collection<SyncRunDoc>(opts.runs ?? SYNC_RUNS_COLLECTION);
+    this.deliveries = db.collection<WebhookDeliveryDoc>(opts.deliveries ?? WEBHOOK_DELIVERIES_COLLECTION);
     this.meta = db.collection<MetaDoc>(opts.metaCollection ?? CONNECTIONS_META_COLLECTION);
   }
 
@@ -275,6 +318,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
     await ensureIndexes(this.db, this.connections.collectionName, CONNECTION_INDEXES);
     await ensureIndexes(this.db, this.items.collectionName, CONNECTION_ITEM_INDEXES);
     await ensureIndexes(this.db, this.runs.collectionName, SYNC_RUN_INDEXES);
+    await ensureIndexes(this.db, this.deliveries.collectionName, WEBHOOK_DELIVERY_INDEXES);
     await ensureIndexes(this.db, this.meta.collectionName, []);
     await this.backfillSchedule();
   }
@@ -328,12 +372,13 @@ export class MongoConnectionRepository implements ConnectionRepository {
     setOrUnset("sealedCredentials", next.sealedCredentials === undefined ? undefined : Buffer.from(next.sealedCredentials));
     setOrUnset("configJson", next.config === undefined ? undefined : JSON.stringify(next.config));
     setOrUnset("documentLimit", next.documentLimit);
-    // The due time follows the new config and the last finished run: written only while the run read is still the last
-    // (finishRun moves it without the revision), and computed again when it moved.
+    // The due time follows the new config, the last finished run and the pending sync request: written only while the run
+    // and the request read are still the stored ones (finishRun and requestSync move them without the revision), and
+    // computed again when they moved.
     for (let attempt = 1; ; attempt++) {
       const cur = await this.connections.findOne(
         { _id: next.id, tenantId: next.tenantId },
-        { projection: { revision: 1, provider: 1, createdAt: 1, lastSyncStartedAt: 1 } },
+        { projection: { revision: 1, provider: 1, createdAt: 1, lastSyncStartedAt: 1, syncRequestedDue: 1 } },
       );
       if (!cur) throw new NotFoundError(`connection ${next.id} not found`);
       if (Number(cur.revision) !== next.revision || attempt > RESCHEDULE_ATTEMPTS) {
@@ -342,9 +387,18 @@ export class MongoConnectionRepository implements ConnectionRepository {
           `stored revision ${cur.revision}, expected ${next.revision}; read it again and retry`,
         );
       }
-      $set.nextSyncAt = nextSyncAt({ provider: cur.provider, config: next.config, createdAt: cur.createdAt }, cur.lastSyncStartedAt ?? undefined);
+      $set.nextSyncAt = earliest(
+        nextSyncAt({ provider: cur.provider, config: next.config, createdAt: cur.createdAt }, cur.lastSyncStartedAt ?? undefined),
+        cur.syncRequestedDue,
+      );
       const d = await this.connections.findOneAndUpdate(
-        { _id: next.id, tenantId: next.tenantId, revision: next.revision, lastSyncStartedAt: cur.lastSyncStartedAt ?? null },
+        {
+          _id: next.id,
+          tenantId: next.tenantId,
+          revision: next.revision,
+          lastSyncStartedAt: cur.lastSyncStartedAt ?? null,
+          syncRequestedDue: cur.syncRequestedDue ?? null,
+        },
         { $set, ...(Object.keys($unset).length ? { $unset } : {}), $inc: { revision: 1 } },
         { returnDocument: "after" },
       );
@@ -356,6 +410,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
     if (!(await this.exists(tenantId, id))) return false;
     await this.items.deleteMany({ tenantId, connectionId: id });
     await this.runs.deleteMany({ tenantId, connectionId: id });
+    await this.deliveries.deleteMany({ tenantId, connectionId: id });
     return (await this.connections.deleteOne({ _id: id, tenantId })).deletedCount === 1;
   }
 
@@ -387,7 +442,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
       if (!cur) throw new NotFoundError(`sync run ${run.id} not found`);
       throw new FailedPreconditionError(`sync run ${run.id} already finished (${cur.status})`);
     }
-    await this.reschedule(run.tenantId, run.connectionId, run.startedAt);
+    await this.reschedule(run.tenantId, run.connectionId, run.startedAt, run.completedAt);
     return (await this.getRun(run.tenantId, run.id))!;
   }
 
@@ -546,12 +601,64 @@ export class MongoConnectionRepository implements ConnectionRepository {
           // Nobody syncing it: the lease tryAcquireLease would grant.
           $or: [{ leaseHolder: null }, { leaseExpiresMs: { $lte: now.getTime() } }],
         },
-        { projection: { _id: 1, tenantId: 1, provider: 1, nextSyncAt: 1 } },
+        { projection: { _id: 1, tenantId: 1, provider: 1, nextSyncAt: 1, syncRequestedDue: 1 } },
       )
       .sort(DUE_FIRST)
       .limit(limit)
       .toArray();
-    return docs.map((d) => ({ tenantId: d.tenantId, connectionId: d._id, provider: d.provider, dueAt: d.nextSyncAt! }));
+    return docs.map((d) => ({
+      tenantId: d.tenantId,
+      connectionId: d._id,
+      provider: d.provider,
+      dueAt: d.nextSyncAt!,
+      requested: typeof d.syncRequestedDue === "string" && d.syncRequestedDue <= at,
+    }));
+  }
+
+  // --- provider notifications ----------------------------------------------
+
+  /**
+   * One single-document update (an update pipeline), atomic against every
+   * other writer: the earliest due and the latest event of the pending
+   * requests, and the due time moved no later than the request's. update and
+   * finishRun write the due time conditionally on the request they read, so
+   * neither loses it.
+   */
+  async requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date): Promise<boolean> {
+    const event = { $literal: isoTime(eventAt, "eventAt") };
+    const due = { $literal: isoTime(dueAt, "dueAt") };
+    const res = await this.connections.updateOne({ _id: connectionId, tenantId }, [
+      {
+        $set: {
+          syncRequestedDue: { $min: [{ $ifNull: ["$syncRequestedDue", due] }, due] },
+          syncRequestedLast: { $max: [{ $ifNull: ["$syncRequestedLast", event] }, event] },
+          nextSyncAt: { $min: [{ $ifNull: ["$nextSyncAt", due] }, due] },
+        },
+      },
+    ]);
+    return res.matchedCount === 1;
+  }
+
+  /**
+   * The unique index on (connectionId, deliveryId) makes the insert the
+   * atomic check: of concurrent calls with one id, one inserts. An id whose
+   * memory has passed but that the TTL monitor (a minute's cadence) has not
+   * removed yet is forgotten first. A delivery recorded while its connection
+   * is being deleted may outlive it; the TTL index removes it.
+   */
+  async recordDelivery(tenantId: string, connectionId: string, deliveryId: string, now: Date): Promise<boolean> {
+    if (typeof deliveryId !== "string" || deliveryId.length < 1 || deliveryId.length > MAX_DELIVERY_ID)
+      throw new InvalidArgumentError(`deliveryId: 1 to ${MAX_DELIVERY_ID} characters`);
+    isoTime(now, "now");
+    await this.requireConnection(tenantId, connectionId);
+    await this.deliveries.deleteOne({ connectionId, deliveryId, tenantId, receivedAt: { $lt: new Date(now.getTime() - DELIVERY_MEMORY_MS) } });
+    try {
+      await this.deliveries.insertOne({ tenantId, connectionId, deliveryId, receivedAt: new Date(now.getTime()) });
+      return true;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return false;
+      throw err;
+    }
   }
 
   /**
@@ -586,23 +693,43 @@ export class MongoConnectionRepository implements ConnectionRepository {
 
   /**
    * Moves the connection's due time after a run that started at `startedAt`
-   * finished (unless a later-started one already did): conditional on the
-   * revision (the config read) and on the last finished run read, and tried
-   * again when either moved. Giving up after a few tries leaves the
-   * connection due, the safe side.
+   * finished (unless a later-started one already did) and settles the
+   * pending sync request: cleared when its latest event is not after the
+   * run's start (the run saw every event), else kept and due at the run's
+   * completion (`completedAt`). Conditional on the revision (the config
+   * read), on the last finished run read and on the request read, and tried
+   * again when any moved (an event arriving meanwhile is never cleared).
+   * Giving up after a few tries leaves the connection due, the safe side.
    */
-  private async reschedule(tenantId: string, connectionId: string, startedAt: string): Promise<void> {
-    const started = new Date(Date.parse(startedAt)).toISOString();
+  private async reschedule(tenantId: string, connectionId: string, startedAt: string, completedAt: string | undefined): Promise<void> {
+    const started = isoOf(startedAt);
     for (let attempt = 0; attempt < RESCHEDULE_ATTEMPTS; attempt++) {
       const cur = await this.connections.findOne(
         { _id: connectionId, tenantId },
-        { projection: { revision: 1, provider: 1, configJson: 1, createdAt: 1, lastSyncStartedAt: 1 } },
+        { projection: { revision: 1, provider: 1, configJson: 1, createdAt: 1, lastSyncStartedAt: 1, syncRequestedDue: 1, syncRequestedLast: 1 } },
       );
-      // Deleted under the sync, or a later-started run already set the due time.
-      if (!cur || (typeof cur.lastSyncStartedAt === "string" && cur.lastSyncStartedAt >= started)) return;
+      // Deleted under the sync, or a later-started run already set the due time and settled the request.
+      if (!cur || (typeof cur.lastSyncStartedAt === "string" && cur.lastSyncStartedAt > started)) return;
+      const requestLast = typeof cur.syncRequestedLast === "string" ? cur.syncRequestedLast : undefined;
+      const covered = requestLast === undefined || requestLast <= started;
+      const requestDue = covered ? undefined : completedAt !== undefined ? isoOf(completedAt) : (cur.syncRequestedDue ?? undefined);
       const res = await this.connections.updateOne(
-        { _id: connectionId, tenantId, revision: cur.revision, lastSyncStartedAt: cur.lastSyncStartedAt ?? null },
-        { $set: { lastSyncStartedAt: started, nextSyncAt: nextSyncAt(scheduleInputs(cur), started) } },
+        {
+          _id: connectionId,
+          tenantId,
+          revision: cur.revision,
+          lastSyncStartedAt: cur.lastSyncStartedAt ?? null,
+          syncRequestedDue: cur.syncRequestedDue ?? null,
+          syncRequestedLast: cur.syncRequestedLast ?? null,
+        },
+        {
+          $set: {
+            lastSyncStartedAt: started,
+            nextSyncAt: earliest(nextSyncAt(scheduleInputs(cur), started), requestDue),
+            ...(requestDue !== undefined ? { syncRequestedDue: requestDue } : {}),
+          },
+          ...(covered ? { $unset: { syncRequestedDue: "" as const, syncRequestedLast: "" as const } } : {}),
+        },
       );
       if (res.matchedCount === 1) return;
     }
@@ -620,7 +747,8 @@ export class MongoConnectionRepository implements ConnectionRepository {
       .toArray();
     for (const d of docs) {
       const run = await this.lastRun(d.tenantId, d._id);
-      const last = run ? new Date(Date.parse(run.startedAt)).toISOString() : undefined;
+      const last = run ? isoOf(run.startedAt) : undefined;
+      // No sync request to keep: requestSync always writes nextSyncAt, and the filter only matches while it is null.
       await this.connections.updateOne(
         { _id: d._id, tenantId: d.tenantId, nextSyncAt: null },
         { $set: compact({ lastSyncStartedAt: last, nextSyncAt: nextSyncAt(scheduleInputs(d), last) }) },

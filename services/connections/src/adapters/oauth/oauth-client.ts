@@ -1,22 +1,9 @@
 import * as oauth from "oauth4webapi";
-import type { OAuthProviderSpec } from "../../domain/oauth";
+import type { OAuthApp, OAuthProviderSpec, TokenSet } from "../../domain/oauth";
+
+export type { OAuthApp, TokenSet };
 import { ConnectorError } from "../../domain/errors";
-
-/** What a token endpoint gave: the tokens and whatever else the provider put in the answer (Notion: owner, workspace). */
-export interface TokenSet {
-  accessToken: string;
-  /** Absent when the provider issued none; a refresh that returns none keeps the old one. */
-  refreshToken?: string;
-  /** ISO time the access token stops working; absent = the provider did not say. */
-  expiresAt?: string;
-  scope?: string;
-  extra: Record<string, unknown>;
-}
-
-export interface OAuthApp {
-  clientId: string;
-  clientSecret: string;
-}
+import type { TokenEndpoint } from "../../app/oauth-flow";
 
 export interface OAuthClientOptions {
   /** Per request. */
@@ -34,7 +21,7 @@ const AUTH_LOST = new Set(["invalid_grant", "invalid_client", "unauthorized_clie
  * error codes (a refused grant is auth_expired; 429 is rate_limited; 5xx and
  * network failures are provider_unavailable).
  */
-export class OAuthClient {
+export class OAuthClient implements TokenEndpoint {
   private readonly timeoutMs: number;
   private readonly now: () => number;
   constructor(private readonly o: OAuthClientOptions = {}) {

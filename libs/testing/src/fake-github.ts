@@ -1,0 +1,511 @@
+/*
+ * A fake of the parts of GitHub a GitHub connector uses, on 127.0.0.1 (node built-ins only):
+ * - the OAuth web flow of a GitHub App with user tokens: GET /login/oauth/authorize (state, PKCE S256)
+ *   and POST /login/oauth/access_token (authorization_code and refresh_token grants; client auth in the
+ *   form body or HTTP Basic; 8-hour access tokens with rotating refresh tokens, or classic never-expiring
+ *   tokens with `expiringTokens = false`);
+ * - REST v3 with `Bearer`/`token` auth: /user, /user/emails, /user/repos (pages and a Link header),
+ *   /repos/{o}/{r}, its branches, git trees (recursive or level by level, subtrees by sha) and blobs
+ *   (base64), and repository webhooks (create, list, delete).
+ * Controls: `clientId`/`clientSecret`, `account`, `requirePkce`, `denyNext` (the next authorization is
+ * denied), `expiringTokens`, `truncateTrees` (recursive trees answer `truncated: true` with the top level
+ * only), `failNext` (a status and headers for the next REST request, by path prefix when given),
+ * `revoke()`, `expireAccessTokens()`, `issueTokens()`. Content: `addRepo`, `putFile`, `deleteFile`,
+ * `forcePush` (each push returns its push-event payload), and `deliver` (a signed webhook delivery,
+ * tampered or with a given signature on demand). Logs: `requests`, `tokenRequests`, `refreshCount`, `hooks`.
+ */
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+type TreeEntry = { name: string; mode: "100644" | "040000"; sha: string };
+type GitObject = { type: "blob"; content: Buffer } | { type: "tree"; entries: TreeEntry[] };
+type Reply = [status: number, body?: unknown, headers?: Record<string, string>];
+
+export interface FakeGitHubCommit {
+  id: string;
+  message: string;
+  tree: string;
+  /** null for the first commit and for force pushes */
+  parent: string | null;
+  /** the branch head before this commit was pushed */
+  before: string;
+  forced: boolean;
+  added: string[];
+  modified: string[];
+  removed: string[];
+  timestamp: string;
+}
+
+/** A repository of the fake: one branch (the default), its files, commits and git objects. */
+export interface FakeGitHubRepo {
+  id: number;
+  name: string;
+  full_name: string;
+  owner: string;
+  description: string | null;
+  private: boolean;
+  default_branch: string;
+  updated_at: string;
+  files: Map<string, string>;
+  head: string;
+  commits: FakeGitHubCommit[];
+  objects: Map<string, GitObject>;
+}
+
+export interface FakeGitHubHook {
+  id: number;
+  repo: string;
+  url: string;
+  secret: string;
+  events: string[];
+  active: boolean;
+  contentType: string;
+  insecureSsl: string;
+}
+
+export interface FakeGitHubTokenRequest {
+  grant_type: string;
+  client_id?: string;
+  client_auth: "basic" | "body" | "none";
+  redirect_uri?: string;
+  code_verifier: boolean;
+}
+
+export type FakeGitHubPushPayload = ReturnType<FakeGitHub["pushPayload"]>;
+
+const ZERO = "0".repeat(40);
+const NOT_FOUND: Reply = [404, { message: "Not Found" }];
+const sha1 = (b: string | Buffer) => createHash("sha1").update(b).digest("hex");
+const formDecode = (s: string) => new URLSearchParams(`v=${s}`).get("v") ?? "";
+const readBody = async (req: http.IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+};
+
+export class FakeGitHub {
+  readonly server = http.createServer((req, res) => {
+    this.handle(req, res).catch((e: unknown) => {
+      res.writeHead(500, { "content-type": "text/plain" });
+      res.end(String(e));
+    });
+  });
+  clientId = "gh-client-id";
+  clientSecret = "gh-client-secret";
+  scope = "repo,read:user,user:email";
+  account = { login: "octo", id: 1, email: "octo@example.com", name: "Octo Cat" };
+  /** Authorization requests without a S256 code_challenge are refused. */
+  requirePkce = true;
+  denyNext = false;
+  expiringTokens = true;
+  truncateTrees = false;
+  failNext: { status: number; headers?: Record<string, string>; pathPrefix?: string }[] = [];
+  /** "METHOD /path?query" of each REST request. */
+  requests: string[] = [];
+  tokenRequests: FakeGitHubTokenRequest[] = [];
+  /** Successful refresh_token grants. */
+  refreshCount = 0;
+  hooks: FakeGitHubHook[] = [];
+  readonly repos = new Map<string, FakeGitHubRepo>();
+  private readonly codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null }>();
+  private readonly accessTokens = new Set<string>();
+  /** refresh token → the access token issued with it */
+  private readonly refreshTokens = new Map<string, string>();
+  private nextRepoId = 1000;
+  private nextHookId = 1;
+  private lastTime = 0;
+
+  async start(): Promise<string> {
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+
+  /** Issues a token (pair) as a successful exchange would, without the browser flow. */
+  issueTokens() {
+    const access_token = `${this.expiringTokens ? "ghu" : "gho"}_${randomBytes(18).toString("hex")}`;
+    this.accessTokens.add(access_token);
+    if (!this.expiringTokens) return { access_token, token_type: "bearer", scope: this.scope };
+    const refresh_token = `ghr_${randomBytes(30).toString("hex")}`;
+    this.refreshTokens.set(refresh_token, access_token);
+    return { access_token, token_type: "bearer", scope: this.scope, refresh_token, expires_in: 28800, refresh_token_expires_in: 15897600 };
+  }
+
+  /** Every access and refresh token becomes invalid. */
+  revoke(): void {
+    this.accessTokens.clear();
+    this.refreshTokens.clear();
+  }
+
+  /** The current access tokens expire; their refresh tokens still work. */
+  expireAccessTokens(): void {
+    this.accessTokens.clear();
+  }
+
+  /** `fullName` is "name" (owned by `account`) or "owner/name". */
+  addRepo(fullName: string, opts: { defaultBranch?: string; private?: boolean; description?: string; files?: Record<string, string> } = {}): FakeGitHubRepo {
+    const [owner, name] = fullName.includes("/") ? (fullName.split("/", 2) as [string, string]) : [this.account.login, fullName];
+    const full_name = `${owner}/${name}`;
+    if (this.repos.has(full_name.toLowerCase())) throw new Error(`repo ${full_name} exists`);
+    const repo: FakeGitHubRepo = {
+      id: this.nextRepoId++,
+      name,
+      full_name,
+      owner,
+      description: opts.description ?? null,
+      private: opts.private ?? false,
+      default_branch: opts.defaultBranch ?? "main",
+      updated_at: "",
+      files: new Map(),
+      head: ZERO,
+      commits: [],
+      objects: new Map(),
+    };
+    this.repos.set(full_name.toLowerCase(), repo);
+    this.commit(repo, new Map(Object.entries(opts.files ?? {})), "Initial commit", false);
+    return repo;
+  }
+
+  repo(fullName: string): FakeGitHubRepo {
+    const repo = this.repos.get((fullName.includes("/") ? fullName : `${this.account.login}/${fullName}`).toLowerCase());
+    if (!repo) throw new Error(`no repo ${fullName}`);
+    return repo;
+  }
+
+  putFile(fullName: string, path: string, content: string): FakeGitHubPushPayload {
+    const repo = this.repo(fullName);
+    return this.commit(repo, new Map(repo.files).set(path, content), `${repo.files.has(path) ? "Update" : "Create"} ${path}`, false);
+  }
+
+  deleteFile(fullName: string, path: string): FakeGitHubPushPayload {
+    const repo = this.repo(fullName);
+    if (!repo.files.has(path)) throw new Error(`${fullName} has no ${path}`);
+    const files = new Map(repo.files);
+    files.delete(path);
+    return this.commit(repo, files, `Delete ${path}`, false);
+  }
+
+  /** Replaces the whole tree with a commit that does not descend from the old head. */
+  forcePush(fullName: string, files: Record<string, string>): FakeGitHubPushPayload {
+    return this.commit(this.repo(fullName), new Map(Object.entries(files)), "Rewrite history", true);
+  }
+
+  /** The push event's payload for a commit (the head by default). */
+  pushPayload(fullName: string, sha?: string) {
+    const repo = this.repo(fullName);
+    const c = repo.commits.find((x) => x.id === (sha ?? repo.head));
+    if (!c) throw new Error(`no commit ${sha} in ${fullName}`);
+    const author = { name: this.account.name, email: this.account.email, username: this.account.login };
+    const commit = { id: c.id, tree_id: c.tree, distinct: true, message: c.message, timestamp: c.timestamp, author, committer: author };
+    const head_commit = { ...commit, added: c.added, modified: c.modified, removed: c.removed };
+    return {
+      ref: `refs/heads/${repo.default_branch}`,
+      before: c.before,
+      after: c.id,
+      forced: c.forced,
+      created: c.before === ZERO,
+      deleted: false,
+      repository: {
+        id: repo.id,
+        name: repo.name,
+        full_name: repo.full_name,
+        private: repo.private,
+        default_branch: repo.default_branch,
+        owner: { login: repo.owner },
+      },
+      pusher: { name: this.account.login, email: this.account.email },
+      sender: { login: this.account.login, id: this.account.id },
+      head_commit,
+      commits: [head_commit],
+    };
+  }
+
+  /** POSTs a signed webhook delivery to the repo's active hooks (or the given hook); answers the first response. */
+  async deliver(
+    target: string | FakeGitHubRepo | FakeGitHubHook,
+    payload: unknown,
+    opts: { event?: string; deliveryId?: string; tamper?: boolean; signature?: string } = {},
+  ): Promise<{ status: number; body: string }> {
+    const full = typeof target === "object" && "secret" in target ? null : this.repo(typeof target === "string" ? target : target.full_name).full_name;
+    const hooks = full === null ? [target as FakeGitHubHook] : this.hooks.filter((h) => h.active && h.repo === full);
+    if (!hooks.length) throw new Error(`no active hook for ${full}`);
+    let first: { status: number; body: string } | undefined;
+    for (const hook of hooks) {
+      const body = JSON.stringify(payload);
+      const signature = opts.signature ?? (hook.secret ? `sha256=${createHmac("sha256", hook.secret).update(body).digest("hex")}` : undefined);
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        "user-agent": "GitHub-Hookshot/fake",
+        "x-github-event": opts.event ?? "push",
+        "x-github-delivery": opts.deliveryId ?? randomUUID(),
+        "x-github-hook-id": String(hook.id),
+        ...(signature ? { "x-hub-signature-256": signature } : {}),
+      };
+      const sent = opts.tamper ? (body.endsWith("}") ? `${body.slice(0, -1)},"tampered":true}` : `${body} `) : body;
+      const res = await fetch(hook.url, { method: "POST", headers, body: sent });
+      const result = { status: res.status, body: await res.text() };
+      first ??= result;
+    }
+    return first!;
+  }
+
+  private commit(repo: FakeGitHubRepo, files: Map<string, string>, message: string, forced: boolean): FakeGitHubPushPayload {
+    const old = repo.files;
+    const added = [...files.keys()].filter((p) => !old.has(p)).sort();
+    const modified = [...files.keys()].filter((p) => old.has(p) && old.get(p) !== files.get(p)).sort();
+    const removed = [...old.keys()].filter((p) => !files.has(p)).sort();
+    const tree = this.writeTree(repo, files);
+    this.lastTime = Math.max(Date.now(), this.lastTime + 1);
+    const timestamp = new Date(this.lastTime).toISOString();
+    const parent = forced || repo.head === ZERO ? null : repo.head;
+    const id = sha1(`commit ${repo.full_name}\ntree ${tree}\nparent ${parent}\n${timestamp}\n${message}`);
+    repo.commits.push({ id, message, tree, parent, before: repo.head, forced, added, modified, removed, timestamp });
+    Object.assign(repo, { files, head: id, updated_at: timestamp });
+    return this.pushPayload(repo.full_name, id);
+  }
+
+  /** Stores the blobs and trees of `files`; answers the root tree's sha. */
+  private writeTree(repo: FakeGitHubRepo, files: Map<string, string>): string {
+    type Dir = Map<string, Dir | string>;
+    const root: Dir = new Map();
+    for (const [path, content] of files) {
+      const parts = path.split("/");
+      let dir = root;
+      for (const part of parts.slice(0, -1)) {
+        const next = dir.get(part);
+        dir = typeof next === "object" ? next : (dir.set(part, new Map()).get(part) as Dir);
+      }
+      dir.set(parts.at(-1)!, content);
+    }
+    const store = (obj: GitObject): string => {
+      const body = obj.type === "blob" ? obj.content : Buffer.from(obj.entries.map((e) => `${e.mode} ${e.name}\0${e.sha}`).join(""));
+      const sha = sha1(Buffer.concat([Buffer.from(`${obj.type} ${body.length}\0`), body]));
+      repo.objects.set(sha, obj);
+      return sha;
+    };
+    const write = (dir: Dir): string => {
+      const names = [...dir.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const entries = names.map((name): TreeEntry => {
+        const v = dir.get(name)!;
+        return typeof v === "string"
+          ? { name, mode: "100644", sha: store({ type: "blob", content: Buffer.from(v) }) }
+          : { name, mode: "040000", sha: write(v) };
+      });
+      return store({ type: "tree", entries });
+    };
+    return write(root);
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url!, "http://x");
+    const method = req.method ?? "GET";
+    const send = ([status, body, headers]: Reply) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+      res.end(body === undefined ? undefined : JSON.stringify(body));
+    };
+    if (url.pathname === "/login/oauth/authorize" && method === "GET") return this.authorize(url.searchParams, res);
+    if (url.pathname === "/login/oauth/access_token" && method === "POST") return send(this.token(req, new URLSearchParams(await readBody(req))));
+    this.requests.push(`${method} ${url.pathname}${url.search}`);
+    const i = this.failNext.findIndex((f) => !f.pathPrefix || url.pathname.startsWith(f.pathPrefix));
+    if (i >= 0) {
+      const [fail] = this.failNext.splice(i, 1);
+      return send([fail!.status, { message: http.STATUS_CODES[fail!.status] ?? "Failure" }, fail!.headers]);
+    }
+    const token = /^(?:bearer|token) +(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    if (!token || !this.accessTokens.has(token)) return send([401, { message: "Bad credentials" }]);
+    send(this.rest(method, url, await readBody(req), `http://${req.headers.host}`));
+  }
+
+  private authorize(q: URLSearchParams, res: http.ServerResponse) {
+    const refuse = (why: string) => {
+      res.writeHead(400, { "content-type": "text/plain" });
+      res.end(why);
+    };
+    const clientId = q.get("client_id");
+    const redirectUri = q.get("redirect_uri");
+    const challenge = q.get("code_challenge");
+    if (clientId !== this.clientId) return refuse("unknown client_id");
+    if (!redirectUri || !URL.canParse(redirectUri)) return refuse("redirect_uri is missing or invalid");
+    if (challenge ? q.get("code_challenge_method") !== "S256" : this.requirePkce) return refuse("a S256 code_challenge is required");
+    const back = new URL(redirectUri);
+    if (this.denyNext) {
+      this.denyNext = false;
+      back.searchParams.set("error", "access_denied");
+      back.searchParams.set("error_description", "The user has denied your application access.");
+    } else {
+      const code = randomBytes(10).toString("hex");
+      this.codes.set(code, { clientId, redirectUri, challenge });
+      back.searchParams.set("code", code);
+    }
+    const state = q.get("state");
+    if (state !== null) back.searchParams.set("state", state);
+    res.writeHead(302, { location: back.href });
+    res.end();
+  }
+
+  private token(req: http.IncomingMessage, form: URLSearchParams): Reply {
+    const basic = /^basic +(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+    let clientId = form.get("client_id");
+    let secret = form.get("client_secret");
+    if (basic) {
+      const [id = "", ...rest] = Buffer.from(basic, "base64").toString("utf8").split(":");
+      [clientId, secret] = [formDecode(id), formDecode(rest.join(":"))];
+    }
+    const grant = form.get("grant_type") ?? "";
+    this.tokenRequests.push({
+      grant_type: grant,
+      client_id: clientId ?? undefined,
+      client_auth: basic ? "basic" : secret ? "body" : "none",
+      redirect_uri: form.get("redirect_uri") ?? undefined,
+      code_verifier: form.has("code_verifier"),
+    });
+    if (clientId !== this.clientId || secret !== this.clientSecret)
+      return [401, { error: "invalid_client", error_description: "Client authentication failed." }];
+    const invalid: Reply = [400, { error: "invalid_grant", error_description: "The code or refresh token is incorrect or expired." }];
+    if (grant === "authorization_code") {
+      const code = form.get("code") ?? "";
+      const issued = this.codes.get(code);
+      this.codes.delete(code);
+      const verifier = form.get("code_verifier");
+      const pkce = !issued?.challenge || (verifier !== null && createHash("sha256").update(verifier).digest("base64url") === issued.challenge);
+      if (!issued || issued.clientId !== clientId || issued.redirectUri !== form.get("redirect_uri") || !pkce) return invalid;
+      return [200, this.issueTokens()];
+    }
+    if (grant === "refresh_token") {
+      const refresh = form.get("refresh_token") ?? "";
+      const access = this.refreshTokens.get(refresh);
+      if (access === undefined) return invalid;
+      this.refreshTokens.delete(refresh);
+      this.accessTokens.delete(access);
+      this.refreshCount++;
+      return [200, this.issueTokens()];
+    }
+    return [400, { error: "unsupported_grant_type" }];
+  }
+
+  private rest(method: string, url: URL, body: string, base: string): Reply {
+    const p = url.pathname;
+    const q = url.searchParams;
+    const a = this.account;
+    if (method === "GET" && p === "/user") return [200, { login: a.login, id: a.id, name: a.name, email: null, type: "User" }];
+    if (method === "GET" && p === "/user/emails") return [200, [{ email: a.email, primary: true, verified: true, visibility: null }]];
+    if (method === "GET" && p === "/user/repos") return this.listRepos(q, base);
+    const m = /^\/repos\/([^/]+)\/([^/]+)(?:\/(.*))?$/.exec(p);
+    const repo = m && this.repos.get(`${decodeURIComponent(m[1]!)}/${decodeURIComponent(m[2]!)}`.toLowerCase());
+    if (!m || !repo) return NOT_FOUND;
+    const api = `${base}/repos/${repo.full_name}`;
+    const [route = "", arg = ""] = /^(branches|git\/trees|git\/blobs|hooks)(?:\/(.+))?$/.exec(m[3] ?? "")?.slice(1) ?? [m[3] ?? ""];
+    const ref = decodeURIComponent(arg);
+    const key = `${method} ${route}${arg ? "/:arg" : ""}`;
+    if (key === "GET ") return [200, this.repoJson(repo, base)];
+    if (key === "GET branches/:arg") {
+      if (ref !== repo.default_branch) return [404, { message: "Branch not found" }];
+      const tree = repo.commits.at(-1)!.tree;
+      return [200, { name: ref, commit: { sha: repo.head, url: `${api}/commits/${repo.head}`, commit: { tree: { sha: tree } } }, protected: false }];
+    }
+    if (key === "GET git/trees/:arg") {
+      const sha = ref === repo.default_branch ? repo.commits.at(-1)!.tree : (repo.commits.find((c) => c.id === ref)?.tree ?? ref);
+      if (repo.objects.get(sha)?.type !== "tree") return NOT_FOUND;
+      const truncated = q.has("recursive") && this.truncateTrees;
+      return [200, { sha, url: `${api}/git/trees/${sha}`, tree: this.listTree(repo, sha, "", q.has("recursive") && !truncated, api), truncated }];
+    }
+    if (key === "GET git/blobs/:arg") {
+      const blob = repo.objects.get(ref);
+      if (blob?.type !== "blob") return NOT_FOUND;
+      const content = blob.content.toString("base64").replace(/.{60}/g, "$&\n");
+      return [200, { sha: ref, size: blob.content.length, url: `${api}/git/blobs/${ref}`, encoding: "base64", content }];
+    }
+    const hooks = this.hooks.filter((h) => h.repo === repo.full_name);
+    if (key === "GET hooks") return [200, hooks.map((h) => this.hookJson(h, base))];
+    if (key === "POST hooks") {
+      let input: { active?: boolean; events?: string[]; config?: { url?: string; content_type?: string; secret?: string; insecure_ssl?: string | number } };
+      try {
+        input = JSON.parse(body) as typeof input;
+      } catch {
+        return [400, { message: "Problems parsing JSON" }];
+      }
+      const c = input.config ?? {};
+      if (!c.url) return [422, { message: "Validation Failed", errors: [{ resource: "Hook", code: "custom", message: "Config must contain url" }] }];
+      if (hooks.some((h) => h.url === c.url))
+        return [422, { message: "Validation Failed", errors: [{ resource: "Hook", code: "custom", message: "Hook already exists on this repository" }] }];
+      const hook: FakeGitHubHook = {
+        id: this.nextHookId++,
+        repo: repo.full_name,
+        url: c.url,
+        secret: c.secret ?? "",
+        events: input.events ?? ["push"],
+        active: input.active ?? true,
+        contentType: c.content_type ?? "form",
+        insecureSsl: String(c.insecure_ssl ?? "0"),
+      };
+      this.hooks.push(hook);
+      return [201, this.hookJson(hook, base)];
+    }
+    if (key === "DELETE hooks/:arg") {
+      const before = this.hooks.length;
+      this.hooks = this.hooks.filter((h) => !(h.repo === repo.full_name && String(h.id) === ref));
+      return this.hooks.length < before ? [204] : NOT_FOUND;
+    }
+    return NOT_FOUND;
+  }
+
+  private listRepos(q: URLSearchParams, base: string): Reply {
+    const perPage = Math.min(Math.max(Number(q.get("per_page")) || 30, 1), 100);
+    const page = Math.max(Number(q.get("page")) || 1, 1);
+    const sort = q.get("sort") ?? "full_name";
+    const key = (r: FakeGitHubRepo) => (sort === "full_name" ? r.full_name.toLowerCase() : sort === "created" ? String(r.id).padStart(12, "0") : r.updated_at);
+    const dir = (q.get("direction") ?? (sort === "full_name" ? "asc" : "desc")) === "asc" ? 1 : -1;
+    const all = [...this.repos.values()].sort((x, y) => dir * key(x).localeCompare(key(y)));
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    const link = (n: number, rel: string) => {
+      const u = new URL(`${base}/user/repos?${q}`);
+      u.searchParams.set("page", String(n));
+      u.searchParams.set("per_page", String(perPage));
+      return `<${u.href}>; rel="${rel}"`;
+    };
+    const links = [
+      ...(page > 1 ? [link(page - 1, "prev")] : []),
+      ...(page < last ? [link(page + 1, "next"), link(last, "last")] : []),
+      ...(page > 1 ? [link(1, "first")] : []),
+    ];
+    const repos = all.slice((page - 1) * perPage, page * perPage).map((r) => this.repoJson(r, base));
+    return [200, repos, links.length ? { link: links.join(", ") } : {}];
+  }
+
+  private listTree(repo: FakeGitHubRepo, sha: string, prefix: string, deep: boolean, api: string): unknown[] {
+    const tree = repo.objects.get(sha) as Extract<GitObject, { type: "tree" }>;
+    return tree.entries.flatMap((e) => {
+      const path = prefix + e.name;
+      const obj = repo.objects.get(e.sha)!;
+      if (obj.type === "blob") return [{ path, mode: e.mode, type: "blob", sha: e.sha, size: obj.content.length, url: `${api}/git/blobs/${e.sha}` }];
+      const item = { path, mode: e.mode, type: "tree", sha: e.sha, url: `${api}/git/trees/${e.sha}` };
+      return deep ? [item, ...this.listTree(repo, e.sha, `${path}/`, deep, api)] : [item];
+    });
+  }
+
+  private repoJson(r: FakeGitHubRepo, base: string) {
+    return {
+      id: r.id,
+      name: r.name,
+      full_name: r.full_name,
+      owner: { login: r.owner },
+      private: r.private,
+      description: r.description,
+      default_branch: r.default_branch,
+      updated_at: r.updated_at,
+      pushed_at: r.updated_at,
+      html_url: `${base}/${r.full_name}`,
+      url: `${base}/repos/${r.full_name}`,
+    };
+  }
+
+  private hookJson(h: FakeGitHubHook, base: string) {
+    const config = { url: h.url, content_type: h.contentType, insecure_ssl: h.insecureSsl };
+    return { type: "Repository", id: h.id, name: "web", active: h.active, events: h.events, config, url: `${base}/repos/${h.repo}/hooks/${h.id}` };
+  }
+}

@@ -1,0 +1,124 @@
+import { type Clock, ConflictError, InvalidArgumentError, type JsonObject, NotFoundError, UnimplementedError } from "@engram/kernel";
+import type { Logger } from "@engram/observability";
+import { type Connection, patchConnection, type SyncTrigger } from "../domain/connection";
+import { isOAuthConnector } from "../domain/oauth";
+import type { ConnectionRepository } from "./connection-ports";
+import type { CallbackOutcome, OAuthFlow } from "./oauth-flow";
+import type { SyncEngine, SyncOutcome } from "./sync-engine";
+import type { ResourceSelection, WebhookNotification } from "./sync-ports";
+
+/** What the gateway answers a provider's notification with. */
+export interface WebhookAnswer {
+  httpStatus: number;
+  body: string;
+  syncsTriggered: number;
+}
+
+/** Longest a delivery id may be (GitHub's are UUIDs). */
+const DELIVERY_ID_MAX = 200;
+const CONFIG_RETRIES = 5;
+
+/**
+ * What the provider side of a connection calls or needs: choosing what to
+ * sync (resources and configure: GitHub's repositories), the OAuth callback,
+ * and webhooks. A notification is verified by the provider's connector with
+ * the connection's webhook secret, de-duplicated by delivery id, and turned
+ * into a durable, debounced sync request (the scheduler runs it, trigger
+ * `webhook`), so a burst of pushes costs one sync and a restart loses none.
+ */
+export class ProviderEndpoints {
+  constructor(
+    private readonly deps: {
+      repo: ConnectionRepository;
+      sync: SyncEngine;
+      oauth: OAuthFlow;
+      /** Starts a tracked background sync (ConnectionsUseCases.runSync). */
+      runSync: (tenantId: string, connectionId: string, trigger: SyncTrigger) => Promise<SyncOutcome | undefined>;
+      /** The secret a connection's webhooks are signed with (derived, never stored). */
+      webhookSecret: (conn: Connection) => string;
+      /** Wait after a notification before its sync, so that a burst folds into one. */
+      webhookDebounceMs: number;
+      clock: Clock;
+      logger: Logger;
+    },
+  ) {}
+
+  async resources(tenantId: string, connectionId: string, page: number, perPage: number) {
+    const { conn, selection } = await this.selectable(tenantId, connectionId, "resource fetching");
+    if (!Number.isInteger(page) || page < 1 || page > 10_000) throw new InvalidArgumentError("page: an integer from 1");
+    if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) throw new InvalidArgumentError("per_page: an integer from 1 to 100");
+    return selection.resources(conn, { page, perPage });
+  }
+
+  /** Stores the selection (webhooks registered with the provider) and starts the initial sync. */
+  async configure(tenantId: string, connectionId: string, resources: JsonObject[]) {
+    const { conn, selection } = await this.selectable(tenantId, connectionId, "resource configuration");
+    const webhook = { url: this.webhookUrl(conn), secret: this.deps.webhookSecret(conn) };
+    const out = await selection.configure(conn, resources, webhook);
+    let current = conn;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.deps.repo.update(patchConnection(current, { config: out.config }, this.deps.clock.now().toISOString()));
+        break;
+      } catch (err) {
+        // A token refresh moved the revision meanwhile: apply the config to the latest read.
+        if (!(err instanceof ConflictError) || attempt >= CONFIG_RETRIES) throw err;
+        const latest = await this.deps.repo.get(tenantId, connectionId);
+        if (!latest) throw new NotFoundError(`connection ${connectionId} not found`);
+        current = latest;
+      }
+    }
+    void this.deps.runSync(tenantId, connectionId, "initial");
+    return { success: true, message: out.message, webhooksRegistered: out.webhooksRegistered };
+  }
+
+  /** The OAuth callback; a connection with nothing left to choose starts its initial sync. */
+  async callback(provider: string, p: { code: string; state: string; error?: string; errorDescription?: string }): Promise<CallbackOutcome> {
+    if (!isOAuthConnector(provider)) throw new InvalidArgumentError(`${provider} does not authorize through OAuth`);
+    const out = await this.deps.oauth.complete(provider, p);
+    const conn = out.connection;
+    if (conn && !this.deps.sync.connector(conn.provider)?.selection) void this.deps.runSync(conn.tenantId, conn.id, "initial");
+    return out;
+  }
+
+  /** A provider's notification: verified, de-duplicated, then a debounced sync request. */
+  async webhook(provider: string, n: WebhookNotification): Promise<WebhookAnswer> {
+    const answer = (httpStatus: number, body: string, syncsTriggered = 0): WebhookAnswer => ({ httpStatus, body, syncsTriggered });
+    const tenantId = n.query.tenant;
+    const connectionId = n.query.connection;
+    if (!tenantId || !connectionId) return answer(400, "the webhook URL names no connection");
+    const conn = await this.deps.repo.get(tenantId, connectionId);
+    const reader = conn?.provider === provider ? this.deps.sync.connector(conn.provider)?.webhooks : undefined;
+    if (!conn || !reader) return answer(404, "no such connection");
+    const verdict = reader.read(conn, n, this.deps.webhookSecret(conn));
+    if (verdict.kind === "reject") {
+      this.deps.logger.warn({ connectionId, provider, reason: verdict.reason }, "refused a webhook");
+      return answer(verdict.status, verdict.reason);
+    }
+    if (verdict.kind === "acknowledge") return answer(200, verdict.reason);
+    if (conn.status !== "active") return answer(200, `the connection is ${conn.status}: nothing synced`);
+    const now = this.deps.clock.now();
+    if (verdict.deliveryId !== undefined) {
+      if (verdict.deliveryId.length === 0 || verdict.deliveryId.length > DELIVERY_ID_MAX) return answer(400, "the delivery id is not one a provider sends");
+      if (!(await this.deps.repo.recordDelivery(tenantId, connectionId, verdict.deliveryId, now))) return answer(200, "already received");
+    }
+    await this.deps.repo.requestSync(tenantId, connectionId, now, new Date(now.getTime() + this.deps.webhookDebounceMs));
+    return answer(202, "sync scheduled", 1);
+  }
+
+  /** Where the provider sends the connection's notifications (registered at configure). */
+  webhookUrl(conn: Connection): string {
+    const q = new URLSearchParams({ connection: conn.id, tenant: conn.tenantId });
+    return `${this.deps.oauth.publicBase()}/v3/connections/webhooks/${conn.provider}?${q}`;
+  }
+
+  private async selectable(tenantId: string, connectionId: string, what: string): Promise<{ conn: Connection; selection: ResourceSelection }> {
+    const conn = await this.deps.repo.get(tenantId, connectionId);
+    if (!conn) throw new NotFoundError(`connection ${connectionId} not found`);
+    const selection = this.deps.sync.connector(conn.provider)?.selection;
+    if (!selection) throw new UnimplementedError(`${what} for ${conn.provider}`, "only GitHub connections choose resources");
+    if (!this.deps.oauth.hasTokens(conn))
+      throw new InvalidArgumentError("the connection is missing a refresh token", "complete the authorization at the connection's authLink first");
+    return { conn, selection };
+  }
+}
