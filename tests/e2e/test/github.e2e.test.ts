@@ -151,6 +151,11 @@ describe("GitHub connection end to end", () => {
     expect((await fake.deliver("octo/handbook", fake.putFile("octo/handbook", "docs/x.md", "x"), { tamper: true })).status).toBe(401);
     expect((await fake.deliver("octo/handbook", push, { signature: "sha256=00" })).status).toBe(401);
     expect((await fake.deliver("octo/handbook", { zen: "hi" } as never, { event: "ping" })).status).toBe(200);
+    const post = (query: string) =>
+      fetch(`${stack.engram.url}/v3/connections/webhooks/github${query}`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+    expect((await post("")).status).toBe(400);
+    // Another tenant's name on this connection: no such connection.
+    expect((await post(`?connection=${id}&tenant=tenant-b`)).status).toBe(404);
     // A deletion, with the access token expired meanwhile: the sync refreshes it (rotation) and goes on.
     const before = (await lastRun(a, id))!.startedAt;
     fake.expireAccessTokens();

@@ -108,6 +108,29 @@ describe("SyncEngine", () => {
     expect(out).toMatchObject({ run: { status: "failed", errorCode: "auth_expired", documentsImported: 1 } });
     // What was applied before the failure stays.
     expect(await repo.countItems("acme", c.id)).toBe(1);
+    // The connection waits for a new authorization: no sync starts until then.
+    expect((await repo.get("acme", c.id))?.status).toBe("auth_expired");
+    expect(await engine.run("acme", c.id, "manual")).toEqual({ started: false, reason: "not_syncable" });
+  });
+
+  it("keeps the cursor where it was when an item failed to apply, and moves it past items the provider reported failed", async () => {
+    const c = await connection();
+    sink.failFor.add("b");
+    connector.script = [page("a", "1"), page("b", "1"), { kind: "cursor", cursor: "after-b" }];
+    await engine.run("acme", c.id, "initial");
+    expect((await repo.get("acme", c.id))?.cursor).toBeUndefined();
+    sink.failFor.clear();
+    connector.script = [{ kind: "failure", itemKey: "c", reason: "gone at the provider" }, page("b", "1"), { kind: "cursor", cursor: "after-b" }];
+    await engine.run("acme", c.id, "manual");
+    expect((await repo.get("acme", c.id))?.cursor).toBe("after-b");
+  });
+
+  it("does not start a sync for a connection its connector says has nothing to sync yet", async () => {
+    const c = await connection();
+    const waiting = Object.assign(new ScriptedConnector(), { ready: () => false });
+    const e = new SyncEngine({ repo, sink, connectors: { "web-crawler": waiting }, clock, logger: log });
+    expect(await e.run("acme", c.id, "scheduled")).toEqual({ started: false, reason: "not_syncable" });
+    expect(await repo.lastRun("acme", c.id)).toBeUndefined();
   });
 
   it("runs one sync per connection at a time, and never for another tenant or an unknown connection", async () => {

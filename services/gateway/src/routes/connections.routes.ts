@@ -168,6 +168,8 @@ export function publicConnectionRoutes(b: Backends): Router {
     const query: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.query)) if (typeof v === "string") query[k] = v;
     const out = await b.connections.HandleProviderWebhook({ context: context(req), provider, headers: headerMap(req), query, body: raw }, req);
+    // Refusals carry the API's error body like every other 4xx; successes what the provider expects (echoed challenges).
+    if (out.httpStatus >= 400) throw new HttpProblem(out.httpStatus, Buffer.from(out.responseBody ?? []).toString("utf8") || "the notification was refused");
     res.status(out.httpStatus || 200);
     if (out.responseBody && out.responseBody.length > 0) res.type(out.responseContentType || "text/plain").send(out.responseBody);
     else res.end();
