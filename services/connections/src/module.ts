@@ -20,7 +20,7 @@ import { type ConnectionRepository, connectionCredentialsContext } from "./app/c
 import { ConnectorError } from "./domain/errors";
 import { SyncEngine } from "./app/sync-engine";
 import { SyncScheduler } from "./app/sync-scheduler";
-import { type Connection, CONNECTION_PROVIDERS } from "./domain/connection";
+import { type Connection, CONNECTION_PROVIDERS, webhookUrl } from "./domain/connection";
 import { connectionsGrpc } from "./grpc/connections.grpc";
 import { GitHubConnector } from "./adapters/connectors/github/github-connector";
 import { OAuthClient } from "./adapters/oauth/oauth-client";
@@ -122,22 +122,27 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     baseUrl: config.GITHUB_API_URL,
     authOf: (c) => ({ token: () => oauth.accessToken(c.tenantId, c.id), refreshed: (failed) => oauth.accessToken(c.tenantId, c.id, failed) }),
   });
+  // Each connection's webhooks are signed with a secret derived from the secret key: nothing to store or leak.
+  const webhookKey = box.deriveKey("webhook-secret");
+  const webhookTarget = (c: Connection) => ({
+    url: webhookUrl(oauth.publicBase(), c),
+    secret: createHmac("sha256", webhookKey).update(`${c.tenantId}\u0000${c.id}`).digest("hex"),
+  });
   const sync = new SyncEngine({
     repo: deps.connections,
     sink,
     connectors: { "web-crawler": crawler, granola, github },
     clock,
     logger: log.child({ component: "sync" }),
+    webhookTarget,
   });
   const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log, sealer: box, checkCredentials, oauth });
-  // Each connection's webhooks are signed with a secret derived from the secret key: nothing to store or leak.
-  const webhookKey = box.deriveKey("webhook-secret");
   const providerEndpoints = new ProviderEndpoints({
     repo: deps.connections,
     sync,
     oauth,
     runSync: (t, id, trigger) => connections.runSync(t, id, trigger),
-    webhookSecret: (c) => createHmac("sha256", webhookKey).update(`${c.tenantId}\u0000${c.id}`).digest("hex"),
+    webhookTarget,
     webhookDebounceMs: config.WEBHOOK_DEBOUNCE_MS,
     clock,
     logger: log.child({ component: "webhooks" }),

@@ -1,5 +1,15 @@
-import { InvalidArgumentError } from "@engram/kernel";
-import { type Connection, type ConnectionItem, type ConnectionProvider, CONNECTION_LIMITS, type Lease, type SyncRun, validateItem } from "../domain/connection";
+import { ConflictError, InvalidArgumentError, NotFoundError } from "@engram/kernel";
+import {
+  type Connection,
+  type ConnectionItem,
+  type ConnectionPatch,
+  type ConnectionProvider,
+  CONNECTION_LIMITS,
+  type Lease,
+  patchConnection,
+  type SyncRun,
+  validateItem,
+} from "../domain/connection";
 
 /** Filters of a tenant's connection list; every one given must match. */
 export interface ConnectionListFilter {
@@ -212,3 +222,25 @@ export interface ConnectionRepository {
 
 /** The context a connection's credentials are sealed under (see SecretSealer): bound to tenant and connection. */
 export const connectionCredentialsContext = (tenantId: string, connectionId: string) => `connection-credentials:${tenantId}:${connectionId}`;
+
+/** Tries of a patch that lost a race with another writer (a token refresh, a status change). */
+const PATCH_RETRIES = 5;
+
+/**
+ * Stores `patch` over the connection as read; when another writer changed it
+ * meanwhile (ConflictError), reads it again and applies the same patch to
+ * the latest, so that neither change is lost. NotFoundError when it is gone.
+ */
+export async function patchStored(repo: ConnectionRepository, conn: Connection, patch: ConnectionPatch, now: () => string): Promise<Connection> {
+  let current = conn;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await repo.update(patchConnection(current, patch, now()));
+    } catch (err) {
+      if (!(err instanceof ConflictError) || attempt >= PATCH_RETRIES) throw err;
+      const latest = await repo.get(conn.tenantId, conn.id);
+      if (!latest) throw new NotFoundError(`connection ${conn.id} not found`);
+      current = latest;
+    }
+  }
+}

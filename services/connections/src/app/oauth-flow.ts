@@ -15,7 +15,7 @@ import {
   type TokenSet,
   verifyState,
 } from "../domain/oauth";
-import { type ConnectionRepository, connectionCredentialsContext } from "./connection-ports";
+import { type ConnectionRepository, connectionCredentialsContext, patchStored } from "./connection-ports";
 import type { SecretSealer } from "./ports";
 
 /** The token side of OAuth (adapters/oauth: oauth4webapi). */
@@ -239,15 +239,8 @@ export class OAuthFlow {
         ...(next.expiresAt ? { expiresAt: next.expiresAt } : {}),
       };
       if (!next.expiresAt) delete rotated.expiresAt;
-      try {
-        await repo.update(patchConnection(conn, { sealedCredentials: this.seal(conn, rotated) }, clock.now().toISOString()));
-      } catch (err) {
-        // Changed meanwhile (another refresh, a status change): store over the latest read, credentials only.
-        if (!(err instanceof ConflictError) || attempt >= CONFLICT_RETRIES) throw err;
-        const latest = await repo.get(tenantId, connectionId);
-        if (!latest) throw new NotFoundError(`connection ${connectionId} not found`);
-        await repo.update(patchConnection(latest, { sealedCredentials: this.seal(conn, rotated) }, clock.now().toISOString()));
-      }
+      // Stored before use: a changed connection (another writer) gets the credentials over its latest state.
+      await patchStored(repo, conn, { sealedCredentials: this.seal(conn, rotated) }, () => clock.now().toISOString());
       this.deps.logger.info({ connectionId, provider, rotated: next.refreshToken !== undefined }, "refreshed the connection's access token");
       return rotated.accessToken;
     }

@@ -1,11 +1,11 @@
-import { type Clock, ConflictError, InvalidArgumentError, type JsonObject, NotFoundError, UnimplementedError } from "@engram/kernel";
+import { type Clock, InvalidArgumentError, type JsonObject, NotFoundError, UnimplementedError } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
-import { type Connection, patchConnection, type SyncTrigger } from "../domain/connection";
+import type { Connection, SyncTrigger } from "../domain/connection";
 import { isOAuthConnector } from "../domain/oauth";
-import type { ConnectionRepository } from "./connection-ports";
+import { type ConnectionRepository, patchStored } from "./connection-ports";
 import type { CallbackOutcome, OAuthFlow } from "./oauth-flow";
 import type { SyncEngine, SyncOutcome } from "./sync-engine";
-import type { ResourceSelection, WebhookNotification } from "./sync-ports";
+import type { ResourceSelection, WebhookNotification, WebhookTarget } from "./sync-ports";
 
 /** What the gateway answers a provider's notification with. */
 export interface WebhookAnswer {
@@ -16,7 +16,6 @@ export interface WebhookAnswer {
 
 /** Longest a delivery id may be (GitHub's are UUIDs). */
 const DELIVERY_ID_MAX = 200;
-const CONFIG_RETRIES = 5;
 
 /**
  * What the provider side of a connection calls or needs: choosing what to
@@ -34,8 +33,8 @@ export class ProviderEndpoints {
       oauth: OAuthFlow;
       /** Starts a tracked background sync (ConnectionsUseCases.runSync). */
       runSync: (tenantId: string, connectionId: string, trigger: SyncTrigger) => Promise<SyncOutcome | undefined>;
-      /** The secret a connection's webhooks are signed with (derived, never stored). */
-      webhookSecret: (conn: Connection) => string;
+      /** Where a connection's webhooks go and their secret (derived, never stored). */
+      webhookTarget: (conn: Connection) => WebhookTarget;
       /** Wait after a notification before its sync, so that a burst folds into one. */
       webhookDebounceMs: number;
       clock: Clock;
@@ -53,21 +52,11 @@ export class ProviderEndpoints {
   /** Stores the selection (webhooks registered with the provider) and starts the initial sync. */
   async configure(tenantId: string, connectionId: string, resources: JsonObject[]) {
     const { conn, selection } = await this.selectable(tenantId, connectionId, "resource configuration");
-    const webhook = { url: this.webhookUrl(conn), secret: this.deps.webhookSecret(conn) };
+    const webhook = this.deps.webhookTarget(conn);
     const out = await selection.configure(conn, resources, webhook);
-    let current = conn;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.deps.repo.update(patchConnection(current, { config: out.config }, this.deps.clock.now().toISOString()));
-        break;
-      } catch (err) {
-        // A token refresh moved the revision meanwhile: apply the config to the latest read.
-        if (!(err instanceof ConflictError) || attempt >= CONFIG_RETRIES) throw err;
-        const latest = await this.deps.repo.get(tenantId, connectionId);
-        if (!latest) throw new NotFoundError(`connection ${connectionId} not found`);
-        current = latest;
-      }
-    }
+    await patchStored(this.deps.repo, conn, { config: { ...out.config, renewedAt: this.deps.clock.now().toISOString() } }, () =>
+      this.deps.clock.now().toISOString(),
+    );
     void this.deps.runSync(tenantId, connectionId, "initial");
     return { success: true, message: out.message, webhooksRegistered: out.webhooksRegistered };
   }
@@ -90,7 +79,7 @@ export class ProviderEndpoints {
     const conn = await this.deps.repo.get(tenantId, connectionId);
     const reader = conn?.provider === provider ? this.deps.sync.connector(conn.provider)?.webhooks : undefined;
     if (!conn || !reader) return answer(404, "no such connection");
-    const verdict = reader.read(conn, n, this.deps.webhookSecret(conn));
+    const verdict = reader.read(conn, n, this.deps.webhookTarget(conn).secret);
     if (verdict.kind === "reject") {
       this.deps.logger.warn({ connectionId, provider, reason: verdict.reason }, "refused a webhook");
       return answer(verdict.status, verdict.reason);
@@ -104,12 +93,6 @@ export class ProviderEndpoints {
     }
     await this.deps.repo.requestSync(tenantId, connectionId, now, new Date(now.getTime() + this.deps.webhookDebounceMs));
     return answer(202, "sync scheduled", 1);
-  }
-
-  /** Where the provider sends the connection's notifications (registered at configure). */
-  webhookUrl(conn: Connection): string {
-    const q = new URLSearchParams({ connection: conn.id, tenant: conn.tenantId });
-    return `${this.deps.oauth.publicBase()}/v3/connections/webhooks/${conn.provider}?${q}`;
   }
 
   private async selectable(tenantId: string, connectionId: string, what: string): Promise<{ conn: Connection; selection: ResourceSelection }> {

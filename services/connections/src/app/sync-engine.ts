@@ -17,8 +17,8 @@ import {
   underDocumentLimit,
 } from "../domain/connection";
 import { ConnectorError } from "../domain/errors";
-import type { ConnectionRepository } from "./connection-ports";
-import type { Connector, ConnectorChange, DocumentSink } from "./sync-ports";
+import { type ConnectionRepository, patchStored } from "./connection-ports";
+import { type Connector, type ConnectorChange, type DocumentSink, RENEWAL_INTERVAL_MS, type WebhookTarget } from "./sync-ports";
 
 export interface SyncEngineOptions {
   /** How long a lease lasts between renewals. */
@@ -50,6 +50,8 @@ export class SyncEngine {
       connectors: Partial<Record<Connection["provider"], Connector>>;
       clock: Clock;
       logger: Logger;
+      /** Where a connection's notifications go (subscription renewals); absent = no renewals. */
+      webhookTarget?: (conn: Connection) => WebhookTarget;
     },
     opts: SyncEngineOptions = {},
   ) {
@@ -81,6 +83,8 @@ export class SyncEngine {
     let failures: ItemFailures = emptyItemFailures();
     let failure: { code: SyncErrorCode; message?: string } | undefined;
     try {
+      const renewal = await this.renew(conn, connector);
+      if (renewal) failures = addItemFailure(failures, "subscriptions", renewal);
       const known = await this.knownItems(conn);
       let count = known.size;
       // After an item failed to apply, the cursor stays where it was: the next run offers that item again.
@@ -128,6 +132,29 @@ export class SyncEngine {
     }
     log.info({ status: run.status, imported, failed: failures.count }, "sync finished");
     return { started: true, run };
+  }
+
+  /**
+   * Renews the connection's provider subscriptions when RENEWAL_INTERVAL_MS
+   * has passed since the last renewal, and stores the config it returns.
+   * Returns why it failed (the run goes on and records it), or undefined;
+   * a refused authorization ends the run.
+   */
+  private async renew(conn: Connection, connector: Connector): Promise<string | undefined> {
+    const { clock, webhookTarget } = this.deps;
+    const now = clock.now();
+    const last = conn.config?.renewedAt;
+    if (!connector.renew || !webhookTarget || (typeof last === "string" && Date.parse(last) + RENEWAL_INTERVAL_MS > now.getTime())) return undefined;
+    try {
+      const config = await connector.renew(conn, { now, webhook: webhookTarget(conn) });
+      await patchStored(this.deps.repo, conn, { config: { ...(config ?? conn.config), renewedAt: now.toISOString() } }, () => clock.now().toISOString());
+      return undefined;
+    } catch (err) {
+      if (err instanceof ConnectorError && err.code === "auth_expired") throw err;
+      if (err instanceof NotFoundError) throw err;
+      this.deps.logger.warn({ err, connectionId: conn.id }, "could not renew the connection's subscriptions");
+      return `subscriptions could not be renewed: ${err instanceof Error ? err.message : String(err)}`;
+    }
   }
 
   /** The provider refused the credentials: the connection waits for a new authorization (no more syncs until then). */

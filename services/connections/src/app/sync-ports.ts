@@ -40,7 +40,25 @@ export interface Connector {
   selection?: ResourceSelection;
   /** Connectors with real-time notifications. */
   webhooks?: WebhookReader;
+  /**
+   * Keeps the connection's provider subscriptions (webhooks, watch channels)
+   * alive: registers again those that are gone and renews those that expire
+   * soon. Returns the connection's new config when it changed. The sync
+   * engine calls it at the start of a run once RENEWAL_INTERVAL_MS has passed
+   * since the last renewal (config.renewedAt), so with the 4-hour schedule a
+   * subscription is checked at least daily.
+   */
+  renew?(conn: Connection, ctx: { now: Date; webhook: WebhookTarget }): Promise<JsonObject | undefined>;
 }
+
+/** Where a connection's notifications go and the secret they are signed with. */
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+}
+
+/** How often a connection's subscriptions are checked and renewed. */
+export const RENEWAL_INTERVAL_MS = 24 * 3_600_000;
 
 /** What a connection's user picks from after authorization, and registering the pick (webhooks included). */
 export interface ResourceSelection {
@@ -52,11 +70,7 @@ export interface ResourceSelection {
    * of an earlier selection; returns the connection's new config.
    * InvalidArgumentError for a selection the account cannot use.
    */
-  configure(
-    conn: Connection,
-    selection: JsonObject[],
-    webhook: { url: string; secret: string },
-  ): Promise<{ config: JsonObject; webhooksRegistered: number; message: string }>;
+  configure(conn: Connection, selection: JsonObject[], webhook: WebhookTarget): Promise<{ config: JsonObject; webhooksRegistered: number; message: string }>;
   /** Removes the webhooks the connection registered (best effort; the connection is going). */
   unconfigure(conn: Connection): Promise<void>;
 }

@@ -604,3 +604,9 @@ export function validateLease(holder: string, ttlMs: number): void {
   if (!Number.isInteger(ttlMs) || ttlMs < L.ttlMinMs || ttlMs > L.ttlMaxMs) problems.push(`ttlMs: must be an integer from ${L.ttlMinMs} to ${L.ttlMaxMs}`);
   refuse("lease", problems);
 }
+
+/** Where a provider sends a connection's notifications: the gateway's public webhook route, naming the connection. */
+export function webhookUrl(publicBase: string, conn: Pick<Connection, "id" | "tenantId" | "provider">): string {
+  const q = new URLSearchParams({ connection: conn.id, tenant: conn.tenantId });
+  return `${publicBase.replace(/\/+$/, "")}/v3/connections/webhooks/${conn.provider}?${q}`;
+}

@@ -99,6 +99,20 @@ describe("GitHub connector", () => {
     expect(dropped.filter((c) => c.kind === "delete")).toHaveLength(2);
   });
 
+  it("registers again a webhook deleted at GitHub when it renews", async () => {
+    const r = fake.addRepo("octo/zeta", { files: { "README.md": "# Z" } });
+    const hook = { url: "https://engram.example.com/v3/connections/webhooks/github?connection=n_2&tenant=acme", secret: "s" };
+    const { config } = await connector.selection.configure(conn(), [{ id: r.id, name: "octo/zeta" }], hook);
+    expect(await connector.renew(conn(config), { now: new Date(), webhook: hook })).toEqual(config);
+    fake.hooks.splice(
+      fake.hooks.findIndex((h) => h.repo === "octo/zeta"),
+      1,
+    );
+    const renewed = await connector.renew(conn(config), { now: new Date(), webhook: hook });
+    expect(fake.hooks.filter((h) => h.repo === "octo/zeta")).toHaveLength(1);
+    expect((renewed!.repositories as { hookId: number }[])[0]!.hookId).toBe(fake.hooks.find((h) => h.repo === "octo/zeta")!.id);
+  });
+
   it("reports GitHub's refusal as auth_expired", async () => {
     const r = fake.addRepo("octo/delta", { files: { "README.md": "# D" } });
     token = "gho_not_a_token";

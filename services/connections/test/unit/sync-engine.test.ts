@@ -125,6 +125,45 @@ describe("SyncEngine", () => {
     expect((await repo.get("acme", c.id))?.cursor).toBe("after-b");
   });
 
+  it("renews the connection's subscriptions once a day at the start of a run (injected clock), and records a failed renewal without stopping", async () => {
+    const c = await connection();
+    const renewals: string[] = [];
+    let fail = false;
+    const renewing = Object.assign(new ScriptedConnector(), {
+      renew: async (conn: Connection, ctx: { now: Date; webhook: { url: string } }) => {
+        renewals.push(ctx.webhook.url);
+        if (fail) throw new ConnectorError("provider_unavailable", "GitHub answered 502");
+        return { ...conn.config, subscription: `sub-${renewals.length}` };
+      },
+    });
+    renewing.script = [page("a", "1")];
+    const e = new SyncEngine({
+      repo,
+      sink,
+      connectors: { "web-crawler": renewing },
+      clock,
+      logger: log,
+      webhookTarget: (conn) => ({ url: `https://engram.example.com/hook/${conn.id}`, secret: "s" }),
+    });
+    await e.run("acme", c.id, "initial");
+    expect(renewals).toHaveLength(1);
+    expect((await repo.get("acme", c.id))?.config).toMatchObject({ subscription: "sub-1", startUrl: "https://example.com/" });
+    now += 4 * 3_600_000;
+    await e.run("acme", c.id, "scheduled");
+    expect(renewals).toHaveLength(1);
+    now += 21 * 3_600_000;
+    fail = true;
+    const out = await e.run("acme", c.id, "scheduled");
+    expect(renewals).toHaveLength(2);
+    expect(out).toMatchObject({ run: { status: "partial", itemFailures: { count: 1 } } });
+    // Tried again on the next day's run.
+    fail = false;
+    now += 25 * 3_600_000;
+    await e.run("acme", c.id, "scheduled");
+    expect(renewals).toHaveLength(3);
+    expect((await repo.get("acme", c.id))?.config).toMatchObject({ subscription: "sub-3" });
+  });
+
   it("does not start a sync for a connection its connector says has nothing to sync yet", async () => {
     const c = await connection();
     const waiting = Object.assign(new ScriptedConnector(), { ready: () => false });

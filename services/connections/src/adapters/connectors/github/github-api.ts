@@ -129,6 +129,19 @@ export class GitHubApi {
     }
   }
 
+  /** The ids of the repository's webhooks; undefined when the account may not list them. */
+  async hookIds(fullName: string): Promise<number[] | undefined> {
+    try {
+      return z
+        .array(hookSchema)
+        .parse(await this.json("GET", `/repos/${repoPath(fullName)}/hooks?per_page=100`))
+        .map((h) => h.id);
+    } catch (e) {
+      if (e instanceof ProviderError && (e.status === 403 || e.status === 404)) return undefined;
+      throw toConnectorError(e);
+    }
+  }
+
   async deleteHook(fullName: string, id: number): Promise<void> {
     await this.orMissing(() => this.call("DELETE", `/repos/${repoPath(fullName)}/hooks/${id}`));
   }

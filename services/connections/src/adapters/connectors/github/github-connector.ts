@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import path from "node:path/posix";
 import { InvalidArgumentError, type JsonObject } from "@engram/kernel";
 import type { Connection, ConnectionItem } from "../../../domain/connection";
-import type { Connector, ConnectorChange, ResourceSelection, WebhookNotification, WebhookReader, WebhookVerdict } from "../../../app/sync-ports";
+import type { Connector, ConnectorChange, ResourceSelection, WebhookNotification, WebhookReader, WebhookTarget, WebhookVerdict } from "../../../app/sync-ports";
 import { type GitHubAuth, GitHubApi, type GitHubTreeEntry, toConnectorError } from "./github-api";
 
 /**
@@ -242,6 +242,22 @@ export class GitHubConnector implements Connector {
       for (const r of selectedRepos(conn)) if (r.hookId !== undefined) await api.deleteHook(r.name, r.hookId).catch(() => undefined);
     },
   };
+
+  /** Registers again the push webhooks deleted at GitHub (where the account may list them); the config with their new ids. */
+  async renew(conn: Connection, ctx: { now: Date; webhook: WebhookTarget }): Promise<JsonObject | undefined> {
+    const repos = selectedRepos(conn);
+    if (repos.length === 0) return undefined;
+    const api = this.api(conn);
+    const next: SelectedRepo[] = [];
+    for (const r of repos) {
+      const ids = await api.hookIds(r.name);
+      let hookId = r.hookId;
+      if (ids !== undefined && (hookId === undefined || !ids.includes(hookId))) hookId = await api.createHook(r.name, ctx.webhook.url, ctx.webhook.secret);
+      const { hookId: _old, ...rest } = r;
+      next.push({ ...rest, ...(hookId !== undefined ? { hookId } : {}) });
+    }
+    return { ...conn.config, repositories: next.map((r) => ({ ...r })) };
+  }
 
   readonly webhooks: WebhookReader = {
     read: (conn: Connection, n: WebhookNotification, secret: string): WebhookVerdict => {
