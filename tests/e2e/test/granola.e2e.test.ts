@@ -59,10 +59,27 @@ describe("Granola connection end to end", () => {
     const hits = await a("POST", "/v4/search", { q: "Team plan price in euros", containerTag: "meetings", searchMode: "documents" });
     expect(hits.body.results.length).toBeGreaterThan(0);
 
+    // An edited note, read through a 429 (Retry-After honoured): the same document, no duplicate.
+    const docsBefore = (await a("POST", "/v3/connections/granola/documents", { containerTags: ["meetings"] })).body as { id: string }[];
+    fake.notes.set("not_2", granolaNote("not_2", "2026-03-05T00:00:00Z", { title: "Hiring sync", summary_markdown: "- open a staff designer role in Lisbon" }));
+    fake.failNext.push({ status: 429, headers: { "retry-after": "1" } });
+    expect((await a("POST", "/v3/connections/granola/import", {})).status).toBe(202);
+    expect(await finishedRun(a, id, first.startedAt)).toMatchObject({ status: "succeeded" });
+    const docsAfter = (await a("POST", "/v3/connections/granola/documents", { containerTags: ["meetings"] })).body as { id: string }[];
+    expect(docsAfter.map((d) => d.id).sort()).toEqual(docsBefore.map((d) => d.id).sort());
+    await waitFor(
+      async () => {
+        const found = await a("POST", "/v4/search", { q: "designer role in Lisbon", containerTag: "meetings", searchMode: "documents", threshold: 0 });
+        return (found.body.results as { chunk: string }[]).some((r) => r.chunk.includes("Lisbon")) ? true : undefined;
+      },
+      { timeoutMs: 60_000, what: "the edited note to be searchable" },
+    );
+    const edited = (await a("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run;
+
     fake.key = "grn_revoked";
     try {
       expect((await a("POST", "/v3/connections/granola/import", {})).status).toBe(202);
-      expect(await finishedRun(a, id, first.startedAt)).toMatchObject({ status: "failed", errorCode: "auth_expired" });
+      expect(await finishedRun(a, id, edited.startedAt)).toMatchObject({ status: "failed", errorCode: "auth_expired" });
     } finally {
       fake.key = "grn_good";
     }
