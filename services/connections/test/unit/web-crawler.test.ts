@@ -400,6 +400,22 @@ describe("web crawler: discovery and scope", () => {
     expect(pages.filter((p) => p.status === "new")).toHaveLength(ALL_PAGES.size - 3);
     expect(summary).toMatchObject({ failed: 3, new: ALL_PAGES.size - 3 });
   });
+
+  it("waits out a 429 as its Retry-After says, then records the page once", async () => {
+    let limited = 0;
+    site.route("/async/", (_req, res) => {
+      if (limited++ > 0) return false;
+      res.writeHead(429, { "retry-after": "1", "content-type": "text/plain" });
+      res.end("slow down");
+      return true;
+    });
+    const { pages, sleeps, byUrl } = await crawl();
+    expect(byUrl.get(url("/async/"))).toMatchObject({ status: "new" });
+    expect(site.count("/async/")).toBe(2);
+    expect(sleeps).toContain(1000);
+    expect(pages.filter((p) => p.url === url("/async/"))).toHaveLength(1);
+    expect(pages.filter((p) => p.status === "new")).toHaveLength(ALL_PAGES.size);
+  });
 });
 
 // ---- recrawls ------------------------------------------------------------------

@@ -2,8 +2,10 @@ import { connect, fromTimestamp, IngestionService, protoEnum } from "@engram/grp
 import type { Connection } from "../../domain/connection";
 import type { DocumentSink, ImportedDocument } from "../../app/sync-ports";
 
-/** The most documents one listing answers (ingestion's page limit). */
+/** The most documents one listing page answers (ingestion's page limit). */
 const LIST_LIMIT = 1100;
+/** The most documents listed per connection (the largest documentLimit). */
+const LIST_MAX = 10_000;
 const FRAME = 256 * 1024;
 
 /**
@@ -51,21 +53,28 @@ export class IngestionDocumentSink implements DocumentSink {
     return (await this.client.DeleteDocuments({ context: { tenantId }, connectionId })).count;
   }
 
+  /** Page by page (ingestion's page limit), newest first, at most LIST_MAX (the largest documentLimit). */
   async list(tenantId: string, connectionId: string): Promise<ImportedDocument[]> {
-    const out = await this.client.ListDocuments({
-      context: { tenantId },
-      connectionId,
-      page: { page: 1, limit: LIST_LIMIT, sort: "createdAt", order: "SORT_ORDER_DESC" },
-    });
-    return out.documents.map((d) => ({
-      id: d.id,
-      status: protoEnum.status.from(d.status),
-      ...(d.title ? { title: d.title } : {}),
-      ...(d.summary ? { summary: d.summary } : {}),
-      ...(d.contentType ? { contentType: d.contentType } : {}),
-      createdAt: (fromTimestamp(d.createdAt) ?? new Date(0)).toISOString(),
-      updatedAt: (fromTimestamp(d.updatedAt) ?? new Date(0)).toISOString(),
-    }));
+    const out: ImportedDocument[] = [];
+    for (let page = 1; out.length < LIST_MAX; page++) {
+      const res = await this.client.ListDocuments({
+        context: { tenantId },
+        connectionId,
+        page: { page, limit: LIST_LIMIT, sort: "createdAt", order: "SORT_ORDER_DESC" },
+      });
+      for (const d of res.documents)
+        out.push({
+          id: d.id,
+          status: protoEnum.status.from(d.status),
+          ...(d.title ? { title: d.title } : {}),
+          ...(d.summary ? { summary: d.summary } : {}),
+          ...(d.contentType ? { contentType: d.contentType } : {}),
+          createdAt: (fromTimestamp(d.createdAt) ?? new Date(0)).toISOString(),
+          updatedAt: (fromTimestamp(d.updatedAt) ?? new Date(0)).toISOString(),
+        });
+      if (res.documents.length < LIST_LIMIT) break;
+    }
+    return out.slice(0, LIST_MAX);
   }
 
   close(): void {
