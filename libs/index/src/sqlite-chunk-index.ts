@@ -29,7 +29,15 @@ const MIGRATIONS = [
   // check for rows without a stored analysis, made at every open, reads a partial index (empty once backfilled).
   `CREATE INDEX chunks_by_scope ON chunks (tenant_id, namespace);
    CREATE INDEX chunks_without_terms ON chunks (rid) WHERE terms IS NULL;`,
+  // A document's rows by id alone, covering the namespace: with (tenant_id, document_id) only, SQLite chose the
+  // covering chunks_by_document for "SELECT rid, namespace ... WHERE tenant_id = ? AND document_id = ?" and walked
+  // every row of the tenant, so each re-index cost grew with the index (bench/README.md, scale).
+  `CREATE INDEX chunks_by_document_id_ns ON chunks (tenant_id, document_id, namespace);
+   DROP INDEX chunks_by_document_id;`,
 ];
+
+/** A document's rows in every namespace of its tenant (every re-index reads it first; its plan is checked by a test). */
+export const DOCUMENT_ROWS_SQL = "SELECT rid, namespace FROM chunks WHERE tenant_id = ? AND document_id = ?";
 
 /** Rows a partition load reads per query (no statement stays open between pages, so a warm-up can pause). */
 const LOAD_PAGE = 512;
@@ -255,7 +263,10 @@ export class SqliteChunkIndex implements ChunkIndex {
   private deleteSync(tenantId: string, namespace: string | undefined, documentId: string): { rid: number; namespace: string }[] {
     const scope = namespace === undefined ? "tenant_id = ? AND document_id = ?" : "tenant_id = ? AND namespace = ? AND document_id = ?";
     const args = namespace === undefined ? [tenantId, documentId] : [tenantId, namespace, documentId];
-    const rows = this.stmt(`SELECT rid, namespace FROM chunks WHERE ${scope}`).all(...args) as { rid: number; namespace: string }[];
+    const rows = this.stmt(namespace === undefined ? DOCUMENT_ROWS_SQL : `SELECT rid, namespace FROM chunks WHERE ${scope}`).all(...args) as {
+      rid: number;
+      namespace: string;
+    }[];
     if (rows.length) this.stmt(`DELETE FROM chunks WHERE ${scope}`).run(...args);
     return rows;
   }

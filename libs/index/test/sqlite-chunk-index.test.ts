@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ChunkSearchQuery, IndexedChunk } from "../src/chunk-index";
 import { HashingEmbedder } from "../src/embedder";
-import { SqliteChunkIndex } from "../src/sqlite-chunk-index";
+import { DOCUMENT_ROWS_SQL, SqliteChunkIndex } from "../src/sqlite-chunk-index";
 import Database from "better-sqlite3";
 import { testChunk } from "./contract/chunk-index.contract";
 
@@ -32,6 +32,17 @@ describe("SqliteChunkIndex", () => {
   afterEach(async () => {
     await index.close();
     fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("finds a document's rows by id through an index, never by walking the tenant's rows (re-index cost independent of the index size)", async () => {
+    for (let d = 0; d < 30; d++) await index.replaceDocumentChunks("t1", `ns${d % 3}`, `doc${d}`, [chunk("t1", `ns${d % 3}`, `doc${d}`, 0, `walrus ${d}`)]);
+    await index.close();
+    const db = new Database(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(".db"))!), { readonly: true });
+    // Without statistics, as the store runs (it never runs ANALYZE).
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${DOCUMENT_ROWS_SQL}`).all("t1", "doc7") as { detail: string }[]).map((r) => r.detail).join("; ");
+    db.close();
+    expect(plan).toMatch(/USING (COVERING )?INDEX chunks_by_document_id_ns \(tenant_id=\? AND document_id=\?\)/);
+    index = new SqliteChunkIndex(dir);
   });
 
   it("warm() loads every partition ahead of the first search while searches and writes go on", async () => {
