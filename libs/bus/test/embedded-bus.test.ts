@@ -1,5 +1,7 @@
+import path from "node:path";
 import { metrics } from "@engram/observability";
-import { type EmbeddedEventBus } from "../src/embedded-bus";
+import Database from "better-sqlite3";
+import { type EmbeddedEventBus, PRUNE_FLOORS_SQL, PRUNE_PARTITION_SQL } from "../src/embedded-bus";
 import { partitionFor } from "../src/partition";
 import { openBus, removeDir, sleep, tempDir, textMessage, textOf, until } from "./helpers";
 
@@ -56,6 +58,36 @@ describe("EmbeddedEventBus", () => {
     const deadline = Date.now() + 5000;
     while ((await gaugeValue()) !== 0 && Date.now() < deadline) await sleep(5);
     expect(await gaugeValue()).toBe(0);
+  });
+
+  it("prunes what every group of a topic-partition committed, one primary-key range each (cost independent of what stays)", async () => {
+    const bus = open();
+    const key = "doc-prune";
+    const p = partitionFor(key, 8);
+    const offsets = (topic: string) => bus.fetch(topic, p, 0, 100).map((m) => m.offset);
+    await bus.publish(Array.from({ length: 10 }, (_, i) => textMessage(TOPIC, key, `m${i}`)));
+    await bus.publish([textMessage(`${TOPIC}.dlq`, key, "dead letter")]);
+    bus.commit("ahead", TOPIC, p, 7);
+    bus.commit("behind", TOPIC, p, 4);
+    bus.prune();
+    expect(offsets(TOPIC)).toEqual([4, 5, 6, 7, 8, 9]);
+    // No group reads the dead letters: they stay.
+    expect(offsets(`${TOPIC}.dlq`)).toEqual([0]);
+    bus.commit("behind", TOPIC, p, 10);
+    bus.prune();
+    expect(offsets(TOPIC)).toEqual([7, 8, 9]);
+
+    // Without statistics, as the bus runs (it never runs ANALYZE).
+    const db = new Database(path.join(dir, "bus.db"), { readonly: true });
+    const plan = (sql: string, ...args: unknown[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join("; ");
+    try {
+      expect(plan(PRUNE_PARTITION_SQL, TOPIC, p, 7)).toMatch(/^SEARCH messages USING PRIMARY KEY \(topic=\? AND partition=\? AND offset<\?\)$/);
+      // The floors read group_offsets alone (a row per group, topic and partition), never the messages.
+      expect(plan(PRUNE_FLOORS_SQL)).not.toMatch(/messages/);
+    } finally {
+      db.close();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SqliteDocumentRepository } from "../../src/adapters/embedded/document.sqlite";
+import { SqliteDocumentRepository, STALE_DOCUMENTS_SQL } from "../../src/adapters/embedded/document.sqlite";
 import { type DocumentRepositoryHarness, documentRepositoryContract } from "./document-repository.contract";
 import { ingestionUseCasesContract } from "./ingestion-use-cases.contract";
 
@@ -32,4 +32,22 @@ describe("SqliteDocumentRepository (document repository contract)", () => {
 
 describe("ingestion use cases on SqliteDocumentRepository", () => {
   ingestionUseCasesContract(openEmbedded);
+});
+
+describe("SqliteDocumentRepository query plans", () => {
+  it("finds stale documents through documents_by_status, never by walking every document (sweep cost independent of the store size)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-ingestion-"));
+    const repo = new SqliteDocumentRepository(dir);
+    try {
+      // Without statistics, as the store runs (it never runs ANALYZE).
+      const plan = (repo.db.prepare(`EXPLAIN QUERY PLAN ${STALE_DOCUMENTS_SQL}`).all("2026-01-01T00:00:00.000Z", 500) as { detail: string }[])
+        .map((r) => r.detail)
+        .join("; ");
+      expect(plan).toMatch(/SEARCH documents USING INDEX documents_by_status \(status=\? AND updated_at<\?\)/);
+      expect(plan).not.toMatch(/SCAN documents/);
+    } finally {
+      await repo.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

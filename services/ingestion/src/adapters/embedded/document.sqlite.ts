@@ -1,5 +1,5 @@
 import { OUTBOX_TABLE_SQL, type OutgoingMessage, SqliteOutbox } from "@engram/bus";
-import { AlreadyExistsError } from "@engram/kernel";
+import { AlreadyExistsError, DOCUMENT_STATUSES, isFinalStatus } from "@engram/kernel";
 import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import type { DocumentRecord } from "../../domain/document";
 import type { DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
@@ -56,6 +56,16 @@ interface Row {
   container_tags: string | null;
   connection_id: string | null;
 }
+
+/**
+ * The stale-document sweep's statement (RequeueStaleUseCase, every INGESTION_STALE_SWEEP_MS). The non-final statuses are
+ * spelled out: with `status NOT IN ('done', 'failed')` SQLite scanned every document (nearly all of them final) and sorted
+ * the matches on every sweep; an IN list reads documents_by_status (status, updated_at) up to the cut-off for each status,
+ * so a sweep costs the stale documents it finds. Its plan is checked by a test.
+ */
+export const STALE_DOCUMENTS_SQL = `SELECT * FROM documents WHERE status IN (${DOCUMENT_STATUSES.filter((s) => !isFinalStatus(s))
+  .map((s) => `'${s}'`)
+  .join(", ")}) AND updated_at < ? ORDER BY updated_at LIMIT ?`;
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
@@ -299,10 +309,7 @@ export class SqliteDocumentRepository implements DocumentRepository {
   }
 
   async listStale(olderThan: string, limit: number): Promise<DocumentRecord[]> {
-    const rows = this.stmt("SELECT * FROM documents WHERE status NOT IN ('done', 'failed') AND updated_at < ? ORDER BY updated_at LIMIT ?").all(
-      olderThan,
-      limit,
-    ) as Row[];
+    const rows = this.stmt(STALE_DOCUMENTS_SQL).all(olderThan, limit) as Row[];
     return rows.map(fromRow);
   }
 

@@ -7,6 +7,24 @@ import { type CommittedMemory, type MemorySearchOptions, SqliteMemorySearch } fr
 export type MemoryStoreOptions = MemorySearchOptions;
 
 /**
+ * Memories of a tenant by id (`@ids`: a JSON array). The tenant is compared with `+tenant_id`, which keeps it out of
+ * the index choice: with `tenant_id = ? AND id IN (...)`, SQLite (no statistics) read every row of the tenant through
+ * memories_by_chain (tenant_id, root_id) instead of each id through the unique id index. Its plan is checked by a test.
+ */
+export const MEMORIES_BY_ID_SQL = `SELECT ${SELECT} FROM memories WHERE id IN (SELECT value FROM json_each(@ids)) AND +tenant_id = @tenant_id`;
+
+/**
+ * Every version of the chains of the given roots (`@roots`: a JSON array): the versions naming a root, through
+ * memories_by_chain (tenant_id, root_id), and the roots themselves, through the id index. One WHERE with
+ * `root_id IN (...) OR id IN (...)` made SQLite read every row of the tenant instead. Its plan is checked by a test.
+ */
+export const CHAINS_SQL = `SELECT ${SELECT} FROM memories WHERE rid IN (
+     SELECT rid FROM memories WHERE tenant_id = @tenant_id AND root_id IN (SELECT value FROM json_each(@roots))
+     UNION ALL
+     SELECT rid FROM memories WHERE id IN (SELECT value FROM json_each(@roots)) AND +tenant_id = @tenant_id)
+   ORDER BY version`;
+
+/**
  * Embedded memory store: <dataDir>/memories.db (SQLite, the durable copy,
  * versions, provenance and formation markers) plus its in-memory read model
  * (SqliteMemorySearch: per (tenant, namespace) partition touched, the records
@@ -184,9 +202,7 @@ export class SqliteMemoryStore implements MemoryRepository {
 
   async getMany(tenantId: string, ids: string[], namespace?: string): Promise<MemoryRecord[]> {
     if (ids.length === 0) return [];
-    const found = new Map(
-      this.rows(`SELECT ${SELECT} FROM memories WHERE tenant_id = ? AND id IN (${ids.map(() => "?").join(",")})`, tenantId, ...ids).map((m) => [m.id, m]),
-    );
+    const found = new Map(this.rows(MEMORIES_BY_ID_SQL, { tenant_id: tenantId, ids: JSON.stringify(ids) }).map((m) => [m.id, m]));
     return ids.flatMap((id) => {
       const m = found.get(id);
       return m && (namespace === undefined || m.namespace === namespace) ? [m] : [];
@@ -195,13 +211,7 @@ export class SqliteMemoryStore implements MemoryRepository {
 
   async chains(tenantId: string, rootIds: string[]): Promise<MemoryRecord[]> {
     if (rootIds.length === 0) return [];
-    const marks = rootIds.map(() => "?").join(",");
-    return this.rows(
-      `SELECT ${SELECT} FROM memories WHERE tenant_id = ? AND (root_id IN (${marks}) OR id IN (${marks})) ORDER BY version`,
-      tenantId,
-      ...rootIds,
-      ...rootIds,
-    );
+    return this.rows(CHAINS_SQL, { tenant_id: tenantId, roots: JSON.stringify(rootIds) });
   }
 
   async close(): Promise<void> {
