@@ -220,3 +220,36 @@ export function providerEnv(url: string | undefined, model: string | undefined):
     ...(process.env.EMBEDDING_API_KEY ? { EMBEDDING_API_KEY: process.env.EMBEDDING_API_KEY } : {}),
   };
 }
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until no document of the tenant is processing, printing how many are left every 10 s. */
+export async function waitIdle(api: JsonClient, progress: (msg: string) => void, what: string): Promise<void> {
+  let last = 0;
+  for (;;) {
+    const res = await api("GET", "/v3/documents/processing");
+    if (res.status !== 200) throw new Error(`processing list answered ${res.status}`);
+    if (res.body.totalCount === 0) return;
+    if (performance.now() - last > 10_000) {
+      progress(`${what}: ${res.body.totalCount} documents still processing`);
+      last = performance.now();
+    }
+    await pause(250);
+  }
+}
+
+/** Adds documents through the batch endpoint, 600 per request, two requests at a time. */
+export async function batchAdd(api: JsonClient, ns: string, docs: { id: string; content: string }[], taskType: "memory" | "superrag"): Promise<void> {
+  const BATCH = 600;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 2 }, async () => {
+      while (next < docs.length) {
+        const from = next;
+        next = Math.min(docs.length, next + BATCH);
+        const res = await api("POST", `/ns/${ns}/document/batch?taskType=${taskType}`, { documents: docs.slice(from, next) });
+        if (res.status !== 200 || res.body.failed) throw new Error(`batch answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+      }
+    }),
+  );
+}

@@ -26,7 +26,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
-import { closedLoop, jsonClient, type JsonClient, type LoadResult, machineFacts, percentile, prng, round, rssMb, speedProbeMs } from "./lib";
+import { batchAdd, closedLoop, jsonClient, type LoadResult, machineFacts, percentile, prng, round, rssMb, speedProbeMs, waitIdle } from "./lib";
 import { datasetText } from "./quality/datasets";
 
 function arg(name: string, def: number): number {
@@ -56,36 +56,6 @@ const TARGETS = { searchP50: 15, searchP95: 40, profileP95: 50, formationDocsPer
 
 const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[recall ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitIdle(api: JsonClient, what: string): Promise<void> {
-  let last = 0;
-  for (;;) {
-    const res = await api("GET", "/v3/documents/processing");
-    if (res.status !== 200) throw new Error(`processing list answered ${res.status}`);
-    if (res.body.totalCount === 0) return;
-    if (performance.now() - last > 10_000) {
-      progress(`${what}: ${res.body.totalCount} documents still processing`);
-      last = performance.now();
-    }
-    await sleep(250);
-  }
-}
-
-async function batchAdd(api: JsonClient, ns: string, docs: { id: string; content: string }[], taskType: "memory" | "superrag"): Promise<void> {
-  const BATCH = 600;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 2 }, async () => {
-      while (next < docs.length) {
-        const from = next;
-        next = Math.min(docs.length, next + BATCH);
-        const res = await api("POST", `/ns/${ns}/document/batch?taskType=${taskType}`, { documents: docs.slice(from, next) });
-        if (res.status !== 200 || res.body.failed) throw new Error(`batch answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
-      }
-    }),
-  );
-}
 
 const verdict = (ok: boolean) => (ok ? "ok" : "MISS");
 
@@ -150,7 +120,7 @@ async function main(): Promise<void> {
     const formDocs = Array.from({ length: FORMATION_DOCS }, (_, i) => ({ id: `conv-${i}`, content: conv(i) }));
     const tForm = performance.now();
     await batchAdd(api, "bench-formation", formDocs, "memory");
-    await waitIdle(api, "formation");
+    await waitIdle(api, progress, "formation");
     const formSeconds = (performance.now() - tForm) / 1000;
     const formed = await api("POST", "/v4/memories/list", { containerTags: ["bench-formation"], limit: 1 });
     let withoutMemories = 0;
@@ -184,7 +154,7 @@ async function main(): Promise<void> {
       Array.from({ length: firstSlice }, (_, i) => chunkDoc(i)),
       "superrag",
     );
-    await waitIdle(api, "chunks");
+    await waitIdle(api, progress, "chunks");
     const perDoc = (await countChunks()) / firstSlice;
     const docsNeeded = Math.max(firstSlice, Math.round(CHUNKS / perDoc));
     progress(`chunks: ${perDoc.toFixed(2)} chunks per document; adding ${docsNeeded - firstSlice} more`);
@@ -194,7 +164,7 @@ async function main(): Promise<void> {
       Array.from({ length: docsNeeded - firstSlice }, (_, i) => chunkDoc(firstSlice + i)),
       "superrag",
     );
-    await waitIdle(api, "chunks");
+    await waitIdle(api, progress, "chunks");
     const chunkCount = await countChunks();
     out.chunks = { documents: docsNeeded, chunks: chunkCount, ingestSeconds: round((performance.now() - tChunks) / 1000, 1) };
     progress(`chunks: ${JSON.stringify(out.chunks)}`);
