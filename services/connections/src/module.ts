@@ -1,5 +1,7 @@
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { type Clock, InvalidArgumentError, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
@@ -42,6 +44,17 @@ export interface ConnectionsDeps {
   settings: BoundSettingsRepository;
   /** The connection store, chosen by the composition root (embeddedConnectionRepository or @engram/connections/mongo). */
   connections: BoundConnectionRepository;
+}
+
+/**
+ * This replica's name in sync leases: stable across restarts of the same
+ * replica (host name and data directory), so that after a crash it takes
+ * back the leases of the syncs it was running (a manual import works at
+ * once) instead of waiting for them to lapse. Another replica has another
+ * name and waits for the lapse, as it must.
+ */
+export function leaseHolder(dataDir: string): string {
+  return `connections@${os.hostname()}#${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 12)}`;
 }
 
 /** Connections, their sync runs and item ledgers in SQLite under the data directory (`connectors.db`). */
@@ -128,14 +141,17 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     url: webhookUrl(oauth.publicBase(), c),
     secret: createHmac("sha256", webhookKey).update(`${c.tenantId}\u0000${c.id}`).digest("hex"),
   });
-  const sync = new SyncEngine({
-    repo: deps.connections,
-    sink,
-    connectors: { "web-crawler": crawler, granola, github },
-    clock,
-    logger: log.child({ component: "sync" }),
-    webhookTarget,
-  });
+  const sync = new SyncEngine(
+    {
+      repo: deps.connections,
+      sink,
+      connectors: { "web-crawler": crawler, granola, github },
+      clock,
+      logger: log.child({ component: "sync" }),
+      webhookTarget,
+    },
+    { holder: leaseHolder(config.ENGRAM_DATA_DIR) },
+  );
   const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log, sealer: box, checkCredentials, oauth });
   const providerEndpoints = new ProviderEndpoints({
     repo: deps.connections,

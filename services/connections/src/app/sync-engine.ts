@@ -42,6 +42,8 @@ export type SyncOutcome = { started: false; reason: "busy" | "not_syncable" } | 
 export class SyncEngine {
   private readonly ttlMs: number;
   private readonly holder: string;
+  /** Connections this engine is syncing now. */
+  private readonly active = new Set<string>();
 
   constructor(
     private readonly deps: {
@@ -76,6 +78,19 @@ export class SyncEngine {
     const connector = conn && this.deps.connectors[conn.provider];
     if (!conn || !connector || !canSync(conn, clock.now().toISOString()) || connector.ready?.(conn) === false)
       return { started: false, reason: "not_syncable" };
+    // The lease is per replica: a second sync of the connection in this process is refused here.
+    if (this.active.has(connectionId)) return { started: false, reason: "busy" };
+    this.active.add(connectionId);
+    try {
+      return await this.leased(conn, connector, trigger, signal);
+    } finally {
+      this.active.delete(connectionId);
+    }
+  }
+
+  private async leased(conn: Connection, connector: Connector, trigger: SyncTrigger, signal: AbortSignal): Promise<SyncOutcome> {
+    const { repo, clock } = this.deps;
+    const { tenantId, id: connectionId } = conn;
     if (!(await repo.tryAcquireLease(tenantId, connectionId, this.holder, this.ttlMs, clock.now()))) return { started: false, reason: "busy" };
     let run = await repo.startRun(newSyncRun({ tenantId, connectionId, trigger }, clock.now().toISOString()));
     const log = this.deps.logger.child({ connectionId, runId: run.id, provider: conn.provider });

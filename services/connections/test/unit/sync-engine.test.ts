@@ -180,6 +180,14 @@ describe("SyncEngine", () => {
     expect(await engine.run("acme", "n_unknown", "manual")).toEqual({ started: false, reason: "not_syncable" });
   });
 
+  it("runs one sync of a connection at a time within a replica too (its lease is the replica's)", async () => {
+    const c = await connection();
+    connector.script = [page("a", "1")];
+    const [x, y] = await Promise.all([engine.run("acme", c.id, "manual"), engine.run("acme", c.id, "scheduled")]);
+    expect([x.started, y.started].sort()).toEqual([false, true]);
+    expect(await engine.run("acme", c.id, "manual")).toMatchObject({ started: true });
+  });
+
   it("ends the run without error when the connection is deleted under it", async () => {
     const c = await connection();
     const deleting: Connector = {
