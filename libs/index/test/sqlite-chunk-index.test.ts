@@ -37,7 +37,13 @@ describe("SqliteChunkIndex", () => {
   it("finds a document's rows by id through an index, never by walking the tenant's rows (re-index cost independent of the index size)", async () => {
     for (let d = 0; d < 30; d++) await index.replaceDocumentChunks("t1", `ns${d % 3}`, `doc${d}`, [chunk("t1", `ns${d % 3}`, `doc${d}`, 0, `walrus ${d}`)]);
     await index.close();
-    const db = new Database(path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith(".db"))!), { readonly: true });
+    const db = new Database(
+      path.join(
+        dir,
+        fs.readdirSync(dir).find((f) => f.endsWith(".db"))!,
+      ),
+      { readonly: true },
+    );
     // Without statistics, as the store runs (it never runs ANALYZE).
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${DOCUMENT_ROWS_SQL}`).all("t1", "doc7") as { detail: string }[]).map((r) => r.detail).join("; ");
     db.close();
