@@ -16,6 +16,8 @@ const entries = {
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
   // Loaded by the offline fact extractor's worker threads (found beside the bundle).
   "fact-extractor.worker": "libs/nlp/src/offline/extractor.worker.ts",
+  // Loaded by the web crawler's page-analysis worker threads (found beside the bundle).
+  "page-analysis.worker": "services/connections/src/adapters/connectors/web-crawler/page-analysis.worker.ts",
   // The all-in-one gateway thread (found beside the bundle).
   "gateway.worker": "services/all-in-one/src/gateway.worker.ts",
   // The container health check for any TARGETS (Dockerfile HEALTHCHECK, docker-compose.yml).

@@ -15,6 +15,7 @@ import { settingsGrpc } from "./grpc/settings.grpc";
 import { SqliteConnectionRepository } from "./adapters/embedded/connections.sqlite";
 import { createCrawlFetch } from "./adapters/connectors/web-crawler";
 import { WebCrawlerConnector } from "./adapters/connectors/web-crawler-connector";
+import { PageAnalysisPool } from "./adapters/connectors/web-crawler/analysis-pool";
 import { IngestionDocumentSink } from "./adapters/grpc/ingestion-sink.grpc";
 import { ConnectionsUseCases, type CredentialCheck } from "./app/connections.usecase";
 import { GranolaConnector, validateGranolaKey } from "./adapters/connectors/granola";
@@ -87,8 +88,11 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const repo = deps.settings;
   const clock = deps.clock ?? systemClock;
   const sink = new IngestionDocumentSink(config.INGESTION_ADDRESS);
+  // Crawled pages are decoded and analysed in a worker thread, never on the thread that serves requests.
+  const pagePool = new PageAnalysisPool({ threads: 1, timeoutMs: 30_000, onError: (err) => log.error({ err }, "page analysis worker failed") });
   const crawler = new WebCrawlerConnector(createCrawlFetch({ allowPrivate: config.ENGRAM_ALLOW_PRIVATE_URLS }), {
     defaultDelayMs: config.CRAWL_DEFAULT_DELAY_MS,
+    analyse: (body, contentType) => pagePool.analyse(body, contentType),
   });
   // A connection's API key, opened from its sealed credentials (bound to its tenant and id).
   const apiKeyOf = (c: Connection) => {
@@ -193,6 +197,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       // The timer first (no sync starts after it), then the syncs under way are aborted and awaited.
       await scheduler.stop();
       await connections.stop();
+      await pagePool.close();
       sink.close();
       await repo.close();
       await deps.connections.close();

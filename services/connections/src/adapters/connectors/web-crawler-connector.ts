@@ -1,12 +1,14 @@
 import type { Connection, ConnectionItem } from "../../domain/connection";
 import type { Connector, ConnectorChange } from "../../app/sync-ports";
-import { type CrawlFetch, type PageState, SiteCrawler } from "./web-crawler";
+import { type CrawlFetch, type CrawlOptions, type PageState, SiteCrawler } from "./web-crawler";
 
 export interface WebCrawlerConnectorOptions {
   /** Wait between two requests when robots.txt sets none (default 1 s). */
   defaultDelayMs?: number;
   /** Page requests per crawl when the connection names no limit (default 1000). */
   maxPages?: number;
+  /** Decodes and analyses pages (the service's worker pool; default: on the calling thread). */
+  analyse?: CrawlOptions["analyse"];
 }
 
 /** The page state the crawler hands back next time, stored on the item's ledger entry. */
@@ -54,6 +56,7 @@ export class WebCrawlerConnector implements Connector {
       maxPages,
       defaultDelayMs: this.opts.defaultDelayMs,
       signal,
+      ...(this.opts.analyse ? { analyse: this.opts.analyse } : {}),
     });
     const encoder = new TextEncoder();
     for await (const p of crawler.pages()) {

@@ -1,3 +1,4 @@
+import type { PageAnalysis } from "./page-analysis";
 /*
  * The web crawler's contract with its caller (the sync engine) and with the
  * network (a fetch function). Types only: no code, no I/O.
@@ -157,6 +158,12 @@ export class CrawlFetchError extends Error {
   }
 }
 
+/** A page's HTML as text and its analysis. */
+export interface DecodedPage {
+  html: string;
+  page: PageAnalysis;
+}
+
 export interface CrawlOptions {
   /** Where the crawl starts; its scheme, host and port are the crawl's scope. */
   startUrl: string;
@@ -181,4 +188,10 @@ export interface CrawlOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Cancels the crawl: the iterator then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Decodes and analyses a page's HTML (default: on the calling thread). The
+   * service passes a worker pool (PageAnalysisPool) so that a large page never
+   * stalls the thread that serves requests; a rejection fails that page alone.
+   */
+  analyse?: (body: Uint8Array, contentType: string | undefined) => Promise<DecodedPage>;
 }

@@ -274,3 +274,9 @@ export function decodeHtml(body: Uint8Array, contentType: string | undefined): s
   if (UTF8.has(encoding) || !iconv.encodingExists(encoding)) return new TextDecoder("utf-8").decode(body);
   return iconv.decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), encoding);
 }
+
+/** A page's bytes decoded (declared or sniffed charset) and analysed: the crawler's CPU work per page. */
+export function decodeAndAnalyse(body: Uint8Array, contentType: string | undefined): { html: string; page: PageAnalysis } {
+  const html = decodeHtml(body, contentType);
+  return { html, page: analysePage(html) };
+}

@@ -29,9 +29,10 @@ import {
   type CrawlRequest,
   type CrawlResponse,
   type CrawlSummary,
+  type DecodedPage,
   type PageState,
 } from "./crawl.types";
-import { analysePage, decodeHtml, isHtml, mediaType, robotsTagDirectives } from "./page-analysis";
+import { decodeAndAnalyse, isHtml, mediaType, type PageAnalysis, robotsTagDirectives } from "./page-analysis";
 import { ROBOTS_TTL_MS, robotsPolicy, type RobotsPolicy } from "./robots-policy";
 import { parseSitemap } from "./sitemap-parser";
 
@@ -101,6 +102,7 @@ class CrawlRun {
   private readonly maxSitemaps: number;
   private readonly token: string;
   private readonly now: () => number;
+  private readonly analyse: (body: Uint8Array, contentType: string | undefined) => Promise<DecodedPage>;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly signal: AbortSignal | undefined;
 
@@ -132,6 +134,7 @@ class CrawlRun {
     this.maxSitemaps = options.maxSitemaps ?? DEFAULTS.maxSitemaps;
     this.token = options.robotsToken ?? ENGRAM_BOT_TOKEN;
     this.now = options.now ?? Date.now;
+    this.analyse = options.analyse ?? (async (body, contentType) => decodeAndAnalyse(body, contentType));
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, signal ? { signal } : undefined));
     this.signal = options.signal;
     this.summary = {
@@ -330,8 +333,13 @@ class CrawlRun {
     if (answer.body.byteLength > this.maxPageBytes)
       return [{ status: "failed", url, error: `the page is larger than the limit of ${this.maxPageBytes} bytes` }];
 
-    const html = decodeHtml(answer.body, contentType);
-    const page = analysePage(html);
+    let html: string;
+    let page: PageAnalysis;
+    try {
+      ({ html, page } = await this.analyse(answer.body, contentType));
+    } catch (err) {
+      return [{ status: "failed", url, error: err instanceof Error ? err.message : String(err) }];
+    }
     const base = (page.baseHref && normaliseUrl(page.baseHref, finalUrl)) || finalUrl;
     const header = robotsTagDirectives(answer.headers["x-robots-tag"], this.token);
     const links = this.links(page.hrefs, base);
