@@ -1,3 +1,6 @@
+import path from "node:path";
+import fs from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { apiClient, type EngramProcess, startEngram, waitFor } from "@engram/testing";
 import { type Api, expectErrorBody, stopQuietly, waitDone } from "./helpers";
 
@@ -10,6 +13,16 @@ async function upload(engram: EngramProcess, path: string, parts: Record<string,
   const res = await fetch(engram.url + path, { method: "POST", headers: { authorization: `Bearer ${KEY}` }, body: form });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** The fields the OpenAPI description (tests/fixtures/spec) requires in an operation's 200 answer. */
+function requiredFields(route: string, method: string): string[] {
+  const spec = parseYaml(fs.readFileSync(path.resolve(__dirname, "../../fixtures/spec/openapi-v3-v4.yaml"), "utf8")) as {
+    paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: { required?: string[] } }> }> }>>;
+  };
+  const required = spec.paths[route]![method]!.responses["200"]!.content["application/json"]!.schema.required ?? [];
+  expect(required.length).toBeGreaterThan(0);
+  return required;
 }
 
 async function searchChunks(api: Api, q: string, containerTag: string, extra: Record<string, unknown> = {}): Promise<string[]> {
@@ -182,7 +195,14 @@ describe("documents API (both generations)", () => {
     expect(content.body.status).toBe("queued");
     await waitDone(api, "patch", "lh");
     expect(await searchChunks(api, "harbour master", "patch")).toHaveLength(1);
-    expect((await api("PATCH", "/v3/documents/lh", {})).status).toBe(400);
+    // Every field is optional: an empty body changes nothing and answers the document's state.
+    expect((await api("PATCH", "/v3/documents/lh", {})).body).toEqual({ id: add.body.id, status: "done" });
+    expect(await searchChunks(api, "harbour master", "patch")).toHaveLength(1);
+    expect((await api("PATCH", "/v3/documents/no-such-document", {})).status).toBe(404);
+    // Every field the description requires of GET /v3/documents/{id} is there (dreamingStatus included).
+    const got = await api("GET", "/v3/documents/lh");
+    for (const field of requiredFields("/v3/documents/{id}", "get")) expect(got.body).toHaveProperty(field);
+    expect(got.body.dreamingStatus).toBe("done");
     expect((await api("PATCH", "/v3/documents/lh", { unknown: 1 })).status).toBe(400);
   });
 

@@ -104,6 +104,18 @@ describe("memories API and recall", () => {
     ]);
     const none = await a("PATCH", "/v4/memories", { containerTag: "user_versions", newContent: "x" });
     expect(none.status).toBe(400);
+    // Both id and content (the description allows it): the id decides. Event dates are plain strings, kept as given.
+    const both = await a("PATCH", "/v4/memories", {
+      id: p2.body.id,
+      content: "not its content",
+      containerTag: "user_versions",
+      newContent: "Alice works at Hooli",
+      temporalContext: { eventDate: ["spring 2026", "2026-03"] },
+    });
+    expect(both.status).toBe(200);
+    expect(both.body).toMatchObject({ version: 4, parentMemoryId: p2.body.id });
+    const forgetBoth = await a("DELETE", "/v4/memories", { id: both.body.id, content: "unrelated", containerTag: "user_versions" });
+    expect(forgetBoth.body).toEqual({ id: both.body.id, forgotten: true });
   });
 
   it("forgets: 200 then 409, 404 unknown, gone from search unless forgotten memories are asked for", async () => {
@@ -117,6 +129,11 @@ describe("memories API and recall", () => {
     expectErrorBody(again.body);
     const unknown = await a("DELETE", "/v4/memories", { id: "m_00000000000000000000", containerTag: "user_forget" });
     expect(unknown.status).toBe(404);
+    // An id of a shape Engram never issues (the description's own example) names no memory: 404, not 400.
+    const example = await a("DELETE", "/v4/memories", { id: "mem_abc123", containerTag: "user_forget" });
+    expect(example.status).toBe(404);
+    expectErrorBody(example.body);
+    expect((await a("PATCH", "/v4/memories", { id: "mem_abc123", containerTag: "user_forget", newContent: "x" })).status).toBe(404);
     expect(await searchMemories(a, "Project Titan", "user_forget")).toEqual([]);
     const withForgotten = await searchMemories(a, "Project Titan", "user_forget", { include: { forgottenMemories: true } });
     expect(withForgotten.map((r) => r.id)).toEqual([id]);

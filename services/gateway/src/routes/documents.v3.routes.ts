@@ -121,6 +121,11 @@ export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Ro
       ...(body.filterByMetadata !== undefined ? ["group"] : []),
       ...(body.filepath !== undefined ? ["filepath"] : []),
     ];
+    // Nothing to change (every field is optional in the description): the document as it is.
+    if (mask.length === 0 && body.taskType === undefined) {
+      const doc = await present(req, id, "");
+      return res.json({ id: doc.id, status: protoEnum.status.from(doc.status) });
+    }
     const out = await b.ingestion.UpdateDocument(
       {
         context: ctx(req),

@@ -32,6 +32,8 @@ export function presentV5Document(d: Document__Output) {
 }
 
 /** Legacy v3 document (OpenAPI getV3DocumentsById). */
+const FINAL_STATUSES: ReadonlySet<string> = new Set(["done", "failed"]);
+
 export function presentV3Document(d: Document__Output) {
   return {
     id: d.id,
@@ -46,6 +48,8 @@ export function presentV3Document(d: Document__Output) {
     raw: null,
     source: orNull(d.sourceKind.replace("SOURCE_KIND_", "").toLowerCase().replace("unspecified", "")),
     status: protoEnum.status.from(d.status),
+    // Memory formation ("dreaming") ends with the document: a document is done only once its memories are searchable.
+    dreamingStatus: FINAL_STATUSES.has(protoEnum.status.from(d.status)) ? "done" : "dreaming",
     summary: orNull(d.summary),
     taskType: protoEnum.taskType.from(d.taskType) ?? "memory",
     title: orNull(d.title),

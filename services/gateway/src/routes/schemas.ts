@@ -189,12 +189,8 @@ export const v3BulkDeleteBody = z
   .strict()
   .refine((b) => Boolean(b.ids) !== Boolean(b.containerTags), "give either ids or containerTags");
 
-/** PATCH /v3/documents/{id}: the add body's fields, every one optional, at least one given. */
-export const v3Patch = v3Document
-  .omit({ entityContext: true, dreaming: true, documentDate: true })
-  .partial()
-  .strict()
-  .refine((b) => Object.keys(b).length > 0, "the body names no field to change");
+/** PATCH /v3/documents/{id}: the add body's fields, every one optional (an empty body changes nothing). */
+export const v3Patch = v3Document.omit({ entityContext: true, dreaming: true, documentDate: true }).partial().strict();
 
 /** Multipart text parts: plain strings, metadata/group/filterByMetadata as JSON strings. */
 const jsonPart = (field: string) =>
@@ -261,7 +257,12 @@ const instant = (field: string) =>
 export const temporalContext = z
   .object({
     documentDate: instant("temporalContext.documentDate").optional(),
-    eventDate: z.array(date).max(100).nullable().optional(),
+    /** Plain strings as the description types them (an ISO date, a month, "spring 2026"), kept as given. */
+    eventDate: z
+      .array(z.string().trim().min(1, "eventDate items must not be empty").max(100, "eventDate items must be at most 100 characters"))
+      .max(100)
+      .nullable()
+      .optional(),
   })
   .strict();
 
@@ -292,8 +293,9 @@ const memorySelector = {
   content: z.string().min(1).max(10_000).optional(),
   containerTag: requiredTag,
 };
-const oneSelector = (b: { id?: string; content?: string }) => (b.id === undefined) !== (b.content === undefined);
-const SELECTOR_MESSAGE = "give the memory's id or its exact content (one of them)";
+/** The id, the exact content, or both (then the id decides, as the description says content is for when there is no id). */
+const oneSelector = (b: { id?: string; content?: string }) => b.id !== undefined || b.content !== undefined;
+const SELECTOR_MESSAGE = "give the memory's id or its exact content";
 
 export const v4UpdateMemory = z
   .object({

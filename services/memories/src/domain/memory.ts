@@ -81,8 +81,10 @@ export function validateInstant(value: string | undefined, field: string): strin
 export function validateTemporalContext(t: MemoryTemporalContext | undefined): MemoryTemporalContext | undefined {
   if (!t) return undefined;
   const documentDate = validateInstant(t.documentDate, "temporalContext.documentDate");
+  // Kept as given: the description types them as plain strings ("2026-03", "spring 2026" alike).
   const eventDates = t.eventDates?.map((d, i) => {
-    if (typeof d !== "string" || Number.isNaN(Date.parse(d))) throw new InvalidArgumentError(`temporalContext.eventDate[${i}] must be an ISO 8601 date`);
+    if (typeof d !== "string" || d.trim().length === 0 || d.length > 100)
+      throw new InvalidArgumentError(`temporalContext.eventDate[${i}] must be a non-empty string of at most 100 characters`);
     return d;
   });
   if (!documentDate && !eventDates?.length) return undefined;
