@@ -78,7 +78,7 @@ export function createApp(o: AppOptions): Express {
   app.use(v5DocumentRoutes(o.backends));
   app.use(v3DocumentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(settingsRoutes(o.backends));
-  app.use(connectionRoutes(o.backends));
+  app.use(connectionRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(contractRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));

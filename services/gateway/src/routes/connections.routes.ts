@@ -30,7 +30,7 @@ const body = (req: Request) => req.body ?? {};
  * and forwarded to the connections service, whose answers are presented in
  * the description's shapes.
  */
-export function connectionRoutes(b: Backends): Router {
+export function connectionRoutes(b: Backends, opts: { defaultNamespace: string }): Router {
   const r = Router();
   const c = b.connections;
 
@@ -100,7 +100,8 @@ export function connectionRoutes(b: Backends): Router {
         context: callContext(req),
         provider,
         redirectUrl: p.redirectUrl ?? "",
-        namespace: p.containerTag ?? "",
+        // No container tag at all: the default one, as for documents added without one.
+        namespace: p.containerTag ?? (p.containerTags?.length ? "" : opts.defaultNamespace),
         containerTags: p.containerTags ?? [],
         ...(p.documentLimit !== undefined ? { documentLimit: p.documentLimit } : {}),
         metadata: toStruct(p.metadata ?? undefined),
