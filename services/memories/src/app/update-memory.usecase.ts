@@ -42,7 +42,8 @@ export interface UpdateMemoryCommand {
 export async function selectMemory(repo: MemoryRepository, tenantId: string, namespace: string, selector: MemorySelector, now: string): Promise<MemoryRecord> {
   if ("id" in selector) {
     // An id of no shape Engram issues names no memory (404, the description's answer); one of another kind is a 400 saying so.
-    if (idKindOf(selector.id) === undefined) throw new NotFoundError(`memory ${selector.id.slice(0, 120)} not found`, "memory ids look like m_ followed by 20 letters and digits");
+    if (idKindOf(selector.id) === undefined)
+      throw new NotFoundError(`memory ${selector.id.slice(0, 120)} not found`, "memory ids look like m_ followed by 20 letters and digits");
     assertMemoryId(selector.id);
     const m = await repo.findById(tenantId, selector.id);
     if (!m || m.namespace !== namespace) throw new NotFoundError(`memory ${selector.id} not found`, `no memory with this id in container ${namespace}`);
