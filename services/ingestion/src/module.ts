@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ContainerTagService, ConversationService, implement } from "@engram/grpc";
+import { ContainerTagService, implement } from "@engram/grpc";
 import { type EventBus, OutboxRelay, type Subscription, TOPICS } from "@engram/bus";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
@@ -21,6 +21,8 @@ import { UploadDocumentFileUseCase } from "./app/upload-document-file.usecase";
 import type { IngestionConfig } from "./config";
 import type { DocumentRepository, FileStore } from "./app/ports";
 import { ingestionGrpc } from "./grpc/ingestion.grpc";
+import { conversationGrpc } from "./grpc/conversation.grpc";
+import { IngestConversationUseCase } from "./app/ingest-conversation.usecase";
 
 export type OutboxPublisher = Pick<OutboxRelay<unknown>, "start" | "stop" | "notify">;
 
@@ -80,11 +82,13 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
   let subscription: Subscription | undefined;
   let sweep: NodeJS.Timeout | undefined;
 
+  const addDocument = new AddDocumentUseCase(repo, clock, notify);
   return {
     name: "ingestion",
     grpcServices: [
+      conversationGrpc(new IngestConversationUseCase(addDocument)),
       ingestionGrpc({
-        addDocument: new AddDocumentUseCase(repo, clock, notify),
+        addDocument,
         addBatch: new AddDocumentBatchUseCase(repo, clock, notify),
         upload: new UploadDocumentFileUseCase(repo, files, clock, config.INGESTION_MAX_FILE_BYTES, notify),
         getDocument,
@@ -96,7 +100,6 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
       }),
       // Contracts designed; the operations arrive with later releases (UNIMPLEMENTED until then).
       implement(ContainerTagService, {}),
-      implement(ConversationService, {}),
     ],
     async start() {
       relay.start();

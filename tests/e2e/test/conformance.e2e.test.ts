@@ -47,7 +47,6 @@ const REFUSALS: Record<string, Record<number, string>> = {
   deleteV3ContainerTagsByContainerTag: { 501: "container tags are not in this release (section 10)" },
   postV3ContainerTagsMerge: { 501: "container tags are not in this release (section 10)" },
   getV3ContainerTagsMergeByMergeId: { 501: "container tags are not in this release (section 10)" },
-  postV4Conversations: { 501: "conversations are not in this release (section 10)" },
 };
 
 /**

@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import { type Logger, type LoopHealthStatus, metrics } from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
+import { conversationRoutes } from "../routes/conversations.routes";
 import { connectionRoutes, publicConnectionRoutes } from "../routes/connections.routes";
 import { contractRoutes } from "../routes/contract.routes";
 import { v3DocumentRoutes } from "../routes/documents.v3.routes";
@@ -79,6 +80,7 @@ export function createApp(o: AppOptions): Express {
   app.use(v3DocumentRoutes(o.backends, { defaultNamespace: o.defaultNamespace, publicUrl: o.publicUrl }));
   app.use(settingsRoutes(o.backends));
   app.use(connectionRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
+  app.use(conversationRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(contractRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));

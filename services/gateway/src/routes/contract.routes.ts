@@ -30,8 +30,6 @@ const pathParam =
 export function contractRoutes(b: Backends): Router {
   const r = Router();
 
-  r.post("/v4/conversations", forward(b.conversations.IngestConversation));
-
   // Settings and container tags
   r.post("/v3/settings/reset", forward(b.settings.ResetOrganization));
   r.post("/v3/settings/suggest-buckets", forward(b.settings.SuggestProfileBuckets));

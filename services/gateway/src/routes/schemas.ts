@@ -575,3 +575,31 @@ export const oauthCallbackQuery = z
     error_description: z.string().max(4096).optional(),
   })
   .passthrough();
+
+const conversationPart = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string().max(200_000) }).strict(),
+  z.object({ type: z.literal("image_url"), imageUrl: z.object({ url: z.string().url("imageUrl.url must be a URL").max(4096) }).strict() }).strict(),
+]);
+
+/** POST /v4/conversations, as the OpenAPI description gives it. */
+export const v4Conversation = z
+  .object({
+    conversationId: z.string().min(1, "conversationId must not be empty").max(255, "conversationId must be at most 255 characters"),
+    messages: z
+      .array(
+        z
+          .object({
+            role: z.enum(["user", "assistant", "system", "tool"], { message: "role must be user, assistant, system or tool" }),
+            content: z.union([z.string().max(200_000), z.array(conversationPart).max(100)]),
+            name: z.string().max(100).optional(),
+            tool_calls: z.array(z.unknown()).max(100).optional(),
+            tool_call_id: z.string().max(255).optional(),
+          })
+          .strict(),
+      )
+      .min(1, "messages must hold at least one message")
+      .max(10_000, "messages: at most 10000"),
+    containerTags: z.array(scope("containerTags[]")).max(20).optional(),
+    metadata: metadata.optional(),
+  })
+  .strict();
