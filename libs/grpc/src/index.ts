@@ -6,5 +6,5 @@ export * from "./client";
 export * from "./services";
 export * from "./enums";
 export * from "./health";
-export * from "./clients/profile-buckets";
+export * from "./clients/org-settings";
 export * from "./context";

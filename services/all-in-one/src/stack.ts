@@ -173,7 +173,13 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       addresses.memories = local(grpcPorts.memories);
     }
     if (targets.has("pipeline-worker")) {
-      const config = { ...c.worker, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS };
+      const config = {
+        ...c.worker,
+        ENGRAM_DATA_DIR: dataDir,
+        INGESTION_ADDRESS: addresses.ingestion,
+        CONNECTIONS_ADDRESS: addresses.connections,
+        BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS,
+      };
       grpcPorts["pipeline-worker"] = (await runtime.add(
         createWorkerModule({ config, bus: bus!, index: index!, logger }),
         bindAddress(c.worker.PIPELINE_WORKER_GRPC_ADDRESS),

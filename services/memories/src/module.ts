@@ -6,7 +6,7 @@ import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { SqliteMemoryStore } from "./adapters/embedded/memory.sqlite";
 import { BusFormationEvents } from "./adapters/bus/formation-events.bus";
-import { ProfileBucketsClient } from "@engram/grpc";
+import { OrgSettingsClient } from "@engram/grpc";
 import { GrpcSourceDocumentReader } from "./adapters/grpc/source-document.grpc";
 import { CreateMemoriesUseCase } from "./app/create-memories.usecase";
 import { ForgetMemoriesUseCase } from "./app/forget-memories.usecase";
@@ -53,7 +53,7 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
   const embedder = createEmbedder(config);
   const writer = new MemoryWriter(store, embedder);
   const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS }, deps.chunks);
-  const buckets = new ProfileBucketsClient(config.CONNECTIONS_ADDRESS);
+  const buckets = new OrgSettingsClient(config.CONNECTIONS_ADDRESS);
   const retire = new RetireMemoriesUseCase(store, clock);
   const form = new FormMemoriesUseCase({
     repo: store,

@@ -5,6 +5,8 @@ export const workerConfigSchema = z
   .object({
     ENGRAM_DATA_DIR: env.string("./.data"),
     INGESTION_ADDRESS: env.string("127.0.0.1:50051"),
+    /** Organisation settings (the chunk size) come from the connections service. */
+    CONNECTIONS_ADDRESS: env.string("127.0.0.1:50055"),
     PIPELINE_WORKER_GRPC_ADDRESS: env.string("0.0.0.0:50052"),
     CHUNK_MAX_TOKENS: env.int(512, { min: 32, max: 8192 }),
     CHUNK_OVERLAP_TOKENS: env.int(64, { min: 0, max: 1024 }),

@@ -1,3 +1,4 @@
+import { OrgSettingsClient } from "@engram/grpc";
 import type { EventBus, Subscription } from "@engram/bus";
 import { TOPICS } from "@engram/bus";
 import { type ChunkIndex, createEmbedder } from "@engram/index";
@@ -38,6 +39,8 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
     maxRedirects: config.FETCH_MAX_REDIRECTS,
   });
   const embedder = createEmbedder(config);
+  // The organisation's chunk size (PATCH /v3/settings), from the connections service.
+  const settings = new OrgSettingsClient(config.CONNECTIONS_ADDRESS);
   const process = new ProcessDocumentUseCase({
     sources,
     extractor: new SourceExtractor(pool, fetcher),
@@ -47,6 +50,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
     events: new BusPipelineEvents(deps.bus, clock),
     clock,
     chunking: { maxTokens: config.CHUNK_MAX_TOKENS, overlapTokens: config.CHUNK_OVERLAP_TOKENS },
+    chunkSizeOf: async (tenantId) => (await settings.settings(tenantId)).chunkSize,
     embedBatchSize: config.EMBED_BATCH_SIZE,
     progressIntervalMs: config.PIPELINE_PROGRESS_INTERVAL_MS,
     logger: log,
@@ -66,6 +70,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
     async stop() {
       await subscription?.close();
       sources.close();
+      settings.close();
       await pool.close();
     },
   };

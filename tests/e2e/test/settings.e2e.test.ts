@@ -3,7 +3,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import Supermemory from "supermemory";
 import { apiClient, type EngramProcess, startEngram } from "@engram/testing";
-import { type Api, expectErrorBody, stopQuietly } from "./helpers";
+import { type Api, expectErrorBody, stopQuietly, waitDone } from "./helpers";
 
 const KEY_A = "settings-key-tenant-a-0123456789";
 const KEY_B = "settings-key-tenant-b-0123456789";
@@ -260,6 +260,24 @@ describe("organisation settings (/v3/settings)", () => {
     expect(await client.settings.get()).toEqual(expect.objectContaining({ chunkSize: null, githubClientId: null, shouldLLMFilter: false }));
 
     await expect(client.settings.update({ bogusField: 1 } as never)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("chunkSize acts: a tenant that set it gets its documents chunked at that size, the other keeps the default", async () => {
+    const text = Array.from({ length: 40 }, (_, i) => `Sentence ${i} tells how the harbour pilots guide the ships past the northern breakwater at dawn.`).join(
+      " ",
+    );
+    expect((await b("PATCH", "/v3/settings", { chunkSize: 64 })).status).toBe(200);
+    const chunksOf = async (api: Api, ns: string) => {
+      const add = await api("POST", "/v3/documents", { content: text, containerTag: ns, customId: "pilots" });
+      expect(add.status).toBe(200);
+      await waitDone(api, ns, "pilots", 60_000);
+      return (await api("POST", `/ns/${ns}/list/chunks?limit=1`, {})).body.pagination.totalItems as number;
+    };
+    const byDefault = await chunksOf(a, "chunk-default");
+    const small = await chunksOf(b, "chunk-small");
+    expect(byDefault).toBeLessThanOrEqual(2);
+    expect(small).toBeGreaterThanOrEqual(byDefault * 4);
+    expect((await b("PATCH", "/v3/settings", { chunkSize: null })).status).toBe(200);
   });
 });
 

@@ -2,7 +2,7 @@ import type { ChunkIndex, Embedder, IndexedChunk } from "@engram/index";
 import { type Clock, type Dreaming, newId, type TaskType } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import { metrics, withSpan } from "@engram/observability";
-import type { ChunkerOptions } from "../domain/chunker";
+import { type ChunkerOptions, chunkingFor } from "../domain/chunker";
 import { UnprocessableDocumentError } from "../domain/errors";
 import type { ChunkPreparer, DocumentSourceReader, Extractor, PipelineEvents } from "./ports";
 
@@ -54,6 +54,8 @@ export class ProcessDocumentUseCase {
       events: PipelineEvents;
       clock: Clock;
       chunking: ChunkerOptions;
+      /** The tenant's chunk size setting (organisation settings), when it has one. */
+      chunkSizeOf?: (tenantId: string) => Promise<number | undefined>;
       embedBatchSize: number;
       logger: Logger;
       /**
@@ -126,7 +128,8 @@ export class ProcessDocumentUseCase {
     // Chunk offsets index the document's content, which the API returns, when that content is the text extracted
     // (normalised) here; a file's or URL's content is not its text, and their offsets index the extracted text.
     const content = source.kind === "file" || source.kind === "url" ? undefined : source.text;
-    const pieces = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, this.deps.chunking, content));
+    const chunking = chunkingFor(this.deps.chunking, await this.deps.chunkSizeOf?.(cmd.tenantId));
+    const pieces = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, chunking, content));
 
     await progress({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
     // A local embedder's vectors came with the pieces; a remote one (I/O, not CPU) is called here in batches.

@@ -12,6 +12,21 @@ export interface ChunkerOptions {
   overlapTokens: number;
 }
 
+/** The chunk sizes a tenant's `chunkSize` setting may choose, in tokens (values outside are clamped). */
+export const TENANT_CHUNK_TOKENS = { min: 32, max: 8192 } as const;
+
+/**
+ * The chunking of a tenant's documents: the deployment's (CHUNK_MAX_TOKENS)
+ * unless the organisation set `chunkSize` (PATCH /v3/settings) to a positive
+ * number of tokens, clamped to TENANT_CHUNK_TOKENS; the overlap stays the
+ * deployment's, at most a quarter of the chunk. Pure.
+ */
+export function chunkingFor(base: ChunkerOptions, chunkSize: number | undefined): ChunkerOptions {
+  if (chunkSize === undefined || !Number.isFinite(chunkSize) || chunkSize <= 0) return base;
+  const maxTokens = Math.min(Math.max(Math.trunc(chunkSize), TENANT_CHUNK_TOKENS.min), TENANT_CHUNK_TOKENS.max);
+  return { maxTokens, overlapTokens: Math.min(base.overlapTokens, Math.floor(maxTokens / 4)) };
+}
+
 export interface TextChunk {
   position: number;
   content: string;

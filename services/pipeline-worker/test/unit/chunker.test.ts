@@ -1,4 +1,4 @@
-import { chunkText, countTokens, type TextChunk } from "../../src/domain/chunker";
+import { chunkingFor, chunkText, countTokens, type TextChunk } from "../../src/domain/chunker";
 
 const SENTENCES = [
   "The committee met on Tuesday to review the budget for the coming year",
@@ -219,5 +219,18 @@ describe("chunkText", () => {
     const chunks = chunkText(text, { maxTokens: 6, overlapTokens: 0 });
     expectWellFormed(text, chunks, 6);
     expect(chunks.some((c) => c.content === "- one\n- two\n- three")).toBe(true);
+  });
+});
+
+describe("chunkingFor (the organisation's chunkSize)", () => {
+  const base = { maxTokens: 512, overlapTokens: 64 };
+  it("keeps the deployment's chunking when the setting is unset, zero or negative", () => {
+    for (const v of [undefined, 0, -5, Number.NaN]) expect(chunkingFor(base, v)).toEqual(base);
+  });
+  it("uses the setting, clamped to 32-8192 tokens, with the overlap at most a quarter of the chunk", () => {
+    expect(chunkingFor(base, 1024)).toEqual({ maxTokens: 1024, overlapTokens: 64 });
+    expect(chunkingFor(base, 64)).toEqual({ maxTokens: 64, overlapTokens: 16 });
+    expect(chunkingFor(base, 5)).toEqual({ maxTokens: 32, overlapTokens: 8 });
+    expect(chunkingFor(base, 2_000_000_000)).toEqual({ maxTokens: 8192, overlapTokens: 64 });
   });
 });
