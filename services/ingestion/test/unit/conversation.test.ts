@@ -6,7 +6,13 @@ describe("conversations as documents", () => {
     expect(
       renderConversation([
         { role: "user", name: "Ada", content: "I moved to Lisbon.\nLast month." },
-        { role: "assistant", content: [{ type: "text", text: "Nice!" }, { type: "image_url", url: "https://example.com/a.png" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Nice!" },
+            { type: "image_url", url: "https://example.com/a.png" },
+          ],
+        },
         { role: "tool", content: "   " },
       ]),
     ).toBe("Ada: I moved to Lisbon. Last month.\nassistant: Nice! [image: https://example.com/a.png]");
