@@ -153,7 +153,6 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
 
   it("answers operations of later releases with 501 and the error body", async () => {
     for (const [method, path, body] of [
-      ["POST", "/v4/conversations", { conversationId: "c1", messages: [{ role: "user", content: "hi" }] }],
       ["GET", "/v3/container-tags/list", undefined],
       ["POST", "/v3/settings/reset", { confirmation: "default" }],
     ] as const) {
