@@ -1,6 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
-import Piscina from "piscina";
+import { BoundedWorkerPool, WorkerLimitError, workerModule } from "@engram/worker-pool";
 import { ExtractionLimitError, type ExtractedFact, type ExtractionInput, type FactExtractor } from "../ports";
 import { OfflineFactExtractor } from "./extractor";
 
@@ -15,11 +13,6 @@ export interface ThreadedFactExtractorOptions {
   workerFile?: string;
 }
 
-function defaultWorkerFile(): string {
-  const bundled = path.join(__dirname, "fact-extractor.worker.js");
-  return fs.existsSync(bundled) ? bundled : path.join(__dirname, "extractor.worker.ts");
-}
-
 /**
  * The offline fact extractor on worker threads (piscina). Its rules cost CPU
  * in proportion to the document (and more on pathological text), so on the
@@ -30,44 +23,32 @@ function defaultWorkerFile(): string {
  */
 export class ThreadedFactExtractor implements FactExtractor {
   readonly id = new OfflineFactExtractor().id;
-  private readonly pool: Piscina<ExtractionInput, ExtractedFact[]>;
+  private readonly pool: BoundedWorkerPool<ExtractionInput, ExtractedFact[]>;
 
-  constructor(private readonly opts: ThreadedFactExtractorOptions) {
+  constructor(opts: ThreadedFactExtractorOptions) {
     if (!(opts.threads >= 1)) throw new Error("ThreadedFactExtractor needs at least one thread");
-    this.pool = new Piscina<ExtractionInput, ExtractedFact[]>({
-      filename: opts.workerFile ?? defaultWorkerFile(),
-      minThreads: 0,
-      maxThreads: opts.threads,
-      idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: opts.maxMemoryMb ?? 1024 },
+    this.pool = new BoundedWorkerPool({
+      filename: opts.workerFile ?? workerModule(__dirname, "fact-extractor.worker", "extractor.worker.ts"),
+      threads: opts.threads,
+      timeoutMs: opts.timeoutMs,
+      maxMemoryMb: opts.maxMemoryMb ?? 1024,
     });
-    // Without a listener, an "error" event (a thread that cannot start) would crash the process; the task fails too.
-    this.pool.on("error", () => undefined);
   }
 
   async extract(input: ExtractionInput): Promise<ExtractedFact[]> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.opts.timeoutMs);
     try {
-      return await this.pool.run(input, { signal: controller.signal });
+      return await this.pool.run(input);
     } catch (err) {
-      if (timedOut) {
-        const limit = this.opts.timeoutMs >= 1000 ? `${Math.round(this.opts.timeoutMs / 1000)} s` : `${this.opts.timeoutMs} ms`;
-        throw new ExtractionLimitError(`reading memories from the document took longer than ${limit} and was stopped; split it into smaller documents`);
-      }
-      if ((err as NodeJS.ErrnoException)?.code === "ERR_WORKER_OUT_OF_MEMORY")
-        throw new ExtractionLimitError("reading memories from the document needs more memory than this service allows; split it into smaller documents");
-      throw err;
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof WorkerLimitError)) throw err;
+      throw new ExtractionLimitError(
+        err.limit === "time"
+          ? `reading memories from the document ${err.message} and was stopped; split it into smaller documents`
+          : "reading memories from the document needs more memory than this service allows; split it into smaller documents",
+      );
     }
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
   }
 }

@@ -1,6 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
-import Piscina from "piscina";
+import { BoundedWorkerPool, WorkerLimitError, workerModule } from "@engram/worker-pool";
 import { UnprocessableDocumentError } from "../../domain/errors";
 import type { PreparedChunk, PrepareInput } from "../../domain/prepare";
 import type { WorkerResult } from "./extract.worker";
@@ -19,11 +17,6 @@ export interface ExtractionPoolOptions {
   onError?: (err: Error) => void;
 }
 
-function defaultWorkerFile(): string {
-  const js = path.join(__dirname, "extract.worker.js");
-  return fs.existsSync(js) ? js : path.join(__dirname, "extract.worker.ts");
-}
-
 /**
  * Runs extractDocument, and the chunking and analysis that follow it
  * (`prepareChunks`), in worker threads (piscina) so that parsing a large PDF
@@ -35,21 +28,17 @@ function defaultWorkerFile(): string {
  * a thread that runs out of memory fails the document the same way.
  */
 export class ExtractionPool {
-  private readonly pool: Piscina<ExtractInput | PrepareInput, WorkerResult<unknown>>;
-  private readonly timeoutMs: number;
+  private readonly pool: BoundedWorkerPool<ExtractInput | PrepareInput, WorkerResult<unknown>>;
 
   constructor(opts: ExtractionPoolOptions) {
     if (!(opts.threads >= 1)) throw new Error("ExtractionPool needs at least one thread");
-    this.timeoutMs = opts.timeoutMs;
-    this.pool = new Piscina<ExtractInput | PrepareInput, WorkerResult<unknown>>({
-      filename: opts.workerFile ?? defaultWorkerFile(),
-      minThreads: 0,
-      maxThreads: opts.threads,
-      idleTimeout: 60_000,
-      resourceLimits: { maxOldGenerationSizeMb: opts.maxMemoryMb ?? 1024 },
+    this.pool = new BoundedWorkerPool({
+      filename: opts.workerFile ?? workerModule(__dirname, "extract.worker", "extract.worker.ts"),
+      threads: opts.threads,
+      timeoutMs: opts.timeoutMs,
+      maxMemoryMb: opts.maxMemoryMb ?? 1024,
+      onError: opts.onError ?? ((err: Error) => console.error("extraction worker error", err)),
     });
-    // Without a listener, an "error" event (a thread that cannot start) would crash the process.
-    this.pool.on("error", opts.onError ?? ((err: Error) => console.error("extraction worker error", err)));
   }
 
   /** Extracts one document's text (the worker's default task). */
@@ -68,33 +57,22 @@ export class ExtractionPool {
    * unprocessable document fails with the worker's reason.
    */
   private async task<T>(input: ExtractInput | PrepareInput, name: string | undefined, what: string, advice: string): Promise<T> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
+    let result: WorkerResult<T>;
     try {
-      const result = (await this.pool.run(input, { signal: controller.signal, ...(name ? { name } : {}) })) as WorkerResult<T>;
-      if (result.ok) return result.value;
-      throw new UnprocessableDocumentError(result.reason);
+      result = (await this.pool.run(input, name)) as WorkerResult<T>;
     } catch (err) {
-      if (err instanceof UnprocessableDocumentError) throw err;
-      if (timedOut) {
-        throw new UnprocessableDocumentError(
-          `${what} took longer than ${this.timeoutMs >= 1000 ? `${Math.round(this.timeoutMs / 1000)} s` : `${this.timeoutMs} ms`} and was stopped; ${advice}`,
-        );
-      }
-      if ((err as NodeJS.ErrnoException)?.code === "ERR_WORKER_OUT_OF_MEMORY") {
-        throw new UnprocessableDocumentError(`the document needs more memory for ${what} than this service allows; ${advice}`);
-      }
-      throw err;
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof WorkerLimitError)) throw err;
+      throw new UnprocessableDocumentError(
+        err.limit === "time"
+          ? `${what} ${err.message} and was stopped; ${advice}`
+          : `the document needs more memory for ${what} than this service allows; ${advice}`,
+      );
     }
+    if (result.ok) return result.value;
+    throw new UnprocessableDocumentError(result.reason);
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
   }
 }

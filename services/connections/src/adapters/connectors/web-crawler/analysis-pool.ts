@@ -1,6 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
-import Piscina from "piscina";
+import { BoundedWorkerPool, WorkerLimitError, workerModule } from "@engram/worker-pool";
 import type { DecodedPage } from "./crawl.types";
 
 export interface PageAnalysisPoolOptions {
@@ -15,11 +13,6 @@ export interface PageAnalysisPoolOptions {
   onError?: (err: Error) => void;
 }
 
-function defaultWorkerFile(): string {
-  const js = path.join(__dirname, "page-analysis.worker.js");
-  return fs.existsSync(js) ? js : path.join(__dirname, "page-analysis.worker.ts");
-}
-
 /**
  * Decodes and analyses crawled pages (up to 10 MB of HTML each) in worker
  * threads (piscina), so that a large page never stalls the thread that serves
@@ -28,34 +21,29 @@ function defaultWorkerFile(): string {
  * reason the run records.
  */
 export class PageAnalysisPool {
-  private readonly pool: Piscina<{ body: Uint8Array; contentType?: string }, DecodedPage>;
+  private readonly pool: BoundedWorkerPool<{ body: Uint8Array; contentType?: string }, DecodedPage>;
 
-  constructor(private readonly opts: PageAnalysisPoolOptions) {
-    this.pool = new Piscina({
-      filename: opts.workerFile ?? defaultWorkerFile(),
-      minThreads: 0,
-      maxThreads: opts.threads,
-      idleTimeout: 30_000,
-      resourceLimits: { maxOldGenerationSizeMb: opts.maxMemoryMb ?? 512 },
+  constructor(opts: PageAnalysisPoolOptions) {
+    this.pool = new BoundedWorkerPool({
+      filename: opts.workerFile ?? workerModule(__dirname, "page-analysis.worker", "page-analysis.worker.ts"),
+      threads: opts.threads,
+      timeoutMs: opts.timeoutMs,
+      maxMemoryMb: opts.maxMemoryMb ?? 512,
+      idleTimeoutMs: 30_000,
+      onError: opts.onError ?? ((err: Error) => console.error("page analysis worker error", err)),
     });
-    this.pool.on("error", opts.onError ?? ((err: Error) => console.error("page analysis worker error", err)));
   }
 
   async analyse(body: Uint8Array, contentType: string | undefined): Promise<DecodedPage> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     try {
-      return await this.pool.run({ body, ...(contentType !== undefined ? { contentType } : {}) }, { signal: controller.signal });
+      return await this.pool.run({ body, ...(contentType !== undefined ? { contentType } : {}) });
     } catch (err) {
-      if (controller.signal.aborted) throw new Error(`analysing the page took longer than ${this.opts.timeoutMs} ms`);
-      if ((err as NodeJS.ErrnoException)?.code === "ERR_WORKER_OUT_OF_MEMORY") throw new Error("the page needs more memory to analyse than allowed");
-      throw err;
-    } finally {
-      clearTimeout(timer);
+      if (!(err instanceof WorkerLimitError)) throw err;
+      throw new Error(err.limit === "time" ? `analysing the page ${err.message}` : "the page needs more memory to analyse than allowed");
     }
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool.close();
   }
 }
