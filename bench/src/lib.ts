@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
-import { prng, REPO_ROOT } from "@engram/testing";
+import { type EngramProcess, prng, REPO_ROOT, tempDataDir } from "@engram/testing";
 
 /** mulberry32: a small seeded PRNG, so every run uses the same data. */
 export { prng };
@@ -252,4 +252,19 @@ export async function batchAdd(api: JsonClient, ns: string, docs: { id: string; 
       }
     }),
   );
+}
+
+/**
+ * A fresh data directory for a bench's stack, and the clean-up that kills the
+ * stack (whichever `running()` returns) and removes the directory, also on Ctrl-C.
+ */
+export function benchDataDir(prefix: string, running: () => EngramProcess | undefined): { dataDir: string; cleanUp: () => void } {
+  const dataDir = tempDataDir(prefix);
+  const cleanUp = () => {
+    const engram = running();
+    if (engram && engram.child.exitCode === null) engram.child.kill("SIGKILL");
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => (cleanUp(), process.exit(130)));
+  return { dataDir, cleanUp };
 }

@@ -25,8 +25,8 @@
  */
 import fs from "node:fs";
 import os from "node:os";
-import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
-import { batchAdd, closedLoop, jsonClient, type LoadResult, machineFacts, percentile, prng, round, rssMb, speedProbeMs, waitIdle } from "./lib";
+import { type EngramProcess, startEngram } from "@engram/testing";
+import { batchAdd, benchDataDir, closedLoop, jsonClient, type LoadResult, machineFacts, percentile, prng, round, rssMb, speedProbeMs, waitIdle } from "./lib";
 import { datasetText } from "./quality/datasets";
 
 function arg(name: string, def: number): number {
@@ -63,13 +63,8 @@ async function main(): Promise<void> {
   const { sentences, queries } = datasetText();
   const rand = prng(42);
   const pick = () => sentences[Math.floor(rand() * sentences.length)]!;
-  const dataDir = tempDataDir("engram-bench-recall-");
   let engram: EngramProcess | undefined;
-  const cleanUp = () => {
-    if (engram && engram.child.exitCode === null) engram.child.kill("SIGKILL");
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  process.once("SIGINT", () => (cleanUp(), process.exit(130)));
+  const { dataDir, cleanUp } = benchDataDir("engram-bench-recall-", () => engram);
   const probe: { before: number; after?: number } = { before: speedProbeMs() };
   const out: Record<string, unknown> = {
     machine: { ...machineFacts(), speedProbeMs: probe },

@@ -21,8 +21,21 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
-import { batchAdd, closedLoop, jsonClient, type JsonClient, type LoadResult, machineFacts, prng, round, rssMb, speedProbeMs, waitIdle } from "./lib";
+import { type EngramProcess, startEngram } from "@engram/testing";
+import {
+  batchAdd,
+  benchDataDir,
+  closedLoop,
+  jsonClient,
+  type JsonClient,
+  type LoadResult,
+  machineFacts,
+  prng,
+  round,
+  rssMb,
+  speedProbeMs,
+  waitIdle,
+} from "./lib";
 import { datasetText } from "./quality/datasets";
 
 function arg(name: string, def: string): string {
@@ -71,13 +84,8 @@ async function main(): Promise<void> {
     while (text.length < DOC_CHARS) text += (text ? " " : "") + pick();
     return { id: `scale-${i}`, content: text };
   };
-  const dataDir = tempDataDir("engram-bench-scale-");
   let engram: EngramProcess | undefined;
-  const cleanUp = () => {
-    if (engram && engram.child.exitCode === null) engram.child.kill("SIGKILL");
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  process.once("SIGINT", () => (cleanUp(), process.exit(130)));
+  const { dataDir, cleanUp } = benchDataDir("engram-bench-scale-", () => engram);
   const probe: { before: number; after?: number } = { before: speedProbeMs() };
   const steps: StepResult[] = [];
   try {
