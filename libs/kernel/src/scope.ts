@@ -12,3 +12,6 @@ export function validateNamespace(ns: string, field = "namespace"): void {
     );
   }
 }
+
+/** The namespace of requests that name none (the default project): kept, emptied, by the organisation reset. */
+export const DEFAULT_NAMESPACE = "default";

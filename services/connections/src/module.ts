@@ -9,6 +9,7 @@ import { loadSecretKey, SecretBox } from "./adapters/crypto/secret-box";
 import { SqliteSettingsRepository } from "./adapters/embedded/settings.sqlite";
 import { GetSettingsUseCase } from "./app/get-settings.usecase";
 import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
+import { ResetOrganizationUseCase } from "./app/reset-organization.usecase";
 import type { SettingsRepository } from "./app/ports";
 import type { ConnectionsConfig } from "./config";
 import { settingsGrpc } from "./grpc/settings.grpc";
@@ -72,7 +73,7 @@ export function embeddedSettingsRepository(config: Pick<ConnectionsConfig, "ENGR
  * The connections service: the connection lifecycle and syncs (the web
  * crawler so far; the OAuth connectors answer UNIMPLEMENTED until their
  * release), and the organisation settings (client secrets sealed with the
- * secret key). ResetOrganization, SuggestProfileBuckets, resources,
+ * secret key). SuggestProfileBuckets, resources,
  * configure, the OAuth callback and webhooks answer UNIMPLEMENTED (HTTP 501)
  * until their release. Nothing happens on import.
  */
@@ -186,6 +187,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       settingsGrpc({
         getSettings: new GetSettingsUseCase(repo),
         updateSettings: new UpdateSettingsUseCase(repo, box, clock),
+        resetOrganization: new ResetOrganizationUseCase({ connections, repo: deps.connections, settings: repo, logger: log }),
       }),
     ],
     async start() {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { Logger } from "@engram/observability";
 import { HealthProbe } from "@engram/grpc";
+import { DEFAULT_NAMESPACE } from "@engram/kernel";
 import type { ServiceModule } from "@engram/runtime";
 import type { ApiKeyStore } from "./auth/api-key";
 import { bootstrapKeys } from "./auth/bootstrap";
@@ -59,7 +60,7 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     jsonLimitBytes: config.GATEWAY_JSON_LIMIT_BYTES,
     uploadLimitBytes: config.GATEWAY_UPLOAD_LIMIT_BYTES,
     publicUrl: config.ENGRAM_PUBLIC_URL,
-    defaultNamespace: "default",
+    defaultNamespace: DEFAULT_NAMESPACE,
     ready: () => backendsReady && !stopping,
     otherMetrics: deps.otherMetrics,
     health: deps.health,

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { ContainerTagService, implement } from "@engram/grpc";
 import { type EventBus, OutboxRelay, type Subscription, TOPICS } from "@engram/bus";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
@@ -9,6 +8,7 @@ import type { ServiceModule } from "@engram/runtime";
 import { SqliteDocumentRepository } from "./adapters/embedded/document.sqlite";
 import { FsFileStore } from "./adapters/filesystem/file-store.fs";
 import { AddDocumentBatchUseCase, AddDocumentUseCase } from "./app/add-document.usecase";
+import { containerTagsGrpc } from "./grpc/container-tags.grpc";
 import { DeleteDocumentsUseCase } from "./app/delete-documents.usecase";
 import { FileUrlUseCase } from "./app/file-url.usecase";
 import { GetDocumentUseCase } from "./app/get-document.usecase";
@@ -76,6 +76,7 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
   const { repo, files } = storage;
   const relay = storage.relay(deps.bus, log.child({ component: "ingestion.outbox" }));
   const notify = () => relay.notify();
+  const deleteDocuments = new DeleteDocumentsUseCase(repo, files, clock, notify);
   const getDocument = new GetDocumentUseCase(repo);
   const recordState = new RecordStateUseCase(repo);
   const requeueStale = new RequeueStaleUseCase(repo, clock, config.INGESTION_STALE_AFTER_MS, notify, config.INGESTION_STALE_MAX_REQUEUES);
@@ -94,12 +95,12 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         getDocument,
         updateDocument: new UpdateDocumentUseCase(repo, files, getDocument, clock, notify),
         listDocuments: new ListDocumentsUseCase(repo),
-        deleteDocuments: new DeleteDocumentsUseCase(repo, files, clock, notify),
+        deleteDocuments,
         fileUrls: new FileUrlUseCase(repo, files, getDocument, fileUrlSecret(config), clock),
         files,
       }),
-      // Contracts designed; the operations arrive with later releases (UNIMPLEMENTED until then).
-      implement(ContainerTagService, {}),
+      // The tenant reset; the container-tag operations answer UNIMPLEMENTED until their release.
+      containerTagsGrpc({ deleteDocuments }),
     ],
     async start() {
       relay.start();

@@ -39,7 +39,6 @@ interface Operation {
 const REFUSALS: Record<string, Record<number, string>> = {
   getV3DocumentsByIdFileUrl: { 400: "a document added as text has no stored file to link to (section 4)" },
   patchV3DocumentsById: { 409: "the example's customId already names the document the POST example created: a caller id names one document (section 4)" },
-  postV3SettingsReset: { 501: "organisation reset is not in this release (section 10)" },
   postV3SettingsSuggestBuckets: { 501: "bucket suggestions are not in this release (section 10)" },
   getV3ContainerTagsList: { 501: "container tags are not in this release (section 10)" },
   getV3ContainerTagsByContainerTag: { 501: "container tags are not in this release (section 10)" },
@@ -61,6 +60,12 @@ const EXPECTED_4XX: Record<string, { status: number; variants?: ("full" | "minim
   deleteV3ConnectionsByProvider: [{ status: 404, why: "the example's container tags (user_123, project_123) name no connection" }],
   deleteV3ConnectionsByConnectionId: [{ status: 404, variants: ["minimal"], why: "the full variant deleted it" }],
   deleteV3DocumentsById: [{ status: 404, variants: ["minimal"], why: "the full variant deleted it" }],
+  postV3SettingsReset: [
+    {
+      status: 400,
+      why: "the generated confirmation is not the organisation's slug (a reset in the middle of the suite would remove what the others use; the last case resets for real)",
+    },
+  ],
   postV4MemoriesForgetMatching: [
     { status: 400, why: "the description's prose: provide either query or ids (the full body has both, the minimal one neither)" },
   ],
@@ -210,6 +215,16 @@ describe("conformance with the OpenAPI description", () => {
           );
       });
     }
+
+  // Last: it removes everything the cases above used.
+  it("POST /v3/settings/reset confirmed with the organisation's slug answers the declared 200 body", async () => {
+    const orgSlug = (await api("PATCH", "/v3/settings", { chunkSize: 512 })).body.orgSlug as string;
+    const res = await api("POST", "/v3/settings/reset", { confirmation: orgSlug });
+    expect(res.status).toBe(200);
+    const validate = validatorFor(`/paths/${escape("/v3/settings/reset")}/post/responses/200/content/application~1json/schema`);
+    if (!validate(res.body)) throw new Error(`the reset's body does not match the description: ${ajv.errorsText(validate.errors)}`);
+    expect(res.body).toMatchObject({ success: true, settingsReset: true });
+  });
 
   it("covers every operation of the description", () => {
     expect(operations.length).toBeGreaterThanOrEqual(41);

@@ -218,10 +218,11 @@ describe("organisation settings (/v3/settings)", () => {
     expect((await a("GET", "/v3/settings")).body.chunkSize).not.toBe(5);
   });
 
-  it("still answers 501 for reset and bucket suggestions, and 401 without a key", async () => {
-    const reset = await a("POST", "/v3/settings/reset", { confirmation: "tenantA" });
-    expect(reset.status).toBe(501);
+  it("refuses a reset confirmed with another organisation's slug, still answers 501 for bucket suggestions, and 401 without a key", async () => {
+    const reset = await b("POST", "/v3/settings/reset", { confirmation: "tenantA" });
+    expect(reset.status).toBe(400);
     expectErrorBody(reset.body);
+    expect((await a("GET", "/v3/settings")).body.filterPrompt).toBe("tenant A only");
     expect((await a("POST", "/v3/settings/suggest-buckets", {})).status).toBe(501);
     const anon = await apiClient(engram.url, "not-a-valid-key-000000")("GET", "/v3/settings");
     expect(anon.status).toBe(401);

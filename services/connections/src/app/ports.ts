@@ -13,6 +13,8 @@ export interface SettingsRepository {
    * inside the store's transaction, so it must be synchronous and do no I/O.
    */
   update(tenantId: string, change: (current: OrgSettings | undefined) => OrgSettings): Promise<OrgSettings>;
+  /** Removes the tenant's settings (custom OAuth applications included): the organisation reset. True when there were any. */
+  delete(tenantId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -8,6 +8,9 @@ import type { UpdateSettingsRequest__Output } from "@engram/grpc/src/gen/engram/
 import type { UpdateSettingsResponse } from "@engram/grpc/src/gen/engram/connections/v1/UpdateSettingsResponse";
 import { InvalidArgumentError } from "@engram/kernel";
 import type { GetSettingsUseCase } from "../app/get-settings.usecase";
+import type { ResetOrganizationRequest__Output } from "@engram/grpc/src/gen/engram/connections/v1/ResetOrganizationRequest";
+import type { ResetOrganizationResponse } from "@engram/grpc/src/gen/engram/connections/v1/ResetOrganizationResponse";
+import type { ResetOrganizationUseCase } from "../app/reset-organization.usecase";
 import type { UpdateSettingsUseCase } from "../app/update-settings.usecase";
 import {
   type ChangedField,
@@ -23,6 +26,7 @@ import {
 export interface SettingsUseCases {
   getSettings: GetSettingsUseCase;
   updateSettings: UpdateSettingsUseCase;
+  resetOrganization: ResetOrganizationUseCase;
 }
 
 /** The providers that take custom OAuth apps, from their proto names. */
@@ -124,11 +128,20 @@ export function updatedToProto(s: SettingsView, changed: ChangedField[]): { upda
   return { updated, updatedFields };
 }
 
-/** engram.connections.v1.SettingsService: proto <-> use case mapping only. ResetOrganization and SuggestProfileBuckets are not served yet. */
+/**
+ * engram.connections.v1.SettingsService: proto <-> use case mapping only.
+ * ResetOrganization answers for the connections side (the gateway adds the
+ * document and memory sides); SuggestProfileBuckets is not served yet.
+ */
 export function settingsGrpc(uc: SettingsUseCases): ServiceImplementation {
   return implement(SettingsService, {
     async GetSettings(req: GetSettingsRequest__Output): Promise<GetSettingsResponse> {
       return { settings: settingsToProto(await uc.getSettings.execute(tenantOf(req.context))) };
+    },
+
+    async ResetOrganization(req: ResetOrganizationRequest__Output): Promise<ResetOrganizationResponse> {
+      const out = await uc.resetOrganization.execute(tenantOf(req.context), req.confirmation);
+      return { success: true, deletedConnections: out.deletedConnections, settingsReset: out.settingsReset };
     },
 
     async UpdateSettings(req: UpdateSettingsRequest__Output): Promise<UpdateSettingsResponse> {

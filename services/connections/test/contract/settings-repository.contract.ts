@@ -113,6 +113,24 @@ export function settingsRepositoryContract(open: () => Promise<SettingsRepositor
     expect((await get.execute("c")).workspacePrompt).toBeNull();
   });
 
+  it("deletes one tenant's settings (its OAuth applications too), through a reopen, leaving the others", async () => {
+    await update.execute({
+      tenantId: "a",
+      patch: { chunkSize: 512, oauthApps: { notion: { clientId: "a-n", clientSecret: "a-secret", customKeyEnabled: true } } },
+    });
+    await update.execute({ tenantId: "b", patch: { chunkSize: 256 } });
+    expect(await repo.delete("a")).toBe(true);
+    expect(await repo.get("a")).toBeUndefined();
+    expect((await get.execute("a")).oauthApps.find((x) => x.provider === "notion")?.clientId ?? null).toBeNull();
+    expect(await repo.delete("a")).toBe(false);
+    repo = await h.reopen();
+    expect(await repo.get("a")).toBeUndefined();
+    expect((await repo.get("b"))?.chunkSize).toBe(256);
+    // The tenant starts over.
+    await repo.update("a", () => ({ ...emptySettings("a"), chunkSize: 1024 }));
+    expect((await repo.get("a"))?.chunkSize).toBe(1024);
+  });
+
   it("applies update-mask semantics across calls and reports the sent fields", async () => {
     await update.execute({ tenantId: "acme", patch: { filterPrompt: "f", chunkSize: 500, oauthApps: { notion: { clientId: "n", clientSecret: "s" } } } });
     const res = await update.execute({ tenantId: "acme", patch: { filterPrompt: null, oauthApps: { notion: { clientSecret: null } } } });

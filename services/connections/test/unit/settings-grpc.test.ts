@@ -139,8 +139,18 @@ describe("SettingsService over gRPC (connections module)", () => {
     expect((await rejectionOf(client.GetSettings({}))).code).toBe(status.INVALID_ARGUMENT);
   });
 
-  it("leaves ResetOrganization and SuggestProfileBuckets unimplemented", async () => {
-    expect((await rejectionOf(client.ResetOrganization({ context: ctx("acme"), confirmation: "acme" }))).code).toBe(status.UNIMPLEMENTED);
+  it("resets the organisation's settings only when confirmed with its slug, and leaves SuggestProfileBuckets unimplemented", async () => {
+    await client.UpdateSettings({ context: ctx("acme"), chunkSize: 300, updateMask: ["chunk_size"] });
+    await client.UpdateSettings({ context: ctx("other"), chunkSize: 400, updateMask: ["chunk_size"] });
+    expect((await rejectionOf(client.ResetOrganization({ context: ctx("acme"), confirmation: "other" }))).code).toBe(status.INVALID_ARGUMENT);
+    expect((await client.GetSettings({ context: ctx("acme") })).settings?.chunkSize).toBe(300);
+    expect(await client.ResetOrganization({ context: ctx("acme"), confirmation: "acme" })).toMatchObject({
+      success: true,
+      deletedConnections: 0,
+      settingsReset: true,
+    });
+    expect((await client.GetSettings({ context: ctx("acme") })).settings?.chunkSize ?? null).toBeNull();
+    expect((await client.GetSettings({ context: ctx("other") })).settings?.chunkSize).toBe(400);
     expect((await rejectionOf(client.SuggestProfileBuckets({ context: ctx("acme") }))).code).toBe(status.UNIMPLEMENTED);
   });
 });

@@ -31,7 +31,6 @@ export function contractRoutes(b: Backends): Router {
   const r = Router();
 
   // Settings and container tags
-  r.post("/v3/settings/reset", forward(b.settings.ResetOrganization));
   r.post("/v3/settings/suggest-buckets", forward(b.settings.SuggestProfileBuckets));
   r.get("/v3/container-tags/list", forward(b.containerTags.ListContainerTags));
   r.post("/v3/container-tags/merge", forward(b.containerTags.MergeContainerTags));

@@ -112,7 +112,7 @@ export function presentUpdated(res: UpdateSettingsResponse__Output): Record<stri
   return out;
 }
 
-/** Organisation settings: GET and PATCH /v3/settings (served by the connections service). */
+/** Organisation settings: GET and PATCH /v3/settings (served by the connections service), and the organisation reset. */
 export function settingsRoutes(b: Backends): Router {
   const r = Router();
 
@@ -127,5 +127,33 @@ export function settingsRoutes(b: Backends): Router {
     res.json({ orgId: out.tenantId, orgSlug: out.orgSlug, updated: presentUpdated(out) });
   });
 
+  // The organisation reset, side by side: connections and settings first (they check the confirmation, so a wrong
+  // one touches nothing), then documents (with their chunks and files), then memories. Each side is idempotent: a
+  // reset cut short (a crash, a deadline) is finished by sending it again.
+  r.post("/v3/settings/reset", async (req, res) => {
+    const { confirmation } = resetBody.parse(req.body);
+    const context = callContext(req);
+    const connections = await b.settings.ResetOrganization({ context, confirmation }, req);
+    const content = await b.containerTags.ResetTenantContent({ context }, req);
+    const memories = await b.memories.PurgeTenantMemories({ context }, req);
+    res.json({
+      success: true,
+      deletedConnections: connections.deletedConnections,
+      deletedDocumentBatches: content.deletedDocumentBatches,
+      deletedDocumentsApprox: content.deletedDocumentsApprox,
+      deletedMemoryRows: memories.deletedMemoryRows,
+      deletedExtraSpaces: content.deletedExtraSpaces,
+      clearedDefaultSpaceContext: content.clearedDefaultSpaceContext,
+      // Engram keeps no memory registry apart from the memories themselves: purged with them.
+      clearedBrainMemoryRegistry: true,
+      settingsReset: connections.settingsReset,
+    });
+  });
+
   return r;
 }
+
+const resetBody = z.object(
+  { confirmation: z.string({ message: "confirmation: required, the organisation's slug (orgSlug)" }).min(1, "confirmation: must not be empty") },
+  { message: "the body must be a JSON object with confirmation" },
+);

@@ -61,15 +61,29 @@ export class DeleteDocumentsUseCase {
     return this.everyMatch({ tenantId, connectionId });
   }
 
-  /** Deletes page after page of the listing until none is left. */
-  private async everyMatch(scope: Pick<DocumentListQuery, "tenantId" | "namespaces" | "connectionId">): Promise<DeleteResult> {
+  /**
+   * Every document of the tenant (the organisation reset), with the
+   * namespaces that held them. Idempotent: a reset cut short is finished by
+   * running it again.
+   */
+  async byTenant(tenantId: string): Promise<DeleteResult & { namespaces: string[] }> {
+    return this.everyMatch({ tenantId });
+  }
+
+  /** Deletes page after page of the listing until none is left (or a page removes nothing: changed meanwhile, left for a retry). */
+  private async everyMatch(scope: Pick<DocumentListQuery, "tenantId" | "namespaces" | "connectionId">): Promise<DeleteResult & { namespaces: string[] }> {
     const deletedIds: string[] = [];
+    const namespaces = new Set<string>();
     for (;;) {
       const { items } = await this.repo.list({ ...scope, sort: "createdAt", order: "asc", offset: 0, limit: 500 });
       if (items.length === 0) break;
-      deletedIds.push(...(await this.remove(items)));
+      const removed = await this.remove(items);
+      if (removed.length === 0) break;
+      const gone = new Set(removed);
+      for (const d of items) if (gone.has(d.id)) namespaces.add(d.namespace);
+      deletedIds.push(...removed);
     }
-    return { count: deletedIds.length, deletedIds, errors: [] };
+    return { count: deletedIds.length, deletedIds, errors: [], namespaces: [...namespaces].sort() };
   }
 
   private async remove(docs: DocumentRecord[]): Promise<string[]> {

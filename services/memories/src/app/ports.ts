@@ -47,6 +47,12 @@ export interface MemoryRepository {
   findExpired(now: string, limit: number): Promise<MemoryRecord[]>;
   isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean>;
   write(w: MemoryWrite): Promise<boolean>;
+  /**
+   * Removes every memory row of the tenant for good (every version,
+   * forgotten or not, with its provenance, vectors and formation marks):
+   * the organisation reset. Returns the rows removed; idempotent.
+   */
+  purgeTenant(tenantId: string): Promise<number>;
   close(): Promise<void>;
 }
 

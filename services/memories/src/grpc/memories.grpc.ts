@@ -5,6 +5,8 @@ import type { CreateMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/
 import type { CreateMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesResponse";
 import type { ForgetMatchingMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMatchingMemoriesRequest";
 import type { ForgetMatchingMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMatchingMemoriesResponse";
+import type { PurgeTenantMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/PurgeTenantMemoriesRequest";
+import type { PurgeTenantMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/PurgeTenantMemoriesResponse";
 import type { ForgetMemoriesByIdsRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByIdsRequest";
 import type { ForgetMemoriesByIdsResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByIdsResponse";
 import type { ForgetMemoriesByQueryRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByQueryRequest";
@@ -152,6 +154,11 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImplementation {
     async ListDocumentMemories(req: ListDocumentMemoriesRequest__Output): Promise<ListDocumentMemoriesResponse> {
       const memories = await uc.list.ofDocument(tenantOf(req.context), req.namespace, req.documentId, req.includeForgotten);
       return { memories: memories.map(memoryToProto) };
+    },
+
+    // The organisation reset (POST /v3/settings/reset, through the gateway).
+    async PurgeTenantMemories(req: PurgeTenantMemoriesRequest__Output): Promise<PurgeTenantMemoriesResponse> {
+      return { deletedMemoryRows: await uc.repo.purgeTenant(tenantOf(req.context)) };
     },
 
     async BatchGetMemories(req: BatchGetMemoriesRequest__Output): Promise<BatchGetMemoriesResponse> {

@@ -66,6 +66,35 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       expect(await repo.namespaces("t3")).toEqual([]);
     });
 
+    it("purges every row of one tenant (searched, listed and formed before), leaving other tenants whole", async () => {
+      const a = memory({ content: "Grace plays the violin", sources: [{ documentId: "d1", chunkPositions: [0] }] });
+      const b = memory({ content: "Grace plays the violin well", namespace: "ns2", isForgotten: true, forgottenAt: NOW });
+      const other = memory({ content: "Grace plays the violin too", tenantId: "t2" });
+      await repo.write({ records: [a, b, other], formation: { tenantId: "t1", documentId: "d1", generation: 1 } });
+      // Loaded into the search side first: the purge must reach it too.
+      expect(await search("violin")).toEqual([a.content]);
+      expect(await repo.purgeTenant("t1")).toBe(2);
+      expect(await search("violin")).toEqual([]);
+      expect(await repo.findById("t1", a.id)).toBeUndefined();
+      expect(await repo.findByDocument("t1", "d1")).toEqual([]);
+      expect(await repo.namespaces("t1")).toEqual([]);
+      const all = { tenantId: "t1", namespaces: ["ns1", "ns2"], sort: "createdAt" as const, order: "asc" as const, offset: 0, limit: 10, now: NOW };
+      expect((await repo.list(all)).items).toEqual([]);
+      expect((await repo.list({ ...all, includeForgotten: true })).items).toEqual([]);
+      expect(await repo.isFormed("t1", "d1", 1)).toBe(false);
+      expect(await search("violin", { tenantId: "t2", namespaces: ["ns1"] })).toEqual([other.content]);
+      expect(await repo.purgeTenant("t1")).toBe(0);
+      // The tenant starts over: new memories are searchable.
+      const again = memory({ content: "Grace plays the cello" });
+      await repo.write({ records: [again] });
+      expect(await search("cello")).toEqual([again.content]);
+      if (h.reopen) {
+        repo = await h.reopen();
+        expect(await repo.findById("t1", a.id)).toBeUndefined();
+        expect(await repo.findById("t2", other.id)).toEqual(other);
+      }
+    });
+
     it("replaces a record by id and keeps the stored fields exactly", async () => {
       const a = memory({ content: "Carol prefers tea", sources: [{ documentId: "d1", chunkPositions: [0, 2] }] });
       await repo.write({ records: [a] });

@@ -72,6 +72,14 @@ export class SqliteSettingsRepository implements SettingsRepository {
     });
   }
 
+  async delete(tenantId: string): Promise<boolean> {
+    return this.tx(() => {
+      const apps = this.stmt("DELETE FROM oauth_apps WHERE tenant_id = ?").run(tenantId).changes;
+      const rows = this.stmt("DELETE FROM org_settings WHERE tenant_id = ?").run(tenantId).changes;
+      return apps + rows > 0;
+    });
+  }
+
   /**
    * Records which key seals the stored secrets (its fingerprint, not the key).
    * A different key is refused while sealed secrets exist, since none of them

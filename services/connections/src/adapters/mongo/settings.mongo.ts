@@ -132,6 +132,10 @@ export class MongoSettingsRepository implements SettingsRepository {
     return d ? fromSettingsDoc(d) : undefined;
   }
 
+  async delete(tenantId: string): Promise<boolean> {
+    return (await this.collection.deleteOne({ _id: tenantId })).deletedCount > 0;
+  }
+
   async update(tenantId: string, change: (current: OrgSettings | undefined) => OrgSettings): Promise<OrgSettings> {
     for (;;) {
       const cur = await this.collection.findOne({ _id: tenantId });

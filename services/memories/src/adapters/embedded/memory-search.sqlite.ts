@@ -192,6 +192,17 @@ export class SqliteMemorySearch {
     for (const [key, records] of toEngine) this.engine.upsert(key, records);
   }
 
+  /** Forgets every loaded partition of the tenant (its rows are gone): the next use loads them again, empty. */
+  dropTenant(tenantId: string): void {
+    for (const [key, p] of this.partitions) {
+      if (key.split("\u0000")[0] !== tenantId) continue;
+      for (const rid of p.records.keys()) this.byRid.delete(rid);
+      this.partitions.delete(key);
+      this.handoff.delete(key);
+      this.engine.evict(key);
+    }
+  }
+
   async namespaces(tenantId: string): Promise<string[]> {
     return (this.stmt(TENANT_NAMESPACES_SQL).all({ tenant_id: tenantId }) as { namespace: string }[]).map((r) => r.namespace);
   }

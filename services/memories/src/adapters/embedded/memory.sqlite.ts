@@ -209,6 +209,16 @@ export class SqliteMemoryStore implements MemoryRepository {
     });
   }
 
+  async purgeTenant(tenantId: string): Promise<number> {
+    const removed = this.tx(() => {
+      this.stmt("DELETE FROM memory_sources WHERE tenant_id = ?").run(tenantId);
+      this.stmt("DELETE FROM formations WHERE tenant_id = ?").run(tenantId);
+      return this.stmt("DELETE FROM memories WHERE tenant_id = ?").run(tenantId).changes;
+    });
+    this.reads.dropTenant(tenantId);
+    return removed;
+  }
+
   async chains(tenantId: string, rootIds: string[]): Promise<MemoryRecord[]> {
     if (rootIds.length === 0) return [];
     return this.rows(CHAINS_SQL, { tenant_id: tenantId, roots: JSON.stringify(rootIds) });

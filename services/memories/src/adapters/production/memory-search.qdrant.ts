@@ -127,6 +127,11 @@ export class QdrantMemorySearch extends QdrantCollectionAdapter {
     await this.client.delete(this.collection, { points: ids.map((id) => pointId(tenantId, id)), wait: true });
   }
 
+  /** Removes every memory point of the tenant (the organisation reset). */
+  async deleteTenant(tenantId: string): Promise<void> {
+    await this.client.delete(this.collection, { filter: toQdrantFilter({ tenantId }), wait: true });
+  }
+
   async search(q: MemorySearchQuery): Promise<MemorySearchHit[]> {
     if (!q.text.trim()) return [];
     const conditions: QdrantCondition[] = [{ key: "isLatest", match: { value: true } }];

@@ -216,6 +216,18 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     }
   }
 
+  /**
+   * MongoDB first (the record of truth): searches hydrate their hits from it
+   * and drop ids it no longer has, so points a failed Qdrant delete leaves
+   * behind are never shown, and running the reset again removes them.
+   */
+  async purgeTenant(tenantId: string): Promise<number> {
+    const removed = (await this.memories.deleteMany({ tenantId })).deletedCount;
+    await this.formations.deleteMany({ tenantId });
+    await this.o.search.deleteTenant(tenantId);
+    return removed;
+  }
+
   // --- write ---
 
   async write(w: MemoryWrite): Promise<boolean> {
