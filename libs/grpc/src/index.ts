@@ -7,4 +7,5 @@ export * from "./services";
 export * from "./enums";
 export * from "./health";
 export * from "./clients/org-settings";
+export * from "./clients/effective-buckets";
 export * from "./context";

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /**
  * Typed, recognisable identifiers. Every service-generated id is 22
@@ -15,6 +15,8 @@ export const ID_KINDS = {
   event: "e",
   /** One bulk operation (a forget-matching call tags every memory it forgets). */
   batch: "b",
+  /** A container tag (a space): derived from its tenant and name, see spaceIdOf. */
+  space: "s",
 } as const;
 
 export type IdKind = keyof typeof ID_KINDS;
@@ -46,6 +48,18 @@ function randomBase62(length: number): string {
 
 export function newId(kind: IdKind): string {
   return `${ID_KINDS[kind]}_${randomBase62(BODY_LENGTH)}`;
+}
+
+/**
+ * The id of a container tag (OpenAPI's space id): the same for the same
+ * tenant and tag on every replica and across restarts, with nothing stored,
+ * so a tag that only has documents or memories has one too.
+ */
+export function spaceIdOf(tenantId: string, namespace: string): string {
+  const digest = createHash("sha256").update(`${tenantId}\u0000${namespace}`).digest();
+  let body = "";
+  for (let i = 0; body.length < BODY_LENGTH; i++) body += ALPHABET[digest[i % digest.length]! % 62];
+  return `${ID_KINDS.space}_${body}`;
 }
 
 const SERVICE_ID = /^([a-z])_[0-9A-Za-z]{20}$/;

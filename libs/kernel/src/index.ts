@@ -4,3 +4,4 @@ export * from "./status";
 export * from "./json";
 export * from "./clock";
 export * from "./scope";
+export * from "./buckets";

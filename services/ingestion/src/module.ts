@@ -9,6 +9,7 @@ import { SqliteDocumentRepository } from "./adapters/embedded/document.sqlite";
 import { FsFileStore } from "./adapters/filesystem/file-store.fs";
 import { AddDocumentBatchUseCase, AddDocumentUseCase } from "./app/add-document.usecase";
 import { containerTagsGrpc } from "./grpc/container-tags.grpc";
+import { ContainerTagsUseCase } from "./app/container-tags.usecase";
 import { DeleteDocumentsUseCase } from "./app/delete-documents.usecase";
 import { FileUrlUseCase } from "./app/file-url.usecase";
 import { GetDocumentUseCase } from "./app/get-document.usecase";
@@ -19,7 +20,7 @@ import { stateEventsHandler } from "./app/state-events.consumer";
 import { UpdateDocumentUseCase } from "./app/update-document.usecase";
 import { UploadDocumentFileUseCase } from "./app/upload-document-file.usecase";
 import type { IngestionConfig } from "./config";
-import type { DocumentRepository, FileStore } from "./app/ports";
+import type { ContainerTagRepository, DocumentRepository, FileStore } from "./app/ports";
 import { ingestionGrpc } from "./grpc/ingestion.grpc";
 import { conversationGrpc } from "./grpc/conversation.grpc";
 import { IngestConversationUseCase } from "./app/ingest-conversation.usecase";
@@ -28,7 +29,8 @@ export type OutboxPublisher = Pick<OutboxRelay<unknown>, "start" | "stop" | "not
 
 /** The service's stores, chosen by the composition root (embeddedIngestionStorage or @engram/ingestion/mongo). */
 export interface IngestionStorage {
-  repo: DocumentRepository;
+  /** Documents (with their outbox) and container-tag settings. */
+  repo: DocumentRepository & ContainerTagRepository;
   files: FileStore;
   /** Publishes the repository's outbox to the bus. */
   relay(bus: EventBus, log: Logger): OutboxPublisher;
@@ -99,8 +101,8 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         fileUrls: new FileUrlUseCase(repo, files, getDocument, fileUrlSecret(config), clock),
         files,
       }),
-      // The tenant reset; the container-tag operations answer UNIMPLEMENTED until their release.
-      containerTagsGrpc({ deleteDocuments }),
+      // Container tags and the tenant reset (their document side); merges answer UNIMPLEMENTED until their release.
+      containerTagsGrpc({ containerTags: new ContainerTagsUseCase({ tags: repo, deleteDocuments, clock }), deleteDocuments }),
     ],
     async start() {
       relay.start();

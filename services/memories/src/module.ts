@@ -6,7 +6,7 @@ import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { SqliteMemoryStore } from "./adapters/embedded/memory.sqlite";
 import { BusFormationEvents } from "./adapters/bus/formation-events.bus";
-import { OrgSettingsClient } from "@engram/grpc";
+import { EffectiveBuckets } from "@engram/grpc";
 import { GrpcSourceDocumentReader } from "./adapters/grpc/source-document.grpc";
 import { CreateMemoriesUseCase } from "./app/create-memories.usecase";
 import { ForgetMemoriesUseCase } from "./app/forget-memories.usecase";
@@ -20,6 +20,7 @@ import { RetireMemoriesUseCase } from "./app/retire-memories.usecase";
 import { UpdateMemoryUseCase } from "./app/update-memory.usecase";
 import type { MemoriesConfig } from "./config";
 import { memoriesGrpc } from "./grpc/memories.grpc";
+import { NamespaceMemoriesUseCase } from "./app/namespace-memories.usecase";
 
 export interface MemoriesDeps {
   config: MemoriesConfig;
@@ -53,7 +54,8 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
   const embedder = createEmbedder(config);
   const writer = new MemoryWriter(store, embedder);
   const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS }, deps.chunks);
-  const buckets = new OrgSettingsClient(config.CONNECTIONS_ADDRESS);
+  // The organisation's profile buckets and, on top, the container tag's own.
+  const buckets = new EffectiveBuckets({ connections: config.CONNECTIONS_ADDRESS, ingestion: config.INGESTION_ADDRESS });
   const retire = new RetireMemoriesUseCase(store, clock);
   const form = new FormMemoriesUseCase({
     repo: store,
@@ -78,6 +80,7 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
         update: new UpdateMemoryUseCase({ repo: store, writer, clock, lock }),
         forget: new ForgetMemoriesUseCase({ repo: store, clock, lock }),
         list: new ListMemoriesUseCase(store, clock),
+        namespaces: new NamespaceMemoriesUseCase({ repo: store, clock, lock }),
         repo: store,
       }),
     ],

@@ -1,4 +1,4 @@
-import { OrgSettingsClient } from "@engram/grpc";
+import { EffectiveBuckets } from "@engram/grpc";
 import { type ChunkIndex, createEmbedder } from "@engram/index";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Nlp } from "@engram/nlp";
@@ -32,7 +32,8 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
   const preparer = new QueryPreparer(createEmbedder(config), deps.nlp.rewriter);
   const documents = new SearchDocumentsUseCase(deps.index);
   const lookup = new GrpcDocumentLookup(config.INGESTION_ADDRESS);
-  const buckets = new OrgSettingsClient(config.CONNECTIONS_ADDRESS);
+  // The organisation's profile buckets and, on top, the container tag's own.
+  const buckets = new EffectiveBuckets({ connections: config.CONNECTIONS_ADDRESS, ingestion: config.INGESTION_ADDRESS });
   const search = new SearchUseCase({
     memories: deps.memories,
     chunks: deps.index,

@@ -40,12 +40,8 @@ const REFUSALS: Record<string, Record<number, string>> = {
   getV3DocumentsByIdFileUrl: { 400: "a document added as text has no stored file to link to (section 4)" },
   patchV3DocumentsById: { 409: "the example's customId already names the document the POST example created: a caller id names one document (section 4)" },
   postV3SettingsSuggestBuckets: { 501: "bucket suggestions are not in this release (section 10)" },
-  getV3ContainerTagsList: { 501: "container tags are not in this release (section 10)" },
-  getV3ContainerTagsByContainerTag: { 501: "container tags are not in this release (section 10)" },
-  patchV3ContainerTagsByContainerTag: { 501: "container tags are not in this release (section 10)" },
-  deleteV3ContainerTagsByContainerTag: { 501: "container tags are not in this release (section 10)" },
-  postV3ContainerTagsMerge: { 501: "container tags are not in this release (section 10)" },
-  getV3ContainerTagsMergeByMergeId: { 501: "container tags are not in this release (section 10)" },
+  postV3ContainerTagsMerge: { 501: "container-tag merges are not in this release (section 10)" },
+  getV3ContainerTagsMergeByMergeId: { 501: "container-tag merges are not in this release (section 10)" },
 };
 
 /**
@@ -60,6 +56,7 @@ const EXPECTED_4XX: Record<string, { status: number; variants?: ("full" | "minim
   deleteV3ConnectionsByProvider: [{ status: 404, why: "the example's container tags (user_123, project_123) name no connection" }],
   deleteV3ConnectionsByConnectionId: [{ status: 404, variants: ["minimal"], why: "the full variant deleted it" }],
   deleteV3DocumentsById: [{ status: 404, variants: ["minimal"], why: "the full variant deleted it" }],
+  deleteV3ContainerTagsByContainerTag: [{ status: 404, variants: ["minimal"], why: "the full variant deleted it" }],
   postV3SettingsReset: [
     {
       status: 400,

@@ -19,9 +19,8 @@ export interface OrgSettingsView {
  * SettingsService and cached briefly per tenant: memories classifies into
  * the profile buckets and recall builds profiles from them; the
  * pipeline-worker chunks new documents with the chunk size. A settings
- * service that does not offer the operation means "nothing set". Container
- * tags do not carry settings of their own yet, so the organisation's are the
- * effective ones for every namespace.
+ * service that does not offer the operation means "nothing set". The
+ * buckets that apply in a container tag add the tag's own (EffectiveBuckets).
  */
 export class OrgSettingsClient {
   private readonly client;

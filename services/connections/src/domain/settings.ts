@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type JsonValue } from "@engram/kernel";
+import { checkProfileBuckets, InvalidArgumentError, type JsonValue, normalizeProfileBuckets, type ProfileBucket } from "@engram/kernel";
 
 /** Providers that accept a custom OAuth application (OpenAPI: <provider>ClientId, ...). */
 export const OAUTH_PROVIDERS = ["google-drive", "notion", "onedrive", "github"] as const;
@@ -15,9 +15,6 @@ export function isOAuthProvider(p: string): p is OAuthProvider {
  * gateway's validation counts them.
  */
 export const SETTINGS_LIMITS = {
-  profileBuckets: 50,
-  bucketKey: 64,
-  bucketDescription: 2000,
   workspacePrompt: 1500,
   filterPrompt: 20_000,
   clientId: 1024,
@@ -29,14 +26,7 @@ export const SETTINGS_LIMITS = {
   chunkSizeMax: 2_147_483_647,
 } as const;
 
-export const BUCKET_KEY_RE = /^[a-z0-9][a-z0-9_-]*$/;
-
-export interface ProfileBucket {
-  /** Stable slug stored on every memory classified into the bucket. */
-  key: string;
-  /** What belongs in the bucket; "" when not given. */
-  description: string;
-}
+export type { ProfileBucket };
 
 /** A stored custom OAuth application. The client secret is sealed (encrypted): opaque bytes here. */
 export interface OAuthAppRecord {
@@ -194,23 +184,7 @@ export function validateSettingsPatch(patch: SettingsPatch): void {
   }
   checkString(problems, "workspacePrompt", patch.workspacePrompt, L.workspacePrompt);
 
-  const buckets = patch.profileBuckets;
-  if (buckets !== undefined && buckets !== null) {
-    if (!Array.isArray(buckets)) problems.push("profileBuckets: must be an array");
-    else {
-      if (buckets.length > L.profileBuckets) problems.push(`profileBuckets: at most ${L.profileBuckets} buckets (got ${buckets.length})`);
-      const seen = new Set<string>();
-      buckets.forEach((b, i) => {
-        const where = `profileBuckets[${i}]`;
-        if (typeof b?.key !== "string" || b.key.length < 1 || b.key.length > L.bucketKey || !BUCKET_KEY_RE.test(b.key)) {
-          problems.push(`${where}.key: must be 1-${L.bucketKey} characters of lowercase letters, digits, '_' and '-', starting with a letter or digit`);
-        } else if (seen.has(b.key)) {
-          problems.push(`${where}.key: duplicate bucket key '${b.key}'`);
-        } else seen.add(b.key);
-        checkString(problems, `${where}.description`, b?.description, L.bucketDescription);
-      });
-    }
-  }
+  checkProfileBuckets(problems, patch.profileBuckets);
 
   for (const [provider, app] of Object.entries(patch.oauthApps ?? {})) {
     if (!isOAuthProvider(provider)) {
@@ -249,7 +223,7 @@ export function applySettingsPatch(current: OrgSettings, patch: SettingsPatch, s
   if (patch.shouldLLMFilter !== undefined) next.shouldLLMFilter = patch.shouldLLMFilter;
   if (patch.chunkSize !== undefined) next.chunkSize = patch.chunkSize;
   if (patch.workspacePrompt !== undefined) next.workspacePrompt = patch.workspacePrompt;
-  if (patch.profileBuckets !== undefined) next.profileBuckets = (patch.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description ?? "" }));
+  if (patch.profileBuckets !== undefined) next.profileBuckets = normalizeProfileBuckets(patch.profileBuckets ?? []);
   for (const provider of OAUTH_PROVIDERS) {
     const change = patch.oauthApps?.[provider];
     if (!change) continue;

@@ -4,6 +4,7 @@ import type { KeyService } from "../auth/keys.service";
 import { conversationRoutes } from "../routes/conversations.routes";
 import { connectionRoutes, publicConnectionRoutes } from "../routes/connections.routes";
 import { contractRoutes } from "../routes/contract.routes";
+import { containerTagRoutes } from "../routes/container-tags.routes";
 import { v3DocumentRoutes } from "../routes/documents.v3.routes";
 import { v5DocumentRoutes } from "../routes/documents.v5.routes";
 import { memoryRoutes } from "../routes/memories.routes";
@@ -81,6 +82,7 @@ export function createApp(o: AppOptions): Express {
   app.use(settingsRoutes(o.backends));
   app.use(connectionRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(conversationRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
+  app.use(containerTagRoutes(o.backends));
   app.use(contractRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));

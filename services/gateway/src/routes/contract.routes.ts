@@ -30,14 +30,10 @@ const pathParam =
 export function contractRoutes(b: Backends): Router {
   const r = Router();
 
-  // Settings and container tags
+  // Bucket suggestions and container-tag merges (501 until their release)
   r.post("/v3/settings/suggest-buckets", forward(b.settings.SuggestProfileBuckets));
-  r.get("/v3/container-tags/list", forward(b.containerTags.ListContainerTags));
   r.post("/v3/container-tags/merge", forward(b.containerTags.MergeContainerTags));
   r.get("/v3/container-tags/merge/:mergeId", forward(b.containerTags.GetContainerTagMerge, pathParam("mergeId")));
-  r.get("/v3/container-tags/:containerTag", forward(b.containerTags.GetContainerTag, pathParam("containerTag")));
-  r.patch("/v3/container-tags/:containerTag", forward(b.containerTags.UpdateContainerTag, pathParam("containerTag")));
-  r.delete("/v3/container-tags/:containerTag", forward(b.containerTags.DeleteContainerTag, pathParam("containerTag")));
 
   return r;
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { protoEnum } from "@engram/grpc";
 import { parseFilter } from "@engram/filters";
-import { CONNECTOR_PROVIDERS, isDomainError } from "@engram/kernel";
+import { BUCKET_KEY_RE, CONNECTOR_PROVIDERS, isDomainError, PROFILE_BUCKET_LIMITS } from "@engram/kernel";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/json";
 
 /** Validation of REST inputs (shapes per the spec and the OpenAPI description). */
@@ -453,22 +453,23 @@ const nullableString = (field: string, max: number, opts: { nonEmpty?: boolean }
 
 const nullableBoolean = (field: string) => z.boolean({ message: `${field} must be a boolean or null` }).nullable();
 
-export const BUCKET_KEY_RE = /^[a-z0-9][a-z0-9_-]*$/;
-
 const profileBucket = z
   .object({
     key: z
       .string({ message: "key is required and must be a string" })
-      .min(1, "key must be 1-64 characters")
-      .max(64, "key must be 1-64 characters")
+      .min(1, `key must be 1-${PROFILE_BUCKET_LIMITS.key} characters`)
+      .max(PROFILE_BUCKET_LIMITS.key, `key must be 1-${PROFILE_BUCKET_LIMITS.key} characters`)
       .regex(BUCKET_KEY_RE, "key must be lowercase letters, digits, '_' and '-', starting with a letter or digit"),
-    description: z.string({ message: "description must be a string" }).max(2000, "description must be at most 2000 characters").optional(),
+    description: z
+      .string({ message: "description must be a string" })
+      .max(PROFILE_BUCKET_LIMITS.description, `description must be at most ${PROFILE_BUCKET_LIMITS.description} characters`)
+      .optional(),
   })
   .strict();
 
 export const profileBuckets = z
   .array(profileBucket, { message: "profileBuckets must be an array of {key, description}" })
-  .max(50, "profileBuckets holds at most 50 buckets")
+  .max(PROFILE_BUCKET_LIMITS.buckets, `profileBuckets holds at most ${PROFILE_BUCKET_LIMITS.buckets} buckets`)
   .superRefine((buckets, ctx) => {
     const seen = new Set<string>();
     buckets.forEach((b, i) => {

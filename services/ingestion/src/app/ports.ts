@@ -1,3 +1,4 @@
+import type { ContainerTagSettings, NamespaceDocumentStats } from "../domain/container-tag";
 import type { OutgoingMessage } from "@engram/bus";
 import type { FilterExpr } from "@engram/filters";
 import type { DocumentStatus } from "@engram/kernel";
@@ -57,6 +58,22 @@ export interface DocumentRepository {
  * Durable store for uploaded originals. `write` resolves only when the bytes
  * are on stable storage (the 2xx of a file add means exactly that).
  */
+/**
+ * Storage of container-tag settings (written by PATCH only) and the
+ * per-tag statistics of the tenant's documents. Every call is tenant-scoped.
+ */
+export interface ContainerTagRepository {
+  getTag(tenantId: string, namespace: string): Promise<ContainerTagSettings | undefined>;
+  /** Every tag of the tenant with stored settings, by name of tag. */
+  listTags(tenantId: string): Promise<ContainerTagSettings[]>;
+  /** Stores a tag's settings (created or replaced). */
+  putTag(settings: ContainerTagSettings): Promise<void>;
+  /** Removes a tag's settings; true when there were any. */
+  deleteTag(tenantId: string, namespace: string): Promise<boolean>;
+  /** Per tag: how many documents it holds and their first and last times (one tag, or every tag of the tenant). */
+  namespaceStats(tenantId: string, namespace?: string): Promise<NamespaceDocumentStats[]>;
+}
+
 export interface FileStore {
   /** Throws PayloadTooLargeError past maxBytes and leaves nothing behind. */
   write(key: string, chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<{ sizeBytes: number; sha256: string }>;

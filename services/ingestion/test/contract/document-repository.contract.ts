@@ -2,16 +2,17 @@ import { type OutgoingMessage, TOPICS } from "@engram/bus";
 import type { FilterExpr } from "@engram/filters";
 import { parseFilter } from "@engram/filters";
 import { AlreadyExistsError, type DocumentStatus, type JsonObject, newId } from "@engram/kernel";
-import type { DocumentListQuery, DocumentRepository } from "../../src/app/ports";
+import type { ContainerTagRepository, DocumentListQuery, DocumentRepository } from "../../src/app/ports";
+import type { ContainerTagSettings } from "../../src/domain/container-tag";
 import type { DocumentRecord } from "../../src/domain/document";
 
 /** One DocumentRepository adapter under test, fresh and empty. */
 export interface DocumentRepositoryHarness {
-  repo: DocumentRepository;
+  repo: DocumentRepository & ContainerTagRepository;
   /** Events stored in the outbox and not yet published, in publish order (read without claiming). */
   pendingEvents(): Promise<OutgoingMessage[]>;
   /** Closes the repository and opens it again on the same data. */
-  reopen(): Promise<DocumentRepository>;
+  reopen(): Promise<DocumentRepository & ContainerTagRepository>;
   close(): Promise<void>;
 }
 
@@ -53,7 +54,7 @@ const ids = (docs: { id: string }[]) => docs.map((d) => d.id);
  */
 export function documentRepositoryContract(open: () => Promise<DocumentRepositoryHarness>): void {
   let h: DocumentRepositoryHarness;
-  let repo: DocumentRepository;
+  let repo: DocumentRepository & ContainerTagRepository;
 
   beforeEach(async () => {
     h = await open();
@@ -65,6 +66,53 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
   });
 
   const types = async () => (await h.pendingEvents()).map((e) => `${e.headers["event-type"]}:${e.key}`);
+
+  describe("container tags", () => {
+    const tag = (over: Partial<ContainerTagSettings> = {}): ContainerTagSettings => ({
+      tenantId: "t1",
+      namespace: "research",
+      name: "Research notes",
+      entityContext: "Papers about tides",
+      memoryFilesystemPaths: ["/memory/"],
+      profileBuckets: [{ key: "papers", description: "" }],
+      createdAt: at(1),
+      updatedAt: at(1),
+      ...over,
+    });
+
+    it("stores a tag's settings, replaces them keeping the creation time, lists and deletes them per tenant, through a reopen", async () => {
+      await repo.putTag(tag());
+      await repo.putTag(tag({ tenantId: "t2", name: "Other tenant" }));
+      await repo.putTag(tag({ namespace: "alpha", name: null, entityContext: null, memoryFilesystemPaths: null, profileBuckets: [] }));
+      expect(await repo.getTag("t1", "research")).toEqual(tag());
+      expect(await repo.getTag("t1", "missing")).toBeUndefined();
+      await repo.putTag(tag({ name: "Renamed", updatedAt: at(5), createdAt: at(5) }));
+      expect(await repo.getTag("t1", "research")).toEqual(tag({ name: "Renamed", updatedAt: at(5) }));
+      repo = await h.reopen();
+      expect((await repo.listTags("t1")).map((t) => [t.namespace, t.name])).toEqual([
+        ["alpha", null],
+        ["research", "Renamed"],
+      ]);
+      expect(await repo.deleteTag("t1", "research")).toBe(true);
+      expect(await repo.deleteTag("t1", "research")).toBe(false);
+      expect((await repo.listTags("t1")).map((t) => t.namespace)).toEqual(["alpha"]);
+      expect((await repo.getTag("t2", "research"))?.name).toBe("Other tenant");
+    });
+
+    it("counts a tenant's documents per tag with their first creation and last change, one tag or all", async () => {
+      await repo.insert(record({ tenantId: "t1", namespace: "b", createdAt: at(3), updatedAt: at(9) }), []);
+      await repo.insert(record({ tenantId: "t1", namespace: "b", createdAt: at(1), updatedAt: at(4) }), []);
+      await repo.insert(record({ tenantId: "t1", namespace: "a", createdAt: at(2), updatedAt: at(2) }), []);
+      await repo.insert(record({ tenantId: "t2", namespace: "a", createdAt: at(0), updatedAt: at(20) }), []);
+      expect(await repo.namespaceStats("t1")).toEqual([
+        { namespace: "a", documentCount: 1, firstCreatedAt: at(2), lastUpdatedAt: at(2) },
+        { namespace: "b", documentCount: 2, firstCreatedAt: at(1), lastUpdatedAt: at(9) },
+      ]);
+      expect(await repo.namespaceStats("t1", "b")).toEqual([{ namespace: "b", documentCount: 2, firstCreatedAt: at(1), lastUpdatedAt: at(9) }]);
+      expect(await repo.namespaceStats("t1", "none")).toEqual([]);
+      expect(await repo.namespaceStats("t3")).toEqual([]);
+    });
+  });
 
   describe("reads and writes", () => {
     it("stores every field and reads the record back by id, scoped to the tenant, also after a reopen", async () => {

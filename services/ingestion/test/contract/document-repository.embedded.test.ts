@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SqliteDocumentRepository, STALE_DOCUMENTS_SQL } from "../../src/adapters/embedded/document.sqlite";
+import { NAMESPACE_STATS_SQL, SqliteDocumentRepository, STALE_DOCUMENTS_SQL } from "../../src/adapters/embedded/document.sqlite";
 import { type DocumentRepositoryHarness, documentRepositoryContract } from "./document-repository.contract";
 import { ingestionUseCasesContract } from "./ingestion-use-cases.contract";
 
@@ -45,6 +45,23 @@ describe("SqliteDocumentRepository query plans", () => {
         .join("; ");
       expect(plan).toMatch(/SEARCH documents USING INDEX documents_by_status \(status=\? AND updated_at<\?\)/);
       expect(plan).not.toMatch(/SCAN documents/);
+    } finally {
+      await repo.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("counts a tenant's documents per tag from documents_by_scope alone (no table read, no sort)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-ingestion-"));
+    const repo = new SqliteDocumentRepository(dir);
+    try {
+      for (const ns of [null, "research"]) {
+        const plan = (repo.db.prepare(`EXPLAIN QUERY PLAN ${NAMESPACE_STATS_SQL}`).all({ tenant_id: "t1", namespace: ns }) as { detail: string }[])
+          .map((r) => r.detail)
+          .join("; ");
+        expect(plan).toMatch(/documents USING INDEX documents_by_scope \(tenant_id=\?/);
+        expect(plan).not.toMatch(/TEMP B-TREE/);
+      }
     } finally {
       await repo.close();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,10 +1,15 @@
-import { filterFromProto, fromStruct, fromTimestamp, tenantOf, implement, MemoriesService, type ServiceImplementation } from "@engram/grpc";
+import { filterFromProto, fromStruct, fromTimestamp, tenantOf, implement, MemoriesService, type ServiceImplementation, toTimestamp } from "@engram/grpc";
 import type { BatchGetMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesRequest";
 import type { BatchGetMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/BatchGetMemoriesResponse";
 import type { CreateMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesRequest";
 import type { CreateMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/CreateMemoriesResponse";
 import type { ForgetMatchingMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMatchingMemoriesRequest";
 import type { ForgetMatchingMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMatchingMemoriesResponse";
+import type { CountNamespaceMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/CountNamespaceMemoriesRequest";
+import type { CountNamespaceMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/CountNamespaceMemoriesResponse";
+import type { ForgetNamespaceMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetNamespaceMemoriesRequest";
+import type { ForgetNamespaceMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetNamespaceMemoriesResponse";
+import type { NamespaceMemoriesUseCase } from "../app/namespace-memories.usecase";
 import type { PurgeTenantMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/PurgeTenantMemoriesRequest";
 import type { PurgeTenantMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/PurgeTenantMemoriesResponse";
 import type { ForgetMemoriesByIdsRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetMemoriesByIdsRequest";
@@ -32,6 +37,7 @@ import { ListMemoriesUseCase as ListLimits } from "../app/list-memories.usecase"
 
 export interface MemoriesUseCases {
   create: CreateMemoriesUseCase;
+  namespaces: NamespaceMemoriesUseCase;
   update: UpdateMemoryUseCase;
   forget: ForgetMemoriesUseCase;
   list: ListMemoriesUseCase;
@@ -154,6 +160,16 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImplementation {
     async ListDocumentMemories(req: ListDocumentMemoriesRequest__Output): Promise<ListDocumentMemoriesResponse> {
       const memories = await uc.list.ofDocument(tenantOf(req.context), req.namespace, req.documentId, req.includeForgotten);
       return { memories: memories.map(memoryToProto) };
+    },
+
+    // Container tags (through the gateway): their memory counts, and forgetting a deleted tag's memories.
+    async CountNamespaceMemories(req: CountNamespaceMemoriesRequest__Output): Promise<CountNamespaceMemoriesResponse> {
+      const counts = await uc.namespaces.counts(tenantOf(req.context), req.namespaces);
+      return { counts: counts.map((c) => ({ namespace: c.namespace, memoryCount: c.memoryCount, lastActivityAt: toTimestamp(c.lastActivityAt) })) };
+    },
+
+    async ForgetNamespaceMemories(req: ForgetNamespaceMemoriesRequest__Output): Promise<ForgetNamespaceMemoriesResponse> {
+      return { count: await uc.namespaces.forgetAll(tenantOf(req.context), req.namespace, req.reason) };
     },
 
     // The organisation reset (POST /v3/settings/reset, through the gateway).

@@ -1,8 +1,9 @@
 import { OUTBOX_TABLE_SQL, type OutgoingMessage, SqliteOutbox } from "@engram/bus";
-import { AlreadyExistsError, DOCUMENT_STATUSES, isFinalStatus } from "@engram/kernel";
+import { AlreadyExistsError, DOCUMENT_STATUSES, isFinalStatus, type ProfileBucket } from "@engram/kernel";
 import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import type { DocumentRecord } from "../../domain/document";
-import type { DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import type { ContainerTagRepository, DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import type { ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
 import { matchesFilter } from "@engram/filters";
 
 const MIGRATIONS = [
@@ -25,7 +26,39 @@ const MIGRATIONS = [
   `ALTER TABLE documents ADD COLUMN requeues INTEGER NOT NULL DEFAULT 0;`,
   `ALTER TABLE documents ADD COLUMN connection_id TEXT;
    CREATE INDEX documents_by_connection ON documents (tenant_id, connection_id, created_at) WHERE connection_id IS NOT NULL;`,
+  // Container-tag settings (PATCH /v3/container-tags/{tag}); the tags' statistics come from documents_by_scope.
+  `CREATE TABLE container_tags (
+     tenant_id TEXT NOT NULL, namespace TEXT NOT NULL,
+     name TEXT, entity_context TEXT, memory_filesystem_paths TEXT, profile_buckets TEXT NOT NULL,
+     created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+     PRIMARY KEY (tenant_id, namespace)) WITHOUT ROWID;`,
 ];
+
+/** Per-tag document statistics of a tenant (one tag when @namespace is set). */
+export const NAMESPACE_STATS_SQL = `SELECT namespace, count(*) AS n, min(created_at) AS first_created, max(updated_at) AS last_updated FROM documents
+  WHERE tenant_id = @tenant_id AND (@namespace IS NULL OR namespace = @namespace) GROUP BY namespace ORDER BY namespace`;
+
+interface TagRow {
+  tenant_id: string;
+  namespace: string;
+  name: string | null;
+  entity_context: string | null;
+  memory_filesystem_paths: string | null;
+  profile_buckets: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const fromTagRow = (r: TagRow): ContainerTagSettings => ({
+  tenantId: r.tenant_id,
+  namespace: r.namespace,
+  name: r.name,
+  entityContext: r.entity_context,
+  memoryFilesystemPaths: r.memory_filesystem_paths === null ? null : (JSON.parse(r.memory_filesystem_paths) as string[]),
+  profileBuckets: JSON.parse(r.profile_buckets) as ProfileBucket[],
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 interface Row {
   id: string;
@@ -136,7 +169,7 @@ function toParams(d: DocumentRecord): Record<string, unknown> {
 const COLUMNS = Object.keys(toParams({} as DocumentRecord));
 
 /** Embedded document store: <dataDir>/ingestion.db with the outbox beside the documents. */
-export class SqliteDocumentRepository implements DocumentRepository {
+export class SqliteDocumentRepository implements DocumentRepository, ContainerTagRepository {
   readonly db: SqliteDatabase;
   private readonly stmt: (sql: string) => SqliteStatement;
   private readonly tx: <T>(fn: () => T) => T;
@@ -311,6 +344,48 @@ export class SqliteDocumentRepository implements DocumentRepository {
   async listStale(olderThan: string, limit: number): Promise<DocumentRecord[]> {
     const rows = this.stmt(STALE_DOCUMENTS_SQL).all(olderThan, limit) as Row[];
     return rows.map(fromRow);
+  }
+
+  async getTag(tenantId: string, namespace: string): Promise<ContainerTagSettings | undefined> {
+    const r = this.stmt("SELECT * FROM container_tags WHERE tenant_id = ? AND namespace = ?").get(tenantId, namespace) as TagRow | undefined;
+    return r ? fromTagRow(r) : undefined;
+  }
+
+  async listTags(tenantId: string): Promise<ContainerTagSettings[]> {
+    return (this.stmt("SELECT * FROM container_tags WHERE tenant_id = ? ORDER BY namespace").all(tenantId) as TagRow[]).map(fromTagRow);
+  }
+
+  async putTag(t: ContainerTagSettings): Promise<void> {
+    this.stmt(
+      `INSERT INTO container_tags (tenant_id, namespace, name, entity_context, memory_filesystem_paths, profile_buckets, created_at, updated_at)
+       VALUES (@tenant_id, @namespace, @name, @entity_context, @memory_filesystem_paths, @profile_buckets, @created_at, @updated_at)
+       ON CONFLICT (tenant_id, namespace) DO UPDATE SET name = excluded.name, entity_context = excluded.entity_context,
+         memory_filesystem_paths = excluded.memory_filesystem_paths, profile_buckets = excluded.profile_buckets, updated_at = excluded.updated_at`,
+    ).run({
+      tenant_id: t.tenantId,
+      namespace: t.namespace,
+      name: t.name,
+      entity_context: t.entityContext,
+      memory_filesystem_paths: t.memoryFilesystemPaths === null ? null : JSON.stringify(t.memoryFilesystemPaths),
+      profile_buckets: JSON.stringify(t.profileBuckets),
+      created_at: t.createdAt,
+      updated_at: t.updatedAt,
+    });
+  }
+
+  async deleteTag(tenantId: string, namespace: string): Promise<boolean> {
+    return this.stmt("DELETE FROM container_tags WHERE tenant_id = ? AND namespace = ?").run(tenantId, namespace).changes > 0;
+  }
+
+  async namespaceStats(tenantId: string, namespace?: string): Promise<NamespaceDocumentStats[]> {
+    // documents_by_scope (tenant_id, namespace, created_at) covers the grouping and the first creation time.
+    const rows = this.stmt(NAMESPACE_STATS_SQL).all({ tenant_id: tenantId, namespace: namespace ?? null }) as {
+      namespace: string;
+      n: number;
+      first_created: string;
+      last_updated: string;
+    }[];
+    return rows.map((r) => ({ namespace: r.namespace, documentCount: r.n, firstCreatedAt: r.first_created, lastUpdatedAt: r.last_updated }));
   }
 
   async close(): Promise<void> {

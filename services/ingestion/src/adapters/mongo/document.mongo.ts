@@ -14,7 +14,8 @@ import {
   type Sort,
   withTransaction,
 } from "@engram/storage/mongo";
-import type { DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import type { ContainerTagRepository, DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import type { ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
 import type { DocumentRecord, StoredFile } from "../../domain/document";
 
 /**
@@ -153,9 +154,21 @@ const customIdTaken = (err: unknown): boolean =>
   err instanceof MongoServerError &&
   ((err.keyPattern as Record<string, unknown> | undefined)?.customId !== undefined || String(err.message).includes(CUSTOM_ID_INDEX));
 
+/** A container tag's settings in MongoDB (`container_tags`, one per tenant and tag). */
+export interface ContainerTagDoc extends Omit<ContainerTagSettings, "memoryFilesystemPaths"> {
+  _id: string;
+  memoryFilesystemPaths: string[] | null;
+}
+export const CONTAINER_TAGS_COLLECTION = "container_tags";
+export const CONTAINER_TAG_INDEXES: IndexSpec[] = [{ name: "tenant_namespace", key: { tenantId: 1, namespace: 1 }, unique: true }];
+const tagDocId = (tenantId: string, namespace: string) => JSON.stringify([tenantId, namespace]);
+const fromTagDoc = ({ _id, ...t }: ContainerTagDoc): ContainerTagSettings => ({ ...t, profileBuckets: t.profileBuckets.map((b) => ({ ...b })) });
+
 export interface MongoDocumentRepositoryOptions {
   /** Default `documents`. */
   collection?: string;
+  /** Default `container_tags`. */
+  tagsCollection?: string;
   /** The outbox written in the same transactions (default collection `outbox`). */
   outbox?: MongoOutboxOptions;
 }
@@ -167,21 +180,24 @@ export interface MongoDocumentRepositoryOptions {
  * and state sequence, like the embedded store). The connection belongs to
  * the caller: `close` does not close it.
  */
-export class MongoDocumentRepository implements DocumentRepository {
+export class MongoDocumentRepository implements DocumentRepository, ContainerTagRepository {
   readonly outbox: MongoOutbox;
   readonly collection: Collection<DocumentDoc>;
+  readonly tags: Collection<ContainerTagDoc>;
 
   constructor(
     private readonly db: Db,
     opts: MongoDocumentRepositoryOptions = {},
   ) {
     this.collection = db.collection<DocumentDoc>(opts.collection ?? DOCUMENTS_COLLECTION);
+    this.tags = db.collection<ContainerTagDoc>(opts.tagsCollection ?? CONTAINER_TAGS_COLLECTION);
     this.outbox = new MongoOutbox(db, opts.outbox);
   }
 
   /** Creates the collections and indexes of the documents and the outbox (idempotent; run at start). */
   async ensureIndexes(): Promise<void> {
     await ensureIndexes(this.db, this.collection.collectionName, DOCUMENT_INDEXES);
+    await ensureIndexes(this.db, this.tags.collectionName, CONTAINER_TAG_INDEXES);
     await this.outbox.ensureIndexes();
   }
 
@@ -395,6 +411,36 @@ export class MongoDocumentRepository implements DocumentRepository {
     if (limit <= 0) return [];
     const rows = await this.collection.find({ status: { $in: NON_FINAL }, updatedAt: { $lt: olderThan } }, { sort: { updatedAt: 1, _id: 1 }, limit }).toArray();
     return rows.map(fromDocumentDoc);
+  }
+
+  async getTag(tenantId: string, namespace: string): Promise<ContainerTagSettings | undefined> {
+    const d = await this.tags.findOne({ _id: tagDocId(tenantId, namespace), tenantId });
+    return d ? fromTagDoc(d) : undefined;
+  }
+
+  async listTags(tenantId: string): Promise<ContainerTagSettings[]> {
+    return (await this.tags.find({ tenantId }, { sort: { namespace: 1 } }).toArray()).map(fromTagDoc);
+  }
+
+  async putTag(t: ContainerTagSettings): Promise<void> {
+    const { createdAt, ...rest } = t;
+    await this.tags.updateOne({ _id: tagDocId(t.tenantId, t.namespace) }, { $set: rest, $setOnInsert: { createdAt } }, { upsert: true });
+  }
+
+  async deleteTag(tenantId: string, namespace: string): Promise<boolean> {
+    return (await this.tags.deleteOne({ _id: tagDocId(tenantId, namespace), tenantId })).deletedCount > 0;
+  }
+
+  async namespaceStats(tenantId: string, namespace?: string): Promise<NamespaceDocumentStats[]> {
+    // scope_created (tenantId, namespace, createdAt) serves the match and the grouping.
+    const rows = await this.collection
+      .aggregate<{ _id: string; n: number; first: string; last: string }>([
+        { $match: { tenantId, ...(namespace !== undefined ? { namespace } : {}) } },
+        { $group: { _id: "$namespace", n: { $sum: 1 }, first: { $min: "$createdAt" }, last: { $max: "$updatedAt" } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    return rows.map((r) => ({ namespace: r._id, documentCount: r.n, firstCreatedAt: r.first, lastUpdatedAt: r.last }));
   }
 
   async close(): Promise<void> {}

@@ -1,0 +1,177 @@
+import { status } from "@grpc/grpc-js";
+import { type Request, Router } from "express";
+import { z } from "zod";
+import { fromTimestamp } from "@engram/grpc";
+import type { ContainerTag__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ContainerTag";
+import type { NamespaceMemoryCount__Output } from "@engram/grpc/src/gen/engram/memories/v1/NamespaceMemoryCount";
+import { isServiceError } from "@engram/grpc";
+import { spaceIdOf } from "@engram/kernel";
+import type { Backends } from "../http/backends";
+import { callContext } from "../http/context";
+import { HttpProblem } from "../http/errors";
+import { profileBuckets, scope } from "./schemas";
+
+const iso = (t: Parameters<typeof fromTimestamp>[0]) => fromTimestamp(t)?.toISOString();
+const latest = (...times: (string | undefined)[]) =>
+  times
+    .filter((t): t is string => !!t)
+    .sort()
+    .at(-1);
+
+/** PATCH /v3/container-tags/{tag}: the description's fields, nothing else. */
+export const containerTagPatch = z
+  .object({
+    name: z.string({ message: "name must be a string" }).min(1, "name must be 1-100 characters").max(100, "name must be 1-100 characters").optional(),
+    entityContext: z
+      .string({ message: "entityContext must be a string or null" })
+      .max(1500, "entityContext must be at most 1500 characters")
+      .nullable()
+      .optional(),
+    memoryFilesystemPaths: z
+      .array(z.string().min(1, "memoryFilesystemPaths items must not be empty").max(1024, "memoryFilesystemPaths items must be at most 1024 characters"), {
+        message: "memoryFilesystemPaths must be an array of strings or null",
+      })
+      .max(100, "memoryFilesystemPaths holds at most 100 paths")
+      .nullable()
+      .optional(),
+    profileBuckets: profileBuckets.optional(),
+  })
+  .strict();
+
+const tagParam = (req: Request) => scope("containerTag").parse(String(req.params.containerTag));
+
+/** A tag as the documents side and the memories side know it (either may be absent). */
+interface TagParts {
+  namespace: string;
+  tag?: ContainerTag__Output;
+  memories?: NamespaceMemoryCount__Output;
+}
+
+function listItem(tenantId: string, p: TagParts) {
+  const t = p.tag;
+  const memoryActivity = iso(p.memories?.lastActivityAt);
+  const lastActivityAt = latest(iso(t?.lastActivityAt), memoryActivity) ?? null;
+  return {
+    id: t?.id || spaceIdOf(tenantId, p.namespace),
+    // Lists show the tag itself when no display name was set.
+    name: t?.name || p.namespace,
+    containerTag: p.namespace,
+    // The auto-maintained topic summary is not built yet.
+    description: t?.description || null,
+    // A tag with memories only has no stored times: its latest memory activity stands for both.
+    createdAt: iso(t?.createdAt) ?? memoryActivity ?? lastActivityAt,
+    updatedAt: latest(iso(t?.updatedAt), memoryActivity) ?? lastActivityAt,
+    isExperimental: t?.isExperimental ?? false,
+    isNova: p.namespace.startsWith("sm_project_"),
+    documentCount: t?.documentCount ?? 0,
+    memoryCount: p.memories?.memoryCount ?? 0,
+    lastActivityAt,
+  };
+}
+
+function settingsView(p: TagParts) {
+  const t = p.tag;
+  const item = listItem("", p);
+  return {
+    containerTag: p.namespace,
+    name: t?.name || null,
+    entityContext: t?.entityContext ?? null,
+    memoryFilesystemPaths: t?.memoryFilesystemPaths ? [...t.memoryFilesystemPaths.paths] : null,
+    profileBuckets: (t?.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description })),
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+
+const notFound = (err: unknown) => isServiceError(err) && err.code === status.NOT_FOUND;
+
+/**
+ * Container tags: the document side (settings, documents) from ingestion's
+ * ContainerTagService and the memory side (counts, forgetting) from the
+ * memories service, put together here so that neither service calls the
+ * other. A tag exists while it holds documents or active memories, or once
+ * its settings were set (PATCH creates them). Merges stay with the contract
+ * routes (501) until their release.
+ */
+export function containerTagRoutes(b: Backends): Router {
+  const r = Router();
+
+  r.get("/v3/container-tags/list", async (req, res) => {
+    const context = callContext(req);
+    const [tags, counts] = await Promise.all([
+      b.containerTags.ListContainerTags({ context }, req),
+      b.memories.CountNamespaceMemories({ context, namespaces: [] }, req),
+    ]);
+    const parts = new Map<string, TagParts>();
+    for (const tag of tags.containerTags) parts.set(tag.namespace, { namespace: tag.namespace, tag });
+    for (const m of counts.counts) parts.set(m.namespace, { ...(parts.get(m.namespace) ?? { namespace: m.namespace }), memories: m });
+    res.json([...parts.values()].sort((x, y) => (x.namespace < y.namespace ? -1 : 1)).map((p) => listItem(context.tenantId, p)));
+  });
+
+  r.get("/v3/container-tags/:containerTag", async (req, res) => {
+    res.json(settingsView(await tagParts(b, req, tagParam(req))));
+  });
+
+  r.patch("/v3/container-tags/:containerTag", async (req, res) => {
+    const namespace = tagParam(req);
+    const body = containerTagPatch.parse(req.body);
+    const sent = (Object.keys(body) as (keyof typeof body)[]).filter((k) => body[k] !== undefined);
+    const FIELD = {
+      name: "name",
+      entityContext: "entity_context",
+      memoryFilesystemPaths: "memory_filesystem_paths",
+      profileBuckets: "profile_buckets",
+    } as const;
+    const context = callContext(req);
+    const out = await b.containerTags.UpdateContainerTag(
+      {
+        context,
+        namespace,
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(typeof body.entityContext === "string" ? { entityContext: body.entityContext } : {}),
+        memoryFilesystemPaths: body.memoryFilesystemPaths ? { paths: body.memoryFilesystemPaths } : null,
+        profileBuckets: (body.profileBuckets ?? []).map((x) => ({ key: x.key, description: x.description ?? "" })),
+        updateMask: sent.map((k) => FIELD[k]),
+      },
+      req,
+    );
+    const memories = (await b.memories.CountNamespaceMemories({ context, namespaces: [namespace] }, req)).counts[0];
+    res.json(settingsView({ namespace, tag: out.containerTag ?? undefined, memories }));
+  });
+
+  r.delete("/v3/container-tags/:containerTag", async (req, res) => {
+    const namespace = tagParam(req);
+    const context = callContext(req);
+    let deletedDocumentsCount = 0;
+    let existed = true;
+    try {
+      deletedDocumentsCount = (await b.containerTags.DeleteContainerTag({ context, namespace }, req)).deletedDocumentsCount;
+    } catch (err) {
+      if (!notFound(err)) throw err;
+      existed = false;
+    }
+    const forgotten = (await b.memories.ForgetNamespaceMemories({ context, namespace, reason: "container tag deleted" }, req)).count;
+    if (!existed && forgotten === 0) throw new HttpProblem(404, "Container tag not found", `${namespace} holds no documents, memories or settings`);
+    res.json({ success: true, containerTag: namespace, deletedDocumentsCount, deletedMemoriesCount: forgotten });
+  });
+
+  return r;
+}
+
+/** The tag's two sides; 404 when neither knows it. */
+async function tagParts(b: Backends, req: Request, namespace: string): Promise<TagParts> {
+  const context = callContext(req);
+  const [tag, counts] = await Promise.all([
+    b.containerTags.GetContainerTag({ context, namespace }, req).then(
+      (o) => o.containerTag ?? undefined,
+      (err: unknown) => {
+        if (notFound(err)) return undefined;
+        throw err;
+      },
+    ),
+    b.memories.CountNamespaceMemories({ context, namespaces: [namespace] }, req),
+  ]);
+  const memories = counts.counts[0];
+  if (!tag && !memories) throw new HttpProblem(404, "Container tag not found", `${namespace} holds no documents, memories or settings`);
+  return { namespace, tag, memories };
+}

@@ -1,0 +1,105 @@
+import { waitFor } from "@engram/testing";
+import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+
+const KEY_A = "tenant-a-key-tags-0123456789abcdef0123";
+const KEY_B = "tenant-b-key-tags-0123456789abcdef0123";
+
+type Tag = { id: string; name: string; containerTag: string; documentCount: number; memoryCount: number; isNova: boolean; lastActivityAt: string | null };
+
+/**
+ * Container tags through the gateway: the list with counts from documents
+ * and memories, a tag's settings (PATCH creates them, a tag may be set up
+ * before its first document), its own profile buckets acting in profiles,
+ * deletion with its documents and memories, and tenants kept apart.
+ */
+describe("container tags end to end", () => {
+  const { a, b } = twoTenantStack(KEY_A, KEY_B);
+  const idle = (api: Api) =>
+    waitFor(async () => ((await api("GET", "/v3/documents/processing")).body.totalCount === 0 ? true : undefined), {
+      timeoutMs: 60_000,
+      what: "processing to end",
+    });
+  const list = async (api: Api) => (await api("GET", "/v3/container-tags/list")).body as Tag[];
+
+  it("lists, shows, configures and deletes tags, within the tenant", async () => {
+    expect((await a("POST", "/v3/documents", { content: "The tide table for Brest is published weekly.", containerTag: "research" })).status).toBe(200);
+    expect((await a("POST", "/v3/documents", { content: "Harbour fees rose in May.", containerTag: "research" })).status).toBe(200);
+    expect((await a("POST", "/v4/memories", { containerTag: "sm_project_notes", memories: [{ content: "Lena prefers morning meetings" }] })).status).toBe(201);
+    expect((await b("POST", "/v3/documents", { content: "Tenant b has its own research.", containerTag: "research" })).status).toBe(200);
+    await idle(a);
+    await idle(b);
+
+    const tags = await list(a);
+    const research = tags.find((t) => t.containerTag === "research")!;
+    expect(research).toMatchObject({ name: "research", documentCount: 2, isNova: false });
+    expect(research.id).toMatch(/^s_[0-9A-Za-z]{20}$/);
+    expect(research.lastActivityAt).not.toBeNull();
+    expect(tags.find((t) => t.containerTag === "sm_project_notes")).toMatchObject({ documentCount: 0, memoryCount: 1, isNova: true });
+    // Tenant b sees its own tag under the same name, with its own id and counts.
+    const theirs = (await list(b)).find((t) => t.containerTag === "research")!;
+    expect(theirs).toMatchObject({ documentCount: 1 });
+    expect(theirs.id).not.toBe(research.id);
+    expect((await list(b)).map((t) => t.containerTag)).not.toContain("sm_project_notes");
+
+    // Settings: none yet; PATCH sets them, and a tag may be configured before its first document.
+    expect((await a("GET", "/v3/container-tags/research")).body).toMatchObject({
+      containerTag: "research",
+      name: null,
+      entityContext: null,
+      memoryFilesystemPaths: null,
+      profileBuckets: [],
+    });
+    expect((await a("GET", "/v3/container-tags/nothing-here")).status).toBe(404);
+    const patched = await a("PATCH", "/v3/container-tags/research", {
+      name: "Research notes",
+      entityContext: "Papers and notes about harbours",
+      profileBuckets: [{ key: "harbours", description: "ports, fees, tides" }],
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      containerTag: "research",
+      name: "Research notes",
+      entityContext: "Papers and notes about harbours",
+      profileBuckets: [{ key: "harbours", description: "ports, fees, tides" }],
+    });
+    // A field not sent is kept; null clears.
+    expect((await a("PATCH", "/v3/container-tags/research", { entityContext: null })).body).toMatchObject({ name: "Research notes", entityContext: null });
+    expect((await a("PATCH", "/v3/container-tags/planned", { name: "Planned" })).status).toBe(200);
+    expect((await list(a)).find((t) => t.containerTag === "planned")).toMatchObject({ name: "Planned", documentCount: 0, memoryCount: 0 });
+    expect((await list(a)).find((t) => t.containerTag === "research")!.name).toBe("Research notes");
+    // Tenant b's tag of the same name is untouched.
+    expect((await b("GET", "/v3/container-tags/research")).body.name).toBeNull();
+
+    for (const bad of [{ name: "" }, { name: null }, { unknown: 1 }, { profileBuckets: [{ key: "Bad Key" }] }, { entityContext: "x".repeat(1501) }]) {
+      const res = await a("PATCH", "/v3/container-tags/research", bad);
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+      expectErrorBody(res.body);
+    }
+    expect((await a("GET", "/v3/container-tags/bad%20tag")).status).toBe(400);
+
+    // The tag's own bucket is offered in its profiles, on top of the organisation's.
+    expect((await a("PATCH", "/v3/settings", { profileBuckets: [{ key: "work", description: "job" }] })).status).toBe(200);
+    await waitFor(
+      async () => {
+        const keys = ((await a("POST", "/v4/profile/buckets", { containerTag: "research" })).body.buckets as { key: string }[] | undefined)?.map((x) => x.key);
+        return keys?.includes("harbours") && keys.includes("work") ? keys : undefined;
+      },
+      { timeoutMs: 15_000, what: "the tag's bucket to apply" },
+    );
+
+    // Deleted with its documents and memories; then it is gone.
+    const deleted = await a("DELETE", "/v3/container-tags/research");
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toMatchObject({ success: true, containerTag: "research", deletedDocumentsCount: 2 });
+    expect(typeof deleted.body.deletedMemoriesCount).toBe("number");
+    expect((await a("GET", "/v3/container-tags/research")).status).toBe(404);
+    expect((await a("DELETE", "/v3/container-tags/research")).status).toBe(404);
+    expect((await list(a)).map((t) => t.containerTag)).not.toContain("research");
+    const left = await a("POST", "/v4/search", { q: "tide table", containerTag: "research", searchMode: "hybrid", threshold: 0 });
+    expect(left.body.results).toEqual([]);
+    // A tag with memories only: its memories are forgotten.
+    expect((await a("DELETE", "/v3/container-tags/sm_project_notes")).body).toMatchObject({ deletedDocumentsCount: 0, deletedMemoriesCount: 1 });
+    // Tenant b still has its tag and document.
+    expect((await list(b)).find((t) => t.containerTag === "research")).toMatchObject({ documentCount: 1 });
+  });
+});
