@@ -7,16 +7,18 @@
  * - REST v3 with `Bearer`/`token` auth: /user, /user/emails, /user/repos (pages and a Link header),
  *   /repos/{o}/{r}, its branches, git trees (recursive or level by level, subtrees by sha) and blobs
  *   (base64), and repository webhooks (create, list, delete).
- * Controls: `clientId`/`clientSecret`, `account`, `requirePkce`, `denyNext` (the next authorization is
+ * The OAuth side is the shared FakeOAuthServer (`oauth`).
+ * Controls: `clientId`/`clientSecret`, `account`, `denyNext` (the next authorization is
  * denied), `expiringTokens`, `truncateTrees` (recursive trees answer `truncated: true` with the top level
  * only), `failNext` (a status and headers for the next REST request, by path prefix when given),
  * `revoke()`, `expireAccessTokens()`, `issueTokens()`. Content: `addRepo`, `putFile`, `deleteFile`,
  * `forcePush` (each push returns its push-event payload), and `deliver` (a signed webhook delivery,
  * tampered or with a given signature on demand). Logs: `requests`, `tokenRequests`, `refreshCount`, `hooks`.
  */
-import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { FakeOAuthServer, type FakeTokenRequest, readRequestBody } from "./fake-oauth";
 
 type TreeEntry = { name: string; mode: "100644" | "040000"; sha: string };
 type GitObject = { type: "blob"; content: Buffer } | { type: "tree"; entries: TreeEntry[] };
@@ -64,25 +66,15 @@ export interface FakeGitHubHook {
   insecureSsl: string;
 }
 
-export interface FakeGitHubTokenRequest {
-  grant_type: string;
-  client_id?: string;
-  client_auth: "basic" | "body" | "none";
-  redirect_uri?: string;
-  code_verifier: boolean;
-}
+/** A token request as the fake saw it. */
+export type FakeGitHubTokenRequest = FakeTokenRequest;
 
 export type FakeGitHubPushPayload = ReturnType<FakeGitHub["pushPayload"]>;
 
 const ZERO = "0".repeat(40);
 const NOT_FOUND: Reply = [404, { message: "Not Found" }];
 const sha1 = (b: string | Buffer) => createHash("sha1").update(b).digest("hex");
-const formDecode = (s: string) => new URLSearchParams(`v=${s}`).get("v") ?? "";
-const readBody = async (req: http.IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-};
+const readBody = async (req: http.IncomingMessage) => (await readRequestBody(req)).toString("utf8");
 
 export class FakeGitHub {
   readonly server = http.createServer((req, res) => {
@@ -91,27 +83,23 @@ export class FakeGitHub {
       res.end(String(e));
     });
   });
-  clientId = "gh-client-id";
-  clientSecret = "gh-client-secret";
-  scope = "repo,read:user,user:email";
+  /** GitHub's OAuth side: 8-hour user tokens with rotating refresh tokens, or classic ones (`expiringTokens = false`). */
+  readonly oauth = new FakeOAuthServer({
+    clientId: "gh-client-id",
+    clientSecret: "gh-client-secret",
+    accessTokenTtlS: 28800,
+    accessTokenPrefix: (expiring) => (expiring ? "ghu" : "gho"),
+    refreshTokenPrefix: "ghr",
+    scope: "repo,read:user,user:email",
+    extraTokenFields: (expiring) => (expiring ? { refresh_token_expires_in: 15897600 } : {}),
+  });
   account = { login: "octo", id: 1, email: "octo@example.com", name: "Octo Cat" };
-  /** Authorization requests without a S256 code_challenge are refused. */
-  requirePkce = true;
-  denyNext = false;
-  expiringTokens = true;
   truncateTrees = false;
   failNext: { status: number; headers?: Record<string, string>; pathPrefix?: string }[] = [];
   /** "METHOD /path?query" of each REST request. */
   requests: string[] = [];
-  tokenRequests: FakeGitHubTokenRequest[] = [];
-  /** Successful refresh_token grants. */
-  refreshCount = 0;
   hooks: FakeGitHubHook[] = [];
   readonly repos = new Map<string, FakeGitHubRepo>();
-  private readonly codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null }>();
-  private readonly accessTokens = new Set<string>();
-  /** refresh token → the access token issued with it */
-  private readonly refreshTokens = new Map<string, string>();
   private nextRepoId = 1000;
   private nextHookId = 1;
   private lastTime = 0;
@@ -126,25 +114,40 @@ export class FakeGitHub {
     await new Promise<void>((r) => this.server.close(() => r()));
   }
 
+  get clientId(): string {
+    return this.oauth.clientId;
+  }
+  get clientSecret(): string {
+    return this.oauth.clientSecret;
+  }
+  get refreshCount(): number {
+    return this.oauth.refreshCount;
+  }
+  get tokenRequests(): FakeTokenRequest[] {
+    return this.oauth.tokenRequests;
+  }
+  /** The next consent is refused by the user. */
+  set denyNext(v: boolean) {
+    this.oauth.denyNext = v;
+  }
+  /** false: classic never-expiring OAuth App tokens. */
+  set expiringTokens(v: boolean) {
+    this.oauth.expiringTokens = v;
+  }
+
   /** Issues a token (pair) as a successful exchange would, without the browser flow. */
   issueTokens() {
-    const access_token = `${this.expiringTokens ? "ghu" : "gho"}_${randomBytes(18).toString("hex")}`;
-    this.accessTokens.add(access_token);
-    if (!this.expiringTokens) return { access_token, token_type: "bearer", scope: this.scope };
-    const refresh_token = `ghr_${randomBytes(30).toString("hex")}`;
-    this.refreshTokens.set(refresh_token, access_token);
-    return { access_token, token_type: "bearer", scope: this.scope, refresh_token, expires_in: 28800, refresh_token_expires_in: 15897600 };
+    return this.oauth.issueTokens();
   }
 
   /** Every access and refresh token becomes invalid. */
   revoke(): void {
-    this.accessTokens.clear();
-    this.refreshTokens.clear();
+    this.oauth.revoke();
   }
 
   /** The current access tokens expire; their refresh tokens still work. */
   expireAccessTokens(): void {
-    this.accessTokens.clear();
+    this.oauth.expireAccessTokens();
   }
 
   /** `fullName` is "name" (owned by `account`) or "owner/name". */
@@ -308,84 +311,16 @@ export class FakeGitHub {
       res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
-    if (url.pathname === "/login/oauth/authorize" && method === "GET") return this.authorize(url.searchParams, res);
-    if (url.pathname === "/login/oauth/access_token" && method === "POST") return send(this.token(req, new URLSearchParams(await readBody(req))));
+    if (url.pathname === "/login/oauth/authorize" && method === "GET") return this.oauth.authorize(url.searchParams, res);
+    if (url.pathname === "/login/oauth/access_token" && method === "POST") return send(this.oauth.token(req, await readRequestBody(req)));
     this.requests.push(`${method} ${url.pathname}${url.search}`);
     const i = this.failNext.findIndex((f) => !f.pathPrefix || url.pathname.startsWith(f.pathPrefix));
     if (i >= 0) {
       const [fail] = this.failNext.splice(i, 1);
       return send([fail!.status, { message: http.STATUS_CODES[fail!.status] ?? "Failure" }, fail!.headers]);
     }
-    const token = /^(?:bearer|token) +(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
-    if (!token || !this.accessTokens.has(token)) return send([401, { message: "Bad credentials" }]);
+    if (!this.oauth.bearer(req, "token")) return send([401, { message: "Bad credentials" }]);
     send(this.rest(method, url, await readBody(req), `http://${req.headers.host}`));
-  }
-
-  private authorize(q: URLSearchParams, res: http.ServerResponse) {
-    const refuse = (why: string) => {
-      res.writeHead(400, { "content-type": "text/plain" });
-      res.end(why);
-    };
-    const clientId = q.get("client_id");
-    const redirectUri = q.get("redirect_uri");
-    const challenge = q.get("code_challenge");
-    if (clientId !== this.clientId) return refuse("unknown client_id");
-    if (!redirectUri || !URL.canParse(redirectUri)) return refuse("redirect_uri is missing or invalid");
-    if (challenge ? q.get("code_challenge_method") !== "S256" : this.requirePkce) return refuse("a S256 code_challenge is required");
-    const back = new URL(redirectUri);
-    if (this.denyNext) {
-      this.denyNext = false;
-      back.searchParams.set("error", "access_denied");
-      back.searchParams.set("error_description", "The user has denied your application access.");
-    } else {
-      const code = randomBytes(10).toString("hex");
-      this.codes.set(code, { clientId, redirectUri, challenge });
-      back.searchParams.set("code", code);
-    }
-    const state = q.get("state");
-    if (state !== null) back.searchParams.set("state", state);
-    res.writeHead(302, { location: back.href });
-    res.end();
-  }
-
-  private token(req: http.IncomingMessage, form: URLSearchParams): Reply {
-    const basic = /^basic +(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
-    let clientId = form.get("client_id");
-    let secret = form.get("client_secret");
-    if (basic) {
-      const [id = "", ...rest] = Buffer.from(basic, "base64").toString("utf8").split(":");
-      [clientId, secret] = [formDecode(id), formDecode(rest.join(":"))];
-    }
-    const grant = form.get("grant_type") ?? "";
-    this.tokenRequests.push({
-      grant_type: grant,
-      client_id: clientId ?? undefined,
-      client_auth: basic ? "basic" : secret ? "body" : "none",
-      redirect_uri: form.get("redirect_uri") ?? undefined,
-      code_verifier: form.has("code_verifier"),
-    });
-    if (clientId !== this.clientId || secret !== this.clientSecret)
-      return [401, { error: "invalid_client", error_description: "Client authentication failed." }];
-    const invalid: Reply = [400, { error: "invalid_grant", error_description: "The code or refresh token is incorrect or expired." }];
-    if (grant === "authorization_code") {
-      const code = form.get("code") ?? "";
-      const issued = this.codes.get(code);
-      this.codes.delete(code);
-      const verifier = form.get("code_verifier");
-      const pkce = !issued?.challenge || (verifier !== null && createHash("sha256").update(verifier).digest("base64url") === issued.challenge);
-      if (!issued || issued.clientId !== clientId || issued.redirectUri !== form.get("redirect_uri") || !pkce) return invalid;
-      return [200, this.issueTokens()];
-    }
-    if (grant === "refresh_token") {
-      const refresh = form.get("refresh_token") ?? "";
-      const access = this.refreshTokens.get(refresh);
-      if (access === undefined) return invalid;
-      this.refreshTokens.delete(refresh);
-      this.accessTokens.delete(access);
-      this.refreshCount++;
-      return [200, this.issueTokens()];
-    }
-    return [400, { error: "unsupported_grant_type" }];
   }
 
   private rest(method: string, url: URL, body: string, base: string): Reply {

@@ -24,6 +24,52 @@ export const connectionsConfigSchema = z.object({
   /** GitHub's REST API and its web host for OAuth (GitHub Enterprise Server, or a local fake in tests). */
   GITHUB_API_URL: z.string().url("must be a URL").default("https://api.github.com"),
   GITHUB_WEB_URL: z.string().url("must be a URL").default("https://github.com"),
+  /**
+   * Engram's own Google OAuth client (Drive and Gmail share it; a tenant's
+   * custom one, set as the google-drive app in PATCH /v3/settings, wins when
+   * enabled), and Google's endpoints (local fakes in tests).
+   */
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_AUTH_URL: z.string().url("must be a URL").default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_TOKEN_URL: z.string().url("must be a URL").default("https://oauth2.googleapis.com/token"),
+  /** The Drive API's root URL (the client's rootUrl). */
+  GOOGLE_DRIVE_API_URL: z.string().url("must be a URL").default("https://www.googleapis.com/"),
+  /** The Gmail API's root URL (the client's rootUrl). */
+  GMAIL_API_URL: z.string().url("must be a URL").default("https://gmail.googleapis.com/"),
+  /**
+   * Gmail real-time: the Pub/Sub topic users.watch publishes to
+   * (projects/<project>/topics/<topic>; grant gmail-api-push@system.gserviceaccount.com
+   * the Publisher role), pushed to {ENGRAM_PUBLIC_URL}/v3/connections/webhooks/gmail
+   * by an authenticated push subscription. Unset: Gmail follows the 4-hour schedule only.
+   */
+  GMAIL_PUBSUB_TOPIC: z
+    .string()
+    .regex(/^projects\/[^/]+\/topics\/[^/]+$/, "must be projects/<project>/topics/<topic>")
+    .optional(),
+  /** The audience the push subscription's OIDC token carries (default: the push URL). */
+  GMAIL_PUSH_AUDIENCE: z.string().min(1).optional(),
+  /** The service account the push subscription signs as; when set, tokens from any other account are refused. */
+  GMAIL_PUSH_SERVICE_ACCOUNT: z.string().min(1).optional(),
+  /** Where Google's token-signing certificates are published (PEM form). */
+  GOOGLE_CERTS_URL: z.string().url("must be a URL").default("https://www.googleapis.com/oauth2/v1/certs"),
+  /** Engram's own Notion public integration (a tenant's custom one wins when enabled) and Notion's API. */
+  NOTION_CLIENT_ID: z.string().min(1).optional(),
+  NOTION_CLIENT_SECRET: z.string().min(1).optional(),
+  NOTION_API_URL: z.string().url("must be a URL").default("https://api.notion.com"),
+  /**
+   * The verification token Notion sent to {ENGRAM_PUBLIC_URL}/v3/connections/webhooks/notion
+   * when the integration's webhook subscription was created (Engram logs it):
+   * signatures of Engram's integration's events are checked with it. Unset:
+   * Notion events are refused and Notion follows the 4-hour schedule.
+   */
+  NOTION_WEBHOOK_VERIFICATION_TOKEN: z.string().min(1).optional(),
+  /** Engram's own Microsoft Entra application (a tenant's custom one wins when enabled), and Microsoft's endpoints. */
+  MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
+  MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The authority: .../common for work and school accounts of any tenant, or .../<tenant id> for one organisation. */
+  MICROSOFT_LOGIN_URL: z.string().url("must be a URL").default("https://login.microsoftonline.com/common"),
+  GRAPH_API_URL: z.string().url("must be a URL").default("https://graph.microsoft.com/v1.0"),
   /** Wait after a webhook before its sync, so that a burst of pushes is one sync (ms; the hosted service waits about 10 minutes). */
   WEBHOOK_DEBOUNCE_MS: env.int(120_000, { min: 0, max: 3_600_000 }),
   /** Granola's API (a local fake in tests). */

@@ -31,7 +31,13 @@ import { OAuthClient } from "./adapters/oauth/oauth-client";
 import { SettingsOAuthApps } from "./adapters/oauth/oauth-apps";
 import { OAuthFlow } from "./app/oauth-flow";
 import { ProviderEndpoints } from "./app/provider-endpoints.usecase";
-import { type OAuthApp, type OAuthConnector, OAUTH_PROVIDER_SPECS, withEndpoints } from "./domain/oauth";
+import { type OAuthApp, type OAuthConnector, type OAuthProviderSpec, OAUTH_PROVIDER_SPECS, withEndpoints } from "./domain/oauth";
+import type { Connector, ProviderAuth } from "./app/sync-ports";
+import { GoogleDriveConnector } from "./adapters/connectors/google-drive/drive-connector";
+import { GmailConnector } from "./adapters/connectors/gmail/gmail-connector";
+import { NotionConnector } from "./adapters/connectors/notion/notion-connector";
+import { OneDriveConnector } from "./adapters/connectors/onedrive/onedrive-connector";
+import { parseS3Secret, S3Connector } from "./adapters/connectors/s3/s3-connector";
 
 /** A settings store that checks, at start, that stored secrets were sealed with this key. */
 export type BoundSettingsRepository = SettingsRepository & { bindSecretKey(keyId: string): void | Promise<void> };
@@ -59,6 +65,38 @@ export function leaseHolder(dataDir: string): string {
   return `connections@${os.hostname()}#${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 12)}`;
 }
 
+/** Engram's own OAuth applications, from configuration (Gmail uses the Google client, as Drive does). */
+export function engramOAuthApps(config: ConnectionsConfig): Partial<Record<OAuthConnector, OAuthApp>> {
+  const app = (id: string | undefined, secret: string | undefined) => (id && secret ? { clientId: id, clientSecret: secret } : undefined);
+  const google = app(config.GOOGLE_CLIENT_ID, config.GOOGLE_CLIENT_SECRET);
+  const apps: Partial<Record<OAuthConnector, OAuthApp | undefined>> = {
+    github: app(config.GITHUB_CLIENT_ID, config.GITHUB_CLIENT_SECRET),
+    "google-drive": google,
+    gmail: google,
+    notion: app(config.NOTION_CLIENT_ID, config.NOTION_CLIENT_SECRET),
+    onedrive: app(config.MICROSOFT_CLIENT_ID, config.MICROSOFT_CLIENT_SECRET),
+  };
+  return Object.fromEntries(Object.entries(apps).filter(([, a]) => a !== undefined));
+}
+
+/** Each OAuth provider's spec with its endpoints from configuration (the real ones by default; local fakes in tests). */
+export function oauthSpecs(config: ConnectionsConfig): Record<OAuthConnector, OAuthProviderSpec> {
+  const githubWeb = config.GITHUB_WEB_URL.replace(/\/+$/, "");
+  const microsoft = config.MICROSOFT_LOGIN_URL.replace(/\/+$/, "");
+  const notion = config.NOTION_API_URL.replace(/\/+$/, "");
+  const google = { authorizeUrl: config.GOOGLE_AUTH_URL, tokenUrl: config.GOOGLE_TOKEN_URL };
+  return {
+    github: withEndpoints(OAUTH_PROVIDER_SPECS.github, {
+      authorizeUrl: `${githubWeb}/login/oauth/authorize`,
+      tokenUrl: `${githubWeb}/login/oauth/access_token`,
+    }),
+    "google-drive": withEndpoints(OAUTH_PROVIDER_SPECS["google-drive"], google),
+    gmail: withEndpoints(OAUTH_PROVIDER_SPECS.gmail, google),
+    notion: withEndpoints(OAUTH_PROVIDER_SPECS.notion, { authorizeUrl: `${notion}/v1/oauth/authorize`, tokenUrl: `${notion}/v1/oauth/token` }),
+    onedrive: withEndpoints(OAUTH_PROVIDER_SPECS.onedrive, { authorizeUrl: `${microsoft}/oauth2/v2.0/authorize`, tokenUrl: `${microsoft}/oauth2/v2.0/token` }),
+  };
+}
+
 /** Connections, their sync runs and item ledgers in SQLite under the data directory (`connectors.db`). */
 export function embeddedConnectionRepository(config: Pick<ConnectionsConfig, "ENGRAM_DATA_DIR">): BoundConnectionRepository {
   return new SqliteConnectionRepository(config.ENGRAM_DATA_DIR);
@@ -70,12 +108,13 @@ export function embeddedSettingsRepository(config: Pick<ConnectionsConfig, "ENGR
 }
 
 /**
- * The connections service: the connection lifecycle and syncs (the web
- * crawler so far; the OAuth connectors answer UNIMPLEMENTED until their
- * release), and the organisation settings (client secrets sealed with the
- * secret key). SuggestProfileBuckets, resources,
- * configure, the OAuth callback and webhooks answer UNIMPLEMENTED (HTTP 501)
- * until their release. Nothing happens on import.
+ * The connections service: the connection lifecycle and syncs of every
+ * provider (the web crawler, Granola and S3 with direct credentials; GitHub,
+ * Google Drive, Gmail, Notion and OneDrive/SharePoint through OAuth), their
+ * webhooks and renewals, and the organisation settings (client secrets
+ * sealed with the secret key). ResetOrganization and SuggestProfileBuckets
+ * answer UNIMPLEMENTED (HTTP 501) until their release. Nothing happens on
+ * import.
  */
 export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const { config } = deps;
@@ -95,13 +134,16 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     defaultDelayMs: config.CRAWL_DEFAULT_DELAY_MS,
     analyse: (body, contentType) => pagePool.analyse(body, contentType),
   });
-  // A connection's API key, opened from its sealed credentials (bound to its tenant and id).
-  const apiKeyOf = (c: Connection) => {
+  // A direct connection's secret (an API key, S3 access keys), opened from its sealed credentials (bound to its tenant and id).
+  const credentialOf = (c: Connection) => {
     if (!c.sealedCredentials) throw new ConnectorError("auth_expired", "the connection has no credentials");
     return box.openString(c.sealedCredentials, connectionCredentialsContext(c.tenantId, c.id));
   };
-  const granola = new GranolaConnector({ baseUrl: config.GRANOLA_API_URL, apiKeyOf });
-  const checkCredentials: CredentialCheck = async (provider, key) => {
+  const granola = new GranolaConnector({ baseUrl: config.GRANOLA_API_URL, apiKeyOf: credentialOf });
+  const s3 = new S3Connector({ credentialsOf: (c) => parseS3Secret(credentialOf(c)), allowPrivate: config.ENGRAM_ALLOW_PRIVATE_URLS });
+  const checkCredentials: CredentialCheck = async (provider, key, metadata) => {
+    // S3: the access keys, bucket, prefix, region and endpoint, checked with one listing; answers the config to keep.
+    if (provider === "s3") return s3.check(key, metadata ?? {});
     if (provider !== "granola") return;
     try {
       await validateGranolaKey(key, { baseUrl: config.GRANOLA_API_URL });
@@ -112,17 +154,10 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     }
   };
   // OAuth: Engram's own applications from configuration, the tenant's custom ones from settings.
-  const engramApps: Partial<Record<OAuthConnector, OAuthApp>> =
-    config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET ? { github: { clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET } } : {};
-  const githubWeb = config.GITHUB_WEB_URL.replace(/\/+$/, "");
-  const specs = {
-    ...OAUTH_PROVIDER_SPECS,
-    github: withEndpoints(OAUTH_PROVIDER_SPECS.github, {
-      authorizeUrl: `${githubWeb}/login/oauth/authorize`,
-      tokenUrl: `${githubWeb}/login/oauth/access_token`,
-    }),
-  };
-  let github: GitHubConnector | undefined = undefined;
+  const engramApps = engramOAuthApps(config);
+  const specs = oauthSpecs(config);
+  // Connectors identify the account of a completed consent; filled in below, once they exist (they need the flow's tokens).
+  const oauthConnectors: Partial<Record<OAuthConnector, Connector>> = {};
   const oauth = new OAuthFlow({
     repo: deps.connections,
     sealer: box,
@@ -130,16 +165,39 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     specs,
     apps: new SettingsOAuthApps(repo, box, engramApps),
     // Plain-http token endpoints only when the operator configured one (a local fake).
-    tokens: new OAuthClient({ allowHttp: githubWeb.startsWith("http:"), now: () => clock.now().getTime() }),
-    identify: async (provider, tokens) => (provider === "github" && github ? github.identify(tokens.accessToken) : {}),
+    tokens: new OAuthClient({ allowHttp: Object.values(specs).some((s) => s.tokenUrl.startsWith("http:")), now: () => clock.now().getTime() }),
+    identify: async (provider, tokens) => (await oauthConnectors[provider]?.identify?.(tokens)) ?? {},
     publicUrl: config.ENGRAM_PUBLIC_URL,
     clock,
     logger: log.child({ component: "oauth" }),
   });
-  github = new GitHubConnector({
-    baseUrl: config.GITHUB_API_URL,
-    authOf: (c) => ({ token: () => oauth.accessToken(c.tenantId, c.id), refreshed: (failed) => oauth.accessToken(c.tenantId, c.id, failed) }),
+  const authOf = (c: Connection): ProviderAuth => ({
+    token: () => oauth.accessToken(c.tenantId, c.id),
+    refreshed: (failed) => oauth.accessToken(c.tenantId, c.id, failed),
   });
+  Object.assign(oauthConnectors, {
+    github: new GitHubConnector({ baseUrl: config.GITHUB_API_URL, authOf }),
+    "google-drive": new GoogleDriveConnector({ apiUrl: config.GOOGLE_DRIVE_API_URL, authOf }),
+    gmail: new GmailConnector({
+      apiUrl: config.GMAIL_API_URL,
+      authOf,
+      push: {
+        topic: config.GMAIL_PUBSUB_TOPIC,
+        audience:
+          config.GMAIL_PUSH_AUDIENCE ??
+          (config.ENGRAM_PUBLIC_URL ? `${config.ENGRAM_PUBLIC_URL.replace(/\/+$/, "")}/v3/connections/webhooks/gmail` : undefined),
+        serviceAccountEmail: config.GMAIL_PUSH_SERVICE_ACCOUNT,
+        certsUrl: config.GOOGLE_CERTS_URL,
+      },
+    }),
+    notion: new NotionConnector({
+      apiUrl: config.NOTION_API_URL,
+      authOf,
+      webhookVerificationToken: config.NOTION_WEBHOOK_VERIFICATION_TOKEN,
+      logger: log.child({ component: "notion" }),
+    }),
+    onedrive: new OneDriveConnector({ graphUrl: config.GRAPH_API_URL, authOf }),
+  } satisfies Record<OAuthConnector, Connector>);
   // Each connection's webhooks are signed with a secret derived from the secret key: nothing to store or leak.
   const webhookKey = box.deriveKey("webhook-secret");
   const webhookTarget = (c: Connection) => ({
@@ -150,7 +208,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     {
       repo: deps.connections,
       sink,
-      connectors: { "web-crawler": crawler, granola, github },
+      connectors: { "web-crawler": crawler, granola, s3, ...oauthConnectors },
       clock,
       logger: log.child({ component: "sync" }),
       webhookTarget,

@@ -83,14 +83,18 @@ describe("web-crawler connection end to end", () => {
     expect((await a("GET", `/v3/documents/${docs[0]!.id}`)).status).toBe(404);
   });
 
-  it("refuses a web-crawler connection without a usable start URL, and connectors not yet available", async () => {
+  it("refuses a web-crawler connection without a usable start URL, and an OAuth connection with no OAuth application configured", async () => {
     for (const metadata of [{}, { startUrl: "ftp://example.com/" }, { startUrl: "not a url" }, { startUrl: "https://user:pw@example.com/" }]) {
       const r = await a("POST", "/v3/connections/web-crawler", { containerTag: "x", metadata });
       expect({ metadata, status: r.status }).toEqual({ metadata, status: 400 });
       expectErrorBody(r.body);
     }
-    const notion = await a("POST", "/v3/connections/notion", { containerTag: "x" });
-    expect(notion.status).toBe(501);
-    expectErrorBody(notion.body);
+    for (const provider of ["notion", "google-drive", "gmail", "onedrive", "github"]) {
+      const r = await a("POST", `/v3/connections/${provider}`, { containerTag: "x" });
+      expect({ provider, status: r.status }).toEqual({ provider, status: 400 });
+      expectErrorBody(r.body);
+      expect(r.body.error).toMatch(/no OAuth application is configured|need Engram.s public address/);
+    }
+    expect((await a("POST", "/v3/connections/list", { containerTags: ["x"] })).body).toEqual([]);
   });
 });

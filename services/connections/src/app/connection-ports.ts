@@ -37,6 +37,9 @@ export interface DueConnection {
 }
 
 /** How long a webhook delivery id is remembered for de-duplication (providers redeliver within days). */
+/** Most connections findByAccount returns (one account connected by many tenants is unusual; each is a sync). */
+export const ACCOUNT_MATCH_LIMIT = 50;
+
 export const DELIVERY_MEMORY_MS = 7 * 86_400_000;
 
 /**
@@ -110,6 +113,14 @@ export interface ConnectionRepository {
    * config moves the next scheduled sync to its interval (`syncIntervalMs`).
    * NotFoundError when absent, ConflictError when changed concurrently.
    */
+  /**
+   * The connections, across tenants, that read the provider-side account
+   * (at most ACCOUNT_MATCH_LIMIT, newest first): how a notification that
+   * names no connection (Gmail's Pub/Sub push, Notion's integration webhook)
+   * is routed after it was verified. The one look across tenants besides
+   * dueForSync.
+   */
+  findByAccount(provider: ConnectionProvider, account: string): Promise<Connection[]>;
   update(next: Connection): Promise<Connection>;
   /** Removes the connection with its item ledger, sync runs and lease. False when there was none. */
   delete(tenantId: string, id: string): Promise<boolean>;

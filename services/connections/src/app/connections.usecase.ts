@@ -1,8 +1,9 @@
-import { type Clock, InvalidArgumentError, NotFoundError, UnimplementedError } from "@engram/kernel";
+import { type Clock, InvalidArgumentError, type JsonObject, NotFoundError, UnimplementedError } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import {
   applyConnectionEvent,
   type Connection,
+  type ConnectionMetadata,
   type ConnectionProvider,
   isConnectionProvider,
   newConnection,
@@ -53,11 +54,39 @@ function startUrlOf(metadata: Record<string, unknown> | undefined): string {
   return url.toString();
 }
 
-/** Checks a direct connection's credentials with the provider before the connection exists (a refused key is a 400). */
-export type CredentialCheck = (provider: ConnectionProvider, credentials: string) => Promise<void>;
+/**
+ * Checks a direct connection's credentials with the provider before the
+ * connection exists (a refused key is a 400). Providers whose connection
+ * needs more than a key (S3: bucket, prefix, region, endpoint in
+ * `metadata`) get the metadata too, and answer the config the connection
+ * keeps and the metadata it shows.
+ */
+export type CredentialCheck = (
+  provider: ConnectionProvider,
+  credentials: string,
+  metadata?: ConnectionMetadata,
+) => Promise<void | { config?: JsonObject; metadata?: ConnectionMetadata }>;
 
 /** Providers whose connection takes an API key, given at creation as `metadata.apiKey` (never stored in the metadata). */
 const API_KEY_PROVIDERS: ReadonlySet<ConnectionProvider> = new Set(["granola"]);
+
+/** The access keys of an S3 connection, given at creation as metadata (sealed as its credentials, never stored in the metadata). */
+const S3_KEY_FIELDS = ["accessKeyId", "secretAccessKey"] as const;
+
+/** The S3 access keys taken out of the creation metadata, as the credentials to seal (JSON), and the metadata left. */
+function s3KeysOf(metadata: Record<string, unknown> | undefined): { credentials: string; rest: Record<string, unknown> } {
+  const { accessKeyId, secretAccessKey, ...rest } = metadata ?? {};
+  for (const [name, v] of [
+    ["accessKeyId", accessKeyId],
+    ["secretAccessKey", secretAccessKey],
+  ] as const)
+    if (typeof v !== "string" || v.length === 0 || v.length > 1024)
+      throw new InvalidArgumentError(
+        `an s3 connection needs metadata.${name}`,
+        `metadata: bucket, prefix, region, endpoint, and the access keys ${S3_KEY_FIELDS.join(" and ")}; the keys are checked with the provider, sealed at rest and never returned`,
+      );
+  return { credentials: JSON.stringify({ accessKeyId, secretAccessKey }), rest };
+}
 
 /**
  * The connection lifecycle: create, read, list, delete (with or without the
@@ -85,23 +114,36 @@ export class ConnectionsUseCases {
   async create(input: CreateConnectionInput): Promise<CreatedConnection> {
     if (!isConnectionProvider(input.provider)) throw new InvalidArgumentError(`unknown provider ${JSON.stringify(input.provider)}`);
     if (!this.deps.sync.supports(input.provider))
-      throw new UnimplementedError(
-        `connecting ${input.provider}`,
-        "this connector arrives in a later release; GitHub, Granola and the web crawler are available",
-      );
+      throw new UnimplementedError(`connecting ${input.provider}`, "this replica was started without that connector");
     if (isOAuthConnector(input.provider)) return this.createOAuth(input, input.provider);
-    const config = input.provider === "web-crawler" ? { startUrl: startUrlOf(input.metadata) } : undefined;
-    const { apiKey, ...metadata } = input.metadata ?? {};
+    let config: JsonObject | undefined = input.provider === "web-crawler" ? { startUrl: startUrlOf(input.metadata) } : undefined;
+    let metadata = input.metadata;
     const id = newConnectionId();
     let sealedCredentials: Uint8Array | undefined;
     if (API_KEY_PROVIDERS.has(input.provider)) {
+      const { apiKey, ...rest } = input.metadata ?? {};
       if (typeof apiKey !== "string" || apiKey.length === 0 || apiKey.length > 1024)
         throw new InvalidArgumentError(
           `a ${input.provider} connection needs metadata.apiKey`,
           "the provider's API key; it is checked with the provider, sealed at rest and never returned",
         );
       await this.deps.checkCredentials(input.provider, apiKey);
+      metadata = rest;
       sealedCredentials = this.deps.sealer.seal(apiKey, connectionCredentialsContext(input.tenantId, id));
+    }
+    if (input.provider === "s3") {
+      // The access keys are sealed; the bucket and its settings become the config, checked with the provider first.
+      const { credentials, rest } = s3KeysOf(input.metadata);
+      // The rest of the request is validated before any provider work, so that a bad request is refused as such.
+      const draft = newConnection(
+        { tenantId: input.tenantId, provider: input.provider, namespace: input.namespace, containerTags: input.containerTags, metadata: rest },
+        this.deps.clock.now().toISOString(),
+        id,
+      );
+      const checked = await this.deps.checkCredentials(input.provider, credentials, draft.metadata);
+      config = checked?.config;
+      metadata = checked?.metadata ?? draft.metadata;
+      sealedCredentials = this.deps.sealer.seal(credentials, connectionCredentialsContext(input.tenantId, id));
     }
     const now = this.deps.clock.now().toISOString();
     const conn = await this.deps.repo.create(
@@ -112,7 +154,7 @@ export class ConnectionsUseCases {
           namespace: input.namespace,
           containerTags: input.containerTags,
           documentLimit: input.documentLimit,
-          metadata: API_KEY_PROVIDERS.has(input.provider) ? metadata : input.metadata,
+          metadata,
           config,
           sealedCredentials,
         },
@@ -165,11 +207,13 @@ export class ConnectionsUseCases {
     if (!conn) throw new NotFoundError(`connection ${connectionId} not found`);
     // Deleting first: no new sync starts; one under way finds the connection gone at its next page.
     const deleting = conn.status === "deleting" ? conn : await repo.update(applyConnectionEvent(conn, "deletion_requested", clock.now().toISOString()));
-    // The provider stops notifying (webhooks removed); best effort: a failure must not keep the connection.
-    await this.deps.sync
-      .connector(conn.provider)
-      ?.selection?.unconfigure(deleting)
-      .catch((err: unknown) => this.deps.logger.warn({ err, connectionId }, "could not remove the connection's webhooks"));
+    // The provider stops notifying (webhooks removed, channels and subscriptions stopped); best effort: a failure must not keep the connection.
+    const connector = this.deps.sync.connector(conn.provider);
+    for (const stop of [
+      connector?.selection && (() => connector.selection!.unconfigure(deleting)),
+      connector?.unsubscribe && (() => connector.unsubscribe!(deleting)),
+    ])
+      if (stop) await stop().catch((err: unknown) => this.deps.logger.warn({ err, connectionId }, "could not remove the connection's provider subscriptions"));
     let deletedDocuments = deleteDocuments ? await sink.removeAll(tenantId, connectionId) : 0;
     await repo.delete(tenantId, connectionId);
     // A page a running sync imported between the two steps is removed too.

@@ -17,6 +17,7 @@ import {
 } from "../domain/oauth";
 import { type ConnectionRepository, connectionCredentialsContext, patchStored } from "./connection-ports";
 import type { SecretSealer } from "./ports";
+import type { AccountIdentity } from "./sync-ports";
 
 /** The token side of OAuth (adapters/oauth: oauth4webapi). */
 export interface TokenEndpoint {
@@ -33,8 +34,8 @@ export interface OAuthAppSource {
   byRef(tenantId: string, provider: OAuthConnector, ref: OAuthAppRef): Promise<OAuthApp | undefined>;
 }
 
-/** Reads the account's identity with a fresh access token (the email shown on the connection). */
-export type IdentifyAccount = (provider: OAuthConnector, tokens: TokenSet) => Promise<{ email?: string }>;
+/** Reads the account's identity with a fresh access token (the email shown on the connection, the provider-side account). */
+export type IdentifyAccount = (provider: OAuthConnector, tokens: TokenSet) => Promise<AccountIdentity>;
 
 /** The outcome of a callback: where the browser goes and what happened. */
 export interface CallbackOutcome {
@@ -151,14 +152,14 @@ export class OAuthFlow {
     const app = await this.deps.apps.byRef(conn.tenantId, provider, pending.app);
     if (!app) return fail("oauth_app_changed");
     let tokens: TokenSet;
-    let email: string | undefined;
+    let who: AccountIdentity;
     try {
       tokens = await this.deps.tokens.exchangeCode(this.deps.specs[provider], app, {
         code: p.code,
         redirectUri: this.redirectUri(provider),
         verifier: pending.verifier,
       });
-      email = (await this.deps.identify(provider, tokens)).email;
+      who = await this.deps.identify(provider, tokens);
     } catch (err) {
       this.deps.logger.warn({ err, connectionId: conn.id, provider }, "the OAuth code exchange failed");
       return fail(err instanceof ConnectorError && err.code === "auth_expired" ? "invalid_grant" : "exchange_failed");
@@ -174,7 +175,16 @@ export class OAuthFlow {
     const now = clock.now().toISOString();
     const authorized = await repo.update(
       applyConnectionEvent(
-        patchConnection(spent, { sealedCredentials: this.seal(conn, stored), ...(email ? { email: email.slice(0, 320) } : {}) }, now),
+        patchConnection(
+          spent,
+          {
+            sealedCredentials: this.seal(conn, stored),
+            ...(who.email ? { email: who.email.slice(0, 320) } : {}),
+            ...(who.account ? { account: who.account.slice(0, 320) } : {}),
+            ...(who.config ? { config: { ...spent.config, ...who.config } } : {}),
+          },
+          now,
+        ),
         "authorized",
         now,
       ),

@@ -1,18 +1,22 @@
 import { type Clock, InvalidArgumentError, type JsonObject, NotFoundError, UnimplementedError } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
-import type { Connection, SyncTrigger } from "../domain/connection";
+import { type Connection, type ConnectionProvider, isConnectionProvider, type SyncTrigger } from "../domain/connection";
 import { isOAuthConnector } from "../domain/oauth";
 import { type ConnectionRepository, patchStored } from "./connection-ports";
 import type { CallbackOutcome, OAuthFlow } from "./oauth-flow";
 import type { SyncEngine, SyncOutcome } from "./sync-engine";
-import type { ResourceSelection, WebhookNotification, WebhookTarget } from "./sync-ports";
+import type { ResourceSelection, WebhookNotification, WebhookTarget, WebhookVerdict } from "./sync-ports";
 
 /** What the gateway answers a provider's notification with. */
 export interface WebhookAnswer {
   httpStatus: number;
   body: string;
+  /** text/plain unless the provider expects another (absent = text/plain). */
+  contentType?: string;
   syncsTriggered: number;
 }
+
+const answer = (httpStatus: number, body: string, syncsTriggered = 0): WebhookAnswer => ({ httpStatus, body, syncsTriggered });
 
 /** Longest a delivery id may be (GitHub's are UUIDs). */
 const DELIVERY_ID_MAX = 200;
@@ -72,27 +76,53 @@ export class ProviderEndpoints {
 
   /** A provider's notification: verified, de-duplicated, then a debounced sync request. */
   async webhook(provider: string, n: WebhookNotification): Promise<WebhookAnswer> {
-    const answer = (httpStatus: number, body: string, syncsTriggered = 0): WebhookAnswer => ({ httpStatus, body, syncsTriggered });
     const tenantId = n.query.tenant;
     const connectionId = n.query.connection;
-    if (!tenantId || !connectionId) return answer(400, "the webhook URL names no connection");
+    if (!tenantId || !connectionId) return this.routedWebhook(provider, n);
     const conn = await this.deps.repo.get(tenantId, connectionId);
     const reader = conn?.provider === provider ? this.deps.sync.connector(conn.provider)?.webhooks : undefined;
     if (!conn || !reader) return answer(404, "no such connection");
-    const verdict = reader.read(conn, n, this.deps.webhookTarget(conn).secret);
+    const verdict = await reader.read(conn, n, this.deps.webhookTarget(conn).secret);
+    if (verdict.kind !== "sync") return this.settled(provider, verdict, connectionId);
+    if (conn.status !== "active") return answer(200, `the connection is ${conn.status}: nothing synced`);
+    return (await this.requestSync(conn, verdict.deliveryId)) ?? answer(202, "sync scheduled", 1);
+  }
+
+  /** A notification for every account at one URL (Gmail, Notion): verified by the connector, then each connection of the named accounts. */
+  private async routedWebhook(provider: string, n: WebhookNotification): Promise<WebhookAnswer> {
+    const route = isConnectionProvider(provider) ? await this.deps.sync.connector(provider)?.webhooks?.route?.(n) : undefined;
+    if (!route) return answer(400, "the webhook URL names no connection");
+    if (route.kind !== "accounts") return this.settled(provider, route);
+    let triggered = 0;
+    for (const account of new Set(route.accounts)) {
+      for (const conn of await this.deps.repo.findByAccount(provider as ConnectionProvider, account)) {
+        if (conn.status !== "active") continue;
+        const refused = await this.requestSync(conn, route.deliveryId);
+        if (!refused) triggered++;
+      }
+    }
+    // Acknowledged either way: a provider retries a failing push (Pub/Sub for days), and an unknown account is not its fault.
+    return triggered ? answer(202, "sync scheduled", triggered) : answer(200, "no active connection for this account");
+  }
+
+  private settled(provider: string, verdict: Exclude<WebhookVerdict, { kind: "sync" }>, connectionId?: string): WebhookAnswer {
     if (verdict.kind === "reject") {
       this.deps.logger.warn({ connectionId, provider, reason: verdict.reason }, "refused a webhook");
       return answer(verdict.status, verdict.reason);
     }
-    if (verdict.kind === "acknowledge") return answer(200, verdict.reason);
-    if (conn.status !== "active") return answer(200, `the connection is ${conn.status}: nothing synced`);
+    if (verdict.kind === "respond") return { httpStatus: 200, body: verdict.body, contentType: verdict.contentType, syncsTriggered: 0 };
+    return answer(200, verdict.reason);
+  }
+
+  /** De-duplicates the delivery for the connection and stores a debounced sync request; an answer when it stops here. */
+  private async requestSync(conn: Connection, deliveryId: string | undefined): Promise<WebhookAnswer | undefined> {
     const now = this.deps.clock.now();
-    if (verdict.deliveryId !== undefined) {
-      if (verdict.deliveryId.length === 0 || verdict.deliveryId.length > DELIVERY_ID_MAX) return answer(400, "the delivery id is not one a provider sends");
-      if (!(await this.deps.repo.recordDelivery(tenantId, connectionId, verdict.deliveryId, now))) return answer(200, "already received");
+    if (deliveryId !== undefined) {
+      if (deliveryId.length === 0 || deliveryId.length > DELIVERY_ID_MAX) return answer(400, "the delivery id is not one a provider sends");
+      if (!(await this.deps.repo.recordDelivery(conn.tenantId, conn.id, deliveryId, now))) return answer(200, "already received");
     }
-    await this.deps.repo.requestSync(tenantId, connectionId, now, new Date(now.getTime() + this.deps.webhookDebounceMs));
-    return answer(202, "sync scheduled", 1);
+    await this.deps.repo.requestSync(conn.tenantId, conn.id, now, new Date(now.getTime() + this.deps.webhookDebounceMs));
+    return undefined;
   }
 
   private async selectable(tenantId: string, connectionId: string, what: string): Promise<{ conn: Connection; selection: ResourceSelection }> {

@@ -104,6 +104,8 @@ export class SyncEngine {
       let count = known.size;
       // After an item failed to apply, the cursor stays where it was: the next run offers that item again.
       let applyFailed = false;
+      /** Items this run imported (or removed: null), by key. */
+      const written = new Map<string, ConnectionItem | null>();
       let renewAt = clock.now().getTime() + this.ttlMs / 3;
       for await (const change of connector.changes(conn, known, signal)) {
         if (clock.now().getTime() >= renewAt) {
@@ -112,13 +114,16 @@ export class SyncEngine {
           renewAt = clock.now().getTime() + this.ttlMs / 3;
         }
         if (change.kind === "cursor") {
-          if (!applyFailed) await this.apply(conn, undefined, change, count);
+          if (!applyFailed) await this.apply(conn, undefined, change, count, written);
           continue;
         }
         try {
-          const applied = await this.apply(conn, known.get(change.itemKey), change, count);
+          // The ledger as this run left it: an item imported earlier in the run is known to a later delete.
+          const current = written.has(change.itemKey) ? (written.get(change.itemKey) ?? undefined) : known.get(change.itemKey);
+          const applied = await this.apply(conn, current, change, count, written);
           if (applied === "imported") imported++;
-          if (applied === "imported" && !known.has(change.itemKey)) count++;
+          if (applied === "imported" && !current) count++;
+          if (applied === "removed") count--;
           if (applied === "limit") failures = addItemFailure(failures, change.itemKey, "the connection's documentLimit is reached");
           if (change.kind === "failure") failures = addItemFailure(failures, change.itemKey, change.reason);
         } catch (err) {
@@ -200,16 +205,28 @@ export class SyncEngine {
     return known;
   }
 
+  /** An unchanged item's new provider state (validators, links) in the ledger. */
+  private async restate(conn: Connection, item: ConnectionItem, state: string, written: Map<string, ConnectionItem | null>): Promise<void> {
+    const next = { ...item, state, updatedAt: this.deps.clock.now().toISOString() };
+    await this.deps.repo.applySyncPage(conn.tenantId, conn.id, { holder: this.holder, now: this.deps.clock.now(), upserts: [next] });
+    written.set(item.itemKey, next);
+  }
+
   /** Applies one change durably: the document through ingestion first, then the ledger (and cursor) page. */
-  private async apply(conn: Connection, item: ConnectionItem | undefined, change: ConnectorChange, count: number): Promise<"imported" | "limit" | "none"> {
+  private async apply(
+    conn: Connection,
+    item: ConnectionItem | undefined,
+    change: ConnectorChange,
+    count: number,
+    written: Map<string, ConnectionItem | null>,
+  ): Promise<"imported" | "removed" | "limit" | "none"> {
     const { repo, sink, clock } = this.deps;
     const page = { holder: this.holder, now: clock.now() };
     const now = clock.now().toISOString();
     switch (change.kind) {
       case "upsert": {
         if (item && item.version === change.version) {
-          if (change.state !== undefined && change.state !== item.state)
-            await repo.applySyncPage(conn.tenantId, conn.id, { ...page, upserts: [{ ...item, state: change.state, updatedAt: now }] });
+          if (change.state !== undefined && change.state !== item.state) await this.restate(conn, item, change.state, written);
           return "none";
         }
         if (!item && !underDocumentLimit(conn, count)) return "limit";
@@ -218,6 +235,7 @@ export class SyncEngine {
           title: change.title,
           url: change.url,
           filepath: change.filepath,
+          metadata: change.metadata,
           content: change.content,
         });
         const next: ConnectionItem = {
@@ -230,17 +248,18 @@ export class SyncEngine {
           updatedAt: now,
         };
         await repo.applySyncPage(conn.tenantId, conn.id, { ...page, upserts: [next] });
+        written.set(change.itemKey, next);
         return "imported";
       }
       case "unchanged":
-        if (item && change.state !== undefined && change.state !== item.state)
-          await repo.applySyncPage(conn.tenantId, conn.id, { ...page, upserts: [{ ...item, state: change.state, updatedAt: now }] });
+        if (item && change.state !== undefined && change.state !== item.state) await this.restate(conn, item, change.state, written);
         return "none";
       case "delete":
         if (!item) return "none";
         await sink.remove(conn, [item.documentId]);
         await repo.applySyncPage(conn.tenantId, conn.id, { ...page, removals: [item.itemKey] });
-        return "none";
+        written.set(change.itemKey, null);
+        return "removed";
       case "failure":
         return "none";
       case "cursor":

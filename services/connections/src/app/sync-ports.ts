@@ -1,5 +1,6 @@
 import type { DocumentStatus, JsonObject } from "@engram/kernel";
 import type { Connection, ConnectionItem } from "../domain/connection";
+import type { TokenSet } from "../domain/oauth";
 
 /**
  * What a connector reports while it syncs one connection, item by item; the
@@ -15,6 +16,8 @@ export type ConnectorChange =
       title?: string;
       /** Where the item lives at the provider (a repository file's owner/repo/path): the document's filepath. */
       filepath?: string;
+      /** Provider facts kept as the document's filterable metadata (a Notion row's properties, a message's participants); flat. */
+      metadata?: ItemMetadata;
       /** The bytes as the provider serves them; the pipeline extracts them like an uploaded file. */
       content: { bytes: Uint8Array; mimeType: string; fileName: string };
       /** ETag, revision or content hash: equal versions are not imported again. */
@@ -31,8 +34,43 @@ export type ConnectorChange =
   /** Everything reported before is applied: the provider position to resume from next time. */
   | { kind: "cursor"; cursor: string };
 
+/**
+ * A connection's OAuth access token (OAuthFlow): the stored one, refreshed
+ * before it expires; `refreshed(failed)` after the provider answered 401 to
+ * `failed` (refreshes once, persisting a rotated refresh token; throws
+ * ConnectorError auth_expired when the provider refuses).
+ */
+export interface ProviderAuth {
+  token(): Promise<string>;
+  refreshed(failed: string): Promise<string>;
+}
+
+/** Who a fresh authorization belongs to, read with its first access token. */
+export interface AccountIdentity {
+  /** Shown on the connection. */
+  email?: string;
+  /** The provider-side account (Connection.account): how notifications that name no connection find it. */
+  account?: string;
+  /** Provider facts kept in the connection's config (a Notion workspace's name, a OneDrive drive id). */
+  config?: JsonObject;
+}
+
+/**
+ * Flat metadata of an imported item (string, finite number or boolean
+ * values). `source` and `url` are the sink's own and win over the same keys here.
+ */
+export type ItemMetadata = Record<string, string | number | boolean>;
+
 /** A provider's sync: the changes since the known items, in an order it chooses. */
 export interface Connector {
+  /**
+   * OAuth connectors: the account behind the tokens of a completed consent
+   * (`tokens.extra` holds what the token answer carried besides the tokens:
+   * Notion's owner and workspace).
+   */
+  identify?(tokens: TokenSet): Promise<AccountIdentity>;
+  /** Stops the connection's provider subscriptions (watch channels, Graph subscriptions); best effort, the connection is going. */
+  unsubscribe?(conn: Connection): Promise<void>;
   changes(conn: Connection, known: ReadonlyMap<string, ConnectionItem>, signal: AbortSignal): AsyncIterable<ConnectorChange>;
   /** Whether the connection has anything to sync yet (GitHub: not before repositories are configured). Absent = always. */
   ready?(conn: Connection): boolean;
@@ -83,13 +121,39 @@ export interface WebhookNotification {
   body: Buffer;
 }
 
-/** What to do with a notification: sync (once per delivery id), acknowledge and do nothing, or refuse it. */
+/**
+ * What to do with a notification: sync (once per delivery id), acknowledge
+ * and do nothing, answer a handshake (Graph's validationToken echoed as
+ * text/plain), or refuse it.
+ */
 export type WebhookVerdict =
-  { kind: "sync"; deliveryId?: string } | { kind: "acknowledge"; reason: string } | { kind: "reject"; status: 400 | 401; reason: string };
+  | { kind: "sync"; deliveryId?: string }
+  | { kind: "acknowledge"; reason: string }
+  | { kind: "respond"; body: string; contentType: string }
+  | { kind: "reject"; status: 400 | 401 | 403; reason: string };
+
+/**
+ * Which connections a notification is about, for providers that send every
+ * account's notifications to one URL (Gmail's Pub/Sub push, Notion's
+ * integration webhook): verified first, then the provider-side account
+ * (Connection.account) it names; or a verdict for the delivery as a whole
+ * (a handshake, a refusal).
+ */
+export type WebhookRoute = { kind: "accounts"; accounts: string[]; deliveryId?: string } | Exclude<WebhookVerdict, { kind: "sync" }>;
 
 export interface WebhookReader {
-  /** Verifies (`secret`: the connection's webhook secret, as registered with the provider) and reads a notification for `conn`. Pure of I/O. */
-  read(conn: Connection, n: WebhookNotification, secret: string): WebhookVerdict;
+  /**
+   * Verifies (`secret`: the connection's webhook secret, as registered with
+   * the provider) and reads a notification for `conn`, named in the webhook
+   * URL (`?tenant=&connection=`).
+   */
+  read(conn: Connection, n: WebhookNotification, secret: string): WebhookVerdict | Promise<WebhookVerdict>;
+  /**
+   * Providers whose notifications do not name the connection in the URL:
+   * verifies the delivery and names the accounts it concerns; the endpoint
+   * then requests a sync of each active connection of those accounts.
+   */
+  route?(n: WebhookNotification): Promise<WebhookRoute>;
 }
 
 /** A document a connection imported, as the connection endpoints list it. */
@@ -108,7 +172,14 @@ export interface DocumentSink {
   /** Adds or replaces the item's document (same caller id → same document); returns the document id. */
   put(
     conn: Connection,
-    item: { customId: string; title?: string; url?: string; filepath?: string; content: { bytes: Uint8Array; mimeType: string; fileName: string } },
+    item: {
+      customId: string;
+      title?: string;
+      url?: string;
+      filepath?: string;
+      metadata?: ItemMetadata;
+      content: { bytes: Uint8Array; mimeType: string; fileName: string };
+    },
   ): Promise<string>;
   /** Deletes documents by id within the connection's namespace; unknown ids are not an error. */
   remove(conn: Connection, documentIds: string[]): Promise<void>;

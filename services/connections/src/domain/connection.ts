@@ -159,6 +159,13 @@ export interface Connection {
   status: ConnectionStatus;
   /** Account identity on the provider. */
   email?: string;
+  /**
+   * The provider-side account the connection reads (a Gmail address, a
+   * Notion workspace id, a OneDrive drive id): how a notification that does
+   * not name the connection (Gmail's Pub/Sub push, Notion's integration
+   * webhook) finds it. Set at authorization; never returned by the API.
+   */
+  account?: string;
   /** Absent = never expires. */
   expiresAt?: string;
   /**
@@ -180,10 +187,10 @@ export interface Connection {
 }
 
 /** A connection as it may leave the service: never the credentials, the cursor or the revision. */
-export type ConnectionView = Omit<Connection, "sealedCredentials" | "cursor" | "revision"> & { credentialsSet: boolean };
+export type ConnectionView = Omit<Connection, "sealedCredentials" | "cursor" | "revision" | "account"> & { credentialsSet: boolean };
 
 export function connectionView(c: Connection): ConnectionView {
-  const { sealedCredentials, cursor: _cursor, revision: _revision, ...rest } = c;
+  const { sealedCredentials, cursor: _cursor, revision: _revision, account: _account, ...rest } = c;
   return { ...rest, containerTags: [...c.containerTags], metadata: { ...c.metadata }, credentialsSet: sealedCredentials !== undefined };
 }
 
@@ -211,6 +218,7 @@ export const newConnectionId = (): string => newId("connection");
  */
 export interface ConnectionPatch {
   email?: string | null;
+  account?: string | null;
   expiresAt?: string | null;
   sealedCredentials?: Uint8Array | null;
   config?: JsonObject | null;
@@ -261,6 +269,11 @@ function checkInstant(problems: string[], field: string, v: unknown): void {
 function checkEmail(problems: string[], v: unknown): void {
   if (v === undefined || v === null) return;
   if (typeof v !== "string" || v.length === 0 || tooLong(v, CONNECTION_LIMITS.email)) problems.push(`email: must be 1-${CONNECTION_LIMITS.email} characters`);
+}
+
+function checkAccount(problems: string[], v: unknown): void {
+  if (v === undefined || v === null) return;
+  if (typeof v !== "string" || v.length === 0 || tooLong(v, CONNECTION_LIMITS.email)) problems.push(`account: must be 1-${CONNECTION_LIMITS.email} characters`);
 }
 
 function checkCredentials(problems: string[], v: unknown): void {
@@ -357,6 +370,7 @@ export function newConnection(input: NewConnectionInput, now: string, id: string
 export function patchConnection(conn: Connection, patch: ConnectionPatch, now: string): Connection {
   const problems: string[] = [];
   checkEmail(problems, patch.email);
+  checkAccount(problems, patch.account);
   checkInstant(problems, "expiresAt", patch.expiresAt);
   checkCredentials(problems, patch.sealedCredentials);
   checkConfig(problems, patch.config);
@@ -369,6 +383,7 @@ export function patchConnection(conn: Connection, patch: ConnectionPatch, now: s
     else next[k] = v;
   };
   set("email", patch.email);
+  set("account", patch.account);
   set("expiresAt", patch.expiresAt === undefined || patch.expiresAt === null ? patch.expiresAt : iso(patch.expiresAt));
   set("sealedCredentials", patch.sealedCredentials);
   set("config", patch.config);

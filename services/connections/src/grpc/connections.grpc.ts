@@ -86,7 +86,12 @@ export function connectionsGrpc(uc: ConnectionsUseCases, provider: ProviderEndpo
         query: req.query,
         body: Buffer.from(req.body),
       });
-      return { httpStatus: out.httpStatus, responseBody: Buffer.from(out.body), responseContentType: "text/plain", syncsTriggered: out.syncsTriggered };
+      return {
+        httpStatus: out.httpStatus,
+        responseBody: Buffer.from(out.body),
+        responseContentType: out.contentType ?? "text/plain",
+        syncsTriggered: out.syncsTriggered,
+      };
     },
 
     async CreateConnection(req) {

@@ -769,6 +769,32 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
     });
   });
 
+  describe("connections by provider account (findByAccount)", () => {
+    it("finds the connections of an account across tenants, only for that provider, and follows account changes through a reopen", async () => {
+      const a = await repo.create(conn({ provider: "gmail" }));
+      const b = await repo.create(conn({ tenantId: "other", provider: "gmail" }));
+      const n = await repo.create(conn({ provider: "notion" }));
+      expect(await repo.findByAccount("gmail", "me@example.com")).toEqual([]);
+      const a2 = await repo.update(patchConnection(a, { account: "me@example.com" }, iso(1)));
+      expect(a2.account).toBe("me@example.com");
+      await repo.update(patchConnection(b, { account: "me@example.com" }, iso(2)));
+      await repo.update(patchConnection(n, { account: "me@example.com" }, iso(3)));
+      expect((await repo.findByAccount("gmail", "me@example.com")).map((c) => [c.tenantId, c.id]).sort()).toEqual(
+        [
+          ["acme", a.id],
+          ["other", b.id],
+        ].sort(),
+      );
+      expect((await repo.findByAccount("notion", "me@example.com")).map((c) => c.id)).toEqual([n.id]);
+      expect(await repo.findByAccount("gmail", "ME@example.com")).toEqual([]);
+      repo = await h.reopen();
+      const again = (await repo.get("acme", a.id))!;
+      await repo.update(patchConnection(again, { account: null }, iso(4)));
+      expect((await repo.findByAccount("gmail", "me@example.com")).map((c) => c.id)).toEqual([b.id]);
+      expect((await repo.get("acme", a.id))!.account).toBeUndefined();
+    });
+  });
+
   describe("webhook deliveries (recordDelivery)", () => {
     // Around the real clock, not T0: a store may forget expired ids on its own (MongoDB's TTL monitor) at any moment.
     const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);

@@ -80,6 +80,16 @@ describe("SyncEngine", () => {
     expect(await repo.countItems("acme", c.id)).toBe(1);
   });
 
+  it("knows within a run what the run itself imported: an item created then deleted in one run leaves nothing, counted once", async () => {
+    const c = await connection(2);
+    connector.script = [page("a", "1"), page("a", "2"), { kind: "delete", itemKey: "a", reason: "trashed" }, page("b", "1"), page("c", "1")];
+    const out = await engine.run("acme", c.id, "initial");
+    // a imported twice (a new version) then deleted: its room under the limit of 2 is free again for b and c.
+    expect(out).toMatchObject({ run: { status: "succeeded", documentsImported: 4 } });
+    expect([...sink.docs.values()].map((d) => d.title).sort()).toEqual(["b", "c"]);
+    expect(await repo.countItems("acme", c.id)).toBe(2);
+  });
+
   it("stops importing new items at the documentLimit and records the rest as failures (a partial run)", async () => {
     const c = await connection(2);
     connector.script = [page("a", "1"), page("b", "1"), page("c", "1"), page("d", "1")];

@@ -74,6 +74,8 @@ export interface DocumentInput {
   filepath?: string;
   /** Set by the connections service for connector imports; never by the public API. */
   connectionId?: string;
+  /** A connector's title for the item (connector imports only): kept over the title extraction finds. */
+  title?: string;
 }
 
 /** Caller-defined id: 1-100 of letters, digits, '-', '_', '.', ':'. */
@@ -144,7 +146,8 @@ export function decideAdd(existing: DocumentRecord | undefined, input: DocumentI
     (input.supportingContext ?? undefined) !== existing.supportingContext ||
     (input.date ?? undefined) !== existing.date ||
     (input.filepath ?? undefined) !== existing.filepath ||
-    (input.connectionId !== undefined && input.connectionId !== existing.connectionId);
+    (input.connectionId !== undefined && input.connectionId !== existing.connectionId) ||
+    (input.title !== undefined && input.title !== existing.title);
   return fieldsChanged ? { action: "update-fields" } : { action: "unchanged" };
 }
 
@@ -172,7 +175,8 @@ export function applyState(doc: DocumentRecord, u: StateUpdate): DocumentRecord 
     status: u.status,
     statusReason: u.status === "failed" ? u.reason || "processing failed" : undefined,
     stateSequence: u.sequence,
-    title: u.title || doc.title,
+    // A connector's title (the file name, the subject) is kept; otherwise extraction names the document.
+    title: doc.connectionId && doc.title ? doc.title : u.title || doc.title,
     contentType: u.contentType || doc.contentType,
     updatedAt: u.at,
   };
@@ -212,6 +216,7 @@ export function planAdd(existing: DocumentRecord | undefined, input: DocumentInp
     containerTags: o.containerTags?.filter((t) => t !== o.namespace),
     // A connector's import claims the document; a direct add keeps whatever connection it had.
     connectionId: input.connectionId ?? existing?.connectionId,
+    ...(input.title !== undefined ? { title: input.title } : {}),
   };
   if (!existing) {
     return {

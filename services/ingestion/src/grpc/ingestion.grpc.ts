@@ -120,6 +120,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
           date: h.date || undefined,
           filepath: h.filepath || undefined,
           connectionId: h.connectionId || undefined,
+          title: (h.connectionId && h.title) || undefined,
         },
         taskType: protoEnum.taskType.from(h.taskType),
         dreaming: protoEnum.dreaming.from(h.dreaming),

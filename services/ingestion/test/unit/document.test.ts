@@ -34,6 +34,16 @@ function record(over: Partial<DocumentRecord> = {}): DocumentRecord {
 }
 
 describe("decideAdd", () => {
+  it("updates the fields when only a connector's title changed", () => {
+    const existing = record({ connectionId: "n_0123456789ABCDEFGHIJ", title: "Old name.md" });
+    expect(decideAdd(existing, { content: existing.content, metadata: existing.metadata, connectionId: existing.connectionId, title: "New name.md" })).toEqual({
+      action: "update-fields",
+    });
+    expect(decideAdd(existing, { content: existing.content, metadata: existing.metadata, connectionId: existing.connectionId, title: "Old name.md" })).toEqual({
+      action: "unchanged",
+    });
+  });
+
   it("creates when there is no existing document", () => {
     expect(decideAdd(undefined, { content: "x" })).toEqual({ action: "create" });
   });
@@ -70,6 +80,13 @@ describe("applyState", () => {
     status: "extracting",
     at: "2024-01-01T00:01:00.000Z",
     ...over,
+  });
+
+  it("keeps a connector's title over the title extraction finds, and takes extraction's otherwise", () => {
+    const imported = record({ connectionId: "n_0123456789ABCDEFGHIJ", title: "Q3 board deck.pdf" });
+    expect(applyState(imported, update({ sequence: 2, title: "Untitled presentation" }))!.title).toBe("Q3 board deck.pdf");
+    expect(applyState(record({ connectionId: "n_0123456789ABCDEFGHIJ" }), update({ sequence: 2, title: "Extracted" }))!.title).toBe("Extracted");
+    expect(applyState(record({ title: "Old page title" }), update({ sequence: 2, title: "New page title" }))!.title).toBe("New page title");
   });
 
   it("applies a higher sequence of the same generation", () => {

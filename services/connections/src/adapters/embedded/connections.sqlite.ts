@@ -8,6 +8,7 @@ import {
   type Page,
   type SyncPage,
   validateSyncPage,
+  ACCOUNT_MATCH_LIMIT,
 } from "../../app/connection-ports";
 import {
   abandonSyncRun,
@@ -110,6 +111,9 @@ const MIGRATIONS = [
      PRIMARY KEY (connection_id, delivery_id)
    ) WITHOUT ROWID;
    CREATE INDEX webhook_deliveries_received ON webhook_deliveries (connection_id, received_at);`,
+  // The provider-side account (see findByAccount): notifications that do not name their connection find it by account.
+  `ALTER TABLE connections ADD COLUMN account TEXT;
+   CREATE INDEX connections_account ON connections (provider, account) WHERE account IS NOT NULL;`,
 ];
 
 interface ConnectionRow {
@@ -122,6 +126,7 @@ interface ConnectionRow {
   metadata: string;
   status: string;
   email: string | null;
+  account: string | null;
   expires_at: string | null;
   credentials: Buffer | null;
   cursor: string | null;
@@ -179,6 +184,7 @@ function fromRow(r: ConnectionRow): Connection {
     metadata: JSON.parse(r.metadata) as ConnectionMetadata,
     status: r.status as ConnectionStatus,
     email: opt(r.email),
+    account: opt(r.account),
     expiresAt: opt(r.expires_at),
     sealedCredentials: r.credentials === null ? undefined : new Uint8Array(r.credentials),
     cursor: opt(r.cursor),
@@ -219,7 +225,7 @@ function fromRunRow(r: RunRow): SyncRun {
 
 const credentialsColumn = (v: Uint8Array | undefined): Buffer | null => (v === undefined ? null : Buffer.from(v));
 
-const CONNECTION_COLUMNS = `id, tenant_id, provider, namespace, container_tags, document_limit, metadata, status, email, expires_at, credentials, cursor, config,
+const CONNECTION_COLUMNS = `id, tenant_id, provider, namespace, container_tags, document_limit, metadata, status, email, account, expires_at, credentials, cursor, config,
   created_at, updated_at, revision`;
 
 /**
@@ -277,7 +283,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
     try {
       this.stmt(
         `INSERT INTO connections (${CONNECTION_COLUMNS}, next_sync_at)
-         VALUES (@id, @tenant_id, @provider, @namespace, @container_tags, @document_limit, @metadata, @status, @email, @expires_at, @credentials, @cursor, @config,
+         VALUES (@id, @tenant_id, @provider, @namespace, @container_tags, @document_limit, @metadata, @status, @email, @account, @expires_at, @credentials, @cursor, @config,
            @created_at, @updated_at, @revision, @next_sync_at)`,
       ).run({
         id: c.id,
@@ -289,6 +295,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
         metadata: JSON.stringify(c.metadata),
         status: c.status,
         email: c.email ?? null,
+        account: c.account ?? null,
         expires_at: c.expiresAt ?? null,
         credentials: credentialsColumn(c.sealedCredentials),
         cursor: c.cursor ?? null,
@@ -333,10 +340,17 @@ export class SqliteConnectionRepository implements ConnectionRepository {
     return rows.map(fromRow);
   }
 
+  async findByAccount(provider: ConnectionProvider, account: string): Promise<Connection[]> {
+    const rows = this.stmt(
+      `SELECT ${CONNECTION_COLUMNS} FROM connections WHERE provider = @provider AND account = @account ORDER BY created_at DESC, id DESC LIMIT @limit`,
+    ).all({ provider, account, limit: ACCOUNT_MATCH_LIMIT }) as ConnectionRow[];
+    return rows.map(fromRow);
+  }
+
   async update(next: Connection): Promise<Connection> {
     return this.tx(() => {
       const res = this.stmt(
-        `UPDATE connections SET status = @status, email = @email, expires_at = @expires_at, credentials = @credentials, config = @config,
+        `UPDATE connections SET status = @status, email = @email, account = @account, expires_at = @expires_at, credentials = @credentials, config = @config,
            document_limit = @document_limit, updated_at = @updated_at, revision = revision + 1
          WHERE id = @id AND tenant_id = @tenant_id AND revision = @revision`,
       ).run({
@@ -345,6 +359,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
         revision: next.revision,
         status: next.status,
         email: next.email ?? null,
+        account: next.account ?? null,
         expires_at: next.expiresAt ?? null,
         credentials: credentialsColumn(next.sealedCredentials),
         config: jsonColumn.write(next.config),

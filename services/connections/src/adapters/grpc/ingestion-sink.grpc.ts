@@ -1,6 +1,9 @@
 import { connect, fromTimestamp, IngestionService, protoEnum } from "@engram/grpc";
 import type { Connection } from "../../domain/connection";
-import type { DocumentSink, ImportedDocument } from "../../app/sync-ports";
+import type { DocumentSink, ImportedDocument, ItemMetadata } from "../../app/sync-ports";
+
+const structValue = (v: string | number | boolean) =>
+  typeof v === "string" ? { stringValue: v } : typeof v === "number" ? { numberValue: v } : { boolValue: v };
 
 /** The most documents one listing page answers (ingestion's page limit). */
 const LIST_LIMIT = 1100;
@@ -21,7 +24,14 @@ export class IngestionDocumentSink implements DocumentSink {
 
   async put(
     conn: Connection,
-    item: { customId: string; title?: string; url?: string; filepath?: string; content: { bytes: Uint8Array; mimeType: string; fileName: string } },
+    item: {
+      customId: string;
+      title?: string;
+      url?: string;
+      filepath?: string;
+      metadata?: ItemMetadata;
+      content: { bytes: Uint8Array; mimeType: string; fileName: string };
+    },
   ): Promise<string> {
     const header = {
       context: { tenantId: conn.tenantId },
@@ -32,8 +42,15 @@ export class IngestionDocumentSink implements DocumentSink {
       customId: item.customId,
       connectionId: conn.id,
       ...(item.filepath ? { filepath: item.filepath } : {}),
+      ...(item.title ? { title: item.title.slice(0, 1000) } : {}),
       sizeBytes: item.content.bytes.length,
-      metadata: { fields: { source: { stringValue: conn.provider }, ...(item.url ? { url: { stringValue: item.url } } : {}) } },
+      metadata: {
+        fields: {
+          ...Object.fromEntries(Object.entries(item.metadata ?? {}).map(([k, v]) => [k, structValue(v)])),
+          source: { stringValue: conn.provider },
+          ...(item.url ? { url: { stringValue: item.url } } : {}),
+        },
+      },
     };
     const bytes = item.content.bytes;
     function* messages() {

@@ -12,6 +12,7 @@ import {
 import {
   type ConnectionListFilter,
   type ConnectionRepository,
+  ACCOUNT_MATCH_LIMIT,
   DELIVERY_MEMORY_MS,
   type DueConnection,
   type Page,
@@ -130,6 +131,7 @@ export const CONNECTION_INDEXES: IndexSpec[] = [
   { name: "tenant_namespace_created", key: { tenantId: 1, namespace: 1, createdAt: -1, _id: -1 } },
   { name: "tenant_tags", key: { tenantId: 1, containerTags: 1 } },
   { name: "due", key: { status: 1, nextSyncAt: 1, _id: 1 } },
+  { name: "provider_account", key: { provider: 1, account: 1, createdAt: -1, _id: -1 }, partialFilterExpression: { account: { $type: "string" } } },
 ];
 export const CONNECTION_ITEM_INDEXES: IndexSpec[] = [
   { name: "connection_item", key: { tenantId: 1, connectionId: 1, itemKey: 1 }, unique: true },
@@ -182,6 +184,7 @@ export function toConnectionDoc(c: Connection): ConnectionDoc {
     metadataJson: JSON.stringify(c.metadata),
     status: c.status,
     email: c.email,
+    account: c.account,
     expiresAt: c.expiresAt,
     sealedCredentials: c.sealedCredentials === undefined ? undefined : Buffer.from(c.sealedCredentials),
     cursor: c.cursor,
@@ -204,6 +207,7 @@ export function fromConnectionDoc(d: ConnectionDoc): Connection {
     metadata: JSON.parse(d.metadataJson) as ConnectionMetadata,
     status: d.status,
     email: d.email ?? undefined,
+    account: d.account ?? undefined,
     expiresAt: d.expiresAt ?? undefined,
     sealedCredentials: d.sealedCredentials ? bytesOf(d.sealedCredentials) : undefined,
     cursor: d.cursor ?? undefined,
@@ -360,6 +364,11 @@ export class MongoConnectionRepository implements ConnectionRepository {
     return docs.map(fromConnectionDoc);
   }
 
+  async findByAccount(provider: ConnectionProvider, account: string): Promise<Connection[]> {
+    const docs = await this.connections.find({ provider, account }).sort(NEWEST_FIRST).limit(ACCOUNT_MATCH_LIMIT).toArray();
+    return docs.map(fromConnectionDoc);
+  }
+
   async update(next: Connection): Promise<Connection> {
     const $set: Partial<ConnectionDoc> = { status: next.status, updatedAt: next.updatedAt };
     const $unset: Record<string, ""> = {};
@@ -368,6 +377,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
       else $set[k] = v;
     };
     setOrUnset("email", next.email);
+    setOrUnset("account", next.account);
     setOrUnset("expiresAt", next.expiresAt);
     setOrUnset("sealedCredentials", next.sealedCredentials === undefined ? undefined : Buffer.from(next.sealedCredentials));
     setOrUnset("configJson", next.config === undefined ? undefined : JSON.stringify(next.config));

@@ -2,7 +2,16 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import path from "node:path/posix";
 import { InvalidArgumentError, type JsonObject } from "@engram/kernel";
 import type { Connection, ConnectionItem } from "../../../domain/connection";
-import type { Connector, ConnectorChange, ResourceSelection, WebhookNotification, WebhookReader, WebhookTarget, WebhookVerdict } from "../../../app/sync-ports";
+import type { TokenSet } from "../../../domain/oauth";
+import type {
+  AccountIdentity,
+  Connector,
+  ConnectorChange,
+  ResourceSelection,
+  WebhookNotification,
+  WebhookTarget,
+  WebhookVerdict,
+} from "../../../app/sync-ports";
 import { type GitHubAuth, GitHubApi, type GitHubTreeEntry, toConnectorError } from "./github-api";
 
 /**
@@ -92,7 +101,8 @@ export class GitHubConnector implements Connector {
   constructor(private readonly o: GitHubConnectorOptions) {}
 
   /** The account behind a fresh token (the connection's email). */
-  async identify(accessToken: string): Promise<{ email?: string }> {
+  async identify(tokens: Pick<TokenSet, "accessToken">): Promise<AccountIdentity> {
+    const { accessToken } = tokens;
     const api = new GitHubApi({ token: async () => accessToken, refreshed: async () => accessToken }, { baseUrl: this.o.baseUrl, fetch: this.o.fetch });
     try {
       return { email: (await api.user()).email };
@@ -259,7 +269,7 @@ export class GitHubConnector implements Connector {
     return { ...conn.config, repositories: next.map((r) => ({ ...r })) };
   }
 
-  readonly webhooks: WebhookReader = {
+  readonly webhooks: { read(conn: Connection, n: WebhookNotification, secret: string): WebhookVerdict } = {
     read: (conn: Connection, n: WebhookNotification, secret: string): WebhookVerdict => {
       const given = n.headers["x-hub-signature-256"] ?? "";
       const expected = githubSignature(secret, n.body);

@@ -32,6 +32,12 @@ export interface UploadDocumentFileHeader {
    * Internal (connections): as DocumentInput.connection_id.
    */
   'connectionId'?: (string);
+  /**
+   * Internal (connections): the item's title at the provider (a file name, a
+   * mail subject, a page title). A connector's document keeps it over the
+   * title extraction finds. Empty = none.
+   */
+  'title'?: (string);
 }
 
 export interface UploadDocumentFileHeader__Output {
@@ -60,4 +66,10 @@ export interface UploadDocumentFileHeader__Output {
    * Internal (connections): as DocumentInput.connection_id.
    */
   'connectionId': (string);
+  /**
+   * Internal (connections): the item's title at the provider (a file name, a
+   * mail subject, a page title). A connector's document keeps it over the
+   * title extraction finds. Empty = none.
+   */
+  'title': (string);
 }
