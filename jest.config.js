@@ -21,7 +21,7 @@ module.exports = {
     {
       ...common,
       displayName: "unit",
-      testMatch: ["<rootDir>/libs/*/test/**/*.test.ts", "<rootDir>/services/*/test/**/*.test.ts"],
+      testMatch: ["<rootDir>/libs/*/test/**/*.test.ts", "<rootDir>/services/*/test/**/*.test.ts", "<rootDir>/apps/*/test/**/*.test.ts"],
     },
     {
       ...common,

@@ -16,3 +16,4 @@ export { OpenAIReranker } from "./openai/reranker";
 export { OpenAIQueryRewriter } from "./openai/rewriter";
 export { OpenAIAggregator } from "./openai/aggregator";
 export { OpenAIBucketClassifier } from "./openai/classifier";
+export { OpenAIImportJudge, type ImportJudge, type ImportCandidate, IMPORT_JUDGE_TEXT_CHARS } from "./openai/import-judge";

@@ -7,6 +7,7 @@ import {
   OpenAIAggregator,
   OpenAIBucketClassifier,
   OpenAIFactExtractor,
+  OpenAIImportJudge,
   OpenAIMemoryRelator,
   OpenAIQueryRewriter,
   OpenAIReranker,
@@ -269,6 +270,25 @@ describe("OpenAI-compatible ports", () => {
       [],
     ]);
     expect(await new OpenAIBucketClassifier(client()).classify(["x"], [])).toEqual([[]]);
+  });
+});
+
+describe("OpenAIImportJudge", () => {
+  it("asks with the filter prompt, the item's names and the beginning of its text, and answers the model's verdict", async () => {
+    replies.push(() => answer({ include: false, reason: "a recruiting note, not engineering" }));
+    const judge = new OpenAIImportJudge(client());
+    const verdict = await judge.judge("Keep engineering documents only.", { title: "Hiring sync", filepath: "notes/hiring.md", text: "x".repeat(10_000) });
+    expect(verdict).toEqual({ admit: false, reason: "a recruiting note, not engineering" });
+    const sent = requests.at(-1)!.body;
+    expect(sent.response_format.json_schema?.name).toBe("import_decision");
+    const user = sent.messages.find((m) => m.role === "user")!.content;
+    expect(user).toContain("Keep engineering documents only.");
+    expect(user).toContain("title: Hiring sync");
+    expect(user).toContain("path: notes/hiring.md");
+    expect(user.length).toBeLessThan(4_500);
+    replies.push(() => answer({ include: true, reason: "engineering" }));
+    expect(await judge.judge("Keep engineering documents only.", { title: "design.pdf" })).toEqual({ admit: true, reason: "engineering" });
+    expect(requests.at(-1)!.body.messages.find((m) => m.role === "user")!.content).toContain("binary content");
   });
 });
 

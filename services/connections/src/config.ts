@@ -70,6 +70,16 @@ export const connectionsConfigSchema = z.object({
   /** The authority: .../common for work and school accounts of any tenant, or .../<tenant id> for one organisation. */
   MICROSOFT_LOGIN_URL: z.string().url("must be a URL").default("https://login.microsoftonline.com/common"),
   GRAPH_API_URL: z.string().url("must be a URL").default("https://graph.microsoft.com/v1.0"),
+  /**
+   * The OpenAI-compatible chat model that applies the organisation's
+   * filterPrompt to imported items (PATCH /v3/settings shouldLLMFilter). Unset:
+   * imports are filtered by includeItems / excludeItems only, and PATCH says so.
+   */
+  LLM_BASE_URL: z.string().url("must be a URL such as http://localhost:11434/v1").optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: env.int(30_000, { min: 100, max: 600_000 }),
+  LLM_MAX_RETRIES: env.int(3, { min: 0, max: 20 }),
   /** Wait after a webhook before its sync, so that a burst of pushes is one sync (ms; the hosted service waits about 10 minutes). */
   WEBHOOK_DEBOUNCE_MS: env.int(120_000, { min: 0, max: 3_600_000 }),
   /** Granola's API (a local fake in tests). */

@@ -10,6 +10,8 @@ import { SqliteSettingsRepository } from "./adapters/embedded/settings.sqlite";
 import { GetSettingsUseCase } from "./app/get-settings.usecase";
 import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
 import { ResetOrganizationUseCase } from "./app/reset-organization.usecase";
+import { ChatClient, OpenAIImportJudge } from "@engram/nlp";
+import { OrganizationImportPolicies } from "./app/import-policy";
 import type { SettingsRepository } from "./app/ports";
 import type { ConnectionsConfig } from "./config";
 import { settingsGrpc } from "./grpc/settings.grpc";
@@ -204,6 +206,20 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     url: webhookUrl(oauth.publicBase(), c),
     secret: createHmac("sha256", webhookKey).update(`${c.tenantId}\u0000${c.id}`).digest("hex"),
   });
+  // The organisation's import filter; its filter prompt only with a configured model.
+  const judge =
+    config.LLM_BASE_URL && config.LLM_MODEL
+      ? new OpenAIImportJudge(
+          new ChatClient({
+            baseUrl: config.LLM_BASE_URL,
+            model: config.LLM_MODEL,
+            apiKey: config.LLM_API_KEY,
+            timeoutMs: config.LLM_TIMEOUT_MS,
+            maxRetries: config.LLM_MAX_RETRIES,
+          }),
+        )
+      : undefined;
+  const importPolicies = new OrganizationImportPolicies({ settings: repo, judge });
   const sync = new SyncEngine(
     {
       repo: deps.connections,
@@ -212,6 +228,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       clock,
       logger: log.child({ component: "sync" }),
       webhookTarget,
+      importPolicy: (c) => importPolicies.forConnection(c),
     },
     { holder: leaseHolder(config.ENGRAM_DATA_DIR) },
   );
@@ -244,7 +261,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       connectionsGrpc(connections, providerEndpoints),
       settingsGrpc({
         getSettings: new GetSettingsUseCase(repo),
-        updateSettings: new UpdateSettingsUseCase(repo, box, clock),
+        updateSettings: new UpdateSettingsUseCase(repo, box, clock, judge !== undefined),
         resetOrganization: new ResetOrganizationUseCase({ connections, repo: deps.connections, settings: repo, logger: log }),
       }),
     ],

@@ -62,6 +62,8 @@ describe("organisation settings (/v3/settings)", () => {
       orgId: "tenantA",
       orgSlug: "tenantA",
       updated: { ...patch, profileBuckets: [patch.profileBuckets[0], { key: "home", description: "" }] },
+      // shouldLLMFilter was set and this stack has no model: the answer says the prompt will not act.
+      warnings: [expect.stringMatching(/no language model is configured/)],
     });
 
     const got = await a("GET", "/v3/settings");
@@ -216,6 +218,13 @@ describe("organisation settings (/v3/settings)", () => {
     expect(gb).toEqual({ ...DEFAULTS, filterPrompt: "tenant B only", profileBuckets: [{ key: "b-bucket", description: "" }] });
     expect((await b("PATCH", "/v3/settings", { chunkSize: 5 })).body.orgId).toBe("tenantB");
     expect((await a("GET", "/v3/settings")).body.chunkSize).not.toBe(5);
+  });
+
+  it("says when the filter prompt cannot act: no model is configured", async () => {
+    const on = await b("PATCH", "/v3/settings", { shouldLLMFilter: true, filterPrompt: "Only engineering documents" });
+    expect(on.status).toBe(200);
+    expect(on.body.warnings).toEqual([expect.stringMatching(/no language model is configured/)]);
+    expect((await b("PATCH", "/v3/settings", { shouldLLMFilter: false })).body.warnings).toBeUndefined();
   });
 
   it("refuses a reset confirmed with another organisation's slug, still answers 501 for bucket suggestions, and 401 without a key", async () => {

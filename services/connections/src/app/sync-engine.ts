@@ -18,7 +18,7 @@ import {
 } from "../domain/connection";
 import { ConnectorError } from "../domain/errors";
 import { type ConnectionRepository, patchStored } from "./connection-ports";
-import { type Connector, type ConnectorChange, type DocumentSink, RENEWAL_INTERVAL_MS, type WebhookTarget } from "./sync-ports";
+import { type Connector, type ConnectorChange, type DocumentSink, type ImportPolicy, RENEWAL_INTERVAL_MS, type WebhookTarget } from "./sync-ports";
 
 export interface SyncEngineOptions {
   /** How long a lease lasts between renewals. */
@@ -54,6 +54,8 @@ export class SyncEngine {
       logger: Logger;
       /** Where a connection's notifications go (subscription renewals); absent = no renewals. */
       webhookTarget?: (conn: Connection) => WebhookTarget;
+      /** The organisation's import policy for a connection, read once per run; undefined = everything is imported. */
+      importPolicy?: (conn: Connection) => Promise<ImportPolicy | undefined>;
     },
     opts: SyncEngineOptions = {},
   ) {
@@ -97,10 +99,13 @@ export class SyncEngine {
     let imported = 0;
     let failures: ItemFailures = emptyItemFailures();
     let failure: { code: SyncErrorCode; message?: string } | undefined;
+    /** New or changed items the import policy refused (their documents removed when there were any). */
+    let excluded = 0;
     try {
       const renewal = await this.renew(conn, connector);
       if (renewal) failures = addItemFailure(failures, "subscriptions", renewal);
       const known = await this.knownItems(conn);
+      const policy = await this.deps.importPolicy?.(conn);
       let count = known.size;
       // After an item failed to apply, the cursor stays where it was: the next run offers that item again.
       let applyFailed = false;
@@ -120,7 +125,8 @@ export class SyncEngine {
         try {
           // The ledger as this run left it: an item imported earlier in the run is known to a later delete.
           const current = written.has(change.itemKey) ? (written.get(change.itemKey) ?? undefined) : known.get(change.itemKey);
-          const applied = await this.apply(conn, current, change, count, written);
+          const applied = await this.apply(conn, current, change, count, written, policy);
+          if (applied === "excluded" || (applied === "removed" && change.kind === "upsert")) excluded++;
           if (applied === "imported") imported++;
           if (applied === "imported" && !current) count++;
           if (applied === "removed") count--;
@@ -150,7 +156,7 @@ export class SyncEngine {
       if (!(err instanceof NotFoundError)) throw err;
       run = finished;
     }
-    log.info({ status: run.status, imported, failed: failures.count }, "sync finished");
+    log.info({ status: run.status, imported, failed: failures.count, excluded }, "sync finished");
     return { started: true, run };
   }
 
@@ -219,7 +225,8 @@ export class SyncEngine {
     change: ConnectorChange,
     count: number,
     written: Map<string, ConnectionItem | null>,
-  ): Promise<"imported" | "removed" | "limit" | "none"> {
+    policy?: ImportPolicy,
+  ): Promise<"imported" | "removed" | "excluded" | "limit" | "none"> {
     const { repo, sink, clock } = this.deps;
     const page = { holder: this.holder, now: clock.now() };
     const now = clock.now().toISOString();
@@ -228,6 +235,17 @@ export class SyncEngine {
         if (item && item.version === change.version) {
           if (change.state !== undefined && change.state !== item.state) await this.restate(conn, item, change.state, written);
           return "none";
+        }
+        if (policy) {
+          const verdict = await policy.admits({ ...change, content: change.content });
+          if (!verdict.admit) {
+            if (!item) return "excluded";
+            // Filtered out now: the version imported before goes, as if the provider had deleted it.
+            await sink.remove(conn, [item.documentId]);
+            await repo.applySyncPage(conn.tenantId, conn.id, { ...page, removals: [item.itemKey] });
+            written.set(change.itemKey, null);
+            return "removed";
+          }
         }
         if (!item && !underDocumentLimit(conn, count)) return "limit";
         const documentId = await sink.put(conn, {

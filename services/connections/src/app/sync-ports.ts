@@ -61,6 +61,26 @@ export interface AccountIdentity {
  */
 export type ItemMetadata = Record<string, string | number | boolean>;
 
+/** An item a connector is about to import, as the import policy judges it. */
+export interface ImportItem {
+  itemKey: string;
+  version: string;
+  title?: string;
+  filepath?: string;
+  url?: string;
+  content: { bytes: Uint8Array; mimeType: string };
+}
+
+/**
+ * Whether a new or changed item is imported: the organisation's import
+ * filter (includeItems / excludeItems) and, when asked for and a model is
+ * configured, its filter prompt. An item it refuses is not imported, and
+ * its document goes when an earlier version was imported.
+ */
+export interface ImportPolicy {
+  admits(item: ImportItem): Promise<{ admit: true } | { admit: false; reason: string }>;
+}
+
 /** A provider's sync: the changes since the known items, in an order it chooses. */
 export interface Connector {
   /**

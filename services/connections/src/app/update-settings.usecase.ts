@@ -24,6 +24,20 @@ export interface UpdateSettingsResult {
   settings: SettingsView;
   /** Every field the patch set or cleared, whether or not its value differed. */
   changed: ChangedField[];
+  /** What the stored settings ask for that this deployment cannot do. */
+  warnings: string[];
+}
+
+/** What the settings ask for that the deployment cannot do: the filter prompt needs a model. */
+export function settingsWarnings(s: Pick<SettingsView, "shouldLLMFilter" | "filterPrompt">, filterModel: boolean): string[] {
+  if (s.shouldLLMFilter !== true) return [];
+  if (!filterModel)
+    return [
+      "shouldLLMFilter is stored but no language model is configured (LLM_BASE_URL and LLM_MODEL of the connections service): imported content is not filtered by filterPrompt; includeItems and excludeItems still apply",
+    ];
+  if (!s.filterPrompt?.trim())
+    return ["shouldLLMFilter is on but filterPrompt is empty: imported content is not filtered by a model until a filterPrompt is set"];
+  return [];
 }
 
 /**
@@ -37,6 +51,8 @@ export class UpdateSettingsUseCase {
     private readonly repo: SettingsRepository,
     private readonly sealer: SecretSealer,
     private readonly clock: Clock,
+    /** Whether a model is configured to apply the filter prompt to imports. */
+    private readonly filterModel = false,
   ) {}
 
   async execute(cmd: UpdateSettingsCommand): Promise<UpdateSettingsResult> {
@@ -52,6 +68,9 @@ export class UpdateSettingsUseCase {
       const seal = (provider: string, plaintext: string) => this.sealer.seal(plaintext, oauthSecretContext(tenantId, provider));
       stored = await this.repo.update(tenantId, (current) => applySettingsPatch(current ?? emptySettings(tenantId), patch, seal, now));
     }
-    return { tenantId, orgSlug: tenantId, settings: settingsView(stored), changed };
+    const settings = settingsView(stored);
+    // Said in answer to a patch that touches the model filter (not on every later patch).
+    const aboutFilter = changed.some((c) => !("provider" in c) && (c.field === "shouldLLMFilter" || c.field === "filterPrompt"));
+    return { tenantId, orgSlug: tenantId, settings, changed, warnings: aboutFilter ? settingsWarnings(settings, this.filterModel) : [] };
   }
 }

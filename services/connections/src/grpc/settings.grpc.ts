@@ -146,7 +146,7 @@ export function settingsGrpc(uc: SettingsUseCases): ServiceImplementation {
 
     async UpdateSettings(req: UpdateSettingsRequest__Output): Promise<UpdateSettingsResponse> {
       const res = await uc.updateSettings.execute({ tenantId: tenantOf(req.context), patch: patchFromProto(req) });
-      return { tenantId: res.tenantId, orgSlug: res.orgSlug, ...updatedToProto(res.settings, res.changed) };
+      return { tenantId: res.tenantId, orgSlug: res.orgSlug, ...updatedToProto(res.settings, res.changed), warnings: res.warnings };
     },
   });
 }

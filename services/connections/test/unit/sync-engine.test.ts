@@ -90,6 +90,28 @@ describe("SyncEngine", () => {
     expect(await repo.countItems("acme", c.id)).toBe(2);
   });
 
+  it("imports only what the import policy admits, and removes an imported item whose new version it refuses", async () => {
+    const c = await connection();
+    const refused = new Set(["b", "a@2"]);
+    const policed = new SyncEngine({
+      repo,
+      sink,
+      connectors: { "web-crawler": connector },
+      clock,
+      logger: log,
+      importPolicy: async () => ({
+        admits: async (i) => (refused.has(i.itemKey) || refused.has(`${i.itemKey}@${i.version}`) ? { admit: false, reason: "filtered" } : { admit: true }),
+      }),
+    });
+    connector.script = [page("a", "1"), page("b", "1")];
+    expect(await policed.run("acme", c.id, "initial")).toMatchObject({ run: { status: "succeeded", documentsImported: 1 } });
+    expect([...sink.docs.values()].map((d) => d.title)).toEqual(["a"]);
+    connector.script = [page("a", "2"), page("b", "1")];
+    expect(await policed.run("acme", c.id, "manual")).toMatchObject({ run: { status: "succeeded", documentsImported: 0 } });
+    expect(sink.docs.size).toBe(0);
+    expect(await repo.countItems("acme", c.id)).toBe(0);
+  });
+
   it("stops importing new items at the documentLimit and records the rest as failures (a partial run)", async () => {
     const c = await connection(2);
     connector.script = [page("a", "1"), page("b", "1"), page("c", "1"), page("d", "1")];

@@ -124,7 +124,7 @@ export function settingsRoutes(b: Backends): Router {
   r.patch("/v3/settings", async (req, res) => {
     const body = parseSettingsPatch(req.body);
     const out = await b.settings.UpdateSettings({ context: callContext(req), ...updateRequest(body) }, req);
-    res.json({ orgId: out.tenantId, orgSlug: out.orgSlug, updated: presentUpdated(out) });
+    res.json({ orgId: out.tenantId, orgSlug: out.orgSlug, updated: presentUpdated(out), ...(out.warnings.length ? { warnings: out.warnings } : {}) });
   });
 
   // The organisation reset, side by side: connections and settings first (they check the confirmation, so a wrong

@@ -21,6 +21,11 @@ export interface UpdateSettingsResponse {
    * oauth_apps.<provider>.<field> entries).
    */
   'updatedFields'?: (string)[];
+  /**
+   * What the stored settings ask for that this deployment cannot do (a
+   * filter prompt without a configured model); REST `warnings`, absent when empty.
+   */
+  'warnings'?: (string)[];
 }
 
 export interface UpdateSettingsResponse__Output {
@@ -42,4 +47,9 @@ export interface UpdateSettingsResponse__Output {
    * oauth_apps.<provider>.<field> entries).
    */
   'updatedFields': (string)[];
+  /**
+   * What the stored settings ask for that this deployment cannot do (a
+   * filter prompt without a configured model); REST `warnings`, absent when empty.
+   */
+  'warnings': (string)[];
 }
