@@ -17,7 +17,7 @@
  */
 import { createHash, createHmac, randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { FakeOAuthProvider } from "./fake-http-server";
 import { FakeOAuthServer, type FakeTokenRequest, readRequestBody } from "./fake-oauth";
 
 type TreeEntry = { name: string; mode: "100644" | "040000"; sha: string };
@@ -76,13 +76,7 @@ const NOT_FOUND: Reply = [404, { message: "Not Found" }];
 const sha1 = (b: string | Buffer) => createHash("sha1").update(b).digest("hex");
 const readBody = async (req: http.IncomingMessage) => (await readRequestBody(req)).toString("utf8");
 
-export class FakeGitHub {
-  readonly server = http.createServer((req, res) => {
-    this.handle(req, res).catch((e: unknown) => {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String(e));
-    });
-  });
+export class FakeGitHub extends FakeOAuthProvider {
   /** GitHub's OAuth side: 8-hour user tokens with rotating refresh tokens, or classic ones (`expiringTokens = false`). */
   readonly oauth = new FakeOAuthServer({
     clientId: "gh-client-id",
@@ -103,52 +97,6 @@ export class FakeGitHub {
   private nextRepoId = 1000;
   private nextHookId = 1;
   private lastTime = 0;
-
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get clientId(): string {
-    return this.oauth.clientId;
-  }
-  get clientSecret(): string {
-    return this.oauth.clientSecret;
-  }
-  get refreshCount(): number {
-    return this.oauth.refreshCount;
-  }
-  get tokenRequests(): FakeTokenRequest[] {
-    return this.oauth.tokenRequests;
-  }
-  /** The next consent is refused by the user. */
-  set denyNext(v: boolean) {
-    this.oauth.denyNext = v;
-  }
-  /** false: classic never-expiring OAuth App tokens. */
-  set expiringTokens(v: boolean) {
-    this.oauth.expiringTokens = v;
-  }
-
-  /** Issues a token (pair) as a successful exchange would, without the browser flow. */
-  issueTokens() {
-    return this.oauth.issueTokens();
-  }
-
-  /** Every access and refresh token becomes invalid. */
-  revoke(): void {
-    this.oauth.revoke();
-  }
-
-  /** The current access tokens expire; their refresh tokens still work. */
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
 
   /** `fullName` is "name" (owned by `account`) or "owner/name". */
   addRepo(fullName: string, opts: { defaultBranch?: string; private?: boolean; description?: string; files?: Record<string, string> } = {}): FakeGitHubRepo {
@@ -304,7 +252,7 @@ export class FakeGitHub {
     return write(root);
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url!, "http://x");
     const method = req.method ?? "GET";
     const send = ([status, body, headers]: Reply) => {

@@ -23,8 +23,8 @@
  */
 import { createSign, generateKeyPairSync, type KeyObject, randomBytes, sign as signData } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { FakeOAuthServer, type FakeTokenRequest, readRequestBody } from "./fake-oauth";
+import { FakeOAuthProvider } from "./fake-http-server";
+import { FakeOAuthServer, readRequestBody } from "./fake-oauth";
 
 type Reply = [status: number, body?: unknown, headers?: Record<string, string>];
 
@@ -140,13 +140,7 @@ function selfSignedCertificate(publicKey: KeyObject, privateKey: KeyObject, comm
   return `-----BEGIN CERTIFICATE-----\n${cert.toString("base64").replace(/.{64}/g, "$&\n")}\n-----END CERTIFICATE-----\n`.replace(/\n\n/g, "\n");
 }
 
-export class FakeGmail {
-  readonly server = http.createServer((req, res) => {
-    this.handle(req, res).catch((e: unknown) => {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String(e));
-    });
-  });
+export class FakeGmail extends FakeOAuthProvider {
   /** Google's OAuth side: hour-long access tokens, refresh tokens that do not rotate. */
   readonly oauth = new FakeOAuthServer({
     clientId: "1234567890-fake.apps.googleusercontent.com",
@@ -179,44 +173,11 @@ export class FakeGmail {
   private readonly tokenOwners = new Map<string, string>();
   private consentAddress: string | undefined;
 
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get clientId(): string {
-    return this.oauth.clientId;
-  }
-  get clientSecret(): string {
-    return this.oauth.clientSecret;
-  }
-  get refreshCount(): number {
-    return this.oauth.refreshCount;
-  }
-  get tokenRequests(): FakeTokenRequest[] {
-    return this.oauth.tokenRequests;
-  }
   /** The mailbox's current history id. */
   get currentHistoryId(): number {
     return this.historyId;
   }
 
-  issueTokens() {
-    return this.oauth.issueTokens();
-  }
-  /** Every access and refresh token becomes invalid (the user removed the app's access). */
-  revoke(): void {
-    this.oauth.revoke();
-  }
-  /** The current access tokens expire; their refresh tokens still work. */
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
   /** The next consents are given as this user (an empty mailbox), or again as `account` (undefined). */
   consentAs(emailAddress: string | undefined): void {
     this.consentAddress = emailAddress;
@@ -401,7 +362,7 @@ export class FakeGmail {
     return msg;
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url!, "http://x");
     const method = req.method ?? "GET";
     const send = ([status, body, headers]: Reply) => {

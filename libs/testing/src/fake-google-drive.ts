@@ -17,8 +17,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
+import { FakeOAuthProvider } from "./fake-http-server";
 import { FakeOAuthServer, readRequestBody } from "./fake-oauth";
 
 type Reply = [status: number, body?: unknown, headers?: Record<string, string>];
@@ -71,13 +71,7 @@ const gerror = (code: number, message: string, reason: string, extra: Record<str
 ];
 const NOT_FOUND = (id: string): Reply => gerror(404, `File not found: ${id}.`, "notFound", { locationType: "parameter", location: "fileId" });
 
-export class FakeGoogleDrive {
-  readonly server = http.createServer((req, res) => {
-    this.handle(req, res).catch((e: unknown) => {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String(e));
-    });
-  });
+export class FakeGoogleDrive extends FakeOAuthProvider {
   readonly oauth = new FakeOAuthServer({
     clientId: "engram-test.apps.googleusercontent.com",
     clientSecret: "google-client-secret",
@@ -105,35 +99,6 @@ export class FakeGoogleDrive {
   private log: LogEntry[] = [];
   private generation = 1;
   private lastTime = 0;
-  private base = "";
-
-  get clientId(): string {
-    return this.oauth.clientId;
-  }
-  get clientSecret(): string {
-    return this.oauth.clientSecret;
-  }
-
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.base;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  /** Every access and refresh token becomes invalid (the user removed the app's access). */
-  revoke(): void {
-    this.oauth.revoke();
-  }
-
-  /** The current access tokens expire; the refresh token still works. */
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
 
   /** Every page token issued so far becomes invalid (changes.list answers `expiredTokenStatus`). */
   expirePageTokens(status?: number): void {
@@ -328,7 +293,7 @@ export class FakeGoogleDrive {
     return !list || q.get("includeItemsFromAllDrives") === "true";
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url!, "http://x");
     const method = req.method ?? "GET";
     const send = ([status, body, headers]: Reply) => {

@@ -4,8 +4,8 @@
  * revoked, notes still processing (absent from listings), and failures on
  * demand (status and Retry-After).
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { FakeHttpServer } from "./fake-http-server";
 
 export interface FakeGranolaNote {
   id: string;
@@ -17,19 +17,13 @@ export interface FakeGranolaNote {
   processing?: boolean;
 }
 
-export class FakeGranola {
-  readonly server = http.createServer((req, res) => this.handle(req, res));
+export class FakeGranola extends FakeHttpServer {
   readonly notes = new Map<string, FakeGranolaNote>();
   key = "grn_good";
   failNext: { status: number; headers?: Record<string, string> }[] = [];
   requests: string[] = [];
 
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url!, "http://x");
     this.requests.push(`${url.pathname}${url.search}`);
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {

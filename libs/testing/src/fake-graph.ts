@@ -25,8 +25,8 @@
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { FakeOAuthServer, type FakeTokenRequest, readRequestBody } from "./fake-oauth";
+import { FakeOAuthProvider } from "./fake-http-server";
+import { FakeOAuthServer, readRequestBody } from "./fake-oauth";
 
 type Reply = [status: number, body?: unknown, headers?: Record<string, string>];
 
@@ -102,13 +102,7 @@ const MAX_EXPIRATION_MINUTES = 42_300;
 const graphError = (status: number, code: string, message: string): Reply => [status, { error: { code, message, innerError: { "request-id": randomUUID() } } }];
 const NOT_FOUND = graphError(404, "itemNotFound", "The resource could not be found.");
 
-export class FakeGraph {
-  readonly server = http.createServer((req, res) => {
-    this.handle(req, res).catch((e: unknown) => {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String(e));
-    });
-  });
+export class FakeGraph extends FakeOAuthProvider {
   /** Microsoft's identity platform: rotating refresh tokens, PKCE required. */
   readonly oauth = new FakeOAuthServer({
     clientId: "00000000-aaaa-bbbb-cccc-fake00client",
@@ -148,51 +142,12 @@ export class FakeGraph {
   private seq = 0;
   private epoch = 0;
   private readonly downloadTokens = new Map<string, { driveId: string; itemId: string }>();
-  private base = "";
 
   constructor() {
+    super();
     this.myDrive = this.newDrive("OneDrive", "business", "https://contoso-my.sharepoint.example/personal/adele_contoso/Documents");
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this.base;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get clientId(): string {
-    return this.oauth.clientId;
-  }
-  get clientSecret(): string {
-    return this.oauth.clientSecret;
-  }
-  get refreshCount(): number {
-    return this.oauth.refreshCount;
-  }
-  get tokenRequests(): FakeTokenRequest[] {
-    return this.oauth.tokenRequests;
-  }
-  /** The next consent is refused by the user. */
-  set denyNext(v: boolean) {
-    this.oauth.denyNext = v;
-  }
-  /** Issues a token pair as a successful exchange would, without the browser flow. */
-  issueTokens() {
-    return this.oauth.issueTokens();
-  }
-  /** Every access and refresh token becomes invalid (consent revoked). */
-  revoke(): void {
-    this.oauth.revoke();
-  }
-  /** The current access tokens expire; their refresh tokens still work (once each: they rotate). */
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
   /** Every delta link and next link issued so far answers 410 Gone (resyncRequired). */
   expireDeltaTokens(): void {
     this.epoch++;
@@ -442,7 +397,7 @@ export class FakeGraph {
     ];
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url!, "http://x");
     const method = req.method ?? "GET";
     const send = ([status, body, headers]: Reply) => {

@@ -18,8 +18,8 @@
  */
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { FakeOAuthServer, type FakeTokenRequest, readRequestBody } from "./fake-oauth";
+import { FakeOAuthProvider } from "./fake-http-server";
+import { FakeOAuthServer, readRequestBody } from "./fake-oauth";
 
 type Json = Record<string, unknown>;
 type Reply = [status: number, body: unknown, headers?: Record<string, string>];
@@ -155,13 +155,7 @@ function richText(t: FakeNotionText | undefined): Json[] {
     });
 }
 
-export class FakeNotion {
-  readonly server = http.createServer((req, res) => {
-    this.handle(req, res).catch((e: unknown) => {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end(String(e));
-    });
-  });
+export class FakeNotion extends FakeOAuthProvider {
   /** Notion's OAuth side: expiring access tokens with rotating refresh tokens (`expiringTokens = false`: one token, no refresh). */
   readonly oauth = new FakeOAuthServer({
     clientId: "notion-client-id",
@@ -198,42 +192,6 @@ export class FakeNotion {
   readonly pages = new Map<string, FakeNotionPage>();
   readonly dataSources = new Map<string, FakeNotionDataSource>();
   private readonly blockIndex = new Map<string, { pageId: string; block: StoredBlock }>();
-
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get clientId(): string {
-    return this.oauth.clientId;
-  }
-  get clientSecret(): string {
-    return this.oauth.clientSecret;
-  }
-  get refreshCount(): number {
-    return this.oauth.refreshCount;
-  }
-  get tokenRequests(): FakeTokenRequest[] {
-    return this.oauth.tokenRequests;
-  }
-  /** false: a never-expiring token without a refresh token (older Notion integrations). */
-  set expiringTokens(v: boolean) {
-    this.oauth.expiringTokens = v;
-  }
-  issueTokens() {
-    return this.oauth.issueTokens();
-  }
-  revoke(): void {
-    this.oauth.revoke();
-  }
-  expireAccessTokens(): void {
-    this.oauth.expireAccessTokens();
-  }
 
   private now(): string {
     return floorMinute(this.clock());
@@ -608,7 +566,7 @@ export class FakeNotion {
     };
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url!, "http://x");
     const method = req.method ?? "GET";
     const send = ([status, body, headers]: Reply) => {

@@ -17,8 +17,8 @@
  * optionally with Retry-After, for one operation only, after some requests passed). Log: `requests`.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { FakeHttpServer } from "./fake-http-server";
 import { readRequestBody } from "./fake-oauth";
 
 export type FakeS3Operation = "ListObjectsV2" | "GetObject" | "HeadObject" | "HeadBucket";
@@ -70,13 +70,7 @@ export function sigV4SigningKey(secret: string, date: string, region: string, se
   return hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), "aws4_request");
 }
 
-export class FakeS3 {
-  readonly server = http.createServer((req, res) => {
-    this.handle(req, res).catch((err: unknown) => {
-      res.writeHead(500);
-      res.end(String(err));
-    });
-  });
+export class FakeS3 extends FakeHttpServer {
   readonly buckets = new Map<string, FakeS3Bucket>();
   /** Access key id → secret access key. */
   readonly keys = new Map<string, string>();
@@ -86,16 +80,6 @@ export class FakeS3 {
   readonly denied = new Set<string>();
   /** Largest allowed distance between a request's x-amz-date and now (S3: 15 minutes). */
   maxSkewMs = 15 * 60_000;
-
-  async start(): Promise<string> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
 
   /** A new access key (random unless given); returns it. */
   addKey(accessKeyId = `AKIA${randomBytes(8).toString("hex").toUpperCase()}`, secretAccessKey = randomBytes(30).toString("base64")) {
@@ -143,7 +127,7 @@ export class FakeS3 {
     return this.requests.filter((r) => r.op === op && (key === undefined || r.key === key)).length;
   }
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const body = await readRequestBody(req);
     const rawUrl = req.url ?? "/";
     const q = rawUrl.indexOf("?");

@@ -3,6 +3,7 @@ export * from "./wait";
 export * from "./containers";
 export * from "./random";
 export * from "./fake-json-api";
+export * from "./fake-http-server";
 export * from "./static-site";
 export * from "./fake-granola";
 export * from "./fake-github";

@@ -1,5 +1,5 @@
 import { answer, HTTPX_SITE, startStaticSite, type StaticSite, waitFor } from "@engram/testing";
-import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+import { expectErrorBody, finishedRun, twoTenantStack } from "./helpers";
 
 const KEY_A = "tenant-a-key-conn-0123456789abcdef";
 const KEY_B = "tenant-b-key-conn-0123456789abcdef";
@@ -21,17 +21,6 @@ describe("web-crawler connection end to end", () => {
   });
   afterAll(() => site?.close());
 
-  type Run = { status: string; startedAt: string; completedAt?: string; errorCode: string | null; error: string | null };
-  /** Waits for a sync run that started after `after` to finish, and returns it. */
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const r = await api("GET", `/v3/connections/${id}`);
-        const run = r.body.lastSyncRun as Run | undefined;
-        return run && run.startedAt > after && run.status !== "running" && run.status !== "queued" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 200, what: "the sync run to finish" },
-    );
   const documents = async () =>
     (await a("POST", "/v3/connections/web-crawler/documents", { containerTags: ["httpx-docs"] })).body as {
       id: string;

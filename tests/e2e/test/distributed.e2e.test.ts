@@ -1,7 +1,6 @@
-import net from "node:net";
 import { runKeysCli } from "@engram/gateway";
 import { apiClient, describeWithEngines, type EngramProcess, startEngram, tempDataDir, uniqueMongoDbName } from "@engram/testing";
-import { type Api, stopQuietly, waitDone } from "./helpers";
+import { type Api, freePort, stopQuietly, waitDone } from "./helpers";
 
 /**
  * The distributed topology: every service in its own process, on Kafka,
@@ -10,17 +9,6 @@ import { type Api, stopQuietly, waitDone } from "./helpers";
  * globalSetup started the engines (testcontainers); skipped with the reason
  * printed otherwise.
  */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describeWithEngines(["mongo", "qdrant", "kafka"], "distributed topology: one process per service on Kafka, MongoDB and Qdrant", (engines) => {
   const processes: EngramProcess[] = [];
   let api: Api;

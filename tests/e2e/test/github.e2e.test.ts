@@ -1,19 +1,9 @@
-import net from "node:net";
 import { FakeGitHub, waitFor } from "@engram/testing";
-import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+import { documentChunks, expectErrorBody, fakeProviderStack, finishedRun, lastRun } from "./helpers";
 
 const KEY_A = "tenant-a-key-github-0123456789abcdef";
 const KEY_B = "tenant-b-key-github-0123456789abcdef";
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-type Run = { status: string; startedAt: string; errorCode: string | null; error: string | null };
 type Doc = { id: string };
 
 /**
@@ -27,32 +17,14 @@ type Doc = { id: string };
  */
 describe("GitHub connection end to end", () => {
   const fake = new FakeGitHub();
-  const env: Record<string, string> = { WEBHOOK_DEBOUNCE_MS: "0", SYNC_SCHEDULER_INTERVAL_MS: "200" };
-  beforeAll(async () => {
-    const url = await fake.start();
-    const port = await freePort();
-    Object.assign(env, {
-      PORT: String(port),
-      ENGRAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      GITHUB_API_URL: url,
-      GITHUB_WEB_URL: url,
-      GITHUB_CLIENT_ID: fake.clientId,
-      GITHUB_CLIENT_SECRET: fake.clientSecret,
-    });
-  });
-  const stack = twoTenantStack(KEY_A, KEY_B, env);
-  const { a, b } = stack;
-  afterAll(() => fake.stop());
+  const stack = fakeProviderStack(fake, KEY_A, KEY_B, (url) => ({
+    GITHUB_API_URL: url,
+    GITHUB_WEB_URL: url,
+    GITHUB_CLIENT_ID: fake.clientId,
+    GITHUB_CLIENT_SECRET: fake.clientSecret,
+  }));
+  const { a, b, env } = stack;
 
-  const lastRun = async (api: Api, id: string) => (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const run = await lastRun(api, id);
-        return run && run.startedAt > after && run.status !== "running" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 100, what: "the sync run to finish" },
-    );
   /** The connection's documents by filepath (owner/repo/path). */
   const documentsByPath = async () => {
     const docs = (await a("POST", "/v3/connections/github/documents", { containerTags: ["code"] })).body as Doc[];
@@ -61,10 +33,7 @@ describe("GitHub connection end to end", () => {
     return out;
   };
   const paths = async () => [...(await documentsByPath()).keys()].sort();
-  const searchChunks = async (q: string) =>
-    ((await a("POST", "/v4/search", { q, containerTag: "code", searchMode: "documents", threshold: 0 })).body.results as { chunk: string }[]).map(
-      (r) => r.chunk,
-    );
+  const searchChunks = (q: string) => documentChunks(a, "code", q);
 
   it("authorizes, configures, syncs, follows pushes, refreshes tokens, converges after a force-push, and deletes", async () => {
     const repo = fake.addRepo("octo/handbook", {

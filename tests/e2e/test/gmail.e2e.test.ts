@@ -1,20 +1,10 @@
-import net from "node:net";
-import { FakeGmail, waitFor } from "@engram/testing";
-import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+import { FakeGmail } from "@engram/testing";
+import { type Api, expectErrorBody, fakeProviderStack, finishedRun, lastRun, waitSearchable } from "./helpers";
 
 const KEY_A = "tenant-a-key-gmail-0123456789abcdefgh";
 const KEY_B = "tenant-b-key-gmail-0123456789abcdefgh";
 const TOPIC = "projects/engram-test/topics/gmail";
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-type Run = { status: string; startedAt: string; errorCode: string | null; error: string | null };
 type Doc = { id: string };
 
 /**
@@ -30,15 +20,10 @@ type Doc = { id: string };
  */
 describe("Gmail connection end to end", () => {
   const fake = new FakeGmail();
-  const env: Record<string, string> = { WEBHOOK_DEBOUNCE_MS: "0", SYNC_SCHEDULER_INTERVAL_MS: "200" };
   let pushUrl = "";
-  beforeAll(async () => {
-    const url = await fake.start();
-    const port = await freePort();
+  const stack = fakeProviderStack(fake, KEY_A, KEY_B, (url, port) => {
     pushUrl = `http://127.0.0.1:${port}/v3/connections/webhooks/gmail`;
-    Object.assign(env, {
-      PORT: String(port),
-      ENGRAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    return {
       GOOGLE_CLIENT_ID: fake.clientId,
       GOOGLE_CLIENT_SECRET: fake.clientSecret,
       GOOGLE_AUTH_URL: `${url}/o/oauth2/v2/auth`,
@@ -47,21 +32,10 @@ describe("Gmail connection end to end", () => {
       GMAIL_PUBSUB_TOPIC: TOPIC,
       GMAIL_PUSH_SERVICE_ACCOUNT: fake.serviceAccountEmail,
       GOOGLE_CERTS_URL: `${url}/oauth2/v1/certs`,
-    });
+    };
   });
-  const stack = twoTenantStack(KEY_A, KEY_B, env);
-  const { a, b } = stack;
-  afterAll(() => fake.stop());
+  const { a, b, env } = stack;
 
-  const lastRun = async (api: Api, id: string) => (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const run = await lastRun(api, id);
-        return run && run.startedAt > after && run.status !== "running" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 100, what: "the sync run to finish" },
-    );
   const documents = async (api: Api = a) => (await api("POST", "/v3/connections/gmail/documents", { containerTags: ["mail"] })).body as Doc[];
   /** The connection's documents by their metadata: a thread's subject, an attachment's "file (subject)". */
   const titles = async (api: Api = a) => {
@@ -72,14 +46,7 @@ describe("Gmail connection end to end", () => {
     }
     return out.sort();
   };
-  const searchable = (q: string, phrase: string) =>
-    waitFor(
-      async () => {
-        const r = await a("POST", "/v4/search", { q, containerTag: "mail", searchMode: "documents", threshold: 0 });
-        return (r.body.results as { chunk: string }[]).some((x) => x.chunk.includes(phrase)) ? true : undefined;
-      },
-      { timeoutMs: 60_000, what: `"${phrase}" to be searchable` },
-    );
+  const searchable = (q: string, phrase: string) => waitSearchable(a, "mail", q, phrase);
   /** Consent at the fake, then the gateway's callback; answers the connection id. */
   const connect = async (api: Api) => {
     const created = await api("POST", "/v3/connections/gmail", { containerTag: "mail" });

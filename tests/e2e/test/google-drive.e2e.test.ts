@@ -1,19 +1,9 @@
-import net from "node:net";
 import { FakeGoogleDrive, waitFor } from "@engram/testing";
-import { type Api, twoTenantStack } from "./helpers";
+import { type Api, documentChunks, fakeProviderStack, finishedRun, waitSearchable } from "./helpers";
 
 const KEY_A = "tenant-a-key-gdrive-0123456789abcdef";
 const KEY_B = "tenant-b-key-gdrive-0123456789abcdef";
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-type Run = { status: string; startedAt: string; errorCode: string | null; error: string | null };
 type Doc = { id: string };
 
 /**
@@ -28,33 +18,15 @@ type Doc = { id: string };
  */
 describe("Google Drive connection end to end", () => {
   const fake = new FakeGoogleDrive();
-  const env: Record<string, string> = { WEBHOOK_DEBOUNCE_MS: "0", SYNC_SCHEDULER_INTERVAL_MS: "200" };
-  beforeAll(async () => {
-    const url = await fake.start();
-    const port = await freePort();
-    Object.assign(env, {
-      PORT: String(port),
-      ENGRAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      GOOGLE_CLIENT_ID: fake.clientId,
-      GOOGLE_CLIENT_SECRET: fake.clientSecret,
-      GOOGLE_AUTH_URL: `${url}/o/oauth2/v2/auth`,
-      GOOGLE_TOKEN_URL: `${url}/token`,
-      GOOGLE_DRIVE_API_URL: `${url}/`,
-    });
-  });
-  const stack = twoTenantStack(KEY_A, KEY_B, env);
-  const { a, b } = stack;
-  afterAll(() => fake.stop());
+  const stack = fakeProviderStack(fake, KEY_A, KEY_B, (url) => ({
+    GOOGLE_CLIENT_ID: fake.clientId,
+    GOOGLE_CLIENT_SECRET: fake.clientSecret,
+    GOOGLE_AUTH_URL: `${url}/o/oauth2/v2/auth`,
+    GOOGLE_TOKEN_URL: `${url}/token`,
+    GOOGLE_DRIVE_API_URL: `${url}/`,
+  }));
+  const { a, b, env } = stack;
 
-  const lastRun = async (api: Api, id: string) => (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const run = await lastRun(api, id);
-        return run && run.startedAt > after && run.status !== "running" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 100, what: "the sync run to finish" },
-    );
   /** The connection's documents by filepath (the file's name). */
   const documentsByName = async (api: Api = a) => {
     const docs = (await api("POST", "/v3/connections/google-drive/documents", { containerTags: ["drive"] })).body as Doc[];
@@ -63,12 +35,8 @@ describe("Google Drive connection end to end", () => {
     return out;
   };
   const names = async () => [...(await documentsByName()).keys()].sort();
-  const searchChunks = async (q: string) =>
-    ((await a("POST", "/v4/search", { q, containerTag: "drive", searchMode: "documents", threshold: 0 })).body.results as { chunk: string }[]).map(
-      (r) => r.chunk,
-    );
-  const searchable = (q: string, text: string) =>
-    waitFor(async () => ((await searchChunks(q)).some((c) => c.includes(text)) ? true : undefined), { timeoutMs: 60_000, what: `"${text}" to be searchable` });
+  const searchChunks = (q: string) => documentChunks(a, "drive", q);
+  const searchable = (q: string, text: string) => waitSearchable(a, "drive", q, text);
 
   it("authorizes, imports, follows the watch channel, refreshes tokens, survives 429s and expired page tokens, and stops when revoked", async () => {
     const runbook = fake.addDoc("Runbook", "# Runbook\n\nThe on-call rotation changes every Monday.");

@@ -1,5 +1,5 @@
 import { FakeGranola, granolaNote, waitFor } from "@engram/testing";
-import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+import { expectErrorBody, finishedRun, lastRun, twoTenantStack } from "./helpers";
 
 const KEY_A = "tenant-a-key-granola-0123456789abcdef";
 const KEY_B = "tenant-b-key-granola-0123456789abcdef";
@@ -18,17 +18,7 @@ describe("Granola connection end to end", () => {
   });
   const stack = twoTenantStack(KEY_A, KEY_B, env);
   const { a, b } = stack;
-  afterAll(() => new Promise<void>((r) => fake.server.close(() => r())));
-
-  type Run = { status: string; startedAt: string; errorCode: string | null };
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const run = (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
-        return run && run.startedAt > after && run.status !== "running" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 200, what: "the sync run to finish" },
-    );
+  afterAll(() => fake.stop());
 
   it("checks the key, imports the notes, hides the key, and reports a revoked key on the next run", async () => {
     fake.notes.set("not_1", granolaNote("not_1", "2026-03-01T00:00:00Z", { title: "Pricing review", summary_markdown: "- raise the Team plan to 12 euros" }));
@@ -74,7 +64,7 @@ describe("Granola connection end to end", () => {
       },
       { timeoutMs: 60_000, what: "the edited note to be searchable" },
     );
-    const edited = (await a("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run;
+    const edited = (await lastRun(a, id))!;
 
     fake.key = "grn_revoked";
     try {

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { apiClient, type EngramProcess, startEngram, waitFor } from "@engram/testing";
 
 export type Api = ReturnType<typeof apiClient>;
@@ -64,4 +65,73 @@ export function twoTenantStack(keyA: string, keyB: string, env: Record<string, s
 
 export async function stopQuietly(p: EngramProcess | undefined): Promise<void> {
   if (p) await p.stop("SIGTERM");
+}
+
+/** A TCP port of 127.0.0.1 free now (for a server the test starts soon after). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A connection's last sync run, as GET /v3/connections/{id} shows it. */
+export type Run = { status: string; startedAt: string; completedAt?: string; errorCode: string | null; error: string | null };
+
+export async function lastRun(api: Api, id: string): Promise<Run | undefined> {
+  return (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
+}
+
+/** Waits for a sync run of the connection that started after `after` to finish (neither queued nor running), and returns it. */
+export function finishedRun(api: Api, id: string, after = ""): Promise<Run> {
+  return waitFor(
+    async () => {
+      const run = await lastRun(api, id);
+      return run && run.startedAt > after && run.status !== "running" && run.status !== "queued" ? run : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 100, what: "the sync run to finish" },
+  );
+}
+
+/** The chunks a documents search of `containerTag` finds for `q` (threshold 0; `filters` when given). */
+export async function documentChunks(api: Api, containerTag: string, q: string, filters?: unknown): Promise<string[]> {
+  const r = await api("POST", "/v4/search", { q, containerTag, searchMode: "documents", threshold: 0, ...(filters ? { filters } : {}) });
+  return (r.body.results as { chunk: string }[]).map((x) => x.chunk);
+}
+
+/** Waits (60 s at most) until a documents search of `containerTag` for `q` finds a chunk containing `text`. */
+export function waitSearchable(api: Api, containerTag: string, q: string, text: string): Promise<true> {
+  return waitFor(async () => ((await documentChunks(api, containerTag, q)).some((c) => c.includes(text)) ? true : undefined), {
+    timeoutMs: 60_000,
+    what: `"${text}" to be searchable`,
+  });
+}
+
+/**
+ * `twoTenantStack` for a connector's test against a provider fake: before the
+ * stack, the fake starts and a port is chosen for the stack (its public URL,
+ * where OAuth callbacks and webhooks come back); `providerEnv` gives the
+ * stack's variables for the fake's base URL and that port. Webhooks are not
+ * debounced and the scheduler looks every 200 ms; `env` is the stack's
+ * environment (filled in before the stack starts). The fake stops after the stack.
+ */
+export function fakeProviderStack(
+  fake: { start(): Promise<string>; stop(): Promise<void> },
+  keyA: string,
+  keyB: string,
+  providerEnv: (url: string, port: number) => Record<string, string>,
+): TwoTenantStack & { readonly env: Record<string, string> } {
+  const env: Record<string, string> = { WEBHOOK_DEBOUNCE_MS: "0", SYNC_SCHEDULER_INTERVAL_MS: "200" };
+  beforeAll(async () => {
+    const url = await fake.start();
+    const port = await freePort();
+    Object.assign(env, { PORT: String(port), ENGRAM_PUBLIC_URL: `http://127.0.0.1:${port}`, ...providerEnv(url, port) });
+  });
+  const stack = twoTenantStack(keyA, keyB, env);
+  afterAll(() => fake.stop());
+  return Object.assign(stack, { env });
 }

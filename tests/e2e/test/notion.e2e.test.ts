@@ -1,19 +1,9 @@
-import net from "node:net";
 import { FakeNotion, waitFor } from "@engram/testing";
-import { type Api, twoTenantStack } from "./helpers";
+import { type Api, documentChunks, fakeProviderStack, finishedRun, lastRun } from "./helpers";
 
 const KEY_A = "tenant-a-key-notion-0123456789abcdef";
 const KEY_B = "tenant-b-key-notion-0123456789abcdef";
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-type Run = { status: string; startedAt: string; errorCode: string | null; error: string | null };
 type Doc = { id: string; title: string | null };
 
 /**
@@ -29,32 +19,14 @@ type Doc = { id: string; title: string | null };
  */
 describe("Notion connection end to end", () => {
   const fake = new FakeNotion();
-  const env: Record<string, string> = { WEBHOOK_DEBOUNCE_MS: "0", SYNC_SCHEDULER_INTERVAL_MS: "200" };
-  beforeAll(async () => {
-    const url = await fake.start();
-    const port = await freePort();
-    Object.assign(env, {
-      PORT: String(port),
-      ENGRAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      NOTION_API_URL: url,
-      NOTION_CLIENT_ID: fake.clientId,
-      NOTION_CLIENT_SECRET: fake.clientSecret,
-      NOTION_WEBHOOK_VERIFICATION_TOKEN: fake.verificationToken,
-    });
-  });
-  const stack = twoTenantStack(KEY_A, KEY_B, env);
-  const { a, b } = stack;
-  afterAll(() => fake.stop());
+  const stack = fakeProviderStack(fake, KEY_A, KEY_B, (url) => ({
+    NOTION_API_URL: url,
+    NOTION_CLIENT_ID: fake.clientId,
+    NOTION_CLIENT_SECRET: fake.clientSecret,
+    NOTION_WEBHOOK_VERIFICATION_TOKEN: fake.verificationToken,
+  }));
+  const { a, b, env } = stack;
 
-  const lastRun = async (api: Api, id: string) => (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const run = await lastRun(api, id);
-        return run && run.startedAt > after && run.status !== "running" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 100, what: "the sync run to finish" },
-    );
   const documents = async (api: Api = a) => (await api("POST", "/v3/connections/notion/documents", { containerTags: ["notes"] })).body as Doc[];
   /** The titles of the connection's documents, once processing has given each one its title. */
   const titles = () =>
@@ -65,12 +37,7 @@ describe("Notion connection end to end", () => {
       },
       { timeoutMs: 60_000, intervalMs: 200, what: "the documents to be processed" },
     );
-  const search = async (q: string, filters?: unknown) =>
-    (
-      (await a("POST", "/v4/search", { q, containerTag: "notes", searchMode: "documents", threshold: 0, ...(filters ? { filters } : {}) })).body.results as {
-        chunk: string;
-      }[]
-    ).map((r) => r.chunk);
+  const search = (q: string, filters?: unknown) => documentChunks(a, "notes", q, filters);
   const webhookUrl = () => `${stack.engram.url}/v3/connections/webhooks/notion`;
 
   it("authorizes, imports pages and rows, follows signed events, deletes trashed and unshared pages, refreshes tokens, and fails when revoked", async () => {

@@ -1,19 +1,9 @@
-import net from "node:net";
-import { FakeGraph, waitFor } from "@engram/testing";
-import { type Api, twoTenantStack } from "./helpers";
+import { FakeGraph } from "@engram/testing";
+import { type Api, fakeProviderStack, finishedRun, waitSearchable } from "./helpers";
 
 const KEY_A = "tenant-a-key-onedrive-0123456789abcdef";
 const KEY_B = "tenant-b-key-onedrive-0123456789abcdef";
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-type Run = { status: string; startedAt: string; errorCode: string | null; error: string | null };
 type Doc = { id: string };
 
 /**
@@ -29,32 +19,14 @@ type Doc = { id: string };
  */
 describe("OneDrive connection end to end", () => {
   const fake = new FakeGraph();
-  const env: Record<string, string> = { WEBHOOK_DEBOUNCE_MS: "0", SYNC_SCHEDULER_INTERVAL_MS: "200" };
-  beforeAll(async () => {
-    const url = await fake.start();
-    const port = await freePort();
-    Object.assign(env, {
-      PORT: String(port),
-      ENGRAM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      MICROSOFT_CLIENT_ID: fake.clientId,
-      MICROSOFT_CLIENT_SECRET: fake.clientSecret,
-      MICROSOFT_LOGIN_URL: `${url}/common`,
-      GRAPH_API_URL: `${url}/v1.0`,
-    });
-  });
-  const stack = twoTenantStack(KEY_A, KEY_B, env);
-  const { a, b } = stack;
-  afterAll(() => fake.stop());
+  const stack = fakeProviderStack(fake, KEY_A, KEY_B, (url) => ({
+    MICROSOFT_CLIENT_ID: fake.clientId,
+    MICROSOFT_CLIENT_SECRET: fake.clientSecret,
+    MICROSOFT_LOGIN_URL: `${url}/common`,
+    GRAPH_API_URL: `${url}/v1.0`,
+  }));
+  const { a, b, env } = stack;
 
-  const lastRun = async (api: Api, id: string) => (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const run = await lastRun(api, id);
-        return run && run.startedAt > after && run.status !== "running" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 100, what: "the sync run to finish" },
-    );
   /** The connection's documents by filepath. */
   const documentsByPath = async (api: Api = a) => {
     const docs = (await api("POST", "/v3/connections/onedrive/documents", { containerTags: ["files"] })).body as Doc[];
@@ -63,14 +35,7 @@ describe("OneDrive connection end to end", () => {
     return out;
   };
   const paths = async () => [...(await documentsByPath()).keys()].sort();
-  const searchable = (q: string, text: string) =>
-    waitFor(
-      async () => {
-        const found = await a("POST", "/v4/search", { q, containerTag: "files", searchMode: "documents", threshold: 0 });
-        return (found.body.results as { chunk: string }[]).some((r) => r.chunk.includes(text)) ? true : undefined;
-      },
-      { timeoutMs: 60_000, what: `"${text}" to be searchable` },
-    );
+  const searchable = (q: string, text: string) => waitSearchable(a, "files", q, text);
   const refreshGrants = () => fake.tokenRequests.filter((r) => r.grant_type === "refresh_token").length;
 
   it("authorizes, syncs OneDrive and SharePoint, follows notifications, refreshes rotating tokens, converges after a resync, and fails once revoked", async () => {

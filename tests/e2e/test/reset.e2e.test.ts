@@ -18,7 +18,7 @@ describe("organisation reset end to end", () => {
     env.GRANOLA_API_URL = await fake.start();
   });
   const { a, b } = twoTenantStack(KEY_A, KEY_B, env);
-  afterAll(() => new Promise<void>((r) => fake.server.close(() => r())));
+  afterAll(() => fake.stop());
 
   const idle = (api: Api) =>
     waitFor(async () => ((await api("GET", "/v3/documents/processing")).body.totalCount === 0 ? true : undefined), {

@@ -1,10 +1,9 @@
 import { FakeS3, waitFor } from "@engram/testing";
-import { type Api, expectErrorBody, twoTenantStack } from "./helpers";
+import { documentChunks, expectErrorBody, finishedRun, twoTenantStack } from "./helpers";
 
 const KEY_A = "tenant-a-key-s3-0123456789abcdef";
 const KEY_B = "tenant-b-key-s3-0123456789abcdef";
 
-type Run = { status: string; startedAt: string; errorCode: string | null; error: string | null };
 type Doc = { id: string; title: string | null };
 
 /**
@@ -29,15 +28,6 @@ describe("S3 connection end to end", () => {
   const { a, b } = stack;
   afterAll(() => fake.stop());
 
-  const lastRun = async (api: Api, id: string) => (await api("GET", `/v3/connections/${id}`)).body.lastSyncRun as Run | undefined;
-  const finishedRun = (api: Api, id: string, after = "") =>
-    waitFor(
-      async () => {
-        const run = await lastRun(api, id);
-        return run && run.startedAt > after && run.status !== "running" && run.status !== "queued" ? run : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 100, what: "the sync run to finish" },
-    );
   const documents = async () => (await a("POST", "/v3/connections/s3/documents", { containerTags: ["handbook"] })).body as Doc[];
   /** The connection's documents by filepath (the object key). */
   const byKey = async () => {
@@ -45,10 +35,7 @@ describe("S3 connection end to end", () => {
     for (const d of await documents()) out.set((await a("GET", `/v3/documents/${d.id}`)).body.filepath as string, d.id);
     return out;
   };
-  const searchChunks = async (q: string) =>
-    ((await a("POST", "/v4/search", { q, containerTag: "handbook", searchMode: "documents", threshold: 0 })).body.results as { chunk: string }[]).map(
-      (r) => r.chunk,
-    );
+  const searchChunks = (q: string) => documentChunks(a, "handbook", q);
   const importNow = async () => expect((await a("POST", "/v3/connections/s3/import", { containerTags: ["handbook"] })).status).toBe(202);
 
   it("checks the keys and bucket, imports the prefix, follows changes and deletions, retries throttling, and reports a revoked key", async () => {

@@ -4,6 +4,7 @@ import { GitHubConnector, githubSignature, isDocFile } from "../../src/adapters/
 import type { ConnectorChange, WebhookNotification } from "../../src/app/sync-ports";
 import { type Connection, type ConnectionItem, newConnection } from "../../src/domain/connection";
 import { ConnectorError } from "../../src/domain/errors";
+import { collectChanges } from "./sync-helpers";
 
 /** The GitHub connector against a local fake of GitHub's REST API (tokens issued directly: the OAuth flow has its own tests). */
 describe("GitHub connector", () => {
@@ -23,11 +24,7 @@ describe("GitHub connector", () => {
     ...newConnection({ tenantId: "acme", provider: "github", namespace: "code", config }, "2026-05-01T00:00:00.000Z"),
     ...(cursor ? { cursor } : {}),
   });
-  const collect = async (c: Connection, known: Map<string, ConnectionItem> = new Map()) => {
-    const out: ConnectorChange[] = [];
-    for await (const ch of connector.changes(c, known, new AbortController().signal)) out.push(ch);
-    return out;
-  };
+  const collect = (c: Connection, known?: Map<string, ConnectionItem>) => collectChanges(connector, c, known);
 
   it("imports documentation files only", () => {
     const f = (p: string, size = 10) => isDocFile({ path: p, type: "blob", size });

@@ -6,6 +6,7 @@ import { decodeWords, htmlToText, parseAddresses, stripQuoted } from "../../src/
 import type { ConnectorChange, ProviderAuth, WebhookNotification, WebhookRoute } from "../../src/app/sync-ports";
 import { type Connection, type ConnectionItem, newConnection } from "../../src/domain/connection";
 import { ConnectorError } from "../../src/domain/errors";
+import { collectChanges } from "./sync-helpers";
 
 type Upsert = Extract<ConnectorChange, { kind: "upsert" }>;
 const upserts = (cs: ConnectorChange[]) => cs.filter((c): c is Upsert => c.kind === "upsert");
@@ -99,11 +100,7 @@ describe("Gmail connector", () => {
     ...newConnection({ tenantId: "acme", provider: "gmail", namespace: "mail", config }, "2026-05-01T00:00:00.000Z"),
     ...(cursor ? { cursor } : {}),
   });
-  const collect = async (c: Connection, known: Map<string, ConnectionItem> = new Map(), via = connector) => {
-    const out: ConnectorChange[] = [];
-    for await (const ch of via.changes(c, known, new AbortController().signal)) out.push(ch);
-    return out;
-  };
+  const collect = (c: Connection, known?: Map<string, ConnectionItem>, via = connector) => collectChanges(via, c, known);
   /** The ledger after applying the changes, as the sync engine keeps it. */
   const apply = (known: Map<string, ConnectionItem>, changes: ConnectorChange[]) => {
     for (const c of changes) {

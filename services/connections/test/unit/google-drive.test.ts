@@ -6,6 +6,7 @@ import { DriveHttpError } from "../../src/adapters/connectors/google-drive/drive
 import type { ConnectorChange, WebhookNotification } from "../../src/app/sync-ports";
 import { type Connection, type ConnectionItem, newConnection } from "../../src/domain/connection";
 import { ConnectorError } from "../../src/domain/errors";
+import { collectChanges } from "./sync-helpers";
 
 type Upsert = Extract<ConnectorChange, { kind: "upsert" }>;
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -61,11 +62,7 @@ describe("Google Drive connector", () => {
     ...newConnection({ tenantId: "acme", provider: "google-drive", namespace: "drive", config }, "2026-05-01T00:00:00.000Z"),
     ...(cursor ? { cursor } : {}),
   });
-  const collect = async (c: Connection, known: Map<string, ConnectionItem> = new Map()) => {
-    const out: ConnectorChange[] = [];
-    for await (const ch of connector.changes(c, known, new AbortController().signal)) out.push(ch);
-    return out;
-  };
+  const collect = (c: Connection, known?: Map<string, ConnectionItem>) => collectChanges(connector, c, known);
   const upserts = (cs: ConnectorChange[]) => cs.filter((c): c is Upsert => c.kind === "upsert");
   const ledger = (cs: ConnectorChange[], into = new Map<string, ConnectionItem>()) => {
     for (const c of cs) {

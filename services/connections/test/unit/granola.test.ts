@@ -22,7 +22,7 @@ describe("Granola connector", () => {
   beforeAll(async () => {
     base = await fake.start();
   });
-  afterAll(() => new Promise<void>((r) => fake.server.close(() => r())));
+  afterAll(() => fake.stop());
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-granola-"));
     repo = new SqliteConnectionRepository(dir);

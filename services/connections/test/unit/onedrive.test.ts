@@ -12,6 +12,7 @@ import {
 import type { ConnectorChange, WebhookNotification } from "../../src/app/sync-ports";
 import { type Connection, type ConnectionItem, newConnection } from "../../src/domain/connection";
 import { ConnectorError } from "../../src/domain/errors";
+import { collectChanges } from "./sync-helpers";
 
 type Upsert = Extract<ConnectorChange, { kind: "upsert" }>;
 const DAY = 86_400_000;
@@ -78,11 +79,7 @@ describe("OneDrive connector", () => {
     ...newConnection({ tenantId: "acme", provider: "onedrive", namespace: "files", config: p.config, metadata: p.metadata }, "2026-05-01T00:00:00.000Z"),
     ...(p.cursor ? { cursor: p.cursor } : {}),
   });
-  const collect = async (c: Connection, known: Map<string, ConnectionItem> = new Map()) => {
-    const out: ConnectorChange[] = [];
-    for await (const ch of connector.changes(c, known, new AbortController().signal)) out.push(ch);
-    return out;
-  };
+  const collect = (c: Connection, known?: Map<string, ConnectionItem>) => collectChanges(connector, c, known);
   /** The ledger after applying changes, as the sync engine keeps it. */
   const apply = (changes: ConnectorChange[], known = new Map<string, ConnectionItem>()) => {
     for (const c of changes) {

@@ -1,5 +1,5 @@
-import type { DocumentSink } from "../../src/app/sync-ports";
-import type { Connection } from "../../src/domain/connection";
+import type { Connector, ConnectorChange, DocumentSink } from "../../src/app/sync-ports";
+import type { Connection, ConnectionItem } from "../../src/domain/connection";
 
 /** Documents kept in memory: the caller id decides which document an import replaces. */
 export class MemorySink implements DocumentSink {
@@ -28,4 +28,11 @@ export class MemorySink implements DocumentSink {
   async list() {
     return [];
   }
+}
+
+/** Every change the connector yields for the connection, the items in `known` being those it imported before. */
+export async function collectChanges(connector: Connector, c: Connection, known: Map<string, ConnectionItem> = new Map()): Promise<ConnectorChange[]> {
+  const out: ConnectorChange[] = [];
+  for await (const ch of connector.changes(c, known, new AbortController().signal)) out.push(ch);
+  return out;
 }
