@@ -100,6 +100,22 @@ export interface MemoryAggregator {
   aggregate(query: string, memories: AggregateInput[]): Promise<{ content: string; sourceIds: string[] }[]>;
 }
 
+/** What profile buckets are suggested from (POST /v3/settings/suggest-buckets). */
+export interface BucketSuggestionInput {
+  /** The organisation's description of its use case (settings workspacePrompt). */
+  prompt?: string;
+  /** A sample of its memories (latest first). */
+  memories: string[];
+  /** Buckets it already has: never suggested again. */
+  existing: { key: string; description: string }[];
+}
+
+/** Suggests 3 to 6 profile buckets for an organisation. */
+export interface BucketSuggester {
+  readonly id: string;
+  suggest(input: BucketSuggestionInput): Promise<{ key: string; description: string }[]>;
+}
+
 export interface BucketClassifier {
   readonly id: string;
   /** One list of bucket keys per text (possibly empty), in input order. */

@@ -8,6 +8,7 @@ import {
   OpenAIBucketClassifier,
   OpenAIFactExtractor,
   OpenAIImportJudge,
+  OpenAIBucketSuggester,
   OpenAIMemoryRelator,
   OpenAIQueryRewriter,
   OpenAIReranker,
@@ -289,6 +290,38 @@ describe("OpenAIImportJudge", () => {
     replies.push(() => answer({ include: true, reason: "engineering" }));
     expect(await judge.judge("Keep engineering documents only.", { title: "design.pdf" })).toEqual({ admit: true, reason: "engineering" });
     expect(requests.at(-1)!.body.messages.find((m) => m.role === "user")!.content).toContain("binary content");
+  });
+});
+
+describe("OpenAIBucketSuggester", () => {
+  it("answers the model's 3 to 6 buckets, asking again once when a key is invalid or repeats an existing bucket", async () => {
+    replies.push(() =>
+      answer({
+        suggestions: [
+          { key: "Support Tickets", description: "x" },
+          { key: "customers", description: "y" },
+        ],
+      }),
+    );
+    replies.push(() =>
+      answer({
+        suggestions: [
+          { key: "tickets", description: "Open and past support tickets" },
+          { key: "plans", description: "The customer's plan and billing" },
+          { key: "features", description: "Features they use or ask for" },
+        ],
+      }),
+    );
+    const out = await new OpenAIBucketSuggester(client()).suggest({
+      prompt: "A SaaS support desk",
+      memories: ["Acme is on the Team plan"],
+      existing: [{ key: "customers", description: "Customer accounts" }],
+    });
+    expect(out.map((x) => x.key)).toEqual(["tickets", "plans", "features"]);
+    const first = requests.at(-2)!.body.messages.find((m) => m.role === "user")!.content;
+    expect(first).toContain("A SaaS support desk");
+    expect(first).toContain("- customers: Customer accounts");
+    expect(first).toContain("Acme is on the Team plan");
   });
 });
 

@@ -10,7 +10,8 @@ import { SqliteSettingsRepository } from "./adapters/embedded/settings.sqlite";
 import { GetSettingsUseCase } from "./app/get-settings.usecase";
 import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
 import { ResetOrganizationUseCase } from "./app/reset-organization.usecase";
-import { ChatClient, OpenAIImportJudge } from "@engram/nlp";
+import { ChatClient, OfflineBucketSuggester, OpenAIBucketSuggester, OpenAIImportJudge } from "@engram/nlp";
+import { SuggestBucketsUseCase } from "./app/suggest-buckets.usecase";
 import { OrganizationImportPolicies } from "./app/import-policy";
 import type { SettingsRepository } from "./app/ports";
 import type { ConnectionsConfig } from "./config";
@@ -206,19 +207,18 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     url: webhookUrl(oauth.publicBase(), c),
     secret: createHmac("sha256", webhookKey).update(`${c.tenantId}\u0000${c.id}`).digest("hex"),
   });
-  // The organisation's import filter; its filter prompt only with a configured model.
-  const judge =
+  // The organisation's chat model, when configured: the import filter's prompt and bucket suggestions.
+  const chat =
     config.LLM_BASE_URL && config.LLM_MODEL
-      ? new OpenAIImportJudge(
-          new ChatClient({
-            baseUrl: config.LLM_BASE_URL,
-            model: config.LLM_MODEL,
-            apiKey: config.LLM_API_KEY,
-            timeoutMs: config.LLM_TIMEOUT_MS,
-            maxRetries: config.LLM_MAX_RETRIES,
-          }),
-        )
+      ? new ChatClient({
+          baseUrl: config.LLM_BASE_URL,
+          model: config.LLM_MODEL,
+          apiKey: config.LLM_API_KEY,
+          timeoutMs: config.LLM_TIMEOUT_MS,
+          maxRetries: config.LLM_MAX_RETRIES,
+        })
       : undefined;
+  const judge = chat ? new OpenAIImportJudge(chat) : undefined;
   const importPolicies = new OrganizationImportPolicies({ settings: repo, judge });
   const sync = new SyncEngine(
     {
@@ -263,6 +263,12 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
         getSettings: new GetSettingsUseCase(repo),
         updateSettings: new UpdateSettingsUseCase(repo, box, clock, judge !== undefined),
         resetOrganization: new ResetOrganizationUseCase({ connections, repo: deps.connections, settings: repo, logger: log }),
+        suggestBuckets: new SuggestBucketsUseCase({
+          settings: repo,
+          offline: new OfflineBucketSuggester(),
+          ...(chat ? { model: new OpenAIBucketSuggester(chat) } : {}),
+          logger: log,
+        }),
       }),
     ],
     async start() {

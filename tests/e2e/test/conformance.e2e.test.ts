@@ -39,7 +39,6 @@ interface Operation {
 const REFUSALS: Record<string, Record<number, string>> = {
   getV3DocumentsByIdFileUrl: { 400: "a document added as text has no stored file to link to (section 4)" },
   patchV3DocumentsById: { 409: "the example's customId already names the document the POST example created: a caller id names one document (section 4)" },
-  postV3SettingsSuggestBuckets: { 501: "bucket suggestions are not in this release (section 10)" },
   postV3ContainerTagsMerge: { 501: "container-tag merges are not in this release (section 10)" },
   getV3ContainerTagsMergeByMergeId: { 501: "container-tag merges are not in this release (section 10)" },
 };

@@ -154,7 +154,7 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
   it("answers operations of later releases with 501 and the error body", async () => {
     for (const [method, path, body] of [
       ["POST", "/v3/container-tags/merge", { containerTags: ["a", "b"], targetContainerTag: "a" }],
-      ["POST", "/v3/settings/suggest-buckets", {}],
+      ["GET", "/v3/container-tags/merge/merge_unknown", undefined],
     ] as const) {
       const res = await a(method, path, body);
       expect({ path, status: res.status }).toEqual({ path, status: 501 });

@@ -7,6 +7,7 @@ import { type Api, expectErrorBody, stopQuietly, waitDone } from "./helpers";
 
 const KEY_A = "settings-key-tenant-a-0123456789";
 const KEY_B = "settings-key-tenant-b-0123456789";
+const KEY_C = "settings-key-tenant-c-0123456789";
 const OAUTH_PREFIXES = ["googleDrive", "notion", "onedrive", "github"];
 
 const DEFAULTS = {
@@ -33,7 +34,7 @@ describe("organisation settings (/v3/settings)", () => {
   let b: Api;
 
   beforeAll(async () => {
-    engram = await startEngram({ env: { ENGRAM_API_KEYS: `${KEY_A}=tenantA,${KEY_B}=tenantB` } });
+    engram = await startEngram({ env: { ENGRAM_API_KEYS: `${KEY_A}=tenantA,${KEY_B}=tenantB,${KEY_C}=tenantC` } });
     a = apiClient(engram.url, KEY_A);
     b = apiClient(engram.url, KEY_B);
   });
@@ -227,12 +228,33 @@ describe("organisation settings (/v3/settings)", () => {
     expect((await b("PATCH", "/v3/settings", { shouldLLMFilter: false })).body.warnings).toBeUndefined();
   });
 
-  it("refuses a reset confirmed with another organisation's slug, still answers 501 for bucket suggestions, and 401 without a key", async () => {
+  it("suggests 3 to 6 new buckets from the workspace prompt and the memories, and says when there is no context", async () => {
+    // A fresh organisation with neither a prompt nor memories: no context.
+    const none = await apiClient(engram.url, KEY_C)("POST", "/v3/settings/suggest-buckets", {});
+    expect(none.status).toBe(400);
+    expectErrorBody(none.body);
+    expect(
+      (await b("PATCH", "/v3/settings", { workspacePrompt: "A support desk for our SaaS product: agents recall each customer's plan and open tickets." }))
+        .status,
+    ).toBe(200);
+    expect((await b("PATCH", "/v3/settings", { profileBuckets: [{ key: "customers" }] })).status).toBe(200);
+    const out = await b("POST", "/v3/settings/suggest-buckets", {});
+    expect(out.status).toBe(200);
+    const suggestions = out.body.suggestions as { key: string; description: string }[];
+    expect(suggestions.length).toBeGreaterThanOrEqual(3);
+    expect(suggestions.length).toBeLessThanOrEqual(6);
+    for (const s of suggestions) expect(s.key).toMatch(/^[a-z0-9][a-z0-9_-]{0,63}$/);
+    const keys = suggestions.map((s) => s.key);
+    expect(keys).toEqual(expect.arrayContaining(["support", "products"]));
+    // Never a bucket the organisation has.
+    expect(keys).not.toContain("customers");
+  });
+
+  it("refuses a reset confirmed with another organisation's slug, and 401 without a key", async () => {
     const reset = await b("POST", "/v3/settings/reset", { confirmation: "tenantA" });
     expect(reset.status).toBe(400);
     expectErrorBody(reset.body);
     expect((await a("GET", "/v3/settings")).body.filterPrompt).toBe("tenant A only");
-    expect((await a("POST", "/v3/settings/suggest-buckets", {})).status).toBe(501);
     const anon = await apiClient(engram.url, "not-a-valid-key-000000")("GET", "/v3/settings");
     expect(anon.status).toBe(401);
   });

@@ -1,29 +1,9 @@
 import { analyze } from "@engram/index";
 import type { BucketClassifier } from "../ports";
+import { BUCKET_THEMES } from "./themes";
 
-/**
- * Words related to common profile-bucket themes, each line headed by the
- * theme's name. A bucket whose key or description names a theme also
- * matches the theme's other words, at reduced weight ("work" also catches
- * "employer", "promoted"...).
- */
-const THEMES: string[] = [
-  "work job career employer employ company office colleague coworker boss manager salary promotion promoted hired team project profession occupation business client meeting role position",
-  "family sister brother mother mom father dad wife husband partner son daughter kid child children parent parents grandmother grandfather cousin aunt uncle sibling married spouse",
-  "health allergy allergic doctor diet medication medical illness disease symptom therapy exercise workout gym fitness sleep pain injury hospital diagnosis vegan vegetarian",
-  "food eat eating cook cooking recipe restaurant meal dish cuisine coffee tea drink favourite favorite vegan vegetarian breakfast dinner lunch",
-  "hobby hobbies interest interests enjoy enjoys likes love loves play plays music sport sports hiking reading reads game games painting guitar piano travel photography",
-  "preference preferences prefer prefers favorite favourite likes dislikes love hate style mode setting",
-  "location live lives living home city town country moved address neighborhood neighbourhood hometown born",
-  "travel trip trips flight flights fly flew flying vacation holiday visit visited visiting hotel abroad journey conference tour",
-  "education school university college degree study studied student class course graduated major teacher",
-  "goal goals plan plans planning want wants hope hopes dream aim objective intend learning",
-  "pet pets dog dogs cat cats puppy kitten animal",
-  "relationship relationships friend friends partner dating boyfriend girlfriend married engaged",
-  "finance money budget savings invest investment income expense expenses bank loan mortgage rent salary",
-  "schedule appointment appointments meeting deadline calendar event events date dates reminder",
-  "technology tech software computer phone laptop app programming code coding developer language",
-];
+/** The built-in themes' words, each list headed by the theme's name (BUCKET_THEMES). */
+const THEMES: string[] = BUCKET_THEMES.map((t) => t.words);
 
 /** Description words that say nothing about a topic. */
 const GENERIC = new Set(

@@ -11,6 +11,9 @@ import type { GetSettingsUseCase } from "../app/get-settings.usecase";
 import type { ResetOrganizationRequest__Output } from "@engram/grpc/src/gen/engram/connections/v1/ResetOrganizationRequest";
 import type { ResetOrganizationResponse } from "@engram/grpc/src/gen/engram/connections/v1/ResetOrganizationResponse";
 import type { ResetOrganizationUseCase } from "../app/reset-organization.usecase";
+import type { SuggestBucketsUseCase } from "../app/suggest-buckets.usecase";
+import type { SuggestProfileBucketsRequest__Output } from "@engram/grpc/src/gen/engram/connections/v1/SuggestProfileBucketsRequest";
+import type { SuggestProfileBucketsResponse } from "@engram/grpc/src/gen/engram/connections/v1/SuggestProfileBucketsResponse";
 import type { UpdateSettingsUseCase } from "../app/update-settings.usecase";
 import {
   type ChangedField,
@@ -27,6 +30,7 @@ export interface SettingsUseCases {
   getSettings: GetSettingsUseCase;
   updateSettings: UpdateSettingsUseCase;
   resetOrganization: ResetOrganizationUseCase;
+  suggestBuckets: SuggestBucketsUseCase;
 }
 
 /** The providers that take custom OAuth apps, from their proto names. */
@@ -131,12 +135,17 @@ export function updatedToProto(s: SettingsView, changed: ChangedField[]): { upda
 /**
  * engram.connections.v1.SettingsService: proto <-> use case mapping only.
  * ResetOrganization answers for the connections side (the gateway adds the
- * document and memory sides); SuggestProfileBuckets is not served yet.
+ * document and memory sides); SuggestProfileBuckets gets its sample of
+ * memories from the gateway.
  */
 export function settingsGrpc(uc: SettingsUseCases): ServiceImplementation {
   return implement(SettingsService, {
     async GetSettings(req: GetSettingsRequest__Output): Promise<GetSettingsResponse> {
       return { settings: settingsToProto(await uc.getSettings.execute(tenantOf(req.context))) };
+    },
+
+    async SuggestProfileBuckets(req: SuggestProfileBucketsRequest__Output): Promise<SuggestProfileBucketsResponse> {
+      return { suggestions: await uc.suggestBuckets.execute(tenantOf(req.context), req.sampleMemories) };
     },
 
     async ResetOrganization(req: ResetOrganizationRequest__Output): Promise<ResetOrganizationResponse> {

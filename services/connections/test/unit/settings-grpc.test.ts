@@ -139,7 +139,7 @@ describe("SettingsService over gRPC (connections module)", () => {
     expect((await rejectionOf(client.GetSettings({}))).code).toBe(status.INVALID_ARGUMENT);
   });
 
-  it("resets the organisation's settings only when confirmed with its slug, and leaves SuggestProfileBuckets unimplemented", async () => {
+  it("resets the organisation's settings only when confirmed with its slug, and suggests buckets from the prompt and the sampled memories", async () => {
     await client.UpdateSettings({ context: ctx("acme"), chunkSize: 300, updateMask: ["chunk_size"] });
     await client.UpdateSettings({ context: ctx("other"), chunkSize: 400, updateMask: ["chunk_size"] });
     expect((await rejectionOf(client.ResetOrganization({ context: ctx("acme"), confirmation: "other" }))).code).toBe(status.INVALID_ARGUMENT);
@@ -151,7 +151,13 @@ describe("SettingsService over gRPC (connections module)", () => {
     });
     expect((await client.GetSettings({ context: ctx("acme") })).settings?.chunkSize ?? null).toBeNull();
     expect((await client.GetSettings({ context: ctx("other") })).settings?.chunkSize).toBe(400);
-    expect((await rejectionOf(client.SuggestProfileBuckets({ context: ctx("acme") }))).code).toBe(status.UNIMPLEMENTED);
+    expect((await rejectionOf(client.SuggestProfileBuckets({ context: ctx("acme") }))).code).toBe(status.FAILED_PRECONDITION);
+    const fromMemories = await client.SuggestProfileBuckets({
+      context: ctx("acme"),
+      sampleMemories: ["Ana's dog Rex needs his vaccine", "Ana walks the dog daily"],
+    });
+    expect(fromMemories.suggestions[0]).toMatchObject({ key: "pets" });
+    expect(fromMemories.suggestions.length).toBeGreaterThanOrEqual(3);
   });
 });
 

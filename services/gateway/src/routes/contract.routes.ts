@@ -30,8 +30,7 @@ const pathParam =
 export function contractRoutes(b: Backends): Router {
   const r = Router();
 
-  // Bucket suggestions and container-tag merges (501 until their release)
-  r.post("/v3/settings/suggest-buckets", forward(b.settings.SuggestProfileBuckets));
+  // Container-tag merges (501 until their release)
   r.post("/v3/container-tags/merge", forward(b.containerTags.MergeContainerTags));
   r.get("/v3/container-tags/merge/:mergeId", forward(b.containerTags.GetContainerTagMerge, pathParam("mergeId")));
 

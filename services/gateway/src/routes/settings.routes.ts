@@ -127,6 +127,27 @@ export function settingsRoutes(b: Backends): Router {
     res.json({ orgId: out.tenantId, orgSlug: out.orgSlug, updated: presentUpdated(out), ...(out.warnings.length ? { warnings: out.warnings } : {}) });
   });
 
+  // Suggestions from the workspace prompt and a sample of the organisation's latest memories (read here: connections
+  // does not call memories): up to 50 of the busiest container tags' most recently changed memories.
+  r.post("/v3/settings/suggest-buckets", async (req, res) => {
+    const context = callContext(req);
+    const counts = (await b.memories.CountNamespaceMemories({ context, namespaces: [] }, req)).counts;
+    const tags = [...counts]
+      .sort((x, y) => y.memoryCount - x.memoryCount)
+      .slice(0, 20)
+      .map((c) => c.namespace);
+    const sample = tags.length
+      ? (
+          await b.memories.ListMemories(
+            { context, containerTags: tags, page: { page: 1, limit: 50, sort: "updatedAt", order: "SORT_ORDER_DESC" }, includeHistory: false },
+            req,
+          )
+        ).entries.flatMap((e) => (e.memory?.content ? [e.memory.content] : []))
+      : [];
+    const out = await b.settings.SuggestProfileBuckets({ context, sampleMemories: sample }, req);
+    res.json({ suggestions: out.suggestions.map((s) => ({ key: s.key, description: s.description })) });
+  });
+
   // The organisation reset, side by side: connections and settings first (they check the confirmation, so a wrong
   // one touches nothing), then documents (with their chunks and files), then memories. Each side is idempotent: a
   // reset cut short (a crash, a deadline) is finished by sending it again.

@@ -51,7 +51,8 @@ export interface SettingsServiceClient extends grpc.Client {
   
   /**
    * POST /v3/settings/suggest-buckets: 3 to 6 bucket suggestions derived from
-   * the workspace prompt. FAILED_PRECONDITION (HTTP 400) when there is none.
+   * the workspace prompt and a sample of memories. FAILED_PRECONDITION (HTTP
+   * 400) when there is neither.
    */
   SuggestProfileBuckets(argument: _engram_connections_v1_SuggestProfileBucketsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_connections_v1_SuggestProfileBucketsResponse__Output>): grpc.ClientUnaryCall;
   SuggestProfileBuckets(argument: _engram_connections_v1_SuggestProfileBucketsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_connections_v1_SuggestProfileBucketsResponse__Output>): grpc.ClientUnaryCall;
@@ -59,7 +60,8 @@ export interface SettingsServiceClient extends grpc.Client {
   SuggestProfileBuckets(argument: _engram_connections_v1_SuggestProfileBucketsRequest, callback: grpc.requestCallback<_engram_connections_v1_SuggestProfileBucketsResponse__Output>): grpc.ClientUnaryCall;
   /**
    * POST /v3/settings/suggest-buckets: 3 to 6 bucket suggestions derived from
-   * the workspace prompt. FAILED_PRECONDITION (HTTP 400) when there is none.
+   * the workspace prompt and a sample of memories. FAILED_PRECONDITION (HTTP
+   * 400) when there is neither.
    */
   suggestProfileBuckets(argument: _engram_connections_v1_SuggestProfileBucketsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_connections_v1_SuggestProfileBucketsResponse__Output>): grpc.ClientUnaryCall;
   suggestProfileBuckets(argument: _engram_connections_v1_SuggestProfileBucketsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_connections_v1_SuggestProfileBucketsResponse__Output>): grpc.ClientUnaryCall;
@@ -104,7 +106,8 @@ export interface SettingsServiceHandlers extends grpc.UntypedServiceImplementati
   
   /**
    * POST /v3/settings/suggest-buckets: 3 to 6 bucket suggestions derived from
-   * the workspace prompt. FAILED_PRECONDITION (HTTP 400) when there is none.
+   * the workspace prompt and a sample of memories. FAILED_PRECONDITION (HTTP
+   * 400) when there is neither.
    */
   SuggestProfileBuckets: grpc.handleUnaryCall<_engram_connections_v1_SuggestProfileBucketsRequest__Output, _engram_connections_v1_SuggestProfileBucketsResponse>;
   
