@@ -17,6 +17,8 @@ export const ID_KINDS = {
   batch: "b",
   /** A container tag (a space): derived from its tenant and name, see spaceIdOf. */
   space: "s",
+  /** A container-tag merge job. */
+  merge: "g",
 } as const;
 
 export type IdKind = keyof typeof ID_KINDS;

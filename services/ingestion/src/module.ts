@@ -1,5 +1,6 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { type EventBus, OutboxRelay, type Subscription, TOPICS } from "@engram/bus";
 import { type Clock, systemClock } from "@engram/kernel";
@@ -10,6 +11,7 @@ import { FsFileStore } from "./adapters/filesystem/file-store.fs";
 import { AddDocumentBatchUseCase, AddDocumentUseCase } from "./app/add-document.usecase";
 import { containerTagsGrpc } from "./grpc/container-tags.grpc";
 import { ContainerTagsUseCase } from "./app/container-tags.usecase";
+import { ContainerTagMergesUseCase } from "./app/container-tag-merges.usecase";
 import { DeleteDocumentsUseCase } from "./app/delete-documents.usecase";
 import { FileUrlUseCase } from "./app/file-url.usecase";
 import { GetDocumentUseCase } from "./app/get-document.usecase";
@@ -86,6 +88,18 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
   let sweep: NodeJS.Timeout | undefined;
 
   const addDocument = new AddDocumentUseCase(repo, clock, notify);
+  const updateDocument = new UpdateDocumentUseCase(repo, files, getDocument, clock, notify);
+  // Merge jobs are claimed under a name stable per replica (host and data directory), so a restarted replica resumes its own at once.
+  const merges = new ContainerTagMergesUseCase({
+    tags: repo,
+    documents: repo,
+    update: updateDocument,
+    deleteDocuments,
+    clock,
+    logger: log.child({ component: "merges" }),
+    holder: `ingestion@${os.hostname()}#${createHash("sha256").update(path.resolve(config.ENGRAM_DATA_DIR)).digest("hex").slice(0, 12)}`,
+  });
+  let mergeResume: NodeJS.Timeout | undefined;
   return {
     name: "ingestion",
     grpcServices: [
@@ -95,14 +109,14 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         addBatch: new AddDocumentBatchUseCase(repo, clock, notify),
         upload: new UploadDocumentFileUseCase(repo, files, clock, config.INGESTION_MAX_FILE_BYTES, notify),
         getDocument,
-        updateDocument: new UpdateDocumentUseCase(repo, files, getDocument, clock, notify),
+        updateDocument,
         listDocuments: new ListDocumentsUseCase(repo),
         deleteDocuments,
         fileUrls: new FileUrlUseCase(repo, files, getDocument, fileUrlSecret(config), clock),
         files,
       }),
-      // Container tags and the tenant reset (their document side); merges answer UNIMPLEMENTED until their release.
-      containerTagsGrpc({ containerTags: new ContainerTagsUseCase({ tags: repo, deleteDocuments, clock }), deleteDocuments }),
+      // Container tags, their merges and the tenant reset (their document side).
+      containerTagsGrpc({ containerTags: new ContainerTagsUseCase({ tags: repo, deleteDocuments, clock }), merges }),
     ],
     async start() {
       relay.start();
@@ -118,9 +132,15 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         );
       }, config.INGESTION_STALE_SWEEP_MS);
       sweep.unref();
+      // Merge jobs left unfinished (a crash, another replica's lapsed claim) are taken up now and every minute.
+      merges.kick();
+      mergeResume = setInterval(() => merges.kick(), 60_000);
+      mergeResume.unref();
     },
     async stop() {
       if (sweep) clearInterval(sweep);
+      if (mergeResume) clearInterval(mergeResume);
+      await merges.stop();
       await subscription?.close();
       await relay.stop();
       await repo.close();

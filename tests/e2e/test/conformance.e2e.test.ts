@@ -39,8 +39,6 @@ interface Operation {
 const REFUSALS: Record<string, Record<number, string>> = {
   getV3DocumentsByIdFileUrl: { 400: "a document added as text has no stored file to link to (section 4)" },
   patchV3DocumentsById: { 409: "the example's customId already names the document the POST example created: a caller id names one document (section 4)" },
-  postV3ContainerTagsMerge: { 501: "container-tag merges are not in this release (section 10)" },
-  getV3ContainerTagsMergeByMergeId: { 501: "container-tag merges are not in this release (section 10)" },
 };
 
 /**
@@ -62,6 +60,10 @@ const EXPECTED_4XX: Record<string, { status: number; variants?: ("full" | "minim
       why: "the generated confirmation is not the organisation's slug (a reset in the middle of the suite would remove what the others use; the last case resets for real)",
     },
   ],
+  postV3ContainerTagsMerge: [
+    { status: 400, why: "the generated body holds one container tag, where the description asks for exactly two (min 2, max 2 in its prose)" },
+  ],
+  getV3ContainerTagsMergeByMergeId: [{ status: 404, why: "the id merge_unknown names no merge" }],
   postV4MemoriesForgetMatching: [
     { status: 400, why: "the description's prose: provide either query or ids (the full body has both, the minimal one neither)" },
   ],

@@ -102,4 +102,54 @@ describe("container tags end to end", () => {
     // Tenant b still has its tag and document.
     expect((await list(b)).find((t) => t.containerTag === "research")).toMatchObject({ documentCount: 1 });
   });
+
+  it("merges a tag into another: memories at once, documents by a queued job (the newer of two same caller ids stays), then the source is gone", async () => {
+    expect((await a("POST", "/v3/documents", { content: "Old note: the ferry leaves at 7.", containerTag: "m-dst", customId: "ferry" })).status).toBe(200);
+    await idle(a);
+    expect(
+      (await a("POST", "/v3/documents", { content: "The ferry to Vigo leaves at 8:15 on weekdays.", containerTag: "m-src", customId: "ferry" })).status,
+    ).toBe(200);
+    expect((await a("POST", "/v3/documents", { content: "The harbour café opens at 6.", containerTag: "m-src" })).status).toBe(200);
+    expect((await a("POST", "/v4/memories", { containerTag: "m-src", memories: [{ content: "Rosa runs the harbour café" }] })).status).toBe(201);
+    await idle(a);
+
+    for (const bad of [
+      { containerTags: ["m-src"], targetContainerTag: "m-dst" },
+      { containerTags: ["m-dst", "m-dst"], targetContainerTag: "m-dst" },
+      { containerTags: ["m-src", "m-dst"] },
+    ]) {
+      const res = await a("POST", "/v3/container-tags/merge", bad);
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+      expectErrorBody(res.body);
+    }
+    expect((await a("POST", "/v3/container-tags/merge", { containerTags: ["no-such-tag", "m-dst"], targetContainerTag: "m-dst" })).status).toBe(404);
+
+    const queued = await a("POST", "/v3/container-tags/merge", { containerTags: ["m-src", "m-dst"], targetContainerTag: "m-dst" });
+    expect(queued.status).toBe(202);
+    expect(queued.body).toMatchObject({ success: true, status: "queued", targetTag: "m-dst", sourceTags: ["m-src"] });
+    const mergeId = queued.body.mergeId as string;
+    // Another tenant cannot follow it.
+    expect((await b("GET", `/v3/container-tags/merge/${mergeId}`)).status).toBe(404);
+    const done = await waitFor(
+      async () => {
+        const m = (await a("GET", `/v3/container-tags/merge/${mergeId}`)).body;
+        return m.status === "completed" || m.status === "failed" ? m : undefined;
+      },
+      { timeoutMs: 60_000, what: "the merge to finish" },
+    );
+    expect(done).toMatchObject({ id: mergeId, status: "completed", targetTag: "m-dst", sourceTags: ["m-src"], movedDocumentsCount: 2, error: null });
+    expect(done.movedMemoriesCount).toBeGreaterThanOrEqual(1);
+    await idle(a);
+
+    // The source is gone; the target holds both documents, the newer ferry note replacing the older one.
+    expect((await a("GET", "/v3/container-tags/m-src")).status).toBe(404);
+    expect((await list(a)).find((t) => t.containerTag === "m-dst")).toMatchObject({ documentCount: 2 });
+    const ferry = (await a("POST", "/v4/search", { q: "when does the ferry leave", containerTag: "m-dst", searchMode: "documents", threshold: 0 })).body
+      .results as { chunk: string }[];
+    expect(ferry.some((r) => r.chunk.includes("8:15"))).toBe(true);
+    expect(ferry.some((r) => r.chunk.includes("at 7"))).toBe(false);
+    const memories = (await a("POST", "/v4/memories/list", { containerTags: ["m-dst"], limit: 100 })).body.memoryEntries as { memory: string }[];
+    expect(memories.map((m) => m.memory)).toContain("Rosa runs the harbour café");
+    expect((await a("GET", "/v3/container-tags/merge/g_unknownunknownunkno")).status).toBe(404);
+  });
 });

@@ -151,17 +151,6 @@ describe("documents end to end (all-in-one over HTTP and gRPC)", () => {
     expectErrorBody(tooBig.body);
   });
 
-  it("answers operations of later releases with 501 and the error body", async () => {
-    for (const [method, path, body] of [
-      ["POST", "/v3/container-tags/merge", { containerTags: ["a", "b"], targetContainerTag: "a" }],
-      ["GET", "/v3/container-tags/merge/merge_unknown", undefined],
-    ] as const) {
-      const res = await a(method, path, body);
-      expect({ path, status: res.status }).toEqual({ path, status: 501 });
-      expectErrorBody(res.body);
-    }
-  });
-
   it("serves health, readiness, metrics and request ids", async () => {
     expect((await fetch(`${stack.engram.url}/readyz`)).status).toBe(200);
     const metrics = await (await fetch(`${stack.engram.url}/metrics`)).text();

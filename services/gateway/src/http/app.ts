@@ -3,7 +3,6 @@ import { type Logger, type LoopHealthStatus, metrics } from "@engram/observabili
 import type { KeyService } from "../auth/keys.service";
 import { conversationRoutes } from "../routes/conversations.routes";
 import { connectionRoutes, publicConnectionRoutes } from "../routes/connections.routes";
-import { contractRoutes } from "../routes/contract.routes";
 import { containerTagRoutes } from "../routes/container-tags.routes";
 import { v3DocumentRoutes } from "../routes/documents.v3.routes";
 import { v5DocumentRoutes } from "../routes/documents.v5.routes";
@@ -83,7 +82,6 @@ export function createApp(o: AppOptions): Express {
   app.use(connectionRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(conversationRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(containerTagRoutes(o.backends));
-  app.use(contractRoutes(o.backends));
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));
   return app;

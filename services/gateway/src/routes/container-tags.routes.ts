@@ -38,6 +38,24 @@ export const containerTagPatch = z
   })
   .strict();
 
+/** POST /v3/container-tags/merge: the description's body (exactly two tags, and the target). */
+export const containerTagMerge = z
+  .object({
+    containerTags: z
+      .array(scope("containerTags[]"), { message: "containerTags must be an array of 2 container tags" })
+      .length(2, "containerTags must hold exactly 2 container tags"),
+    targetContainerTag: scope("targetContainerTag"),
+  })
+  .strict()
+  .refine((b) => b.containerTags.some((t) => t !== b.targetContainerTag), "containerTags must name a tag other than targetContainerTag");
+
+const MERGE_STATUS: Record<string, string> = {
+  MERGE_STATUS_QUEUED: "queued",
+  MERGE_STATUS_RUNNING: "running",
+  MERGE_STATUS_COMPLETED: "completed",
+  MERGE_STATUS_FAILED: "failed",
+};
+
 const tagParam = (req: Request) => scope("containerTag").parse(String(req.params.containerTag));
 
 /** A tag as the documents side and the memories side know it (either may be absent). */
@@ -90,8 +108,8 @@ const notFound = (err: unknown) => isServiceError(err) && err.code === status.NO
  * ContainerTagService and the memory side (counts, forgetting) from the
  * memories service, put together here so that neither service calls the
  * other. A tag exists while it holds documents or active memories, or once
- * its settings were set (PATCH creates them). Merges stay with the contract
- * routes (501) until their release.
+ * its settings were set (PATCH creates them). A merge moves the memories at
+ * once and queues the documents' move (GET …/merge/{mergeId} follows it).
  */
 export function containerTagRoutes(b: Backends): Router {
   const r = Router();
@@ -106,6 +124,39 @@ export function containerTagRoutes(b: Backends): Router {
     for (const tag of tags.containerTags) parts.set(tag.namespace, { namespace: tag.namespace, tag });
     for (const m of counts.counts) parts.set(m.namespace, { ...(parts.get(m.namespace) ?? { namespace: m.namespace }), memories: m });
     res.json([...parts.values()].sort((x, y) => (x.namespace < y.namespace ? -1 : 1)).map((p) => listItem(context.tenantId, p)));
+  });
+
+  // Merges: the memories move at once (so that re-processed documents find their facts in the target), the documents in
+  // the queued job ingestion runs; the sources must exist (documents, memories or settings).
+  r.post("/v3/container-tags/merge", async (req, res) => {
+    const body = containerTagMerge.parse(req.body);
+    const sources = [...new Set(body.containerTags)].filter((t) => t !== body.targetContainerTag);
+    for (const tag of sources) await tagParts(b, req, tag);
+    const context = callContext(req);
+    const moved = await b.memories.MoveNamespaceMemories({ context, sourceNamespaces: sources, targetNamespace: body.targetContainerTag }, req);
+    const out = await b.containerTags.MergeContainerTags(
+      { context, containerTags: body.containerTags, targetNamespace: body.targetContainerTag, movedMemoriesCount: moved.count },
+      req,
+    );
+    res.status(202).json({ success: true, status: "queued", mergeId: out.mergeId, targetTag: out.targetNamespace, sourceTags: out.sourceNamespaces });
+  });
+
+  r.get("/v3/container-tags/merge/:mergeId", async (req, res) => {
+    const mergeId = z.string().min(1).max(100).parse(String(req.params.mergeId));
+    const m = (await b.containerTags.GetContainerTagMerge({ context: callContext(req), mergeId }, req)).merge;
+    if (!m) throw new HttpProblem(404, "Merge job not found");
+    res.json({
+      id: m.id,
+      status: MERGE_STATUS[m.status] ?? "queued",
+      targetTag: m.targetNamespace,
+      sourceTags: m.sourceNamespaces,
+      movedDocumentsCount: m.movedDocumentsCount,
+      movedMemoriesCount: m.movedMemoriesCount,
+      error: m.error || null,
+      createdAt: iso(m.createdAt) ?? null,
+      updatedAt: iso(m.updatedAt) ?? null,
+      completedAt: iso(m.completedAt) ?? null,
+    });
   });
 
   r.get("/v3/container-tags/:containerTag", async (req, res) => {

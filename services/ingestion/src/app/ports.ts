@@ -1,4 +1,4 @@
-import type { ContainerTagSettings, NamespaceDocumentStats } from "../domain/container-tag";
+import type { ContainerTagMerge, ContainerTagSettings, NamespaceDocumentStats } from "../domain/container-tag";
 import type { OutgoingMessage } from "@engram/bus";
 import type { FilterExpr } from "@engram/filters";
 import type { DocumentStatus } from "@engram/kernel";
@@ -72,6 +72,17 @@ export interface ContainerTagRepository {
   deleteTag(tenantId: string, namespace: string): Promise<boolean>;
   /** Per tag: how many documents it holds and their first and last times (one tag, or every tag of the tenant). */
   namespaceStats(tenantId: string, namespace?: string): Promise<NamespaceDocumentStats[]>;
+  /** Stores a merge job (created or replaced). */
+  putMerge(m: ContainerTagMerge): Promise<void>;
+  getMerge(tenantId: string, id: string): Promise<ContainerTagMerge | undefined>;
+  /** Unfinished merge jobs (queued or running) of every tenant, oldest first: what the merge worker runs and resumes. */
+  unfinishedMerges(limit: number): Promise<ContainerTagMerge[]>;
+  /**
+   * Claims an unfinished job for `holder` until `until`: when it is queued,
+   * already the holder's, or its previous claim lapsed (`now`). Atomic across
+   * replicas; the claimed job, or undefined.
+   */
+  claimMerge(tenantId: string, id: string, holder: string, now: string, until: string): Promise<ContainerTagMerge | undefined>;
 }
 
 export interface FileStore {

@@ -130,3 +130,46 @@ export function containerTagView(
     ...(stats ? { lastActivityAt: stats.lastUpdatedAt } : {}),
   };
 }
+
+export type MergeStatus = "queued" | "running" | "completed" | "failed";
+
+/** A container-tag merge job: the source tags' documents moved into the target, then the sources' settings removed. */
+export interface ContainerTagMerge {
+  id: string;
+  tenantId: string;
+  target: string;
+  sources: string[];
+  status: MergeStatus;
+  movedDocuments: number;
+  /** Memory rows the memories service moved before the job was queued. */
+  movedMemories: number;
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+  completedAt?: string;
+  /** Who runs it and until when (a replica's claim; another takes over once it lapses). */
+  leaseHolder?: string;
+  leaseUntil?: string;
+}
+
+/**
+ * The tags of a merge request (OpenAPI: exactly two in containerTags, and a
+ * target): the sources are the tags other than the target, at least one.
+ */
+export function mergeSources(containerTags: unknown, target: unknown): { sources: string[]; target: string } {
+  const problems: string[] = [];
+  if (!Array.isArray(containerTags) || containerTags.length !== 2) problems.push("containerTags: exactly 2 container tags");
+  if (typeof target !== "string") problems.push("targetContainerTag: required");
+  if (problems.length) throw new InvalidArgumentError("invalid merge request", problems.join("; "));
+  const tags = containerTags as unknown[];
+  tags.forEach((t, i) => validateNamespace(String(t), `containerTags[${i}]`));
+  validateNamespace(target as string, "targetContainerTag");
+  const sources = [...new Set(tags.map(String))].filter((t) => t !== target);
+  if (sources.length === 0) throw new InvalidArgumentError("nothing to merge", "containerTags must name at least one tag other than targetContainerTag");
+  return { sources, target: target as string };
+}
+
+/** Which document stays when a moved document's caller id is taken in the target: the more recently changed one. */
+export function mergeKeeps(source: { updatedAt: string }, target: { updatedAt: string }): "source" | "target" {
+  return source.updatedAt > target.updatedAt ? "source" : "target";
+}

@@ -12,8 +12,35 @@ import type { UpdateContainerTagRequest__Output } from "@engram/grpc/src/gen/eng
 import type { UpdateContainerTagResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/UpdateContainerTagResponse";
 import { NotFoundError } from "@engram/kernel";
 import type { ContainerTagsUseCase } from "../app/container-tags.usecase";
-import type { DeleteDocumentsUseCase } from "../app/delete-documents.usecase";
-import type { ContainerTagPatch, ContainerTagView } from "../domain/container-tag";
+import type { ContainerTagMergesUseCase } from "../app/container-tag-merges.usecase";
+import type { GetContainerTagMergeRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/GetContainerTagMergeRequest";
+import type { GetContainerTagMergeResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/GetContainerTagMergeResponse";
+import type { MergeContainerTagsRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/MergeContainerTagsRequest";
+import type { MergeContainerTagsResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/MergeContainerTagsResponse";
+import type { ContainerTagMerge as MergeProto } from "@engram/grpc/src/gen/engram/ingestion/v1/ContainerTagMerge";
+import type { ContainerTagMerge, ContainerTagPatch, ContainerTagView } from "../domain/container-tag";
+
+const MERGE_STATUS = {
+  queued: "MERGE_STATUS_QUEUED",
+  running: "MERGE_STATUS_RUNNING",
+  completed: "MERGE_STATUS_COMPLETED",
+  failed: "MERGE_STATUS_FAILED",
+} as const;
+
+function mergeToProto(m: ContainerTagMerge): MergeProto {
+  return {
+    id: m.id,
+    status: MERGE_STATUS[m.status],
+    targetNamespace: m.target,
+    sourceNamespaces: m.sources,
+    movedDocumentsCount: m.movedDocuments,
+    movedMemoriesCount: m.movedMemories,
+    error: m.error ?? "",
+    createdAt: toTimestamp(m.createdAt),
+    updatedAt: toTimestamp(m.updatedAt),
+    completedAt: toTimestamp(m.completedAt),
+  };
+}
 
 /** Tags of projects (OpenAPI isNova: the sm_project_ prefix). */
 const NOVA_PREFIX = "sm_project_";
@@ -48,11 +75,10 @@ function patchOf(req: UpdateContainerTagRequest__Output): ContainerTagPatch {
 
 /**
  * engram.ingestion.v1.ContainerTagService: proto <-> use case mapping only.
- * The document side of container tags and of the organisation reset (the
- * gateway adds the memories' side); merges answer UNIMPLEMENTED until their
- * release.
+ * The document side of container tags, of their merges and of the
+ * organisation reset (the gateway adds the memories' side).
  */
-export function containerTagsGrpc(uc: { containerTags: ContainerTagsUseCase; deleteDocuments: DeleteDocumentsUseCase }): ServiceImplementation {
+export function containerTagsGrpc(uc: { containerTags: ContainerTagsUseCase; merges: ContainerTagMergesUseCase }): ServiceImplementation {
   return implement(ContainerTagService, {
     async ListContainerTags(req: ListContainerTagsRequest__Output): Promise<ListContainerTagsResponse> {
       return { containerTags: (await uc.containerTags.list(tenantOf(req.context))).map(containerTagToProto) };
@@ -71,6 +97,15 @@ export function containerTagsGrpc(uc: { containerTags: ContainerTagsUseCase; del
       // Memories may remain where no document or setting was: the gateway asks the memories service before calling it not found.
       if (!out.existed) throw new NotFoundError(`container tag ${req.namespace} has no documents and no settings`);
       return { success: true, namespace: req.namespace, deletedDocumentsCount: out.deletedDocuments };
+    },
+
+    async MergeContainerTags(req: MergeContainerTagsRequest__Output): Promise<MergeContainerTagsResponse> {
+      const job = await uc.merges.queue(tenantOf(req.context), req.containerTags, req.targetNamespace, req.movedMemoriesCount);
+      return { success: true, status: "MERGE_STATUS_QUEUED", mergeId: job.id, targetNamespace: job.target, sourceNamespaces: job.sources };
+    },
+
+    async GetContainerTagMerge(req: GetContainerTagMergeRequest__Output): Promise<GetContainerTagMergeResponse> {
+      return { merge: mergeToProto(await uc.merges.get(tenantOf(req.context), req.mergeId)) };
     },
 
     async ResetTenantContent(req: ResetTenantContentRequest__Output): Promise<ResetTenantContentResponse> {

@@ -3,7 +3,7 @@ import type { FilterExpr } from "@engram/filters";
 import { parseFilter } from "@engram/filters";
 import { AlreadyExistsError, type DocumentStatus, type JsonObject, newId } from "@engram/kernel";
 import type { ContainerTagRepository, DocumentListQuery, DocumentRepository } from "../../src/app/ports";
-import type { ContainerTagSettings } from "../../src/domain/container-tag";
+import type { ContainerTagMerge, ContainerTagSettings } from "../../src/domain/container-tag";
 import type { DocumentRecord } from "../../src/domain/document";
 
 /** One DocumentRepository adapter under test, fresh and empty. */
@@ -97,6 +97,40 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
       expect(await repo.deleteTag("t1", "research")).toBe(false);
       expect((await repo.listTags("t1")).map((t) => t.namespace)).toEqual(["alpha"]);
       expect((await repo.getTag("t2", "research"))?.name).toBe("Other tenant");
+    });
+
+    it("keeps merge jobs, lists the unfinished ones oldest first across tenants, and lets one holder claim a job at a time", async () => {
+      const job = (id: string, over: Partial<ContainerTagMerge> = {}): ContainerTagMerge => ({
+        id,
+        tenantId: "t1",
+        target: "dst",
+        sources: ["src"],
+        status: "queued",
+        movedDocuments: 0,
+        movedMemories: 3,
+        createdAt: at(1),
+        updatedAt: at(1),
+        ...over,
+      });
+      await repo.putMerge(job("g_1"));
+      await repo.putMerge(job("g_2", { tenantId: "t2", createdAt: at(2) }));
+      await repo.putMerge(job("g_3", { status: "completed", completedAt: at(3), createdAt: at(0) }));
+      expect(await repo.getMerge("t1", "g_1")).toEqual(job("g_1"));
+      expect(await repo.getMerge("t2", "g_1")).toBeUndefined();
+      expect((await repo.unfinishedMerges(10)).map((m) => m.id)).toEqual(["g_1", "g_2"]);
+      // Claimed by one holder until its lease lapses; the same holder renews.
+      const claimed = await repo.claimMerge("t1", "g_1", "r1", at(10), at(100));
+      expect(claimed).toMatchObject({ status: "running", leaseHolder: "r1", leaseUntil: at(100) });
+      expect(await repo.claimMerge("t1", "g_1", "r2", at(20), at(120))).toBeUndefined();
+      expect(await repo.claimMerge("t1", "g_1", "r1", at(30), at(130))).toMatchObject({ leaseUntil: at(130) });
+      expect(await repo.claimMerge("t1", "g_1", "r2", at(131), at(231))).toMatchObject({ leaseHolder: "r2" });
+      // Finished jobs and other tenants' jobs are not claimed.
+      expect(await repo.claimMerge("t1", "g_3", "r1", at(10), at(100))).toBeUndefined();
+      expect(await repo.claimMerge("t1", "g_2", "r1", at(10), at(100))).toBeUndefined();
+      repo = await h.reopen();
+      await repo.putMerge({ ...(await repo.getMerge("t1", "g_1"))!, status: "completed", movedDocuments: 5 });
+      expect((await repo.unfinishedMerges(10)).map((m) => m.id)).toEqual(["g_2"]);
+      expect((await repo.getMerge("t1", "g_1"))?.movedDocuments).toBe(5);
     });
 
     it("counts a tenant's documents per tag with their first creation and last change, one tag or all", async () => {

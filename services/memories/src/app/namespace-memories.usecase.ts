@@ -60,4 +60,14 @@ export class NamespaceMemoriesUseCase {
       }
     });
   }
+
+  /** Moves every memory of the source tags into the target (a container-tag merge); returns how many rows moved. */
+  async move(tenantId: string, sources: string[], target: string): Promise<number> {
+    for (const ns of [...sources, target]) validateNamespace(ns);
+    // Every partition involved is locked, in one order, so no formation writes into a source while it moves.
+    const keys = [...new Set([...sources, target])].sort().map((ns) => partitionKey(tenantId, ns));
+    const run = (i: number): Promise<number> =>
+      i === keys.length ? this.deps.repo.moveNamespaces(tenantId, sources, target) : this.deps.lock.run(keys[i]!, () => run(i + 1));
+    return run(0);
+  }
 }

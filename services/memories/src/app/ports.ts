@@ -53,6 +53,12 @@ export interface MemoryRepository {
    * the organisation reset. Returns the rows removed; idempotent.
    */
   purgeTenant(tenantId: string): Promise<number>;
+  /**
+   * Moves every memory row (every version, forgotten or not) of the source
+   * namespaces into the target (a container-tag merge); returns the rows
+   * moved. Ids, versions, relations and provenance stay; idempotent.
+   */
+  moveNamespaces(tenantId: string, sources: string[], target: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -9,6 +9,8 @@ import type { CountNamespaceMemoriesRequest__Output } from "@engram/grpc/src/gen
 import type { CountNamespaceMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/CountNamespaceMemoriesResponse";
 import type { ForgetNamespaceMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ForgetNamespaceMemoriesRequest";
 import type { ForgetNamespaceMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ForgetNamespaceMemoriesResponse";
+import type { MoveNamespaceMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/MoveNamespaceMemoriesRequest";
+import type { MoveNamespaceMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/MoveNamespaceMemoriesResponse";
 import type { NamespaceMemoriesUseCase } from "../app/namespace-memories.usecase";
 import type { PurgeTenantMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/PurgeTenantMemoriesRequest";
 import type { PurgeTenantMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/PurgeTenantMemoriesResponse";
@@ -170,6 +172,10 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImplementation {
 
     async ForgetNamespaceMemories(req: ForgetNamespaceMemoriesRequest__Output): Promise<ForgetNamespaceMemoriesResponse> {
       return { count: await uc.namespaces.forgetAll(tenantOf(req.context), req.namespace, req.reason) };
+    },
+
+    async MoveNamespaceMemories(req: MoveNamespaceMemoriesRequest__Output): Promise<MoveNamespaceMemoriesResponse> {
+      return { count: await uc.namespaces.move(tenantOf(req.context), req.sourceNamespaces, req.targetNamespace) };
     },
 
     // The organisation reset (POST /v3/settings/reset, through the gateway).

@@ -95,6 +95,23 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       }
     });
 
+    it("moves every row of the source namespaces into the target, searchable there, other tenants untouched", async () => {
+      const a = memory({ content: "Iris bakes sourdough", namespace: "src1" });
+      const b = memory({ content: "Iris bakes rye bread", namespace: "src2", isForgotten: true, forgottenAt: NOW });
+      const t = memory({ content: "Iris bakes baguettes", namespace: "dst" });
+      const other = memory({ content: "Iris bakes sourdough too", namespace: "src1", tenantId: "t2" });
+      await repo.write({ records: [a, b, t, other] });
+      // Loaded into the search side first: the move must reach it too.
+      expect(await search("bakes", { namespaces: ["src1"] })).toEqual([a.content]);
+      expect(await repo.moveNamespaces("t1", ["src1", "src2", "dst"], "dst")).toBe(2);
+      expect(await search("bakes", { namespaces: ["src1"] })).toEqual([]);
+      expect((await search("bakes", { namespaces: ["dst"] })).sort()).toEqual([t.content, a.content].sort());
+      expect((await repo.findById("t1", b.id))?.namespace).toBe("dst");
+      expect((await repo.namespaces("t1")).sort()).toEqual(["dst"]);
+      expect((await repo.findById("t2", other.id))?.namespace).toBe("src1");
+      expect(await repo.moveNamespaces("t1", ["src1"], "dst")).toBe(0);
+    });
+
     it("replaces a record by id and keeps the stored fields exactly", async () => {
       const a = memory({ content: "Carol prefers tea", sources: [{ documentId: "d1", chunkPositions: [0, 2] }] });
       await repo.write({ records: [a] });

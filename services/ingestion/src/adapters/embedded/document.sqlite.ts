@@ -3,7 +3,7 @@ import { AlreadyExistsError, DOCUMENT_STATUSES, isFinalStatus, type ProfileBucke
 import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import type { DocumentRecord } from "../../domain/document";
 import type { ContainerTagRepository, DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
-import type { ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
+import type { ContainerTagMerge, ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
 import { matchesFilter } from "@engram/filters";
 
 const MIGRATIONS = [
@@ -32,6 +32,11 @@ const MIGRATIONS = [
      name TEXT, entity_context TEXT, memory_filesystem_paths TEXT, profile_buckets TEXT NOT NULL,
      created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
      PRIMARY KEY (tenant_id, namespace)) WITHOUT ROWID;`,
+  // Container-tag merge jobs (POST /v3/container-tags/merge): the record is the job, claimed by a replica with a lease.
+  `CREATE TABLE container_tag_merges (
+     id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, job TEXT NOT NULL,   -- job: the ContainerTagMerge as JSON
+     status TEXT NOT NULL, created_at TEXT NOT NULL) WITHOUT ROWID;
+   CREATE INDEX container_tag_merges_unfinished ON container_tag_merges (created_at) WHERE status IN ('queued', 'running');`,
 ];
 
 /** Per-tag document statistics of a tenant (one tag when @namespace is set). */
@@ -386,6 +391,38 @@ export class SqliteDocumentRepository implements DocumentRepository, ContainerTa
       last_updated: string;
     }[];
     return rows.map((r) => ({ namespace: r.namespace, documentCount: r.n, firstCreatedAt: r.first_created, lastUpdatedAt: r.last_updated }));
+  }
+
+  async putMerge(m: ContainerTagMerge): Promise<void> {
+    this.stmt(
+      `INSERT INTO container_tag_merges (id, tenant_id, job, status, created_at) VALUES (@id, @tenant_id, @job, @status, @created_at)
+       ON CONFLICT (id) DO UPDATE SET job = excluded.job, status = excluded.status`,
+    ).run({ id: m.id, tenant_id: m.tenantId, job: JSON.stringify(m), status: m.status, created_at: m.createdAt });
+  }
+
+  async getMerge(tenantId: string, id: string): Promise<ContainerTagMerge | undefined> {
+    const r = this.stmt("SELECT job FROM container_tag_merges WHERE id = ? AND tenant_id = ?").get(id, tenantId) as { job: string } | undefined;
+    return r ? (JSON.parse(r.job) as ContainerTagMerge) : undefined;
+  }
+
+  async unfinishedMerges(limit: number): Promise<ContainerTagMerge[]> {
+    const rows = this.stmt("SELECT job FROM container_tag_merges WHERE status IN ('queued', 'running') ORDER BY created_at LIMIT ?").all(limit) as {
+      job: string;
+    }[];
+    return rows.map((r) => JSON.parse(r.job) as ContainerTagMerge);
+  }
+
+  async claimMerge(tenantId: string, id: string, holder: string, now: string, until: string): Promise<ContainerTagMerge | undefined> {
+    return this.tx(() => {
+      const r = this.stmt("SELECT job FROM container_tag_merges WHERE id = ? AND tenant_id = ?").get(id, tenantId) as { job: string } | undefined;
+      if (!r) return undefined;
+      const m = JSON.parse(r.job) as ContainerTagMerge;
+      const free = m.status === "queued" || (m.status === "running" && (m.leaseHolder === holder || !m.leaseUntil || m.leaseUntil <= now));
+      if (!free) return undefined;
+      const claimed: ContainerTagMerge = { ...m, status: "running", leaseHolder: holder, leaseUntil: until, updatedAt: now };
+      this.stmt("UPDATE container_tag_merges SET job = ?, status = 'running' WHERE id = ?").run(JSON.stringify(claimed), id);
+      return claimed;
+    });
   }
 
   async close(): Promise<void> {

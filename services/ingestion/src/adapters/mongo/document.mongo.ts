@@ -15,7 +15,7 @@ import {
   withTransaction,
 } from "@engram/storage/mongo";
 import type { ContainerTagRepository, DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
-import type { ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
+import type { ContainerTagMerge, ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
 import type { DocumentRecord, StoredFile } from "../../domain/document";
 
 /**
@@ -160,6 +160,13 @@ export interface ContainerTagDoc extends Omit<ContainerTagSettings, "memoryFiles
   memoryFilesystemPaths: string[] | null;
 }
 export const CONTAINER_TAGS_COLLECTION = "container_tags";
+export const CONTAINER_TAG_MERGES_COLLECTION = "container_tag_merges";
+/** A merge job in MongoDB: the job's fields, `_id` its id. */
+export type ContainerTagMergeDoc = Omit<ContainerTagMerge, "id"> & { _id: string };
+export const CONTAINER_TAG_MERGE_INDEXES: IndexSpec[] = [
+  { name: "unfinished", key: { createdAt: 1 }, partialFilterExpression: { status: { $in: ["queued", "running"] } } },
+];
+const fromMergeDoc = ({ _id, ...m }: ContainerTagMergeDoc): ContainerTagMerge => ({ id: _id, ...m });
 export const CONTAINER_TAG_INDEXES: IndexSpec[] = [{ name: "tenant_namespace", key: { tenantId: 1, namespace: 1 }, unique: true }];
 const tagDocId = (tenantId: string, namespace: string) => JSON.stringify([tenantId, namespace]);
 const fromTagDoc = ({ _id, ...t }: ContainerTagDoc): ContainerTagSettings => ({ ...t, profileBuckets: t.profileBuckets.map((b) => ({ ...b })) });
@@ -169,6 +176,8 @@ export interface MongoDocumentRepositoryOptions {
   collection?: string;
   /** Default `container_tags`. */
   tagsCollection?: string;
+  /** Default `container_tag_merges`. */
+  mergesCollection?: string;
   /** The outbox written in the same transactions (default collection `outbox`). */
   outbox?: MongoOutboxOptions;
 }
@@ -184,6 +193,7 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
   readonly outbox: MongoOutbox;
   readonly collection: Collection<DocumentDoc>;
   readonly tags: Collection<ContainerTagDoc>;
+  readonly merges: Collection<ContainerTagMergeDoc>;
 
   constructor(
     private readonly db: Db,
@@ -191,6 +201,7 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
   ) {
     this.collection = db.collection<DocumentDoc>(opts.collection ?? DOCUMENTS_COLLECTION);
     this.tags = db.collection<ContainerTagDoc>(opts.tagsCollection ?? CONTAINER_TAGS_COLLECTION);
+    this.merges = db.collection<ContainerTagMergeDoc>(opts.mergesCollection ?? CONTAINER_TAG_MERGES_COLLECTION);
     this.outbox = new MongoOutbox(db, opts.outbox);
   }
 
@@ -198,6 +209,7 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
   async ensureIndexes(): Promise<void> {
     await ensureIndexes(this.db, this.collection.collectionName, DOCUMENT_INDEXES);
     await ensureIndexes(this.db, this.tags.collectionName, CONTAINER_TAG_INDEXES);
+    await ensureIndexes(this.db, this.merges.collectionName, CONTAINER_TAG_MERGE_INDEXES);
     await this.outbox.ensureIndexes();
   }
 
@@ -441,6 +453,34 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
       ])
       .toArray();
     return rows.map((r) => ({ namespace: r._id, documentCount: r.n, firstCreatedAt: r.first, lastUpdatedAt: r.last }));
+  }
+
+  async putMerge(m: ContainerTagMerge): Promise<void> {
+    const { id, ...rest } = m;
+    // Cleared fields (a lease once finished) are left out, as the embedded store's JSON leaves them.
+    await this.merges.replaceOne({ _id: id }, Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as typeof rest, { upsert: true });
+  }
+
+  async getMerge(tenantId: string, id: string): Promise<ContainerTagMerge | undefined> {
+    const d = await this.merges.findOne({ _id: id, tenantId });
+    return d ? fromMergeDoc(d) : undefined;
+  }
+
+  async unfinishedMerges(limit: number): Promise<ContainerTagMerge[]> {
+    return (await this.merges.find({ status: { $in: ["queued", "running"] } }, { sort: { createdAt: 1 }, limit }).toArray()).map(fromMergeDoc);
+  }
+
+  async claimMerge(tenantId: string, id: string, holder: string, now: string, until: string): Promise<ContainerTagMerge | undefined> {
+    const d = await this.merges.findOneAndUpdate(
+      {
+        _id: id,
+        tenantId,
+        $or: [{ status: "queued" }, { status: "running", $or: [{ leaseHolder: holder }, { leaseUntil: { $exists: false } }, { leaseUntil: { $lte: now } }] }],
+      },
+      { $set: { status: "running", leaseHolder: holder, leaseUntil: until, updatedAt: now } },
+      { returnDocument: "after" },
+    );
+    return d ? fromMergeDoc(d) : undefined;
   }
 
   async close(): Promise<void> {}

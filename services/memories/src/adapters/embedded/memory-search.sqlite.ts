@@ -194,13 +194,20 @@ export class SqliteMemorySearch {
 
   /** Forgets every loaded partition of the tenant (its rows are gone): the next use loads them again, empty. */
   dropTenant(tenantId: string): void {
-    for (const [key, p] of this.partitions) {
-      if (key.split("\u0000")[0] !== tenantId) continue;
-      for (const rid of p.records.keys()) this.byRid.delete(rid);
-      this.partitions.delete(key);
-      this.handoff.delete(key);
-      this.engine.evict(key);
-    }
+    for (const key of [...this.partitions.keys()]) if (key.split("\u0000")[0] === tenantId) this.drop(key);
+  }
+
+  /** Forgets the tenant's partitions of these namespaces (their rows changed namespace): the next use loads them again. */
+  dropPartitions(tenantId: string, namespaces: string[]): void {
+    for (const ns of namespaces) this.drop(partitionKey(tenantId, ns));
+  }
+
+  private drop(key: string): void {
+    const p = this.partitions.get(key);
+    if (p) for (const rid of p.records.keys()) this.byRid.delete(rid);
+    this.partitions.delete(key);
+    this.handoff.delete(key);
+    this.engine.evict(key);
   }
 
   async namespaces(tenantId: string): Promise<string[]> {

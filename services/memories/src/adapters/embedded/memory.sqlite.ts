@@ -219,6 +219,17 @@ export class SqliteMemoryStore implements MemoryRepository {
     return removed;
   }
 
+  async moveNamespaces(tenantId: string, sources: string[], target: string): Promise<number> {
+    const from = sources.filter((ns) => ns !== target);
+    if (from.length === 0) return 0;
+    const moved = this.tx(() =>
+      from.reduce((n, ns) => n + this.stmt("UPDATE memories SET namespace = ? WHERE tenant_id = ? AND namespace = ?").run(target, tenantId, ns).changes, 0),
+    );
+    // The partitions involved load again from the rows.
+    this.reads.dropPartitions(tenantId, [...from, target]);
+    return moved;
+  }
+
   async chains(tenantId: string, rootIds: string[]): Promise<MemoryRecord[]> {
     if (rootIds.length === 0) return [];
     return this.rows(CHAINS_SQL, { tenant_id: tenantId, roots: JSON.stringify(rootIds) });

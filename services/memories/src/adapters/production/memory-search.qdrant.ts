@@ -127,6 +127,12 @@ export class QdrantMemorySearch extends QdrantCollectionAdapter {
     await this.client.delete(this.collection, { points: ids.map((id) => pointId(tenantId, id)), wait: true });
   }
 
+  /** Moves the tenant's memory points of the source namespaces into the target (a container-tag merge). */
+  async moveNamespaces(tenantId: string, sources: string[], target: string): Promise<void> {
+    if (sources.length === 0) return;
+    await this.client.setPayload(this.collection, { payload: { namespace: target }, filter: toQdrantFilter({ tenantId, namespaces: sources }), wait: true });
+  }
+
   /** Removes every memory point of the tenant (the organisation reset). */
   async deleteTenant(tenantId: string): Promise<void> {
     await this.client.delete(this.collection, { filter: toQdrantFilter({ tenantId }), wait: true });

@@ -228,6 +228,15 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     return removed;
   }
 
+  /** MongoDB first, as for the reset: a search hit whose namespace Qdrant still has wrong is hydrated from MongoDB; running the move again repairs Qdrant. */
+  async moveNamespaces(tenantId: string, sources: string[], target: string): Promise<number> {
+    const from = sources.filter((ns) => ns !== target);
+    if (from.length === 0) return 0;
+    const moved = (await this.memories.updateMany({ tenantId, namespace: { $in: from } }, { $set: { namespace: target } })).modifiedCount;
+    await this.o.search.moveNamespaces(tenantId, from, target);
+    return moved;
+  }
+
   // --- write ---
 
   async write(w: MemoryWrite): Promise<boolean> {

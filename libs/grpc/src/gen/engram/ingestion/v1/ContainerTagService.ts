@@ -86,14 +86,18 @@ export interface ContainerTagServiceClient extends grpc.Client {
   listContainerTags(argument: _engram_ingestion_v1_ListContainerTagsRequest, callback: grpc.requestCallback<_engram_ingestion_v1_ListContainerTagsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * POST /v3/container-tags/merge: queues an asynchronous merge job (HTTP 202).
+   * POST /v3/container-tags/merge: queues an asynchronous merge job (HTTP 202)
+   * that moves the source tags' documents into the target (the gateway moved
+   * their memories first) and then removes the source tags' settings.
    */
   MergeContainerTags(argument: _engram_ingestion_v1_MergeContainerTagsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_ingestion_v1_MergeContainerTagsResponse__Output>): grpc.ClientUnaryCall;
   MergeContainerTags(argument: _engram_ingestion_v1_MergeContainerTagsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_ingestion_v1_MergeContainerTagsResponse__Output>): grpc.ClientUnaryCall;
   MergeContainerTags(argument: _engram_ingestion_v1_MergeContainerTagsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_ingestion_v1_MergeContainerTagsResponse__Output>): grpc.ClientUnaryCall;
   MergeContainerTags(argument: _engram_ingestion_v1_MergeContainerTagsRequest, callback: grpc.requestCallback<_engram_ingestion_v1_MergeContainerTagsResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * POST /v3/container-tags/merge: queues an asynchronous merge job (HTTP 202).
+   * POST /v3/container-tags/merge: queues an asynchronous merge job (HTTP 202)
+   * that moves the source tags' documents into the target (the gateway moved
+   * their memories first) and then removes the source tags' settings.
    */
   mergeContainerTags(argument: _engram_ingestion_v1_MergeContainerTagsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_ingestion_v1_MergeContainerTagsResponse__Output>): grpc.ClientUnaryCall;
   mergeContainerTags(argument: _engram_ingestion_v1_MergeContainerTagsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_ingestion_v1_MergeContainerTagsResponse__Output>): grpc.ClientUnaryCall;
@@ -164,7 +168,9 @@ export interface ContainerTagServiceHandlers extends grpc.UntypedServiceImplemen
   ListContainerTags: grpc.handleUnaryCall<_engram_ingestion_v1_ListContainerTagsRequest__Output, _engram_ingestion_v1_ListContainerTagsResponse>;
   
   /**
-   * POST /v3/container-tags/merge: queues an asynchronous merge job (HTTP 202).
+   * POST /v3/container-tags/merge: queues an asynchronous merge job (HTTP 202)
+   * that moves the source tags' documents into the target (the gateway moved
+   * their memories first) and then removes the source tags' settings.
    */
   MergeContainerTags: grpc.handleUnaryCall<_engram_ingestion_v1_MergeContainerTagsRequest__Output, _engram_ingestion_v1_MergeContainerTagsResponse>;
   

@@ -12,6 +12,11 @@ export interface MergeContainerTagsRequest {
    * Tag that receives the documents and memories (REST targetContainerTag).
    */
   'targetNamespace'?: (string);
+  /**
+   * Internal (the gateway): memory rows the memories service already moved
+   * into the target (MoveNamespaceMemories runs first), kept on the job.
+   */
+  'movedMemoriesCount'?: (number);
 }
 
 export interface MergeContainerTagsRequest__Output {
@@ -24,4 +29,9 @@ export interface MergeContainerTagsRequest__Output {
    * Tag that receives the documents and memories (REST targetContainerTag).
    */
   'targetNamespace': (string);
+  /**
+   * Internal (the gateway): memory rows the memories service already moved
+   * into the target (MoveNamespaceMemories runs first), kept on the job.
+   */
+  'movedMemoriesCount': (number);
 }
