@@ -133,11 +133,12 @@ const QUERY_SCHEMAS: Record<string, unknown> = {
 };
 
 /**
- * Routes that take no body, whose body the gateway passes on unread (the 501 contract routes), or whose body is
- * the provider's raw bytes (webhooks).
+ * Routes that take no body, whose body another test sends in full (the container-tag merge), whose body is
+ * the provider's raw bytes (webhooks), or whose body is a JSON-RPC message the MCP transport reads (`/mcp`: generic
+ * bodies exercise its refusals; tests/e2e/test/mcp.e2e.test.ts sends the valid ones).
  */
 const NO_BODY =
-  /^(GET |DELETE \/v3\/documents\/:id$|POST \/v4\/conversations$|POST \/v3\/settings\/(reset|suggest-buckets)$|POST \/v3\/container-tags\/merge$|PATCH \/v3\/container-tags\/|DELETE \/v3\/container-tags\/|POST \/v3\/connections\/webhooks\/)/;
+  /^(GET |DELETE \/v3\/documents\/:id$|POST \/v4\/conversations$|POST \/v3\/settings\/(reset|suggest-buckets)$|POST \/v3\/container-tags\/merge$|PATCH \/v3\/container-tags\/|DELETE \/v3\/container-tags\/|POST \/v3\/connections\/webhooks\/|(POST|DELETE) \/mcp$)/;
 
 // --- values ---
 

@@ -10,6 +10,7 @@ import { memoryRoutes } from "../routes/memories.routes";
 import { searchRoutes } from "../routes/search.routes";
 import { settingsRoutes } from "../routes/settings.routes";
 import { fileRoutes } from "../routes/files.routes";
+import { mcpRoutes } from "../mcp/mcp.routes";
 import type { Backends } from "./backends";
 import { errorHandler, notFoundHandler } from "./errors";
 import { jsonBody, sendJson } from "./json";
@@ -82,6 +83,7 @@ export function createApp(o: AppOptions): Express {
   app.use(connectionRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(conversationRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(containerTagRoutes(o.backends));
+  app.use(mcpRoutes()); // MCP over Streamable HTTP at /mcp (docs/mcp.md): behind the key check, its tools call this REST API
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));
   return app;

@@ -1,0 +1,178 @@
+import { Command, CommanderError, Option } from "commander";
+import pc from "picocolors";
+import { addCommand } from "./commands/add.command";
+import { configSet, configShow, configUnset } from "./commands/config.command";
+import { documentsDelete, documentsGet, documentsList } from "./commands/documents.command";
+import { importCommand } from "./commands/import.command";
+import { keysCommand } from "./commands/keys.command";
+import { memoriesAdd, memoriesForget, memoriesList } from "./commands/memories.command";
+import { profileCommand } from "./commands/profile.command";
+import { searchCommand } from "./commands/search.command";
+import { CommandContext, type GlobalOptions } from "./context";
+import { ExitCode, describeError, exitCodeFor } from "./exit-codes";
+import type { CliIo } from "./io";
+
+const EXIT_CODES_HELP = `
+Settings: --url/--api-key flags, then ENGRAM_URL/ENGRAM_API_KEY/ENGRAM_CONTAINER_TAG,
+then the config file (ENGRAM_CONFIG, default ~/.config/engram/config.json; see \`engram config\`).
+
+Exit codes: 0 success, 1 partial failure (some items failed), 2 usage error,
+3 authentication refused, 4 server unreachable, 5 other API error.`;
+
+/** Builds the program; each action stores its exit code in `result.code`. */
+export function buildProgram(io: CliIo, result: { code: number }): Command {
+  const program = new Command("engram")
+    .description("Command-line client of an Engram server (the supermemory-compatible REST API)")
+    .version("0.1.0")
+    .option("--url <url>", "server base URL (default http://localhost:8787)")
+    .option("--api-key <key>", "API key (Bearer)")
+    .option("--json", "print JSON for scripts instead of human output")
+    .showHelpAfterError("(run with --help for usage)")
+    .addHelpText("after", EXIT_CODES_HELP)
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: (s, write) => write(pc.red(s)) })
+    .exitOverride();
+
+  const tagOption = () =>
+    new Option("-t, --container-tag <tag>", "container tag (namespace); default from the environment, the config file, else the server's default");
+  const ctxOf = (cmd: Command) => new CommandContext(io, cmd.optsWithGlobals<GlobalOptions>());
+  const run =
+    <A extends unknown[]>(fn: (ctx: CommandContext, ...args: A) => number | Promise<number>) =>
+    async (...args: unknown[]) => {
+      const cmd = args[args.length - 1] as Command;
+      // commander passes the declared arguments, then the options, then the command
+      result.code = await fn(ctxOf(cmd), ...(args.slice(0, -1) as A));
+    };
+  const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+  program
+    .command("add")
+    .description("add files, folders (recursively), URLs or text; files already added are skipped (resumable)")
+    .argument("[inputs...]", "files, folders, http(s) URLs, or quoted text")
+    .option("--text <text>", "add this text (repeatable)", collect)
+    .option("-c, --concurrency <n>", "uploads in flight", "4")
+    .option("--metadata <json>", "metadata for every document, a JSON object of strings, numbers and booleans")
+    .option("--force", "send files again even when unchanged")
+    .option("--state <file>", "state file of added files (default: under the config directory, per server, key and tag)")
+    .option("--wait", "wait until the documents are processed (a document that fails counts as a failure)")
+    .option("--wait-timeout <seconds>", "how long --wait waits", "120")
+    .addOption(tagOption())
+    .action(run((ctx, inputs: string[], o: Parameters<typeof addCommand>[2]) => addCommand(ctx, inputs, o)));
+
+  program
+    .command("search")
+    .description("search memories, document chunks, or both")
+    .argument("<query...>", "what to look for")
+    .addOption(new Option("-m, --mode <mode>", "what to search").choices(["memories", "documents", "hybrid"]).default("memories"))
+    .option("--threshold <n>", "minimum similarity, 0 to 1 (server default 0.6)")
+    .option("-l, --limit <n>", "most results")
+    .addOption(tagOption())
+    .action(run((ctx, words: string[], o: Parameters<typeof searchCommand>[2]) => searchCommand(ctx, words, o)));
+
+  const memories = program.command("memories").description("list, add and forget memories");
+  memories
+    .command("list")
+    .description("list the latest version of each memory")
+    .option("-l, --limit <n>", "memories per page", "20")
+    .option("--page <n>", "page", "1")
+    .option("--include-forgotten", "also list forgotten memories")
+    .addOption(tagOption())
+    .action(run((ctx, o: Parameters<typeof memoriesList>[1]) => memoriesList(ctx, o)));
+  memories
+    .command("add")
+    .description("write a memory directly (searchable at once)")
+    .argument("<content...>", "the memory")
+    .option("--static", "a lasting fact of the profile")
+    .addOption(tagOption())
+    .action(run((ctx, words: string[], o: Parameters<typeof memoriesAdd>[2]) => memoriesAdd(ctx, words, o)));
+  memories
+    .command("forget")
+    .description("forget a memory by id, or the memories matching --query (a dry run unless --yes)")
+    .argument("[id]", "memory id")
+    .option("-q, --query <text>", 'forget what matches this (e.g. "everything about Project Titan")')
+    .option("-y, --yes", "really forget what --query matches")
+    .option("--threshold <n>", "minimum similarity for --query, 0 to 1")
+    .option("--reason <text>", "why (kept with the memory)")
+    .addOption(tagOption())
+    .action(run((ctx, id: string | undefined, o: Parameters<typeof memoriesForget>[2]) => memoriesForget(ctx, id, o)));
+
+  program
+    .command("profile")
+    .description("the profile of a container tag: static and dynamic facts")
+    .option("-q, --query <text>", "also search memories for this")
+    .option("--threshold <n>", "minimum similarity of the search results")
+    .addOption(tagOption())
+    .action(run((ctx, o: Parameters<typeof profileCommand>[1]) => profileCommand(ctx, o)));
+
+  const documents = program.command("documents").description("list, show and delete documents");
+  documents
+    .command("list")
+    .description("list documents (of the container tag when one is set, else of every tag)")
+    .option("-l, --limit <n>", "documents per page", "20")
+    .option("--page <n>", "page", "1")
+    .addOption(tagOption())
+    .action(run((ctx, o: Parameters<typeof documentsList>[1]) => documentsList(ctx, o)));
+  documents
+    .command("get")
+    .description("show a document (service id or customId)")
+    .argument("<id>")
+    .action(run((ctx, id: string) => documentsGet(ctx, id)));
+  documents
+    .command("delete")
+    .description("delete documents by id (service id or customId)")
+    .argument("<ids...>")
+    .action(run((ctx, ids: string[]) => documentsDelete(ctx, ids)));
+
+  program
+    .command("import")
+    .description("import a JSON Lines file ({content, containerTag?, customId?, metadata?} per line) or a folder (like add)")
+    .argument("<source>", "file.jsonl or folder")
+    .option("-c, --concurrency <n>", "requests in flight", "4")
+    .option("--force", "send records again even when imported before")
+    .option("--state <file>", "state file (as for add)")
+    .addOption(tagOption())
+    .action(run((ctx, source: string, o: Parameters<typeof importCommand>[2]) => importCommand(ctx, source, o)));
+
+  program
+    .command("keys")
+    .description("manage API keys in the server's key store (on the server host, from the repository: same as `pnpm keys`)")
+    .argument("[args...]", "create --tenant <t> [--name <n>] | list | revoke <key-id>")
+    .allowUnknownOption()
+    .helpOption(false)
+    .action(run((ctx, args: string[]) => keysCommand(ctx, args)));
+
+  const config = program.command("config").description("show or change the config file");
+  config
+    .command("set")
+    .description("set url, api-key or container-tag in the config file (mode 0600)")
+    .argument("<key>", "url | api-key | container-tag")
+    .argument("<value>")
+    .action(run((ctx, key: string, value: string) => configSet(ctx, key, value)));
+  config
+    .command("unset")
+    .description("remove a setting from the config file")
+    .argument("<key>", "url | api-key | container-tag")
+    .action(run((ctx, key: string) => configUnset(ctx, key)));
+  config
+    .command("show", { isDefault: true })
+    .description("the settings in effect and where each comes from")
+    .action(run((ctx) => configShow(ctx)));
+
+  return program;
+}
+
+/** Runs the CLI on `argv` (without node and the script) and returns the exit code; never calls process.exit. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const result = { code: 0 };
+  const program = buildProgram(io, result);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return result.code;
+  } catch (err) {
+    if (err instanceof CommanderError) return exitCodeFor(err);
+    const code = exitCodeFor(err);
+    io.stderr.write(
+      `${pc.red("error:")} ${describeError(err)}${code === ExitCode.Auth ? " (check the API key: --api-key, ENGRAM_API_KEY or `engram config set api-key`)" : ""}\n`,
+    );
+    return code;
+  }
+}
