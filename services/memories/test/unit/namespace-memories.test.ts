@@ -1,29 +1,12 @@
 import fs from "node:fs";
-import type { MemoryRecord } from "@engram/memory-model";
 import { KeyedMutex } from "../../src/app/keyed-mutex";
 import { NamespaceMemoriesUseCase } from "../../src/app/namespace-memories.usecase";
 import type { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import { openStore, tempDir, TestClock } from "./helpers";
+import { memory as contractMemory } from "../contract/memory-repository.contract";
 
-let seq = 0;
-const memory = (over: Partial<MemoryRecord> & Pick<MemoryRecord, "content">): MemoryRecord => {
-  const at = new Date(Date.parse("2026-11-01T00:00:00.000Z") + ++seq * 60_000).toISOString();
-  return {
-    id: `m_nsmem${String(seq).padStart(15, "0")}`,
-    tenantId: "t1",
-    namespace: "alpha",
-    isStatic: false,
-    isForgotten: false,
-    version: 1,
-    isLatest: true,
-    relations: {},
-    sources: [],
-    bucketKeys: [],
-    createdAt: at,
-    updatedAt: at,
-    ...over,
-  };
-};
+/** A memory of tenant t1 in tag "alpha" unless `over` says otherwise. */
+const memory = (over: Parameters<typeof contractMemory>[0]) => contractMemory({ namespace: "alpha", ...over });
 
 describe("NamespaceMemoriesUseCase (container tags' memories)", () => {
   let dir: string;

@@ -1,6 +1,7 @@
 import { ProviderError, requestJson, type RetryPolicy, withRetries } from "@engram/provider-http";
 import { z } from "zod";
 import { ConnectorError } from "../../../domain/errors";
+import { withAccessToken } from "../provider-auth";
 
 /**
  * The few GitHub REST calls the GitHub connector makes: the account
@@ -161,15 +162,7 @@ export class GitHubApi {
 
   /** One call with retries; a 401 gets one fresh token and one more try. */
   private async call(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<{ body: unknown; headers: Headers }> {
-    let token = await this.auth.token();
-    for (let refreshed = false; ; refreshed = true) {
-      try {
-        return await this.once(method, path, token, body);
-      } catch (e) {
-        if (!(e instanceof ProviderError) || e.status !== 401 || refreshed) throw e;
-        token = await this.auth.refreshed(token);
-      }
-    }
+    return withAccessToken(this.auth, (token) => this.once(method, path, token, body));
   }
 
   private async once(method: "GET" | "POST" | "DELETE", path: string, token: string, body?: unknown): Promise<{ body: unknown; headers: Headers }> {

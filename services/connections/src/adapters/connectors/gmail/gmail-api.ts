@@ -1,6 +1,7 @@
 import { gmail, type gmail_v1, type MethodOptions } from "@googleapis/gmail";
 import { ProviderError, parseRetryAfter, type RetryPolicy, withRetries } from "@engram/provider-http";
 import type { ProviderAuth } from "../../../app/sync-ports";
+import { orMissing, withAccessToken } from "../provider-auth";
 import { ConnectorError } from "../../../domain/errors";
 
 /**
@@ -116,12 +117,12 @@ export class GmailApi {
 
   /** The thread with its messages' MIME trees, or undefined when it is gone. */
   async thread(id: string): Promise<gmail_v1.Schema$Thread | undefined> {
-    return this.orMissing(() => this.call("users.threads.get", (opts) => this.client.users.threads.get({ userId: USER, id, format: "full" }, opts)));
+    return orMissing(() => this.call("users.threads.get", (opts) => this.client.users.threads.get({ userId: USER, id, format: "full" }, opts)));
   }
 
   /** An attachment's bytes, or undefined when its message is gone. */
   async attachment(messageId: string, attachmentId: string): Promise<Buffer | undefined> {
-    const a = await this.orMissing(() =>
+    const a = await orMissing(() =>
       this.call("users.messages.attachments.get", (opts) => this.client.users.messages.attachments.get({ userId: USER, messageId, id: attachmentId }, opts)),
     );
     return a?.data ? Buffer.from(a.data, "base64url") : a ? Buffer.alloc(0) : undefined;
@@ -160,43 +161,28 @@ export class GmailApi {
     await this.call("users.stop", (opts) => this.client.users.stop({ userId: USER }, opts));
   }
 
-  private async orMissing<T>(f: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await f();
-    } catch (e) {
-      if (e instanceof ProviderError && e.status === 404) return undefined;
-      throw e;
-    }
-  }
-
   /** One call with provider-http's retries; a 401 gets one fresh token and one more try. */
   private async call<T>(what: string, f: (opts: MethodOptions) => Promise<{ data: T }>): Promise<T> {
-    let token = await this.auth.token();
-    for (let refreshed = false; ; refreshed = true) {
-      try {
-        return await withRetries(
-          async () => {
-            this.o.signal?.throwIfAborted();
-            try {
-              const opts: MethodOptions = {
-                headers: { authorization: `Bearer ${token}` },
-                retry: false,
-                timeout: this.o.timeoutMs ?? TIMEOUT_MS,
-                fetchImplementation: fetch,
-                ...(this.o.signal ? { signal: this.o.signal } : {}),
-              };
-              return (await f(opts)).data;
-            } catch (e) {
-              throw toProviderError(e, `Gmail ${what}`);
-            }
-          },
-          RETRIES,
-          { errorClass: GmailHttpError, what: `Gmail ${what}` },
-        );
-      } catch (e) {
-        if (!(e instanceof ProviderError) || e.status !== 401 || refreshed) throw e;
-        token = await this.auth.refreshed(token);
-      }
-    }
+    return withAccessToken(this.auth, (token) =>
+      withRetries(
+        async () => {
+          this.o.signal?.throwIfAborted();
+          try {
+            const opts: MethodOptions = {
+              headers: { authorization: `Bearer ${token}` },
+              retry: false,
+              timeout: this.o.timeoutMs ?? TIMEOUT_MS,
+              fetchImplementation: fetch,
+              ...(this.o.signal ? { signal: this.o.signal } : {}),
+            };
+            return (await f(opts)).data;
+          } catch (e) {
+            throw toProviderError(e, `Gmail ${what}`);
+          }
+        },
+        RETRIES,
+        { errorClass: GmailHttpError, what: `Gmail ${what}` },
+      ),
+    );
   }
 }

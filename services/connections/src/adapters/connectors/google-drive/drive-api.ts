@@ -2,6 +2,7 @@ import { drive, type drive_v3 } from "@googleapis/drive";
 import { parseRetryAfter, ProviderError, type RetryPolicy, withRetries } from "@engram/provider-http";
 import { ConnectorError } from "../../../domain/errors";
 import type { ProviderAuth } from "../../../app/sync-ports";
+import { withAccessToken } from "../provider-auth";
 
 /**
  * The Drive v3 calls the Google Drive connector makes, through the official
@@ -228,32 +229,26 @@ export class DriveApi {
     what: string,
     f: (opts: { headers: Record<string, string>; retry: false; timeout: number; fetchImplementation: typeof fetch; signal?: AbortSignal }) => Promise<T>,
   ): Promise<T> {
-    let token = await this.auth.token();
-    for (let refreshed = false; ; refreshed = true) {
-      try {
-        return await withRetries(
-          async () => {
-            this.o.signal?.throwIfAborted();
-            try {
-              return await f({
-                headers: { authorization: `Bearer ${token}` },
-                retry: false,
-                // Node's own fetch: gaxios would otherwise import node-fetch on first use.
-                fetchImplementation: fetch,
-                timeout: this.o.timeoutMs ?? 60_000,
-                ...(this.o.signal ? { signal: this.o.signal } : {}),
-              });
-            } catch (e) {
-              throw fromGaxios(e, `Drive ${what}`);
-            }
-          },
-          this.o.retries ?? RETRIES,
-          { errorClass: DriveHttpError, what: `Drive ${what}` },
-        );
-      } catch (e) {
-        if (!(e instanceof ProviderError) || e.status !== 401 || refreshed) throw e;
-        token = await this.auth.refreshed(token);
-      }
-    }
+    return withAccessToken(this.auth, (token) =>
+      withRetries(
+        async () => {
+          this.o.signal?.throwIfAborted();
+          try {
+            return await f({
+              headers: { authorization: `Bearer ${token}` },
+              retry: false,
+              // Node's own fetch: gaxios would otherwise import node-fetch on first use.
+              fetchImplementation: fetch,
+              timeout: this.o.timeoutMs ?? 60_000,
+              ...(this.o.signal ? { signal: this.o.signal } : {}),
+            });
+          } catch (e) {
+            throw fromGaxios(e, `Drive ${what}`);
+          }
+        },
+        this.o.retries ?? RETRIES,
+        { errorClass: DriveHttpError, what: `Drive ${what}` },
+      ),
+    );
   }
 }

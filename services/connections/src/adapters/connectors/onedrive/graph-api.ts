@@ -12,6 +12,7 @@ import {
 import { z } from "zod";
 import { ConnectorError } from "../../../domain/errors";
 import type { ProviderAuth } from "../../../app/sync-ports";
+import { orMissing, withAccessToken } from "../provider-auth";
 
 /**
  * The few Microsoft Graph calls the OneDrive connector makes: the account
@@ -158,7 +159,7 @@ export class GraphApi {
   /** A SharePoint site by `hostname:/server-relative/path` or site id; undefined when there is none (or it cannot be read). */
   async site(spec: { hostname: string; path: string } | { id: string }): Promise<GraphSite | undefined> {
     const ref = "id" in spec ? encodeURIComponent(spec.id).replace(/%2C/gi, ",") : `${encodeURIComponent(spec.hostname)}:${encodePath(spec.path)}`;
-    return this.orMissing(async () => siteSchema.parse(await this.json("GET", `/sites/${ref}`)));
+    return orMissing(async () => siteSchema.parse(await this.json("GET", `/sites/${ref}`)));
   }
 
   /** A site's document libraries. */
@@ -192,7 +193,7 @@ export class GraphApi {
 
   /** One item (with its parent's path, which delta leaves out); undefined when it is gone. */
   async item(driveId: string, itemId: string): Promise<DriveItem | undefined> {
-    return this.orMissing(async () => itemSchema.parse(await this.json("GET", `/drives/${encodeURIComponent(driveId)}/items/${encodeURIComponent(itemId)}`)));
+    return orMissing(async () => itemSchema.parse(await this.json("GET", `/drives/${encodeURIComponent(driveId)}/items/${encodeURIComponent(itemId)}`)));
   }
 
   /**
@@ -203,8 +204,8 @@ export class GraphApi {
   async content(driveId: string, itemId: string, maxBytes: number): Promise<Buffer | undefined> {
     const url = `${this.base}/drives/${encodeURIComponent(driveId)}/items/${encodeURIComponent(itemId)}/content`;
     const what = "Graph GET /drives/{drive}/items/{item}/content";
-    return this.orMissing(() =>
-      this.authorized(async (token) =>
+    return orMissing(() =>
+      withAccessToken(this.auth, async (token) =>
         withRetries(
           async () => {
             const first = await this.exchange({ method: "GET", url, token, manualRedirect: true, maxBytes, timeoutMs: DOWNLOAD_TIMEOUT_MS, what });
@@ -228,27 +229,18 @@ export class GraphApi {
 
   /** The renewed subscription, or undefined when Graph no longer has it. */
   async renewSubscription(id: string, expirationDateTime: string): Promise<GraphSubscription | undefined> {
-    return this.orMissing(async () => subscriptionSchema.parse(await this.json("PATCH", `/subscriptions/${encodeURIComponent(id)}`, { expirationDateTime })));
+    return orMissing(async () => subscriptionSchema.parse(await this.json("PATCH", `/subscriptions/${encodeURIComponent(id)}`, { expirationDateTime })));
   }
 
   async deleteSubscription(id: string): Promise<void> {
-    await this.orMissing(() => this.json("DELETE", `/subscriptions/${encodeURIComponent(id)}`));
-  }
-
-  private async orMissing<T>(f: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await f();
-    } catch (e) {
-      if (e instanceof ProviderError && e.status === 404) return undefined;
-      throw e;
-    }
+    await orMissing(() => this.json("DELETE", `/subscriptions/${encodeURIComponent(id)}`));
   }
 
   /** A JSON call with retries; a 401 gets one fresh token and one more try. `path`: under the base, or a link Graph gave. */
   private async json(method: Method, path: string, body?: unknown, headers?: Record<string, string>): Promise<unknown> {
     const url = this.resolve(path);
     const what = `Graph ${method} ${displayUrl(url).slice(this.base.length) || "/"}`;
-    const res = await this.authorized((token) =>
+    const res = await withAccessToken(this.auth, (token) =>
       withRetries(
         () =>
           this.exchange({
@@ -270,18 +262,6 @@ export class GraphApi {
       return JSON.parse(res.body.toString("utf8")) as unknown;
     } catch {
       throw new GraphHttpError(`${what} answered something that is not JSON`, { retryable: false });
-    }
-  }
-
-  private async authorized<T>(f: (token: string) => Promise<T>): Promise<T> {
-    let token = await this.auth.token();
-    for (let refreshed = false; ; refreshed = true) {
-      try {
-        return await f(token);
-      } catch (e) {
-        if (!(e instanceof ProviderError) || e.status !== 401 || refreshed) throw e;
-        token = await this.auth.refreshed(token);
-      }
     }
   }
 
