@@ -6,12 +6,13 @@
 import { build } from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const entries = {
   "all-in-one": "services/all-in-one/src/main.ts",
-  "keys-cli": "services/gateway/src/cli/keys.cli.ts",
+  "keys-cli": "services/gateway/src/cli/keys.main.ts",
   // Loaded by the extraction pool's worker threads (found beside the bundle).
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
   // Loaded by the offline fact extractor's worker threads (found beside the bundle).
@@ -47,3 +48,11 @@ for (const [name, entry] of Object.entries(entries)) {
   });
   console.log(`built dist/${name}.js`);
 }
+
+// The API reference page's files (GET /docs): Swagger UI from the gateway's swagger-ui-dist, copied beside the
+// bundles, where the gateway looks first (the package itself is not in the runtime node_modules).
+const swaggerUi = path.dirname(createRequire(path.join(root, "services/gateway/package.json")).resolve("swagger-ui-dist/package.json"));
+fs.mkdirSync(path.join(root, "dist", "swagger-ui-dist"));
+for (const f of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-16x16.png", "favicon-32x32.png", "LICENSE", "NOTICE"])
+  fs.copyFileSync(path.join(swaggerUi, f), path.join(root, "dist", "swagger-ui-dist", f));
+console.log("copied Swagger UI to dist/swagger-ui-dist");

@@ -30,7 +30,8 @@ const flag = z
   .optional()
   .transform((v) => v === true || v === "true");
 
-const conditionSchema = z
+/** One condition of a filter (the OpenAPI description's FilterCondition is generated from it). */
+export const filterConditionSchema = z
   .object({
     filterType: z.enum(["metadata", "numeric", "array_contains", "string_contains"]).default("metadata"),
     key: z.string().min(1, "key must not be empty").max(128),
@@ -57,7 +58,7 @@ function parseNode(node: unknown, path: string, depth: number, count: { n: numbe
   if (keys.includes("AND") || keys.includes("OR")) {
     throw new InvalidArgumentError("invalid filter", `${path}: AND / OR must be the only key of their object`);
   }
-  const res = conditionSchema.safeParse(node);
+  const res = filterConditionSchema.safeParse(node);
   if (!res.success) {
     const detail = res.error.issues.map((i) => `${path}${i.path.length ? "." + i.path.join(".") : ""}: ${i.message}`).join("; ");
     throw new InvalidArgumentError("invalid filter condition", detail);

@@ -54,19 +54,3 @@ export async function runKeysCli(argv: string[], out: (s: string) => void, dataD
     await store.close();
   }
 }
-
-if (require.main === module) {
-  const env = process.env;
-  if (env.STORE === "mongo" && !env.MONGO_URL) {
-    console.error("MONGO_URL is required when STORE=mongo");
-    process.exit(2);
-  }
-  const mongo = env.STORE === "mongo" ? { url: env.MONGO_URL!, dbName: env.MONGO_DB || "engram" } : undefined;
-  runKeysCli(process.argv.slice(2), (s) => console.log(s), env.ENGRAM_DATA_DIR || "./.data", mongo).then(
-    (code) => process.exit(code),
-    (err) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
-}

@@ -11,6 +11,7 @@ import { searchRoutes } from "../routes/search.routes";
 import { settingsRoutes } from "../routes/settings.routes";
 import { fileRoutes } from "../routes/files.routes";
 import { mcpRoutes } from "../mcp/mcp.routes";
+import { docsRoutes } from "../openapi/docs.routes";
 import type { Backends } from "./backends";
 import { errorHandler, notFoundHandler } from "./errors";
 import { jsonBody, sendJson } from "./json";
@@ -37,7 +38,7 @@ export interface AppOptions {
 
 type MetricsSnapshot = Awaited<ReturnType<typeof metrics.snapshot>>;
 
-/** The REST API: health and metrics open, everything else behind a Bearer key. */
+/** The REST API: health, metrics, the OpenAPI description and its reference page open, everything else behind a Bearer key. */
 export function createApp(o: AppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
@@ -69,6 +70,7 @@ export function createApp(o: AppOptions): Express {
     logger: o.logger,
     spoolDir: o.uploadSpoolDir,
   });
+  app.use(docsRoutes()); // GET /openapi.json and the reference page at /docs (docs/api-decisions.md section 7): open
   app.use(publicConnectionRoutes(o.backends));
   app.use(files.open);
   app.use(authenticate(o.keys));

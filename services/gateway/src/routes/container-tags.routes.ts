@@ -49,6 +49,9 @@ export const containerTagMerge = z
   .strict()
   .refine((b) => b.containerTags.some((t) => t !== b.targetContainerTag), "containerTags must name a tag other than targetContainerTag");
 
+/** The merge id of GET /v3/container-tags/merge/{mergeId}. */
+export const mergeIdParam = z.string().min(1).max(100);
+
 const MERGE_STATUS: Record<string, string> = {
   MERGE_STATUS_QUEUED: "queued",
   MERGE_STATUS_RUNNING: "running",
@@ -142,7 +145,7 @@ export function containerTagRoutes(b: Backends): Router {
   });
 
   r.get("/v3/container-tags/merge/:mergeId", async (req, res) => {
-    const mergeId = z.string().min(1).max(100).parse(String(req.params.mergeId));
+    const mergeId = mergeIdParam.parse(String(req.params.mergeId));
     const m = (await b.containerTags.GetContainerTagMerge({ context: callContext(req), mergeId }, req)).merge;
     if (!m) throw new HttpProblem(404, "Merge job not found");
     res.json({

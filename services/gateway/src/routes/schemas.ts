@@ -30,7 +30,10 @@ export const metadata = z
 export const taskType = z.enum(["memory", "superrag"], { message: "taskType must be memory or superrag" });
 export const dreaming = z.enum(["dynamic", "instant"], { message: "dreaming must be dynamic or instant" });
 const content = z.string({ message: "content must be a string" }).refine((s) => s.trim().length > 0, "content must not be empty");
-const date = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "date must be an ISO 8601 date or date-time");
+const date = z
+  .string()
+  .refine((s) => !Number.isNaN(Date.parse(s)), "date must be an ISO 8601 date or date-time")
+  .meta({ description: "An ISO 8601 date or date-time", example: "2025-01-15T10:30:00Z" });
 
 export const v5Query = z.object({ taskType: taskType.optional(), dreaming: dreaming.optional() }).passthrough();
 
@@ -252,6 +255,7 @@ const instant = (field: string) =>
   z
     .string()
     .refine((s) => !Number.isNaN(Date.parse(s)), `${field} must be an ISO 8601 date-time`)
+    .meta({ format: "date-time", example: "2026-06-01T00:00:00Z" })
     .nullable();
 
 export const temporalContext = z

@@ -1,0 +1,935 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { filterConditionSchema, MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from "@engram/filters";
+import { CONTAINER_TAG_HEADER } from "../mcp/mcp.routes";
+import { containerTagMerge, containerTagPatch, mergeIdParam } from "../routes/container-tags.routes";
+import * as S from "../routes/schemas";
+import { resetBody } from "../routes/settings.routes";
+
+/**
+ * The OpenAPI 3.1 description of every route the gateway serves, generated
+ * from the zod schemas the routes validate with (request bodies, path and
+ * query parameters): one source of truth. What a schema cannot say by itself
+ * (a value checked in code, like metadata and filters) is annotated here;
+ * rules across fields (`give either query or ids`) are in the operation's
+ * description. Answers are described where cheap, otherwise as a JSON object
+ * with a description; every 4xx and 5xx is the API's `ErrorResponse`.
+ *
+ * test/unit/openapi.test.ts fails when the app routes a METHOD + path this
+ * description does not have (and the reverse), and when a body the
+ * description calls valid is refused by the route's validation, or an
+ * invalid one is not.
+ */
+
+type Method = RouteConfig["method"];
+type ZodType = z.ZodType;
+
+/** One operation: what the registry needs plus whether it needs the API key. */
+interface Operation {
+  method: Method;
+  /** OpenAPI path template (`/v3/documents/{id}`). */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  description?: string;
+  /** Open routes (health, metrics, file links, provider callbacks, this description): no key. */
+  open?: boolean;
+  params?: Record<string, ZodType>;
+  query?: z.ZodObject;
+  headers?: Record<string, ZodType>;
+  body?: { schema: ZodType; example?: unknown; required?: boolean };
+  /** multipart/form-data: the text parts (the `file` part is added). */
+  multipart?: ZodType;
+  /** Any other body (raw bytes, JSON-RPC): its media type and a permissive schema. */
+  rawBody?: { mediaType: string; schema: ZodType; description: string; example?: unknown };
+  /** Success status (200 unless said) and its body. */
+  ok?: { status?: number; description: string; schema?: ZodType; mediaType?: string };
+  /** Extra documented statuses (besides 400/401/404/500/503 set by default). */
+  errors?: Record<number, string>;
+}
+
+// --- shared schemas ---
+
+const ErrorResponse = z
+  .object({
+    error: z.string().meta({ description: "What went wrong, in a few words", example: "Invalid request" }),
+    details: z.string().optional().meta({ description: "Which field or rule, or an error id to quote", example: "q: q must not be empty" }),
+  })
+  .meta({ id: "ErrorResponse", description: "The body of every 4xx and 5xx answer" });
+
+/** A JSON answer described in words only (its shape is the hosted API's, see the public description). */
+const jsonObject = (description: string) => z.object({}).catchall(z.unknown()).meta({ description });
+const jsonArray = (description: string) => z.array(z.object({}).catchall(z.unknown())).meta({ description });
+
+const Status = (example: string) => z.object({ id: z.string(), status: z.string().meta({ example }) }).meta({ description: "The document's id and status" });
+const Pagination = z
+  .object({ currentPage: z.number(), limit: z.number().optional(), totalItems: z.number(), totalPages: z.number() })
+  .catchall(z.unknown())
+  .meta({ id: "Pagination" });
+const V5List = z
+  .object({ documents: z.array(z.unknown()), chunks: z.array(z.unknown()), memories: z.array(z.unknown()), pagination: Pagination })
+  .meta({ description: "One page: the listed kind is filled, the other two arrays are empty" });
+
+const namespace = { namespace: S.pathNamespace.meta({ description: "The container (namespace) of the operation", example: "user_123" }) };
+const documentId = { id: S.pathId.meta({ description: "The document's id or its caller id (customId)", example: "doc-api-rate-limits" }) };
+const provider = S.connectorProvider.meta({ description: "The provider" });
+const connectionId = S.connectionIdParam.meta({ description: "The connection's id" });
+const containerTagParam = { containerTag: S.scope("containerTag").meta({ description: "The container tag", example: "user_123" }) };
+const fileBinary = z.unknown().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The file's bytes" });
+
+/**
+ * Schemas whose input side is checked in code (an unknown value refined or
+ * transformed): what they accept, for the description. Metadata-like values
+ * take the JSON Schema of the record they are piped into (zod's own
+ * converter), so the text stays that of the validation.
+ */
+function annotateCheckedInCode(registry: OpenAPIRegistry): void {
+  // The generator's own registry (not zod's global one): the schemas the routes parse are annotated for this document only.
+  const annotate = (schema: ZodType, { id, ...meta }: Record<string, unknown>) => {
+    if (!zodToOpenAPIRegistry.has(schema)) zodToOpenAPIRegistry.add(schema, { ...(id ? { _internal: { refId: id as string } } : {}), ...meta });
+  };
+  const recordOf = (pipe: ZodType) => {
+    const { $schema: _ignored, ...json } = z.toJSONSchema((pipe as unknown as { def: { out: ZodType } }).def.out, { io: "input" }) as Record<string, unknown>;
+    return json;
+  };
+  const { $schema: _ignored, ...condition } = z.toJSONSchema(filterConditionSchema, { io: "input" }) as Record<string, unknown>;
+  registry.registerComponent("schemas", "FilterCondition", { ...condition, description: "One condition: the metadata value at key compared with value" });
+  annotate(S.metadata, {
+    id: "Metadata",
+    ...recordOf(S.metadata),
+    maxProperties: 100,
+    description: "Flat key-value pairs (at most 100 keys of 1-128 characters): strings, numbers, booleans or arrays of strings",
+    example: { source: "upload", language: "en" },
+  });
+  const group = (op: "AND" | "OR") => ({
+    type: "object",
+    properties: { [op]: { type: "array", minItems: 1, items: { $ref: "#/components/schemas/Filter" } } },
+    required: [op],
+    additionalProperties: false,
+  });
+  annotate(S.filterValue, {
+    id: "Filter",
+    anyOf: [
+      { $ref: "#/components/schemas/FilterCondition" },
+      group("AND"),
+      group("OR"),
+      { type: "object", maxProperties: 0, description: "No filter" },
+      { type: "string", description: "The filter as JSON text" },
+    ],
+    description: `A condition, or AND / OR of filters (at most ${MAX_FILTER_DEPTH} levels deep and ${MAX_FILTER_CONDITIONS} conditions), or its JSON string`,
+    example: { AND: [{ key: "group", value: "jira_users" }] },
+  });
+  const connectionMetadata = unwrap(S.createConnectionBody.shape.metadata);
+  annotate(connectionMetadata, {
+    id: "ConnectionMetadata",
+    ...recordOf(connectionMetadata),
+    maxProperties: 100,
+    description: "Flat key-value pairs of the connection: strings, numbers and booleans",
+  });
+  for (const field of ["excludeItems", "includeItems"] as const)
+    annotate(unwrap(S.orgSettingsPatch.shape[field]), {
+      id: "SettingsItems",
+      description: "Any JSON value (null clears it), at most 32 levels deep and 64 KiB",
+    });
+}
+
+/** The schema inside optional/nullable wrappers. */
+function unwrap(s: ZodType): ZodType {
+  let cur = s as unknown as { def: { type: string; innerType?: ZodType } };
+  while ((cur.def.type === "optional" || cur.def.type === "nullable") && cur.def.innerType) cur = cur.def.innerType as unknown as typeof cur;
+  return cur as unknown as ZodType;
+}
+
+// --- examples (values of the public description's examples) ---
+
+const EX = {
+  v5Document: {
+    content: "Our API rate limits are 100 req/min on free and 1000 on pro. Clients should use exponential backoff on 429s.",
+    id: "doc-api-rate-limits",
+    metadata: { source: "upload", language: "en" },
+  },
+  v3Document: {
+    content: "Our API rate limits are 100 req/min on free and 1000 on pro. Clients should use exponential backoff on 429s.",
+    containerTag: "user_alex",
+    customId: "doc-api-rate-limits",
+    metadata: { source: "upload", language: "en" },
+    filterByMetadata: { department: "engineering", region: "us" },
+    entityContext: "User's name is {XYZ}",
+  },
+  v3List: {
+    filters: {
+      AND: [
+        { filterType: "metadata", key: "group", negate: false, value: "jira_users" },
+        { filterType: "numeric", key: "timestamp", negate: false, numericOperator: ">", value: "1742745777" },
+      ],
+    },
+    limit: 10,
+    order: "desc",
+    page: 1,
+    sort: "createdAt",
+  },
+  v4Search: { q: "what are the API rate limits", containerTag: "user_alex", threshold: 0.5, limit: 10, searchMode: "memories", rerank: false },
+  v3Search: { q: "what are the API rate limits", containerTag: "user_alex", chunkThreshold: 0.5, limit: 10, includeSummary: true, onlyMatchingChunks: true },
+  memories: {
+    containerTag: "user_123",
+    memories: [{ content: "John prefers dark mode", isStatic: false, forgetAfter: "2026-06-01T00:00:00Z", forgetReason: "temporary project deadline" }],
+  },
+  forgetMatching: {
+    query: "forget everything about Project Titan",
+    containerTag: "user_123",
+    dryRun: true,
+    threshold: 0.5,
+    maxForget: 100,
+    reason: "project cancelled",
+  },
+  tags: { containerTags: ["user_123", "project_123"] },
+};
+
+// --- the operations ---
+
+const documentsTag = "documents";
+const OPERATIONS: Operation[] = [
+  // Engram's own, open
+  {
+    method: "get",
+    path: "/healthz",
+    operationId: "getHealthz",
+    summary: "Liveness",
+    tag: "engram",
+    open: true,
+    ok: { description: "The process is alive", schema: z.object({ status: z.literal("ok") }) },
+    errors: { 503: "An event loop is blocked" },
+  },
+  {
+    method: "get",
+    path: "/readyz",
+    operationId: "getReadyz",
+    summary: "Readiness",
+    tag: "engram",
+    open: true,
+    ok: { description: "Every backend is serving", schema: z.object({ status: z.literal("ready") }) },
+    errors: { 503: "A backend is not serving yet, or the gateway is shutting down" },
+  },
+  {
+    method: "get",
+    path: "/metrics",
+    operationId: "getMetrics",
+    summary: "Prometheus metrics",
+    tag: "engram",
+    open: true,
+    ok: { description: "Prometheus text exposition", mediaType: "text/plain", schema: z.string() },
+  },
+  {
+    method: "get",
+    path: "/files/{token}",
+    operationId: "getFilesByToken",
+    summary: "Download a stored file (expiring link)",
+    tag: "engram",
+    open: true,
+    description: "The link GET /v3/documents/{id}/file-url returns; the token is the credential. Served as an attachment with a sandboxing CSP.",
+    params: { token: z.string().min(1).meta({ description: "The link's token" }) },
+    ok: { description: "The file's bytes", mediaType: "application/octet-stream", schema: fileBinary },
+    errors: { 403: "Invalid or expired link" },
+  },
+  {
+    method: "get",
+    path: "/openapi.json",
+    operationId: "getOpenapiJson",
+    summary: "This OpenAPI description",
+    tag: "engram",
+    open: true,
+    ok: { description: "The OpenAPI 3.1 description of the gateway", schema: jsonObject("An OpenAPI 3.1 document") },
+  },
+  {
+    method: "get",
+    path: "/docs",
+    operationId: "getDocs",
+    summary: "API reference page (Swagger UI)",
+    tag: "engram",
+    open: true,
+    ok: { description: "The reference page, rendered from /openapi.json", mediaType: "text/html", schema: z.string() },
+  },
+  {
+    method: "get",
+    path: "/docs/assets/{file}",
+    operationId: "getDocsAsset",
+    summary: "A file of the reference page (Swagger UI, initializer)",
+    tag: "engram",
+    open: true,
+    params: { file: z.string().meta({ description: "The asset's file name", example: "swagger-ui-bundle.js" }) },
+    ok: { description: "The asset", mediaType: "application/octet-stream", schema: fileBinary },
+  },
+
+  // documents, v5
+  {
+    method: "post",
+    path: "/ns/{namespace}/document",
+    operationId: "postNsDocument",
+    summary: "Add document",
+    tag: documentsTag,
+    params: namespace,
+    query: S.v5Query,
+    body: { schema: S.v5Document, example: EX.v5Document },
+    ok: { description: "The document is queued", schema: Status("queued") },
+  },
+  {
+    method: "post",
+    path: "/ns/{namespace}/document/batch",
+    operationId: "postNsDocumentBatch",
+    summary: "Batch add documents",
+    tag: documentsTag,
+    description: "Each item of `documents` is a document as POST /ns/{namespace}/document takes it, validated one by one: an invalid item fails alone.",
+    params: namespace,
+    query: S.v5Query,
+    body: { schema: S.v5BatchEnvelope.extend({ documents: z.array(S.v5Document).min(1).max(600) }), example: { documents: [EX.v5Document] } },
+    ok: { description: "One result per item", schema: jsonObject("{count, failed, results: [{id, status} | {id?, status: error, error}]}") },
+  },
+  {
+    method: "post",
+    path: "/ns/{namespace}/document/file",
+    operationId: "postNsDocumentFile",
+    summary: "Upload a file",
+    tag: documentsTag,
+    params: namespace,
+    query: S.fileQuery,
+    multipart: S.v5FileParts,
+    ok: { description: "The file is stored and queued", schema: Status("queued") },
+    errors: { 413: "The file is larger than the upload limit", 415: "Not multipart/form-data" },
+  },
+  {
+    method: "get",
+    path: "/ns/{namespace}/document/{id}",
+    operationId: "getNsDocument",
+    summary: "Get document",
+    tag: documentsTag,
+    params: { ...namespace, ...documentId },
+    query: z.object({ include: S.includeParam.meta({ description: "Comma-separated: chunks, memories", example: "chunks,memories" }) }),
+    ok: { description: "The document", schema: jsonObject("The document, with its chunks and memories when asked") },
+  },
+  {
+    method: "delete",
+    path: "/ns/{namespace}/document",
+    operationId: "deleteNsDocuments",
+    summary: "Delete documents",
+    tag: documentsTag,
+    params: namespace,
+    body: { schema: S.v5DeleteBody, example: { ids: ["doc-api-rate-limits"] } },
+    ok: { description: "How many were deleted", schema: jsonObject("{count, errors: [{id, error}]}") },
+  },
+  {
+    method: "post",
+    path: "/ns/{namespace}/list/documents",
+    operationId: "postNsListDocuments",
+    summary: "List documents",
+    tag: documentsTag,
+    params: namespace,
+    query: S.listQuery,
+    body: { schema: S.v5ListBody, required: false, example: { filter: { AND: [{ key: "source", value: "upload" }] } } },
+    ok: { description: "A page of documents", schema: V5List },
+  },
+  {
+    method: "post",
+    path: "/ns/{namespace}/list/chunks",
+    operationId: "postNsListChunks",
+    summary: "List chunks",
+    tag: "search",
+    params: namespace,
+    query: S.listQuery,
+    body: { schema: S.v5ListBody, required: false, example: {} },
+    ok: { description: "A page of chunks", schema: V5List },
+  },
+  {
+    method: "post",
+    path: "/ns/{namespace}/list/memories",
+    operationId: "postNsListMemories",
+    summary: "List memories",
+    tag: "memories",
+    params: namespace,
+    query: S.listQuery,
+    body: { schema: S.v5ListBody, required: false, example: {} },
+    ok: { description: "A page of memories", schema: V5List },
+  },
+  {
+    method: "delete",
+    path: "/ns/{namespace}/memories",
+    operationId: "deleteNsMemories",
+    summary: "Forget memories by id",
+    tag: "memories",
+    params: namespace,
+    body: { schema: S.v5ForgetIds, example: { ids: ["abc123", "def456"] } },
+    ok: { description: "What was forgotten", schema: jsonObject("{count, matches: [{id, memory, score}], errors: [{id, error}]}") },
+  },
+  {
+    method: "delete",
+    path: "/ns/{namespace}/memories/semantic",
+    operationId: "deleteNsMemoriesSemantic",
+    summary: "Forget memories matching a query",
+    tag: "memories",
+    params: namespace,
+    body: { schema: S.v5ForgetSemantic, example: { query: "forget everything about Project Titan", dryRun: true } },
+    ok: { description: "What was (or would be) forgotten", schema: jsonObject("{count, matches: [{id, memory, score}], errors: [{id, error}]}") },
+  },
+
+  // documents, v3
+  {
+    method: "post",
+    path: "/v3/documents",
+    operationId: "postV3Documents",
+    summary: "Add document",
+    tag: documentsTag,
+    body: { schema: S.v3Document, example: EX.v3Document },
+    ok: { description: "The document is queued", schema: Status("queued") },
+  },
+  {
+    method: "post",
+    path: "/v3/documents/batch",
+    operationId: "postV3DocumentsBatch",
+    summary: "Batch add documents",
+    tag: documentsTag,
+    description: "Each item of `documents` is a string (its content) or a document as POST /v3/documents takes it without documentDate, validated one by one.",
+    body: {
+      schema: S.v3BatchEnvelope.extend({
+        documents: z
+          .array(z.union([z.string(), S.v3BatchItem]))
+          .min(1)
+          .max(600),
+      }),
+      example: { containerTag: "user_alex", metadata: { source: "upload", language: "en" }, documents: [EX.v3Document] },
+    },
+    ok: { description: "One result per item", schema: jsonObject("{results: [{id, status} | {id, status: error, error, details}], success, failed}") },
+  },
+  {
+    method: "post",
+    path: "/v3/documents/file",
+    operationId: "postV3DocumentsFile",
+    summary: "Upload a file",
+    tag: documentsTag,
+    multipart: S.v3FileParts,
+    ok: { description: "The file is stored and queued", schema: Status("queued") },
+    errors: { 413: "The file is larger than the upload limit", 415: "Not multipart/form-data" },
+  },
+  {
+    method: "post",
+    path: "/v3/documents/list",
+    operationId: "postV3DocumentsList",
+    summary: "List documents",
+    tag: documentsTag,
+    body: { schema: S.v3ListBody, required: false, example: EX.v3List },
+    ok: { description: "A page of documents", schema: z.object({ memories: z.array(z.unknown()), pagination: Pagination }) },
+  },
+  {
+    method: "get",
+    path: "/v3/documents/processing",
+    operationId: "getV3DocumentsProcessing",
+    summary: "Get processing documents",
+    tag: documentsTag,
+    ok: { description: "Documents not done yet", schema: z.object({ documents: z.array(z.unknown()), totalCount: z.number() }) },
+  },
+  {
+    method: "delete",
+    path: "/v3/documents/bulk",
+    operationId: "deleteV3DocumentsBulk",
+    summary: "Bulk delete documents",
+    tag: documentsTag,
+    description: "Give either `ids` or `containerTags`.",
+    body: { schema: S.v3BulkDeleteBody, example: { ids: ["acxV5LHMEsG2hMSNb4umbn", "bxcV5LHMEsG2hMSNb4umbn"] } },
+    ok: { description: "How many were deleted", schema: jsonObject("{success, deletedCount, errors? | containerTags?}") },
+  },
+  {
+    method: "get",
+    path: "/v3/documents/{id}",
+    operationId: "getV3DocumentsById",
+    summary: "Get document",
+    tag: documentsTag,
+    params: documentId,
+    ok: { description: "The document", schema: jsonObject("The document") },
+  },
+  {
+    method: "patch",
+    path: "/v3/documents/{id}",
+    operationId: "patchV3DocumentsById",
+    summary: "Update document",
+    tag: documentsTag,
+    params: documentId,
+    body: { schema: S.v3Patch, example: { content: EX.v3Document.content, metadata: { source: "upload", language: "en" } } },
+    ok: { description: "The document is queued again", schema: Status("queued") },
+    errors: { 409: "The customId names another document" },
+  },
+  {
+    method: "delete",
+    path: "/v3/documents/{id}",
+    operationId: "deleteV3DocumentsById",
+    summary: "Delete document by ID or customId",
+    tag: documentsTag,
+    params: documentId,
+    ok: { status: 204, description: "Deleted" },
+  },
+  {
+    method: "get",
+    path: "/v3/documents/{id}/chunks",
+    operationId: "getV3DocumentsByIdChunks",
+    summary: "Get document chunks",
+    tag: documentsTag,
+    params: documentId,
+    ok: { description: "The document's chunks", schema: z.object({ documentId: z.string(), chunks: z.array(z.unknown()), total: z.number() }) },
+  },
+  {
+    method: "get",
+    path: "/v3/documents/{id}/file-url",
+    operationId: "getV3DocumentsByIdFileUrl",
+    summary: "Get presigned file URL",
+    tag: documentsTag,
+    params: documentId,
+    ok: { description: "An expiring link to the stored file", schema: z.object({ url: z.string(), expiresAt: z.string().nullable() }) },
+  },
+
+  // search and profiles
+  {
+    method: "post",
+    path: "/v4/search",
+    operationId: "postV4Search",
+    summary: "Search memory entries",
+    tag: "search",
+    body: { schema: S.v4Search, example: EX.v4Search },
+    ok: { description: "Results", schema: z.object({ results: z.array(z.unknown()), timing: z.number(), total: z.number() }) },
+  },
+  {
+    method: "post",
+    path: "/v3/search",
+    operationId: "postV3Search",
+    summary: "Search documents",
+    tag: "search",
+    body: { schema: S.v3Search, example: EX.v3Search },
+    ok: { description: "Results", schema: z.object({ results: z.array(z.unknown()), timing: z.number(), total: z.number() }) },
+  },
+  {
+    method: "post",
+    path: "/v4/profile",
+    operationId: "postV4Profile",
+    summary: "Get user profile",
+    tag: "search",
+    body: { schema: S.v4Profile, example: { containerTag: "user_123", q: "what does John prefer", include: ["static", "dynamic"] } },
+    ok: { description: "The profile (and search results when q is given)", schema: jsonObject("{profile: {static?, dynamic?, buckets?}, searchResults?}") },
+  },
+  {
+    method: "post",
+    path: "/v4/profile/buckets",
+    operationId: "postV4ProfileBuckets",
+    summary: "Get profile buckets",
+    tag: "search",
+    body: { schema: S.v4ProfileBuckets, example: { containerTag: "user_123" } },
+    ok: { description: "The buckets", schema: z.object({ buckets: z.array(z.object({ key: z.string(), description: z.string() })) }) },
+  },
+
+  // memories
+  {
+    method: "post",
+    path: "/v4/memories",
+    operationId: "postV4Memories",
+    summary: "Create memories directly",
+    tag: "memories",
+    body: { schema: S.v4CreateMemories, example: EX.memories },
+    ok: { status: 201, description: "The memories", schema: jsonObject("{documentId, memories: [...]}") },
+  },
+  {
+    method: "patch",
+    path: "/v4/memories",
+    operationId: "patchV4Memories",
+    summary: "Update a memory (creates new version)",
+    tag: "memories",
+    description: "Name the memory by `id` or by its exact `content` (the id decides when both are given).",
+    body: { schema: S.v4UpdateMemory, example: { id: "mem_abc123", containerTag: "user_123", newContent: "John prefers light mode" } },
+    ok: { description: "The new version", schema: jsonObject("The memory's new version") },
+  },
+  {
+    method: "delete",
+    path: "/v4/memories",
+    operationId: "deleteV4Memories",
+    summary: "Forget a memory",
+    tag: "memories",
+    description: "Name the memory by `id` or by its exact `content` (the id decides when both are given).",
+    body: { schema: S.v4ForgetMemory, example: { id: "mem_abc123", containerTag: "user_123", reason: "outdated" } },
+    ok: { description: "Forgotten", schema: z.object({ id: z.string(), forgotten: z.boolean() }) },
+  },
+  {
+    method: "post",
+    path: "/v4/memories/forget-matching",
+    operationId: "postV4MemoriesForgetMatching",
+    summary: "Forget memories matching a prompt/query",
+    tag: "memories",
+    description: "Give either `query` (or its alias `q`) or `ids`, not both. `dryRun` lists the candidates without forgetting them.",
+    body: { schema: S.v4ForgetMatching, example: EX.forgetMatching },
+    ok: { description: "What was (or would be) forgotten", schema: jsonObject("{dryRun, count, forgetBatchId, summary, candidates | forgotten}") },
+  },
+  {
+    method: "post",
+    path: "/v4/memories/list",
+    operationId: "postV4MemoriesList",
+    summary: "List memory entries with history",
+    tag: "memories",
+    description: "`containerTags` (or a single `containerTag`) is required.",
+    body: { schema: S.v4ListMemories, example: { containerTags: ["user_123"], limit: "10", order: "desc", page: "1", sort: "createdAt" } },
+    ok: { description: "A page of memories", schema: z.object({ memoryEntries: z.array(z.unknown()), pagination: Pagination }) },
+  },
+  {
+    method: "post",
+    path: "/v4/conversations",
+    operationId: "postV4Conversations",
+    summary: "Ingest or update conversation",
+    tag: "memories",
+    body: {
+      schema: S.v4Conversation,
+      example: { conversationId: "conv_123", messages: [{ role: "user", content: "I prefer dark mode" }], containerTags: ["user_123"] },
+    },
+    ok: { description: "The conversation's document", schema: jsonObject("{id, conversationId, containerTag, status}") },
+  },
+
+  // settings
+  {
+    method: "get",
+    path: "/v3/settings",
+    operationId: "getV3Settings",
+    summary: "Get settings",
+    tag: "settings",
+    ok: { description: "The organisation's settings (client secrets always null)", schema: jsonObject("The settings") },
+  },
+  {
+    method: "patch",
+    path: "/v3/settings",
+    operationId: "patchV3Settings",
+    summary: "Update settings",
+    tag: "settings",
+    description: "Either `workspacePrompt` alone, or any of the other settings; null clears a setting.",
+    body: { schema: z.union([S.workspacePromptPatch, S.orgSettingsPatch]), example: { chunkSize: 1000, shouldLLMFilter: false } },
+    ok: { description: "What changed", schema: jsonObject("{orgId, orgSlug, updated, warnings?}") },
+  },
+  {
+    method: "post",
+    path: "/v3/settings/suggest-buckets",
+    operationId: "postV3SettingsSuggestBuckets",
+    summary: "Suggest profile buckets",
+    tag: "settings",
+    ok: { description: "Suggestions", schema: z.object({ suggestions: z.array(z.object({ key: z.string(), description: z.string() })) }) },
+  },
+  {
+    method: "post",
+    path: "/v3/settings/reset",
+    operationId: "postV3SettingsReset",
+    summary: "Reset organization data",
+    tag: "settings",
+    body: { schema: resetBody, example: { confirmation: "my-org" } },
+    ok: { description: "What was removed", schema: jsonObject("{success, deleted…}") },
+  },
+
+  // container tags
+  {
+    method: "get",
+    path: "/v3/container-tags/list",
+    operationId: "getV3ContainerTagsList",
+    summary: "List all container tags",
+    tag: "container tags",
+    ok: { description: "The container tags", schema: jsonArray("The container tags, with their document and memory counts") },
+  },
+  {
+    method: "post",
+    path: "/v3/container-tags/merge",
+    operationId: "postV3ContainerTagsMerge",
+    summary: "Merge container tags",
+    tag: "container tags",
+    body: { schema: containerTagMerge, example: { containerTags: ["project_a", "project_b"], targetContainerTag: "project_a" } },
+    ok: { status: 202, description: "The merge is queued", schema: jsonObject("{success, status, mergeId, targetTag, sourceTags}") },
+  },
+  {
+    method: "get",
+    path: "/v3/container-tags/merge/{mergeId}",
+    operationId: "getV3ContainerTagsMergeByMergeId",
+    summary: "Get container tag merge status",
+    tag: "container tags",
+    params: { mergeId: mergeIdParam.meta({ description: "The merge's id" }) },
+    ok: { description: "The merge", schema: jsonObject("{id, status, targetTag, sourceTags, moved…, error, createdAt, updatedAt, completedAt}") },
+  },
+  {
+    method: "get",
+    path: "/v3/container-tags/{containerTag}",
+    operationId: "getV3ContainerTagsByContainerTag",
+    summary: "Get container tag settings",
+    tag: "container tags",
+    params: containerTagParam,
+    ok: { description: "The tag's settings", schema: jsonObject("The tag's settings") },
+  },
+  {
+    method: "patch",
+    path: "/v3/container-tags/{containerTag}",
+    operationId: "patchV3ContainerTagsByContainerTag",
+    summary: "Update container tag settings",
+    tag: "container tags",
+    params: containerTagParam,
+    body: {
+      schema: containerTagPatch,
+      example: {
+        name: "Research Notes",
+        entityContext: "This project contains research papers about machine learning.",
+        memoryFilesystemPaths: ["/memory/", "/user.md"],
+      },
+    },
+    ok: { description: "The tag's settings", schema: jsonObject("The tag's settings") },
+  },
+  {
+    method: "delete",
+    path: "/v3/container-tags/{containerTag}",
+    operationId: "deleteV3ContainerTagsByContainerTag",
+    summary: "Delete container tag",
+    tag: "container tags",
+    params: containerTagParam,
+    ok: { description: "What was removed", schema: jsonObject("{success, containerTag, deletedDocumentsCount, deletedMemoriesCount}") },
+  },
+
+  // connections
+  {
+    method: "post",
+    path: "/v3/connections/list",
+    operationId: "postV3ConnectionsList",
+    summary: "List connections",
+    tag: "connections",
+    body: { schema: S.listConnectionsBody, required: false, example: EX.tags },
+    ok: { description: "The connections", schema: jsonArray("The connections") },
+  },
+  {
+    method: "get",
+    path: "/v3/connections/auth/callback/{provider}",
+    operationId: "getV3ConnectionsAuthCallback",
+    summary: "OAuth callback (called by the provider's consent page)",
+    tag: "connections",
+    open: true,
+    params: { provider },
+    query: S.oauthCallbackQuery,
+    ok: { description: "Connected (a plain page when the connection has no redirectUrl)", mediaType: "text/plain", schema: z.string() },
+    errors: { 302: "Redirect to the connection's redirectUrl with the outcome" },
+  },
+  {
+    method: "post",
+    path: "/v3/connections/webhooks/{provider}",
+    operationId: "postV3ConnectionsWebhooks",
+    summary: "Provider notification (webhook)",
+    tag: "connections",
+    open: true,
+    params: { provider },
+    rawBody: { mediaType: "*/*", schema: z.unknown(), description: "The provider's notification, verified by its signature or token" },
+    ok: { description: "Accepted (some providers get their challenge echoed)" },
+  },
+  {
+    method: "get",
+    path: "/v3/connections/{connectionId}/resources",
+    operationId: "getV3ConnectionsByConnectionIdResources",
+    summary: "Fetch resources",
+    tag: "connections",
+    params: { connectionId },
+    query: S.resourcesQuery,
+    ok: { description: "The provider's resources", schema: jsonObject("{resources: [...], total_count?}") },
+  },
+  {
+    method: "post",
+    path: "/v3/connections/{connectionId}/configure",
+    operationId: "postV3ConnectionsByConnectionIdConfigure",
+    summary: "Configure connection",
+    tag: "connections",
+    params: { connectionId },
+    body: { schema: S.configureBody, example: { resources: [{ id: "repo_1", name: "engram" }] } },
+    ok: { description: "Configured", schema: jsonObject("{success, message, webhooksRegistered}") },
+  },
+  {
+    method: "post",
+    path: "/v3/connections/{provider}/connection",
+    operationId: "postV3ConnectionsByProviderConnection",
+    summary: "Get connection (by provider)",
+    tag: "connections",
+    params: { provider },
+    body: { schema: S.providerTagsBody, example: EX.tags },
+    ok: { description: "The connection", schema: jsonObject("The connection") },
+  },
+  {
+    method: "post",
+    path: "/v3/connections/{provider}/documents",
+    operationId: "postV3ConnectionsByProviderDocuments",
+    summary: "List documents",
+    tag: "connections",
+    params: { provider },
+    body: { schema: S.optionalProviderTagsBody, required: false, example: EX.tags },
+    ok: { description: "The connection's documents", schema: jsonArray("The documents") },
+  },
+  {
+    method: "post",
+    path: "/v3/connections/{provider}/import",
+    operationId: "postV3ConnectionsByProviderImport",
+    summary: "Sync connection",
+    tag: "connections",
+    params: { provider },
+    body: { schema: S.optionalProviderTagsBody, required: false, example: EX.tags },
+    ok: { status: 202, description: "The sync is started", mediaType: "text/plain", schema: z.string() },
+  },
+  // One path template per hierarchy (OpenAPI forbids /v3/connections/{provider} beside /v3/connections/{connectionId}):
+  // the segment is a provider for POST, a connection id for GET, either for DELETE.
+  {
+    method: "post",
+    path: "/v3/connections/{idOrProvider}",
+    operationId: "postV3ConnectionsByProvider",
+    summary: "Create connection",
+    tag: "connections",
+    description: "`idOrProvider` is the provider.",
+    params: { idOrProvider: provider },
+    body: { schema: S.createConnectionBody, required: false, example: { containerTags: ["user_123"], redirectUrl: "https://app.example/connected" } },
+    ok: { description: "Where to send the user to authorise", schema: jsonObject("{id, authLink, expiresIn, redirectsTo?}") },
+  },
+  {
+    method: "get",
+    path: "/v3/connections/{idOrProvider}",
+    operationId: "getV3ConnectionsByConnectionId",
+    summary: "Get connection (by id)",
+    tag: "connections",
+    description: "`idOrProvider` is the connection's id.",
+    params: { idOrProvider: connectionId },
+    ok: { description: "The connection", schema: jsonObject("The connection") },
+  },
+  {
+    method: "delete",
+    path: "/v3/connections/{idOrProvider}",
+    operationId: "deleteV3Connections",
+    summary: "Delete connection (by id, or by provider and container tags)",
+    tag: "connections",
+    description:
+      "A provider name deletes that provider's connection of the body's `containerTags` (required then); anything else is a connection id (no body).",
+    params: { idOrProvider: z.string().min(1).max(100).meta({ description: "A connection id or a provider", example: "github" }) },
+    query: S.deleteConnectionQuery,
+    body: { schema: S.providerTagsBody, required: false, example: EX.tags },
+    ok: { description: "Deleted", schema: z.object({ id: z.string(), provider: z.string() }) },
+  },
+
+  // MCP
+  {
+    method: "post",
+    path: "/mcp",
+    operationId: "postMcp",
+    summary: "MCP over Streamable HTTP (stateless)",
+    tag: "mcp",
+    description:
+      "One JSON-RPC message per POST, read by the MCP transport (docs/mcp.md). Send `Accept: application/json, text/event-stream`. The session's container tag may be fixed with the header or `?containerTag=`.",
+    headers: { [CONTAINER_TAG_HEADER]: S.scope(CONTAINER_TAG_HEADER).optional().meta({ description: "Fixes the session's container tag" }) },
+    query: z.object({ containerTag: S.scope("containerTag").optional().meta({ description: "Fixes the session's container tag" }) }),
+    rawBody: {
+      mediaType: "application/json",
+      schema: z.object({ jsonrpc: z.literal("2.0"), method: z.string(), id: z.union([z.string(), z.number()]).optional(), params: z.unknown().optional() }),
+      description: "A JSON-RPC 2.0 request or notification",
+      example: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    },
+    ok: { description: "The JSON-RPC answer", schema: jsonObject("A JSON-RPC 2.0 response") },
+    errors: { 406: "Accept does not list application/json and text/event-stream", 415: "Not application/json" },
+  },
+  {
+    method: "get",
+    path: "/mcp",
+    operationId: "getMcp",
+    summary: "Not allowed (stateless MCP: no event stream)",
+    tag: "mcp",
+    ok: { status: 405, description: "Method not allowed (Allow: POST)", schema: ErrorResponse },
+  },
+  {
+    method: "delete",
+    path: "/mcp",
+    operationId: "deleteMcp",
+    summary: "Not allowed (stateless MCP: no session to end)",
+    tag: "mcp",
+    ok: { status: 405, description: "Method not allowed (Allow: POST)", schema: ErrorResponse },
+  },
+];
+
+/** The common error answers, shared as components (an operation's own text is inlined instead). */
+const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: { name: "InvalidRequest", description: "Invalid request: the body, a parameter or the path does not validate" },
+  401: { name: "Unauthorized", description: "Missing or invalid API key" },
+  404: { name: "NotFound", description: "Not found" },
+  500: { name: "InternalError", description: "Internal server error (the details carry an error id)" },
+  503: { name: "Unavailable", description: "A backend service is unavailable; retry shortly" },
+};
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } };
+
+function routeConfig(op: Operation): RouteConfig {
+  const json = (schema: ZodType, description: string) => ({ description, content: { "application/json": { schema } } });
+  const responses: RouteConfig["responses"] = {};
+  const okStatus = op.ok?.status ?? 200;
+  responses[okStatus] =
+    op.ok?.schema && okStatus !== 204
+      ? { description: op.ok.description, content: { [op.ok.mediaType ?? "application/json"]: { schema: op.ok.schema } } }
+      : { description: op.ok?.description ?? "OK" };
+  const statuses = new Set<number>([400, 404, 500, 503]);
+  if (!op.open) statuses.add(401);
+  if (op.open && !op.params && !op.query) statuses.delete(400);
+  for (const s of Object.keys(op.errors ?? {}).map(Number)) statuses.add(s);
+  for (const s of [...statuses].sort()) {
+    if (responses[s]) continue;
+    const own = op.errors?.[s];
+    if (own) responses[s] = s < 400 ? { description: own } : json(ErrorResponse, own);
+    else if (ERROR_RESPONSES[s]) responses[s] = { $ref: `#/components/responses/${ERROR_RESPONSES[s].name}` };
+  }
+  const request: NonNullable<RouteConfig["request"]> = {};
+  if (op.params) request.params = z.object(op.params);
+  if (op.query) request.query = op.query;
+  if (op.headers) request.headers = z.object(op.headers);
+  if (op.body)
+    request.body = {
+      required: op.body.required ?? true,
+      content: { "application/json": { schema: op.body.schema, ...(op.body.example !== undefined ? { example: op.body.example } : {}) } },
+    };
+  if (op.multipart) {
+    const parts = (op.multipart as z.ZodObject).extend({ file: fileBinary });
+    request.body = {
+      required: true,
+      content: { "multipart/form-data": { schema: parts.meta({ description: "The file part and optional text parts (JSON objects as JSON strings)" }) } },
+    };
+  }
+  if (op.rawBody)
+    request.body = {
+      required: true,
+      description: op.rawBody.description,
+      content: { [op.rawBody.mediaType]: { schema: op.rawBody.schema, ...(op.rawBody.example !== undefined ? { example: op.rawBody.example } : {}) } },
+    };
+  return {
+    method: op.method,
+    path: op.path,
+    operationId: op.operationId,
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [op.tag],
+    ...(op.open ? { security: [] } : {}),
+    request,
+    responses,
+  };
+}
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+/** The description, generated from the operations above (build once and keep it: see docs.routes.ts). */
+export function buildOpenApiDocument(): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  annotateCheckedInCode(registry);
+  const bearer = registry.registerComponent("securitySchemes", "apiKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "An Engram API key: `Authorization: Bearer <key>` (create one with `pnpm keys create --tenant <tenant>`)",
+  });
+  registry.definitions.push({ type: "schema", schema: ErrorResponse });
+  for (const { name, description } of Object.values(ERROR_RESPONSES)) registry.registerComponent("responses", name, { description, content: errorContent });
+  for (const op of OPERATIONS) registry.registerPath(routeConfig(op));
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Engram API",
+      version: "0.1.0",
+      description:
+        "Engram's REST API: the hosted supermemory API (v3, v4, and the v5 namespace operations), plus Engram's own routes (health, metrics, file links, MCP). Generated from the zod schemas the gateway validates requests with. Every 4xx and 5xx answer is an `ErrorResponse`.",
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
+    },
+    security: [{ [bearer.name]: [] }],
+    tags: [...new Set(OPERATIONS.map((x) => x.tag))].map((name) => ({ name })),
+  });
+}
