@@ -50,6 +50,11 @@ export default tseslint.config(
     },
   },
   {
+    // The web console runs in the browser (apps/console: Vite + React).
+    files: ["apps/console/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // CommonJS entry files (worker-thread bootstraps) load modules with require() by design.
     files: ["**/*.cjs"],
     rules: { "@typescript-eslint/no-require-imports": "off" },

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { buildConsole } from "./console-build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const entries = {
@@ -56,3 +57,8 @@ fs.mkdirSync(path.join(root, "dist", "swagger-ui-dist"));
 for (const f of ["swagger-ui-bundle.js", "swagger-ui.css", "favicon-16x16.png", "favicon-32x32.png", "LICENSE", "NOTICE"])
   fs.copyFileSync(path.join(swaggerUi, f), path.join(root, "dist", "swagger-ui-dist", f));
 console.log("copied Swagger UI to dist/swagger-ui-dist");
+
+// The web console (GET /console): built from apps/console and copied beside the bundles, where the gateway looks first.
+if (buildConsole({ force: true }) !== 0) process.exit(1);
+fs.cpSync(path.join(root, "apps", "console", "dist"), path.join(root, "dist", "console"), { recursive: true });
+console.log("copied the web console to dist/console");

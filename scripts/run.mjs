@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildConsole } from "./console-build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PNPM_VERSION = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).packageManager.split("@")[1];
@@ -46,6 +47,9 @@ const installArgs = [...pre, "install", "--frozen-lockfile"];
 if (process.env.CI !== "true") installArgs.push("--prefer-offline");
 const installed = await run(pnpm, installArgs);
 if (installed !== 0) process.exit(installed);
+// The web console the gateway serves at /console: built when missing or older than its sources.
+const consoleBuilt = buildConsole();
+if (consoleBuilt !== 0) process.exit(consoleBuilt);
 
 if (mode === "start") {
   process.exit(await run(process.execPath, ["--import", "tsx", "services/all-in-one/src/main.ts"]));

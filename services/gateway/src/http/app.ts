@@ -13,6 +13,7 @@ import { fileRoutes } from "../routes/files.routes";
 import { mcpRoutes } from "../mcp/mcp.routes";
 import { docsRoutes } from "../openapi/docs.routes";
 import type { Backends } from "./backends";
+import { consoleRoutes } from "./console";
 import { errorHandler, notFoundHandler } from "./errors";
 import { jsonBody, sendJson } from "./json";
 import { authenticate, observeRequests } from "./middleware";
@@ -71,6 +72,7 @@ export function createApp(o: AppOptions): Express {
     spoolDir: o.uploadSpoolDir,
   });
   app.use(docsRoutes()); // GET /openapi.json and the reference page at /docs (docs/api-decisions.md section 7): open
+  app.use(consoleRoutes()); // the web console at /console (apps/console): open, its API calls carry the key
   app.use(publicConnectionRoutes(o.backends));
   app.use(files.open);
   app.use(authenticate(o.keys));

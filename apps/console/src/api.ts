@@ -1,0 +1,218 @@
+// The Engram REST API as the console calls it: same origin, `Authorization: Bearer <key>`, the API's error body on failure.
+
+export type DocumentStatus = "unknown" | "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(["done", "failed"]);
+
+export interface ErrorBody {
+  error: string;
+  details?: string;
+}
+
+/** A failed call: the HTTP status and the API's `{error, details}` (or a network failure, status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(body.details ? `${body.error}: ${body.details}` : body.error);
+  }
+}
+
+export interface DocumentListItem {
+  id: string;
+  customId: string | null;
+  containerTags: string[];
+  createdAt: string | null;
+  updatedAt: string | null;
+  status: DocumentStatus;
+  title: string | null;
+  summary: string | null;
+  type: string;
+  url: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+export interface DocumentDetail extends DocumentListItem {
+  content: string | null;
+  source: string | null;
+  dreamingStatus: string;
+  filepath: string | null;
+}
+
+export interface Chunk {
+  id: string;
+  documentId: string;
+  position: number;
+  content: string;
+  tokenCount: number;
+  type: string;
+}
+
+export interface HistoryItem {
+  id: string;
+  memory: string;
+  version: number;
+  createdAt: string | null;
+  isLatest: boolean;
+  isForgotten: boolean;
+}
+
+export interface MemoryEntry {
+  id: string;
+  memory: string;
+  version: number;
+  isLatest: boolean;
+  isForgotten: boolean;
+  isStatic: boolean;
+  createdAt: string | null;
+  updatedAt: string | null;
+  parentMemoryId: string | null;
+  rootMemoryId: string | null;
+  forgetReason: string | null;
+  memoryRelations: Record<string, "updates" | "extends" | "derives"> | null;
+  history?: HistoryItem[];
+  documentIds: string[];
+}
+
+export type SearchMode = "memories" | "documents" | "hybrid";
+
+export interface SearchRequest {
+  q: string;
+  searchMode: SearchMode;
+  threshold?: number;
+  containerTag?: string;
+  rerank?: boolean;
+  limit?: number;
+}
+
+export interface SearchResult {
+  id: string;
+  similarity: number;
+  updatedAt: string | null;
+  /** A memory result. */
+  memory?: string;
+  version?: number;
+  documents?: { id: string; title?: string | null }[];
+  /** A chunk result. */
+  chunk?: string;
+  documentId?: string;
+}
+
+export interface ForgetCandidate {
+  id: string;
+  memory: string;
+  score: number;
+}
+
+export interface ForgetMatchingResponse {
+  dryRun: boolean;
+  count: number;
+  forgetBatchId: string | null;
+  summary: string;
+  candidates?: ForgetCandidate[];
+  forgotten?: ForgetCandidate[];
+}
+
+export interface ProfileResponse {
+  profile: { static?: string[]; dynamic?: string[]; buckets?: Record<string, string[]> };
+}
+
+export interface Connection {
+  id: string;
+  provider: string;
+  email?: string;
+  createdAt: string | null;
+  containerTags: string[];
+  lastSyncRun?: { status: string; error: string | null; startedAt: string | null; completedAt?: string };
+}
+
+export interface ContainerTag {
+  containerTag: string;
+}
+
+async function errorOf(status: number, text: string): Promise<ApiError> {
+  try {
+    const body = JSON.parse(text) as Partial<ErrorBody>;
+    if (typeof body.error === "string") return new ApiError(status, { error: body.error, ...(body.details ? { details: body.details } : {}) });
+  } catch {
+    /* not the API's error body */
+  }
+  return new ApiError(status, { error: `HTTP ${status}`, ...(text ? { details: text.slice(0, 200) } : {}) });
+}
+
+/** The typed client of one API key. */
+export function createApi(key: string) {
+  const headers = { authorization: `Bearer ${key}` };
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(path, {
+        method,
+        headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (err) {
+      throw new ApiError(0, { error: "Network error", details: err instanceof Error ? err.message : String(err) });
+    }
+    const text = await res.text();
+    if (!res.ok) throw await errorOf(res.status, text);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  return {
+    /** A cheap authenticated call: resolves when the key is accepted. */
+    checkKey: () => call<unknown>("POST", "/v3/documents/list", { limit: 1 }),
+    listDocuments: (containerTag?: string) =>
+      call<{ memories: DocumentListItem[] }>("POST", "/v3/documents/list", {
+        limit: 100,
+        sort: "createdAt",
+        order: "desc",
+        ...(containerTag ? { containerTags: [containerTag] } : {}),
+      }).then((r) => r.memories),
+    addDocument: (content: string, containerTag: string) => call<{ id: string; status: DocumentStatus }>("POST", "/v3/documents", { content, containerTag }),
+    getDocument: (id: string) => call<DocumentDetail>("GET", `/v3/documents/${encodeURIComponent(id)}`),
+    deleteDocument: (id: string) => call<void>("DELETE", `/v3/documents/${encodeURIComponent(id)}`),
+    chunks: (id: string) => call<{ chunks: Chunk[] }>("GET", `/v3/documents/${encodeURIComponent(id)}/chunks`).then((r) => r.chunks),
+    /** The memories formed from a document (v5 read with include=memories). */
+    documentMemories: (namespace: string, id: string) =>
+      call<{ memories?: MemoryEntry[] }>("GET", `/ns/${encodeURIComponent(namespace)}/document/${encodeURIComponent(id)}?include=memories`).then(
+        (r) => r.memories ?? [],
+      ),
+    containerTags: () => call<ContainerTag[]>("GET", "/v3/container-tags/list"),
+    search: (r: SearchRequest) =>
+      call<{ results: SearchResult[]; total: number; timing: number }>("POST", "/v4/search", { ...r, include: { documents: true } }),
+    listMemories: (containerTag: string, includeForgotten: boolean) =>
+      call<{ memoryEntries: MemoryEntry[] }>("POST", "/v4/memories/list", { containerTags: [containerTag], limit: 100, includeForgotten }).then(
+        (r) => r.memoryEntries,
+      ),
+    forgetMemory: (id: string, containerTag: string, reason?: string) =>
+      call<{ id: string; forgotten: boolean }>("DELETE", "/v4/memories", { id, containerTag, ...(reason ? { reason } : {}) }),
+    forgetMatching: (b: { containerTag: string; query?: string; ids?: string[]; threshold?: number; dryRun: boolean }) =>
+      call<ForgetMatchingResponse>("POST", "/v4/memories/forget-matching", b),
+    profile: (containerTag: string, q?: string) => call<ProfileResponse>("POST", "/v4/profile", { containerTag, ...(q ? { q } : {}) }),
+    settings: () => call<Record<string, unknown>>("GET", "/v3/settings"),
+    patchSettings: (patch: Record<string, unknown>) => call<Record<string, unknown>>("PATCH", "/v3/settings", patch),
+    connections: () => call<Connection[]>("POST", "/v3/connections/list", {}),
+    /** A file upload (multipart, `POST /v3/documents/file`) through XMLHttpRequest, for its upload progress. */
+    uploadFile(file: File, containerTag: string, onProgress: (loaded: number, total: number) => void): Promise<{ id: string; status: DocumentStatus }> {
+      return new Promise((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open("POST", "/v3/documents/file");
+        xhr.setRequestHeader("authorization", `Bearer ${key}`);
+        xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+        xhr.onerror = () => reject(new ApiError(0, { error: "Network error", details: "the upload did not reach the server" }));
+        xhr.onload = () => {
+          if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as { id: string; status: DocumentStatus });
+          else void errorOf(xhr.status, xhr.responseText).then(reject);
+        };
+        const form = new FormData();
+        form.append("containerTag", containerTag);
+        form.append("file", file, file.name);
+        xhr.send(form);
+      });
+    },
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

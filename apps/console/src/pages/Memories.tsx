@@ -1,0 +1,266 @@
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import type { ForgetMatchingResponse, MemoryEntry } from "../api";
+import type { PageProps } from "../App";
+import { Empty, ErrorMessage, Link, PageTitle, formatDate } from "../ui";
+
+export function MemoriesPage({ api, containerTag, navigate }: PageProps) {
+  const [entries, setEntries] = useState<MemoryEntry[]>();
+  const [error, setError] = useState<unknown>();
+  const [includeForgotten, setIncludeForgotten] = useState(false);
+  const [openId, setOpenId] = useState<string>();
+
+  const load = useCallback(
+    () =>
+      api.listMemories(containerTag, includeForgotten).then(
+        (m) => {
+          setEntries(m);
+          setError(undefined);
+        },
+        (err: unknown) => setError(err),
+      ),
+    [api, containerTag, includeForgotten],
+  );
+  useEffect(() => void load(), [load]);
+  const open = entries?.find((m) => m.id === openId);
+
+  return (
+    <>
+      <PageTitle>Memories</PageTitle>
+      <ForgetMatching api={api} containerTag={containerTag} onForgotten={() => void load()} />
+      <div className="split">
+        <section className="card" aria-labelledby="mem-list-heading">
+          <div className="row spread">
+            <h2 id="mem-list-heading">In {containerTag}</h2>
+            <label className="check">
+              <input type="checkbox" checked={includeForgotten} onChange={(e) => setIncludeForgotten(e.target.checked)} /> include forgotten
+            </label>
+          </div>
+          <ErrorMessage error={error} />
+          {entries === undefined ? null : entries.length === 0 ? (
+            <Empty>No memories in {containerTag} yet. Memories are formed from the documents you add.</Empty>
+          ) : (
+            <ul className="list memories">
+              {entries.map((m) => (
+                <li key={m.id} className={m.isForgotten ? "forgotten" : undefined}>
+                  <button type="button" className="link" aria-expanded={m.id === openId} onClick={() => setOpenId(m.id === openId ? undefined : m.id)}>
+                    {m.memory}
+                  </button>
+                  <div className="muted">
+                    v{m.version}
+                    {m.isStatic ? " · static" : ""}
+                    {m.isForgotten ? " · forgotten" : ""}
+                    {m.history?.length ? ` · ${m.history.length} earlier version${m.history.length === 1 ? "" : "s"}` : ""} · {m.documentIds.length} source
+                    {m.documentIds.length === 1 ? "" : "s"}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        {open ? (
+          <MemoryDetail
+            key={open.id}
+            memory={open}
+            all={entries ?? []}
+            onOpen={setOpenId}
+            api={api}
+            containerTag={containerTag}
+            navigate={navigate}
+            onForgotten={() => {
+              setOpenId(undefined);
+              void load();
+            }}
+          />
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+interface MemoryDetailProps extends PageProps {
+  memory: MemoryEntry;
+  /** The listed memories, to name a relation's other end. */
+  all: MemoryEntry[];
+  onOpen: (id: string) => void;
+  onForgotten: () => void;
+}
+
+function MemoryDetail({ memory: m, all, onOpen, api, containerTag, navigate, onForgotten }: MemoryDetailProps) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const forget = async () => {
+    try {
+      await api.forgetMemory(m.id, containerTag, "forgotten in the console");
+      onForgotten();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const relations = Object.entries(m.memoryRelations ?? {});
+  return (
+    <section className="card" aria-labelledby="memory-heading">
+      <h2 id="memory-heading">Memory</h2>
+      <p className="result-text">{m.memory}</p>
+      <dl className="facts">
+        <dt>Id</dt>
+        <dd className="mono">{m.id}</dd>
+        <dt>Version</dt>
+        <dd>
+          {m.version}
+          {m.isLatest ? " (latest)" : ""}
+        </dd>
+        <dt>Created</dt>
+        <dd>{formatDate(m.createdAt)}</dd>
+        {m.forgetReason ? (
+          <>
+            <dt>Forget reason</dt>
+            <dd>{m.forgetReason}</dd>
+          </>
+        ) : null}
+      </dl>
+      <h3>Source documents</h3>
+      {m.documentIds.length === 0 ? (
+        <Empty>Created directly through the API, not from a document.</Empty>
+      ) : (
+        <ul className="list">
+          {m.documentIds.map((d) => (
+            <li key={d}>
+              <Link to={`/documents/${encodeURIComponent(d)}`} navigate={navigate} className="mono">
+                {d}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3>Versions</h3>
+      {m.history?.length ? (
+        <ol className="list">
+          {m.history.map((h) => (
+            <li key={h.id}>
+              v{h.version}: {h.memory} <span className="muted">({formatDate(h.createdAt)})</span>
+            </li>
+          ))}
+          <li>
+            v{m.version}: {m.memory} <span className="muted">(this version)</span>
+          </li>
+        </ol>
+      ) : (
+        <Empty>This is the first version.</Empty>
+      )}
+      {relations.length ? (
+        <>
+          <h3>Relations</h3>
+          <ul className="list">
+            {relations.map(([id, rel]) => (
+              <li key={id}>
+                {rel}{" "}
+                {all.some((x) => x.id === id) ? (
+                  <button type="button" className="link" onClick={() => onOpen(id)}>
+                    {all.find((x) => x.id === id)!.memory}
+                  </button>
+                ) : (
+                  <span className="mono">{id}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {m.isForgotten ? null : confirming ? (
+        <div className="row confirm" role="group" aria-label="Confirm forgetting">
+          <span>Forget this memory? Searches and profiles stop returning it.</span>
+          <button type="button" className="danger" onClick={() => void forget()}>
+            Confirm forget
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          Forget…
+        </button>
+      )}
+      <ErrorMessage error={error} />
+    </section>
+  );
+}
+
+/** Forget by topic: a dry run lists what would go, then the confirmation forgets exactly those (by id). */
+function ForgetMatching({ api, containerTag, onForgotten }: Pick<PageProps, "api" | "containerTag"> & { onForgotten: () => void }) {
+  const [query, setQuery] = useState("");
+  const [threshold, setThreshold] = useState("0.8");
+  const [preview, setPreview] = useState<ForgetMatchingResponse>();
+  const [done, setDone] = useState<string>();
+  const [error, setError] = useState<unknown>();
+
+  const dryRun = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(undefined);
+    setDone(undefined);
+    try {
+      setPreview(await api.forgetMatching({ containerTag, query, threshold: Number(threshold), dryRun: true }));
+    } catch (err) {
+      setError(err);
+    }
+  };
+  const confirm = async () => {
+    const ids = preview?.candidates?.map((c) => c.id) ?? [];
+    if (ids.length === 0) return;
+    try {
+      const out = await api.forgetMatching({ containerTag, ids, dryRun: false });
+      setDone(`Forgot ${out.count} memor${out.count === 1 ? "y" : "ies"}.`);
+      setPreview(undefined);
+      onForgotten();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="forget-heading">
+      <h2 id="forget-heading">Forget by topic</h2>
+      <form onSubmit={dryRun} className="row wrap">
+        <label htmlFor="forget-query">Topic</label>
+        <input id="forget-query" value={query} onChange={(e) => setQuery(e.target.value)} required placeholder="everything about Project Titan" />
+        <label htmlFor="forget-threshold">Threshold</label>
+        <input id="forget-threshold" type="number" min={0} max={1} step={0.05} value={threshold} onChange={(e) => setThreshold(e.target.value)} />
+        <button type="submit" className="secondary">
+          Preview (dry run)
+        </button>
+      </form>
+      {preview ? (
+        <div className="preview" aria-live="polite">
+          <p>{preview.summary}</p>
+          {preview.candidates?.length ? (
+            <>
+              <ul className="list">
+                {preview.candidates.map((c) => (
+                  <li key={c.id}>
+                    {c.memory} <span className="muted">score {c.score.toFixed(2)}</span>
+                  </li>
+                ))}
+              </ul>
+              <div className="row">
+                <button type="button" className="danger" onClick={() => void confirm()}>
+                  Forget these {preview.candidates.length}
+                </button>
+                <button type="button" className="secondary" onClick={() => setPreview(undefined)}>
+                  Cancel
+                </button>
+              </div>
+            </>
+          ) : (
+            <Empty>Nothing matches at this threshold; nothing would be forgotten.</Empty>
+          )}
+        </div>
+      ) : null}
+      {done ? (
+        <p role="status" className="ok">
+          {done}
+        </p>
+      ) : null}
+      <ErrorMessage error={error} />
+    </section>
+  );
+}

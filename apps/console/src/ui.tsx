@@ -1,0 +1,56 @@
+import { type ReactNode, useEffect, useRef } from "react";
+import { ApiError } from "./api";
+
+/** The API's error body, as the API worded it. */
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  const e = error instanceof ApiError ? error : undefined;
+  return (
+    <div className="error" role="alert">
+      <strong>{e ? e.body.error : "Something went wrong"}</strong>
+      {e?.body.details ? <span>: {e.body.details}</span> : null}
+      {!e && error instanceof Error ? <span>: {error.message}</span> : null}
+      {e && e.status > 0 ? <span className="muted"> (HTTP {e.status})</span> : null}
+    </div>
+  );
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge status-${status}`}>{status}</span>;
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+/** The page's heading, focused when the page opens (screen readers announce the new page). */
+export function PageTitle({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <h1 ref={ref} tabIndex={-1}>
+      {children}
+    </h1>
+  );
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : "—";
+}
+
+/** A link inside the console: client-side navigation, still a real link (new tab, keyboard). */
+export function Link({ to, navigate, children, className }: { to: string; navigate: (to: string) => void; children: ReactNode; className?: string }) {
+  return (
+    <a
+      href={`/console${to}`}
+      className={className}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}

@@ -1,0 +1,227 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { twoTenantStack } from "./helpers";
+
+/**
+ * The web console (apps/console, served by the gateway at /console) driven
+ * in Debian's Chromium (headless) against an all-in-one stack: the main
+ * journey (sign in, add a document, see it reach done, search it in every
+ * mode, open a memory and its source document, forget it with a dry run
+ * first, see it gone), a wrong key refused with the API's error, every page
+ * rendering (its main landmark has text, the stylesheet applies) with no
+ * console error. Screenshots of each page go to tests/e2e/artifacts/console/.
+ * Skipped with a printed reason when Chromium is not installed
+ * (CHROMIUM_PATH, default /usr/bin/chromium; `.ci/run` installs it).
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const REPO = path.resolve(__dirname, "../../..");
+const ARTIFACTS = path.join(REPO, "tests", "e2e", "artifacts", "console");
+const haveChromium = fs.existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`console browser tests skipped: no Chromium at ${CHROMIUM} (install the chromium package or set CHROMIUM_PATH)`);
+const describeBrowser = haveChromium ? describe : describe.skip;
+
+const KEY_A = "console-key-a-0123456789abcdef0123";
+const KEY_B = "console-key-b-0123456789abcdef0123";
+const TAG = "console_journey";
+/** Evaluated in the page (a string: this file is compiled without the DOM's types). */
+const STORED_KEY = "sessionStorage.getItem('engram.console.apiKey')";
+const TEXT = "user: I am Sarah and I was just promoted to VP of Product.\nuser: I live in Seattle and I go hiking in the Cascades every weekend.";
+
+describeBrowser("web console in Chromium", () => {
+  // Built on demand (when missing or older than its sources), so this file also runs alone.
+  beforeAll(() => {
+    execFileSync(process.execPath, [path.join(REPO, "scripts", "console-build.mjs")], { stdio: "inherit" });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  const stack = twoTenantStack(KEY_A, KEY_B);
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+  });
+
+  /** A fresh tab (own session storage) that records console errors and uncaught exceptions. */
+  async function openTab(): Promise<{ page: Page; errors: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    const errors: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`console: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+    return { page, errors };
+  }
+
+  /** The page rendered: its main landmark has text, the stylesheet applies; then a screenshot. */
+  async function renders(page: Page, name: string): Promise<void> {
+    const text = (await page.locator("main").innerText()).trim();
+    expect(text.length).toBeGreaterThan(10);
+    expect(await page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth")).not.toBe("none");
+    const file = path.join(ARTIFACTS, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    expect(fs.statSync(file).size).toBeGreaterThan(5_000);
+  }
+
+  async function go(page: Page, label: string): Promise<void> {
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: label, exact: true }).click();
+    await page.getByRole("heading", { level: 1 }).filter({ hasText: label }).waitFor();
+  }
+
+  it("serves the console without a key, with a CSP that allows no inline script", async () => {
+    for (const p of ["/console", "/console/", "/console/memories"]) {
+      const res = await fetch(`${stack.engram.url}${p}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self'/);
+      expect(res.headers.get("content-security-policy")).not.toMatch(/unsafe-inline/);
+      expect(await res.text()).toContain('<div id="root">');
+    }
+    const missing = await fetch(`${stack.engram.url}/console/assets/nope.js`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual(expect.objectContaining({ error: expect.any(String) }));
+    // The API itself still wants a key.
+    expect((await fetch(`${stack.engram.url}/v3/settings`)).status).toBe(401);
+  });
+
+  it("refuses a wrong key with the API's error and keeps the key out of the URL", async () => {
+    const { page, errors } = await openTab();
+    await page.goto(`${stack.engram.url}/console`);
+    await page.getByLabel("API key", { exact: true }).fill("sk_wrong_key_000000000000000000");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/Unauthorized|invalid|unknown/i);
+    expect(page.url()).not.toContain("sk_wrong");
+    expect(await page.evaluate(STORED_KEY)).toBeNull();
+    await renders(page, "signin-refused");
+    // The one error: the browser's own report of the refused call.
+    expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
+  it("walks the main journey: sign in, add, done, search every mode, memory and source, forget, gone", async () => {
+    const { page, errors } = await openTab();
+    await page.goto(`${stack.engram.url}/console`);
+    await renders(page, "signin");
+
+    // Sign in: the key lands in session storage, never in the URL.
+    await page.getByLabel("API key", { exact: true }).fill(KEY_A);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
+    expect(page.url()).not.toContain(KEY_A);
+    expect(await page.evaluate(STORED_KEY)).toBe(KEY_A);
+
+    // Work in a container tag of our own: the empty state first.
+    await page.getByLabel("Container tag", { exact: true }).fill(TAG);
+    await page.getByLabel("Container tag", { exact: true }).press("Enter");
+    await page.getByRole("heading", { name: `In ${TAG}` }).waitFor();
+    await page.getByText("No documents yet").waitFor();
+
+    // Add a document and watch it reach done (the list polls while it is processed).
+    await page.locator("#doc-text").fill(TEXT);
+    await page.getByRole("button", { name: "Add document" }).click();
+    const added = page.getByRole("status").filter({ hasText: "Added" });
+    await added.waitFor();
+    const docId = /Added (d_\w+)/.exec(await added.innerText())![1]!;
+    await page.locator(`tr[data-document-id="${docId}"] .status-done`).waitFor({ timeout: 30_000 });
+
+    // A file, uploaded with a progress bar, processed too.
+    await page.getByRole("radio", { name: "File" }).check();
+    await page.locator("#doc-file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("The quarterly review is on Friday.\n") });
+    await page.getByRole("button", { name: "Add document" }).click();
+    await page.getByRole("status").filter({ hasText: "Added" }).waitFor();
+    const progress = page.getByRole("progressbar", { name: "Upload progress" });
+    expect(await progress.getAttribute("value")).toBe(await progress.getAttribute("max"));
+    await page.locator("tbody tr .status-done").nth(1).waitFor({ timeout: 30_000 });
+    await renders(page, "documents");
+
+    // Its detail: chunks and the memories formed from it.
+    await page.locator(`tr[data-document-id="${docId}"] a`).click();
+    await page.getByRole("heading", { name: "Chunks" }).waitFor();
+    await page.getByRole("region", { name: "Chunks" }).locator("pre").filter({ hasText: "Seattle" }).first().waitFor();
+    const formed = page.getByRole("region", { name: "Memories formed from it" }).locator("li");
+    await formed.first().waitFor();
+    await renders(page, "document");
+
+    // Search in every mode: each finds the document's text.
+    await go(page, "Search");
+    await page.getByLabel("Query", { exact: true }).fill("where does Sarah live? Seattle");
+    await page.getByLabel("Threshold", { exact: true }).fill("0");
+    for (const mode of ["memories", "documents", "hybrid"]) {
+      await page.getByLabel("Mode", { exact: true }).selectOption(mode);
+      await page.getByRole("button", { name: /^Search/ }).click();
+      const results = page.locator(`section[data-mode="${mode}"] li.result`);
+      await results.first().waitFor();
+      expect(await results.allInnerTexts()).toEqual(expect.arrayContaining([expect.stringMatching(/Seattle/)]));
+      expect(await results.first().innerText()).toMatch(/similarity \d\.\d{3}/);
+      await renders(page, `search-${mode}`);
+    }
+
+    // A memory, its versions and its source document.
+    await go(page, "Memories");
+    const memory = page.locator("ul.memories li button").filter({ hasText: "Seattle" }).first();
+    const memoryText = (await memory.innerText()).trim();
+    await memory.click();
+    const detail = page.getByRole("region", { name: "Memory", exact: true });
+    await detail.getByRole("heading", { name: "Source documents" }).waitFor();
+    await renders(page, "memories");
+    await detail.locator("a.mono").first().click();
+    await page.getByRole("heading", { name: "Chunks" }).waitFor();
+    await page.getByRole("region", { name: "Chunks" }).locator("pre").filter({ hasText: "Seattle" }).first().waitFor();
+    await page.goBack();
+    await page.getByRole("heading", { level: 1, name: "Memories" }).waitFor();
+
+    // Forget by topic: the dry run lists it and changes nothing, the confirmation forgets exactly that.
+    await page.getByLabel("Topic", { exact: true }).fill("Seattle");
+    await page.getByLabel("Threshold", { exact: true }).fill("0.3");
+    await page.getByRole("button", { name: "Preview (dry run)" }).click();
+    const confirm = page.getByRole("button", { name: /^Forget these \d+$/ });
+    await confirm.waitFor();
+    expect(await page.locator(".preview li").allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining(memoryText)]));
+    expect(await page.locator("ul.memories li button").filter({ hasText: memoryText }).count()).toBe(1);
+    await renders(page, "forget-preview");
+    await confirm.click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Forgot \d+ memor/ })
+      .waitFor();
+    await page.locator("ul.memories li button").filter({ hasText: memoryText }).waitFor({ state: "detached" });
+    await renders(page, "memories-after-forget");
+
+    // Gone for the API too.
+    const listed = await stack.a("POST", "/v4/memories/list", { containerTags: [TAG], limit: 100 });
+    expect((listed.body.memoryEntries as { memory: string }[]).map((m) => m.memory)).not.toContain(memoryText);
+
+    // The remaining pages render.
+    await go(page, "Profile");
+    await page.getByRole("heading", { name: "Dynamic" }).waitFor();
+    await renders(page, "profile");
+    await go(page, "Settings");
+    await page.getByRole("heading", { name: "Current settings" }).waitFor();
+    await page.locator("pre.content").waitFor();
+    await renders(page, "settings");
+    await go(page, "Connections");
+    await page.getByText("No connections").waitFor();
+    await renders(page, "connections");
+
+    // A client route loaded directly (the gateway answers the page for every /console path), still signed in.
+    await page.goto(`${stack.engram.url}/console/search`);
+    await page.getByRole("heading", { level: 1, name: "Search" }).waitFor();
+
+    // Responsive: a phone-sized window scrolls only vertically.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await go(page, "Documents");
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    await renders(page, "documents-narrow");
+
+    expect(errors).toEqual([]);
+  });
+});
