@@ -1,10 +1,12 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
 import { type Api, createApi } from "./api";
 import { DocumentDetailPage, DocumentsPage } from "./pages/Documents";
+import { KeysPage } from "./pages/Keys";
 import { MemoriesPage } from "./pages/Memories";
 import { ProfilePage } from "./pages/Profile";
 import { SearchPage } from "./pages/Search";
-import { ConnectionsPage, SettingsPage } from "./pages/Settings";
+import { ConnectionsPage } from "./pages/Connections";
+import { SettingsPage } from "./pages/Settings";
 import { ErrorMessage, Link, PageTitle } from "./ui";
 
 const KEY_STORAGE = "engram.console.apiKey";
@@ -31,6 +33,7 @@ const NAV: [string, string][] = [
   ["/profile", "Profile"],
   ["/settings", "Settings"],
   ["/connections", "Connections"],
+  ["/keys", "API keys"],
 ];
 
 export function App() {
@@ -88,6 +91,7 @@ export function App() {
   else if (route.startsWith("/profile")) page = <ProfilePage {...props} />;
   else if (route.startsWith("/settings")) page = <SettingsPage {...props} />;
   else if (route.startsWith("/connections")) page = <ConnectionsPage {...props} />;
+  else if (route.startsWith("/keys")) page = <KeysPage {...props} />;
   else page = <DocumentsPage {...props} />;
 
   return (

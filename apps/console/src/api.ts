@@ -117,13 +117,45 @@ export interface ProfileResponse {
   profile: { static?: string[]; dynamic?: string[]; buckets?: Record<string, string[]> };
 }
 
+export const PROVIDERS = ["web-crawler", "granola", "s3", "github", "notion", "google-drive", "gmail", "onedrive"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export interface SyncRun {
+  status: "queued" | "running" | "succeeded" | "partial" | "failed";
+  errorCode: string | null;
+  error: string | null;
+  startedAt: string | null;
+  completedAt?: string;
+  documentsImported?: number;
+}
+
 export interface Connection {
   id: string;
   provider: string;
   email?: string;
+  documentLimit?: number;
   createdAt: string | null;
+  metadata?: Record<string, unknown>;
   containerTags: string[];
-  lastSyncRun?: { status: string; error: string | null; startedAt: string | null; completedAt?: string };
+  lastSyncRun?: SyncRun;
+}
+
+export interface CreateConnectionRequest {
+  containerTag: string;
+  documentLimit?: number;
+  metadata?: Record<string, string>;
+  redirectUrl?: string;
+}
+
+/** An API key of the tenant (`GET /v3/keys`): never its secret. */
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+  /** The key this console is signed in with. */
+  current: boolean;
 }
 
 export interface ContainerTag {
@@ -144,7 +176,7 @@ async function errorOf(status: number, text: string): Promise<ApiError> {
 export function createApi(key: string) {
   const headers = { authorization: `Bearer ${key}` };
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function call<T>(method: string, path: string, body?: unknown, opts: { text?: boolean } = {}): Promise<T> {
     let res: Response;
     try {
       res = await fetch(path, {
@@ -157,6 +189,7 @@ export function createApi(key: string) {
     }
     const text = await res.text();
     if (!res.ok) throw await errorOf(res.status, text);
+    if (opts.text) return text as T;
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
@@ -194,6 +227,17 @@ export function createApi(key: string) {
     settings: () => call<Record<string, unknown>>("GET", "/v3/settings"),
     patchSettings: (patch: Record<string, unknown>) => call<Record<string, unknown>>("PATCH", "/v3/settings", patch),
     connections: () => call<Connection[]>("POST", "/v3/connections/list", {}),
+    createConnection: (provider: Provider, body: CreateConnectionRequest) =>
+      call<{ id: string; authLink: string; expiresIn: string; redirectsTo?: string }>("POST", `/v3/connections/${provider}`, body),
+    /** Starts a sync of the provider's connections (of one container tag when given): 202, a plain-text answer. */
+    importConnections: (provider: string, containerTags?: string[]) =>
+      call<string>("POST", `/v3/connections/${encodeURIComponent(provider)}/import`, containerTags ? { containerTags } : {}, { text: true }),
+    deleteConnection: (id: string, deleteDocuments: boolean) =>
+      call<{ id: string; provider: string }>("DELETE", `/v3/connections/${encodeURIComponent(id)}?deleteDocuments=${deleteDocuments}`),
+    listKeys: () => call<{ keys: ApiKey[] }>("GET", "/v3/keys").then((r) => r.keys),
+    /** A new key of this tenant; its secret (`key`) is answered this once. */
+    createKey: (name: string) => call<ApiKey & { key: string }>("POST", "/v3/keys", { name }),
+    revokeKey: (id: string) => call<ApiKey>("DELETE", `/v3/keys/${encodeURIComponent(id)}`),
     /** A file upload (multipart, `POST /v3/documents/file`) through XMLHttpRequest, for its upload progress. */
     uploadFile(file: File, containerTag: string, onProgress: (loaded: number, total: number) => void): Promise<{ id: string; status: DocumentStatus }> {
       return new Promise((resolve, reject) => {

@@ -11,7 +11,10 @@ import { twoTenantStack } from "./helpers";
  * mode, open a memory and its source document, forget it with a dry run
  * first, see it gone), a wrong key refused with the API's error, every page
  * rendering (its main landmark has text, the stylesheet applies) with no
- * console error. Screenshots of each page go to tests/e2e/artifacts/console/.
+ * console error; then the management pages: an API key created (its secret
+ * works) and revoked (then refused), a memory's versions drawn as a graph, a
+ * web-crawler connection with an unreachable start URL showing its run and
+ * deleted, the chunk size changed in the settings form. Screenshots of each page go to tests/e2e/artifacts/console/.
  * Skipped with a printed reason when Chromium is not installed
  * (CHROMIUM_PATH, default /usr/bin/chromium; `.ci/run` installs it).
  */
@@ -205,11 +208,10 @@ describeBrowser("web console in Chromium", () => {
     await page.getByRole("heading", { name: "Dynamic" }).waitFor();
     await renders(page, "profile");
     await go(page, "Settings");
-    await page.getByRole("heading", { name: "Current settings" }).waitFor();
-    await page.locator("pre.content").waitFor();
+    await page.getByLabel("Chunk size (tokens)", { exact: true }).waitFor();
     await renders(page, "settings");
     await go(page, "Connections");
-    await page.getByText("No connections").waitFor();
+    await page.getByText("No connections yet").waitFor();
     await renders(page, "connections");
 
     // A client route loaded directly (the gateway answers the page for every /console path), still signed in.
@@ -221,6 +223,140 @@ describeBrowser("web console in Chromium", () => {
     await go(page, "Documents");
     expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
     await renders(page, "documents-narrow");
+
+    expect(errors).toEqual([]);
+  });
+
+  async function signIn(page: Page, key: string): Promise<void> {
+    await page.goto(`${stack.engram.url}/console`);
+    await page.getByLabel("API key", { exact: true }).fill(key);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
+  }
+
+  it("manages keys, draws a memory's versions, runs and deletes a connection, changes settings", async () => {
+    const { page, errors } = await openTab();
+    await signIn(page, KEY_A);
+
+    // API keys: the console's own key is listed (and cannot be revoked here); a new key's secret is shown once and works.
+    await go(page, "API keys");
+    const own = page.locator("tbody tr").filter({ hasText: "this console's key" });
+    await own.waitFor();
+    expect(await own.getByRole("button").count()).toBe(0);
+    await page.getByLabel("Name", { exact: true }).fill("browser-test");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const secretBox = page.getByLabel("New API key", { exact: true });
+    await secretBox.waitFor();
+    const secret = await secretBox.inputValue();
+    expect(secret).toMatch(/^sk_engram_[0-9A-Za-z]{32}$/);
+    const withSecret = (key: string) => fetch(`${stack.engram.url}/v3/keys`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await withSecret(secret)).status).toBe(200);
+    await page.getByRole("button", { name: "Copy", exact: true }).click();
+    await page.getByText(/Copied to the clipboard|select the key and copy it/).waitFor();
+    const row = page.locator("tbody tr").filter({ hasText: "browser-test" });
+    await row.getByText("active").waitFor();
+    await renders(page, "keys-created");
+    // Tenant b never sees it.
+    expect(JSON.stringify((await stack.b("GET", "/v3/keys")).body)).not.toContain("browser-test");
+    // Revoke, confirmed: the secret is refused from then on, and the secret is no longer on the page.
+    await row.getByRole("button", { name: "Revoke browser-test…" }).click();
+    await row.getByRole("button", { name: "Revoke browser-test", exact: true }).click();
+    await page.getByRole("status").filter({ hasText: "Revoked browser-test" }).waitFor();
+    await row.getByText(/^revoked/).waitFor();
+    expect(await page.getByLabel("New API key", { exact: true }).count()).toBe(0);
+    expect((await withSecret(secret)).status).toBe(401);
+    await renders(page, "keys-revoked");
+
+    // A memory with three versions: the graph has a node per version, and its list equivalent an item per node.
+    const GRAPH_TAG = "console_graph";
+    const created = await stack.a("POST", "/v4/memories", { containerTag: GRAPH_TAG, memories: [{ content: "Alice works at Acme" }] });
+    const v1 = (created.body.memories as { id: string }[])[0]!;
+    const v2 = await stack.a("PATCH", "/v4/memories", { id: v1.id, containerTag: GRAPH_TAG, newContent: "Alice works at Globex" });
+    expect((await stack.a("PATCH", "/v4/memories", { id: v2.body.id, containerTag: GRAPH_TAG, newContent: "Alice works at Initech" })).status).toBe(200);
+    await page.getByLabel("Container tag", { exact: true }).fill(GRAPH_TAG);
+    await page.getByLabel("Container tag", { exact: true }).press("Enter");
+    await go(page, "Memories");
+    await page.locator("ul.memories li button").filter({ hasText: "Initech" }).click();
+    const graph = page.locator('.graph-canvas[data-node-count="3"]');
+    await graph.waitFor();
+    await graph.locator("canvas").first().waitFor();
+    const items = page.getByRole("list", { name: "Graph as a list" }).locator("li");
+    expect(await items.allInnerTexts()).toEqual([
+      expect.stringMatching(/^v1: Alice works at Acme/),
+      expect.stringMatching(/^v2: Alice works at Globex · updates v1/),
+      expect.stringMatching(/^v3 \(this\): Alice works at Initech · updates v2/),
+    ]);
+    // Selecting a node from the keyboard list.
+    await items.first().getByRole("button").focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("status").filter({ hasText: "Selected v1: Alice works at Acme" }).waitFor();
+    await renders(page, "memory-graph");
+
+    // A web-crawler connection whose start URL cannot be fetched (loopback, refused by the address guard): its run
+    // fails with the reason, shown in the list; then it is deleted.
+    await go(page, "Connections");
+    await page.getByText("No connections yet").waitFor();
+    await page.getByLabel("Provider", { exact: true }).selectOption("web-crawler");
+    await page.getByLabel("Start URL", { exact: true }).fill("http://127.0.0.1:9/");
+    await page.getByRole("button", { name: "Create connection" }).click();
+    const createdMsg = page.getByRole("status").filter({ hasText: /^Created n_/ });
+    await createdMsg.waitFor();
+    const connectionId = /Created (n_\w+)/.exec(await createdMsg.innerText())![1]!;
+    const connRow = page.locator(`tr[data-connection-id="${connectionId}"]`);
+    await page.locator(`tr[data-connection-id="${connectionId}"][data-run-status="failed"]`).waitFor({ timeout: 30_000 });
+    const run = (await stack.a("GET", `/v3/connections/${connectionId}`)).body.lastSyncRun as { status: string; errorCode: string | null };
+    expect(run).toMatchObject({ status: "failed", errorCode: "provider_unavailable" });
+    const rowText = await connRow.innerText();
+    expect(rowText).toContain("provider_unavailable");
+    expect(rowText).toMatch(/robots\.txt is unreachable/);
+    expect(rowText).toMatch(/0 documents imported/);
+    await renders(page, "connections-run");
+    await connRow.getByRole("button", { name: "Delete…" }).click();
+    await connRow.getByRole("button", { name: "Delete connection" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Deleted the web-crawler connection ${connectionId}` })
+      .waitFor();
+    await page.getByText("No connections yet").waitFor();
+    expect((await stack.a("GET", `/v3/connections/${connectionId}`)).status).toBe(404);
+    // An OAuth provider with no OAuth application configured: the API's refusal is shown, nothing is created.
+    const errorsBefore = errors.length;
+    await page.getByLabel("Provider", { exact: true }).selectOption("github");
+    await page.getByRole("button", { name: "Connect GitHub" }).click();
+    const refusal = page.getByRole("region", { name: "New connection" }).getByRole("alert");
+    await refusal.waitFor();
+    expect(await refusal.innerText()).toMatch(/no OAuth application is configured|public address/);
+    await renders(page, "connections-oauth-refused");
+    // The one error: the browser's own report of the refused call.
+    expect(errors.splice(errorsBefore).filter((e) => !/status of 400/.test(e))).toEqual([]);
+
+    // Settings: the chunk size changed in the form is stored.
+    await go(page, "Settings");
+    await page.getByLabel("Chunk size (tokens)", { exact: true }).fill("512");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved chunkSize" }).waitFor();
+    expect((await stack.a("GET", "/v3/settings")).body.chunkSize).toBe(512);
+    expect(await page.getByLabel("Chunk size (tokens)", { exact: true }).inputValue()).toBe("512");
+    // A profile bucket and the LLM filter in one save: the answer's warning (no filter prompt, or no model) is shown.
+    await page.getByRole("button", { name: "Add bucket" }).click();
+    await page.getByLabel("Key 1", { exact: true }).fill("work");
+    await page.getByLabel("Description 1", { exact: true }).fill("job, employer, colleagues");
+    await page.getByLabel("Filter with the LLM", { exact: true }).selectOption("true");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Saved (?=.*shouldLLMFilter)(?=.*profileBuckets)/ })
+      .waitFor();
+    await page
+      .getByRole("status", { name: "Warnings" })
+      .getByText(/shouldLLMFilter/)
+      .waitFor();
+    expect((await stack.a("GET", "/v3/settings")).body).toMatchObject({
+      chunkSize: 512,
+      shouldLLMFilter: true,
+      profileBuckets: [{ key: "work", description: "job, employer, colleagues" }],
+    });
+    await renders(page, "settings-saved");
 
     expect(errors).toEqual([]);
   });

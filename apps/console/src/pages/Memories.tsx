@@ -1,7 +1,10 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useState } from "react";
 import type { ForgetMatchingResponse, MemoryEntry } from "../api";
 import type { PageProps } from "../App";
 import { Empty, ErrorMessage, Link, PageTitle, formatDate } from "../ui";
+
+// The graph library is most of the console's weight: loaded when a memory with versions or relations is opened.
+const MemoryGraph = lazy(() => import("./MemoryGraph").then((m) => ({ default: m.MemoryGraph })));
 
 export function MemoriesPage({ api, containerTag, navigate }: PageProps) {
   const [entries, setEntries] = useState<MemoryEntry[]>();
@@ -132,40 +135,14 @@ function MemoryDetail({ memory: m, all, onOpen, api, containerTag, navigate, onF
           ))}
         </ul>
       )}
-      <h3>Versions</h3>
-      {m.history?.length ? (
-        <ol className="list">
-          {m.history.map((h) => (
-            <li key={h.id}>
-              v{h.version}: {h.memory} <span className="muted">({formatDate(h.createdAt)})</span>
-            </li>
-          ))}
-          <li>
-            v{m.version}: {m.memory} <span className="muted">(this version)</span>
-          </li>
-        </ol>
+      <h3>Versions and relations</h3>
+      {m.history?.length || relations.length || all.some((x) => x.memoryRelations?.[m.id]) ? (
+        <Suspense fallback={<p className="muted">Loading the graph…</p>}>
+          <MemoryGraph memory={m} all={all} onSelect={(id) => id !== m.id && all.some((x) => x.id === id) && onOpen(id)} />
+        </Suspense>
       ) : (
-        <Empty>This is the first version.</Empty>
+        <Empty>This is the first version, with no relation to another memory.</Empty>
       )}
-      {relations.length ? (
-        <>
-          <h3>Relations</h3>
-          <ul className="list">
-            {relations.map(([id, rel]) => (
-              <li key={id}>
-                {rel}{" "}
-                {all.some((x) => x.id === id) ? (
-                  <button type="button" className="link" onClick={() => onOpen(id)}>
-                    {all.find((x) => x.id === id)!.memory}
-                  </button>
-                ) : (
-                  <span className="mono">{id}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
       {m.isForgotten ? null : confirming ? (
         <div className="row confirm" role="group" aria-label="Confirm forgetting">
           <span>Forget this memory? Searches and profiles stop returning it.</span>

@@ -1,109 +1,263 @@
-import { type FormEvent, useEffect, useState } from "react";
-import type { Connection } from "../api";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, PageTitle, formatDate } from "../ui";
+import { ErrorMessage, PageTitle } from "../ui";
 
-/** The organisation's settings: shown as JSON, changed with a JSON patch (PATCH /v3/settings). */
+interface Bucket {
+  key: string;
+  description: string;
+}
+
+/** The form's fields, as text (what the inputs hold). */
+interface Draft {
+  chunkSize: string;
+  workspacePrompt: string;
+  filterPrompt: string;
+  shouldLLMFilter: "" | "true" | "false";
+  includeItems: string;
+  excludeItems: string;
+  profileBuckets: Bucket[];
+}
+
+const BUCKET_KEY_RE = /^[a-z0-9][a-z0-9_-]*$/;
+
+function draftOf(s: Record<string, unknown>): Draft {
+  const json = (v: unknown) => (v === null || v === undefined ? "" : JSON.stringify(v, null, 2));
+  return {
+    chunkSize: typeof s.chunkSize === "number" ? String(s.chunkSize) : "",
+    workspacePrompt: typeof s.workspacePrompt === "string" ? s.workspacePrompt : "",
+    filterPrompt: typeof s.filterPrompt === "string" ? s.filterPrompt : "",
+    shouldLLMFilter: s.shouldLLMFilter === true ? "true" : s.shouldLLMFilter === false ? "false" : "",
+    includeItems: json(s.includeItems),
+    excludeItems: json(s.excludeItems),
+    profileBuckets: Array.isArray(s.profileBuckets) ? (s.profileBuckets as Bucket[]).map((b) => ({ key: b.key, description: b.description ?? "" })) : [],
+  };
+}
+
+/**
+ * What changed between the stored settings and the form, as PATCH bodies: `workspacePrompt` must be sent alone, so it
+ * is a second body. An emptied field is sent as null (cleared). Problems the browser can see are returned instead.
+ */
+export function patchesOf(before: Draft, after: Draft): { patches: Record<string, unknown>[]; problems: string[] } {
+  const problems: string[] = [];
+  const other: Record<string, unknown> = {};
+  if (after.chunkSize !== before.chunkSize) {
+    const t = after.chunkSize.trim();
+    if (t === "") other.chunkSize = null;
+    else if (!/^-?\d+$/.test(t)) problems.push("Chunk size: a whole number (tokens), or empty for the default");
+    else other.chunkSize = Number(t);
+  }
+  if (after.filterPrompt !== before.filterPrompt) other.filterPrompt = after.filterPrompt.trim() ? after.filterPrompt : null;
+  if (after.shouldLLMFilter !== before.shouldLLMFilter) other.shouldLLMFilter = after.shouldLLMFilter === "" ? null : after.shouldLLMFilter === "true";
+  for (const [field, label] of [
+    ["includeItems", "Include items"],
+    ["excludeItems", "Exclude items"],
+  ] as const) {
+    if (after[field] === before[field]) continue;
+    if (!after[field].trim()) other[field] = null;
+    else {
+      try {
+        other[field] = JSON.parse(after[field]) as unknown;
+      } catch {
+        problems.push(`${label}: not valid JSON`);
+      }
+    }
+  }
+  if (JSON.stringify(after.profileBuckets) !== JSON.stringify(before.profileBuckets)) {
+    const seen = new Set<string>();
+    after.profileBuckets.forEach((b, i) => {
+      if (!BUCKET_KEY_RE.test(b.key) || b.key.length > 64)
+        problems.push(`Bucket ${i + 1}: the key takes 1-64 lowercase letters, digits, '_' and '-', starting with a letter or digit`);
+      else if (seen.has(b.key)) problems.push(`Bucket ${i + 1}: the key '${b.key}' is already used`);
+      seen.add(b.key);
+    });
+    other.profileBuckets = after.profileBuckets.map((b) => ({ key: b.key, description: b.description }));
+  }
+  const patches: Record<string, unknown>[] = [];
+  if (Object.keys(other).length) patches.push(other);
+  if (after.workspacePrompt !== before.workspacePrompt) patches.push({ workspacePrompt: after.workspacePrompt.trim() ? after.workspacePrompt : null });
+  return { patches, problems };
+}
+
+/** The organisation's settings as a form (GET and PATCH /v3/settings); the answer's warnings are shown. */
 export function SettingsPage({ api }: PageProps) {
-  const [settings, setSettings] = useState<Record<string, unknown>>();
-  const [patch, setPatch] = useState("{}");
+  const [stored, setStored] = useState<Draft>();
+  const [draft, setDraft] = useState<Draft>();
   const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState(false);
-  useEffect(() => {
-    api.settings().then(setSettings, setError);
-  }, [api]);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [saved, setSaved] = useState<string>();
+  const [warnings, setWarnings] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(
+    () =>
+      api.settings().then((s) => {
+        const d = draftOf(s);
+        setStored(d);
+        setDraft(d);
+      }, setError),
+    [api],
+  );
+  useEffect(() => void load(), [load]);
+
+  const set = <K extends keyof Draft>(k: K, v: Draft[K]) => setDraft((d) => (d ? { ...d, [k]: v } : d));
+  const setBucket = (i: number, b: Partial<Bucket>) =>
+    set(
+      "profileBuckets",
+      draft!.profileBuckets.map((x, j) => (j === i ? { ...x, ...b } : x)),
+    );
+
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    if (!stored || !draft) return;
     setError(undefined);
-    setSaved(false);
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(patch) as Record<string, unknown>;
-    } catch {
-      setError(new Error("the patch is not valid JSON"));
+    setSaved(undefined);
+    setWarnings([]);
+    const { patches, problems: found } = patchesOf(stored, draft);
+    setProblems(found);
+    if (found.length) return;
+    if (!patches.length) {
+      setSaved("Nothing to save.");
       return;
     }
+    setBusy(true);
     try {
-      await api.patchSettings(body);
-      setSettings(await api.settings());
-      setSaved(true);
+      const w: string[] = [];
+      const fields: string[] = [];
+      for (const p of patches) {
+        const out = await api.patchSettings(p);
+        if (Array.isArray(out.warnings)) w.push(...(out.warnings as string[]));
+        fields.push(...Object.keys((out.updated as Record<string, unknown> | undefined) ?? p));
+      }
+      setWarnings(w);
+      setSaved(`Saved ${fields.join(", ")}.`);
+      await load();
     } catch (err) {
       setError(err);
+    } finally {
+      setBusy(false);
     }
   };
+
   return (
     <>
       <PageTitle>Settings</PageTitle>
-      <section className="card" aria-labelledby="current-heading">
-        <h2 id="current-heading">Current settings</h2>
-        {settings ? <pre className="content">{JSON.stringify(settings, null, 2)}</pre> : null}
-      </section>
-      <section className="card" aria-labelledby="patch-heading">
-        <h2 id="patch-heading">Change settings</h2>
-        <form onSubmit={save} className="stack">
-          <label htmlFor="settings-patch">Fields to change (JSON, as PATCH /v3/settings takes them)</label>
-          <textarea id="settings-patch" rows={6} className="mono" value={patch} onChange={(e) => setPatch(e.target.value)} />
-          <div>
-            <button type="submit">Save</button>
-          </div>
-        </form>
-        {saved ? (
-          <p role="status" className="ok">
-            Saved.
-          </p>
-        ) : null}
-      </section>
       <ErrorMessage error={error} />
-    </>
-  );
-}
-
-export function ConnectionsPage({ api }: PageProps) {
-  const [connections, setConnections] = useState<Connection[]>();
-  const [error, setError] = useState<unknown>();
-  useEffect(() => {
-    api.connections().then(setConnections, setError);
-  }, [api]);
-  return (
-    <>
-      <PageTitle>Connections</PageTitle>
-      <ErrorMessage error={error} />
-      <section className="card">
-        {connections === undefined ? null : connections.length === 0 ? (
-          <Empty>No connections. Connect a source with POST /v3/connections/&#123;provider&#125; (see the API reference at /docs).</Empty>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Account</th>
-                  <th scope="col">Container tags</th>
-                  <th scope="col">Last sync</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {connections.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      {c.provider}
-                      <div className="muted mono">{c.id}</div>
-                    </td>
-                    <td>{c.email ?? "—"}</td>
-                    <td>{c.containerTags.join(", ")}</td>
-                    <td>
-                      {c.lastSyncRun ? `${c.lastSyncRun.status} (${formatDate(c.lastSyncRun.startedAt)})` : "never"}
-                      {c.lastSyncRun?.error ? <div className="error-text">{c.lastSyncRun.error}</div> : null}
-                    </td>
-                    <td>{formatDate(c.createdAt)}</td>
-                  </tr>
+      {draft ? (
+        <form onSubmit={save} className="stack" aria-label="Settings">
+          <section className="card" aria-labelledby="processing-heading">
+            <h2 id="processing-heading">Processing</h2>
+            <div className="grid-form">
+              <label htmlFor="set-chunk-size">Chunk size (tokens)</label>
+              <div>
+                <input
+                  id="set-chunk-size"
+                  inputMode="numeric"
+                  value={draft.chunkSize}
+                  onChange={(e) => set("chunkSize", e.target.value)}
+                  placeholder="default"
+                  aria-describedby="set-chunk-size-help"
+                />
+                <p id="set-chunk-size-help" className="muted">
+                  For documents processed from now on; clamped to 32-8192. Empty: the server&apos;s default.
+                </p>
+              </div>
+              <label htmlFor="set-workspace-prompt">Workspace prompt</label>
+              <textarea
+                id="set-workspace-prompt"
+                rows={3}
+                maxLength={1500}
+                value={draft.workspacePrompt}
+                onChange={(e) => set("workspacePrompt", e.target.value)}
+              />
+            </div>
+          </section>
+          <section className="card" aria-labelledby="filter-heading">
+            <h2 id="filter-heading">Filtering</h2>
+            <div className="grid-form">
+              <label htmlFor="set-llm-filter">Filter with the LLM</label>
+              <select id="set-llm-filter" value={draft.shouldLLMFilter} onChange={(e) => set("shouldLLMFilter", e.target.value as Draft["shouldLLMFilter"])}>
+                <option value="">not set</option>
+                <option value="true">yes</option>
+                <option value="false">no</option>
+              </select>
+              <label htmlFor="set-filter-prompt">Filter prompt</label>
+              <textarea id="set-filter-prompt" rows={3} value={draft.filterPrompt} onChange={(e) => set("filterPrompt", e.target.value)} />
+              <label htmlFor="set-include">Include items (JSON)</label>
+              <textarea id="set-include" className="mono" rows={3} value={draft.includeItems} onChange={(e) => set("includeItems", e.target.value)} />
+              <label htmlFor="set-exclude">Exclude items (JSON)</label>
+              <textarea id="set-exclude" className="mono" rows={3} value={draft.excludeItems} onChange={(e) => set("excludeItems", e.target.value)} />
+            </div>
+          </section>
+          <section className="card" aria-labelledby="buckets-heading">
+            <h2 id="buckets-heading">Profile buckets</h2>
+            {draft.profileBuckets.length === 0 ? <p className="empty">No buckets: profiles have static and dynamic facts only.</p> : null}
+            <ol className="list buckets">
+              {draft.profileBuckets.map((b, i) => (
+                <li key={i} className="row">
+                  <label htmlFor={`bucket-key-${i}`}>Key {i + 1}</label>
+                  <input id={`bucket-key-${i}`} value={b.key} maxLength={64} onChange={(e) => setBucket(i, { key: e.target.value })} placeholder="work" />
+                  <label htmlFor={`bucket-desc-${i}`}>Description {i + 1}</label>
+                  <input id={`bucket-desc-${i}`} value={b.description} maxLength={2000} onChange={(e) => setBucket(i, { description: e.target.value })} />
+                  <button
+                    type="button"
+                    className="secondary"
+                    aria-label={`Remove bucket ${i + 1}`}
+                    onClick={() =>
+                      set(
+                        "profileBuckets",
+                        draft.profileBuckets.filter((_, j) => j !== i),
+                      )
+                    }
+                  >
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ol>
+            <button
+              type="button"
+              className="secondary"
+              disabled={draft.profileBuckets.length >= 50}
+              onClick={() => set("profileBuckets", [...draft.profileBuckets, { key: "", description: "" }])}
+            >
+              Add bucket
+            </button>
+          </section>
+          {problems.length ? (
+            <div className="error" role="alert">
+              <strong>Check the form</strong>
+              <ul>
+                {problems.map((p) => (
+                  <li key={p}>{p}</li>
                 ))}
-              </tbody>
-            </table>
+              </ul>
+            </div>
+          ) : null}
+          <div className="row">
+            <button type="submit" disabled={busy}>
+              {busy ? "Saving…" : "Save settings"}
+            </button>
+            <button type="button" className="secondary" onClick={() => setDraft(stored)} disabled={busy}>
+              Discard changes
+            </button>
           </div>
-        )}
-      </section>
+          {saved ? (
+            <p role="status" className="ok">
+              {saved}
+            </p>
+          ) : null}
+          {warnings.length ? (
+            <div className="warnings" role="status" aria-label="Warnings">
+              <strong>The server warns:</strong>
+              <ul>
+                {warnings.map((w) => (
+                  <li key={w}>{w}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+        </form>
+      ) : null}
     </>
   );
 }

@@ -21,6 +21,8 @@ export const API_KEY_INDEXES: IndexSpec[] = [
   { name: "hash_unique", key: { hash: 1 }, unique: true },
   // list, oldest first.
   { name: "created_at", key: { createdAt: 1, _id: 1 } },
+  // one tenant's list (GET /v3/keys), oldest first.
+  { name: "tenant_created_at", key: { tenantId: 1, createdAt: 1, _id: 1 } },
   // countActive (an absent revokedAt is indexed as null).
   { name: "revoked_at", key: { revokedAt: 1 } },
 ];
@@ -66,12 +68,14 @@ export class MongoApiKeyStore implements ApiKeyStore {
     }
   }
 
-  async list(): Promise<ApiKeyRecord[]> {
-    return (await this.collection.find({}, { sort: { createdAt: 1, _id: 1 } }).toArray()).map(fromDoc);
+  async list(tenantId?: string): Promise<ApiKeyRecord[]> {
+    const filter = tenantId === undefined ? {} : { tenantId };
+    return (await this.collection.find(filter, { sort: { createdAt: 1, _id: 1 } }).toArray()).map(fromDoc);
   }
 
-  async revoke(id: string, at: Date): Promise<boolean> {
-    const res = await this.collection.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: at.toISOString() } });
+  async revoke(id: string, at: Date, tenantId?: string): Promise<boolean> {
+    const filter = tenantId === undefined ? { _id: id, revokedAt: null } : { _id: id, tenantId, revokedAt: null };
+    const res = await this.collection.updateOne(filter, { $set: { revokedAt: at.toISOString() } });
     return res.modifiedCount === 1;
   }
 

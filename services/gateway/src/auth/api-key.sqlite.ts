@@ -58,11 +58,19 @@ export class SqliteApiKeyStore implements ApiKeyStore {
       throw err;
     }
   }
-  async list(): Promise<ApiKeyRecord[]> {
-    return (this.stmt("SELECT * FROM api_keys ORDER BY created_at, id").all() as Row[]).map(fromRow);
+  async list(tenantId?: string): Promise<ApiKeyRecord[]> {
+    const rows =
+      tenantId === undefined
+        ? this.stmt("SELECT * FROM api_keys ORDER BY created_at, id").all()
+        : this.stmt("SELECT * FROM api_keys WHERE tenant_id = ? ORDER BY created_at, id").all(tenantId);
+    return (rows as Row[]).map(fromRow);
   }
-  async revoke(id: string, at: Date): Promise<boolean> {
-    return this.stmt("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at.toISOString(), id).changes === 1;
+  async revoke(id: string, at: Date, tenantId?: string): Promise<boolean> {
+    const res =
+      tenantId === undefined
+        ? this.stmt("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(at.toISOString(), id)
+        : this.stmt("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND tenant_id = ? AND revoked_at IS NULL").run(at.toISOString(), id, tenantId);
+    return res.changes === 1;
   }
   async countActive(): Promise<number> {
     return (this.stmt("SELECT COUNT(*) AS n FROM api_keys WHERE revoked_at IS NULL").get() as { n: number }).n;

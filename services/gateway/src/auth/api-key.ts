@@ -33,8 +33,10 @@ export function newKeyRecord(key: string, tenantId: string, name: string, now: D
 export interface ApiKeyStore {
   findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   insert(rec: ApiKeyRecord): Promise<void>;
-  list(): Promise<ApiKeyRecord[]>;
-  revoke(id: string, at: Date): Promise<boolean>;
+  /** Every key, oldest first; one tenant's only when `tenantId` is given. */
+  list(tenantId?: string): Promise<ApiKeyRecord[]>;
+  /** Revokes an active key (of that tenant only, when `tenantId` is given); false when there is no such active key. */
+  revoke(id: string, at: Date, tenantId?: string): Promise<boolean>;
   countActive(): Promise<number>;
   close(): Promise<void>;
 }

@@ -48,12 +48,14 @@ export class KeyService {
     return { key, record };
   }
 
-  list(): Promise<ApiKeyRecord[]> {
-    return this.store.list();
+  /** Every key, or one tenant's. */
+  list(tenantId?: string): Promise<ApiKeyRecord[]> {
+    return this.store.list(tenantId);
   }
 
-  async revoke(id: string): Promise<boolean> {
-    const ok = await this.store.revoke(id, new Date());
+  /** Revokes an active key (only one of `tenantId`'s when given); the lookup cache is emptied so it is refused at once here. */
+  async revoke(id: string, tenantId?: string): Promise<boolean> {
+    const ok = await this.store.revoke(id, new Date(), tenantId);
     this.cache.clear();
     return ok;
   }

@@ -18,8 +18,8 @@ export async function openGatewayKeyStore(config: Pick<GatewayConfig, "ENGRAM_DA
     return {
       findByHash: (hash) => store.findByHash(hash),
       insert: (rec) => store.insert(rec),
-      list: () => store.list(),
-      revoke: (id, at) => store.revoke(id, at),
+      list: (tenantId) => store.list(tenantId),
+      revoke: (id, at, tenantId) => store.revoke(id, at, tenantId),
       countActive: () => store.countActive(),
       close: async () => {
         await store.close();

@@ -10,6 +10,7 @@ import { memoryRoutes } from "../routes/memories.routes";
 import { searchRoutes } from "../routes/search.routes";
 import { settingsRoutes } from "../routes/settings.routes";
 import { fileRoutes } from "../routes/files.routes";
+import { keyRoutes } from "../routes/keys.routes";
 import { mcpRoutes } from "../mcp/mcp.routes";
 import { docsRoutes } from "../openapi/docs.routes";
 import type { Backends } from "./backends";
@@ -87,6 +88,7 @@ export function createApp(o: AppOptions): Express {
   app.use(connectionRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(conversationRoutes(o.backends, { defaultNamespace: o.defaultNamespace }));
   app.use(containerTagRoutes(o.backends));
+  app.use(keyRoutes(o.keys)); // the caller's tenant's API keys (docs/api-decisions.md section 8)
   app.use(mcpRoutes()); // MCP over Streamable HTTP at /mcp (docs/mcp.md): behind the key check, its tools call this REST API
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));

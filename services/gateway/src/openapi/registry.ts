@@ -4,6 +4,7 @@ import { filterConditionSchema, MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from "
 import { CONTAINER_TAG_HEADER } from "../mcp/mcp.routes";
 import { containerTagMerge, containerTagPatch, mergeIdParam } from "../routes/container-tags.routes";
 import * as S from "../routes/schemas";
+import { createKeyBody, keyIdParam, MAX_ACTIVE_KEYS_PER_TENANT } from "../routes/keys.routes";
 import { resetBody } from "../routes/settings.routes";
 
 /**
@@ -76,6 +77,16 @@ const documentId = { id: S.pathId.meta({ description: "The document's id or its 
 const provider = S.connectorProvider.meta({ description: "The provider" });
 const connectionId = S.connectionIdParam.meta({ description: "The connection's id" });
 const containerTagParam = { containerTag: S.scope("containerTag").meta({ description: "The container tag", example: "user_123" }) };
+const ApiKey = z
+  .object({
+    id: z.string().meta({ example: "k_0123456789ABCDEFabcd" }),
+    name: z.string().meta({ example: "ci" }),
+    prefix: z.string().meta({ description: "The key's first characters, to recognise it", example: "sk_engram_0123" }),
+    createdAt: z.string().meta({ example: "2025-01-15T10:30:00.000Z" }),
+    revokedAt: z.string().nullable().meta({ description: "When it was revoked; null while active" }),
+    current: z.boolean().meta({ description: "Whether this is the key making the request" }),
+  })
+  .meta({ id: "ApiKey" });
 const fileBinary = z.unknown().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The file's bytes" });
 
 /**
@@ -620,6 +631,44 @@ const OPERATIONS: Operation[] = [
     tag: "settings",
     body: { schema: resetBody, example: { confirmation: "my-org" } },
     ok: { description: "What was removed", schema: jsonObject("{success, deleted…}") },
+  },
+
+  // API keys (an Engram extension, docs/api-decisions.md section 8)
+  {
+    method: "get",
+    path: "/v3/keys",
+    operationId: "getV3Keys",
+    summary: "List the tenant's API keys",
+    tag: "keys",
+    description: "The keys of the calling key's tenant, oldest first, revoked ones included; never a key's secret. `current` marks the calling key.",
+    ok: { description: "The keys", schema: z.object({ keys: z.array(ApiKey) }) },
+  },
+  {
+    method: "post",
+    path: "/v3/keys",
+    operationId: "postV3Keys",
+    summary: "Create an API key",
+    tag: "keys",
+    description: `A new key for the calling key's tenant (never another tenant). \`key\` is the secret: answered this once, only its SHA-256 is stored. At most ${MAX_ACTIVE_KEYS_PER_TENANT} active keys per tenant (409 beyond).`,
+    body: { schema: createKeyBody, example: { name: "ci" } },
+    ok: {
+      status: 201,
+      description: "The key, with its secret",
+      schema: ApiKey.extend({ key: z.string().meta({ example: "sk_engram_0123456789ABCDEFabcdef0123456789" }) }),
+    },
+    errors: { 409: "The tenant has too many active keys" },
+  },
+  {
+    method: "delete",
+    path: "/v3/keys/{id}",
+    operationId: "deleteV3KeysById",
+    summary: "Revoke an API key",
+    tag: "keys",
+    description:
+      "Revokes a key of the calling key's tenant: it is refused (401) from then on (within the key cache time on other gateway replicas). A key cannot revoke itself (409). Another tenant's key is answered as unknown (404). Revoking a revoked key answers it unchanged.",
+    params: { id: keyIdParam.meta({ description: "The key's id", example: "k_0123456789ABCDEFabcd" }) },
+    ok: { description: "The key, revoked", schema: ApiKey },
+    errors: { 409: "The key is the calling key" },
   },
 
   // container tags

@@ -320,6 +320,8 @@ export function presentConnection(c: Connection__Output) {
             error: run.error ?? null,
             startedAt: iso(run.startedAt),
             ...(run.completedAt ? { completedAt: iso(run.completedAt) } : {}),
+            // Engram extension (docs/api-decisions.md section 14): what the run imported so far.
+            documentsImported: run.documentsImported ?? 0,
           },
         }
       : {}),

@@ -120,6 +120,27 @@ export function apiKeyStoreContract(open: () => Promise<ApiKeyStoreHarness>): vo
     expect(await store.countActive()).toBe(1);
   });
 
+  it("lists and revokes one tenant's keys only when a tenant is given", async () => {
+    const rec = (id: string, tenantId: string, hash: string) => ({
+      id,
+      tenantId,
+      name: id,
+      prefix: "sk_engram_abcd",
+      hash,
+      createdAt: `2025-01-0${id.at(-1)}T00:00:00.000Z`,
+    });
+    await store.insert(rec("k_1", "acme", "t1"));
+    await store.insert(rec("k_2", "globex", "t2"));
+    await store.insert(rec("k_3", "acme", "t3"));
+    expect((await store.list("acme")).map((r) => r.id)).toEqual(["k_1", "k_3"]);
+    expect((await store.list("globex")).map((r) => r.id)).toEqual(["k_2"]);
+    expect(await store.list("nobody")).toEqual([]);
+    expect(await store.revoke("k_2", new Date(), "acme")).toBe(false);
+    expect((await store.findByHash("t2"))?.revokedAt).toBeUndefined();
+    expect(await store.revoke("k_2", new Date(), "globex")).toBe(true);
+    expect((await store.findByHash("t2"))?.revokedAt).toBeDefined();
+  });
+
   it("keeps keys across a restart", async () => {
     const { key } = await keys.create("acme", "a");
     store = await h.reopen();

@@ -29,6 +29,7 @@ describe("connection routes", () => {
       error: "429 from the provider",
       startedAt: toTimestamp("2026-01-02T04:00:00.000Z"),
       completedAt: toTimestamp("2026-01-02T04:01:00.000Z"),
+      documentsImported: 7,
     },
   };
 
@@ -140,6 +141,7 @@ describe("connection routes", () => {
         error: "429 from the provider",
         startedAt: "2026-01-02T04:00:00.000Z",
         completedAt: "2026-01-02T04:01:00.000Z",
+        documentsImported: 7,
       },
     });
     expect(second).toMatchObject({ id: "conn_2", email: "a@b.c", documentLimit: 50 });

@@ -1,5 +1,6 @@
 import type { Connection, ConnectionItem } from "../../domain/connection";
 import type { Connector, ConnectorChange } from "../../app/sync-ports";
+import { ConnectorError } from "../../domain/errors";
 import { type CrawlFetch, type CrawlOptions, type PageState, SiteCrawler } from "./web-crawler";
 
 export interface WebCrawlerConnectorOptions {
@@ -83,6 +84,13 @@ export class WebCrawlerConnector implements Connector {
           yield { kind: "failure", itemKey: p.url, reason: p.error };
           break;
       }
+    }
+    // Nothing may be fetched when robots.txt is unreachable (RFC 9309): the run fails saying so, rather than
+    // succeeding with nothing imported (known pages are kept, as for any crawl that did not reach them).
+    const robots = crawler.summary?.robots;
+    if (robots?.status === "unreachable") {
+      const why = robots.error ?? (robots.httpStatus ? `HTTP ${robots.httpStatus}` : "no answer");
+      throw new ConnectorError("provider_unavailable", `the site could not be crawled: its robots.txt is unreachable (${why})`);
     }
   }
 }

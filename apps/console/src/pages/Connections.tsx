@@ -1,0 +1,331 @@
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type Connection, type CreateConnectionRequest, type Provider, PROVIDERS, type SyncRun } from "../api";
+import type { PageProps } from "../App";
+import { Empty, ErrorMessage, PageTitle, StatusBadge, formatDate } from "../ui";
+
+const OAUTH: ReadonlySet<string> = new Set(["github", "notion", "google-drive", "gmail", "onedrive"]);
+const LABELS: Record<Provider, string> = {
+  "web-crawler": "Web crawler",
+  granola: "Granola",
+  s3: "Amazon S3 (or S3-compatible)",
+  github: "GitHub",
+  notion: "Notion",
+  "google-drive": "Google Drive",
+  gmail: "Gmail",
+  onedrive: "OneDrive / SharePoint",
+};
+/** The metadata fields each non-OAuth provider takes (docs/connectors.md). */
+const FIELDS: Partial<Record<Provider, { name: string; label: string; required?: boolean; secret?: boolean; placeholder?: string }[]>> = {
+  "web-crawler": [{ name: "startUrl", label: "Start URL", required: true, placeholder: "https://docs.example.com/" }],
+  granola: [{ name: "apiKey", label: "Granola API key", required: true, secret: true, placeholder: "grn_…" }],
+  s3: [
+    { name: "bucket", label: "Bucket", required: true },
+    { name: "prefix", label: "Prefix", placeholder: "handbook/" },
+    { name: "region", label: "Region", placeholder: "us-east-1" },
+    { name: "endpoint", label: "Endpoint (S3-compatible stores)", placeholder: "https://…" },
+    { name: "accessKeyId", label: "Access key id", required: true },
+    { name: "secretAccessKey", label: "Secret access key", required: true, secret: true },
+  ],
+};
+
+const running = (r?: SyncRun) => r?.status === "queued" || r?.status === "running";
+
+function RunCell({ run }: { run?: SyncRun }) {
+  if (!run) return <span className="muted">no run yet</span>;
+  return (
+    <div className="run">
+      <StatusBadge status={run.status} />
+      {run.errorCode ? <span className="mono"> {run.errorCode}</span> : null}
+      <div className="muted">
+        {formatDate(run.startedAt)}
+        {run.completedAt ? ` → ${formatDate(run.completedAt)}` : ""}
+        {run.documentsImported !== undefined ? ` · ${run.documentsImported} document${run.documentsImported === 1 ? "" : "s"} imported` : ""}
+      </div>
+      {run.error ? <div className="error-text">{run.error}</div> : null}
+    </div>
+  );
+}
+
+/** Back from a provider's authorisation page: the callback appends `connectionId`, `success` and, on failure, `error`. */
+function oauthOutcome(): { notice?: string; failure?: string } {
+  const q = new URLSearchParams(window.location.search);
+  const id = q.get("connectionId");
+  if (!id) return {};
+  if (q.get("success") === "true") return { notice: `Authorised ${id}: its first sync has started.` };
+  return { failure: `The authorisation of ${id} did not complete: ${q.get("error") ?? "refused"}` };
+}
+
+/** Connections: list with the last sync run (refreshed while one runs), create, import now, delete (with or without documents). */
+export function ConnectionsPage({ api, containerTag }: PageProps) {
+  const [connections, setConnections] = useState<Connection[]>();
+  const [outcome] = useState(oauthOutcome);
+  const [error, setError] = useState<unknown>();
+  const [notice, setNotice] = useState<string | undefined>(outcome.notice);
+  const [deleting, setDeleting] = useState<string>();
+  const [keepDocuments, setKeepDocuments] = useState(false);
+  /** Poll a little after a create or an import even before a run shows up. */
+  const [watchUntil, setWatchUntil] = useState(0);
+
+  const load = useCallback(
+    () =>
+      api.connections().then(
+        (c) => {
+          setConnections(c);
+          setError(undefined);
+        },
+        (err: unknown) => setError(err),
+      ),
+    [api],
+  );
+  useEffect(() => void load(), [load]);
+  const syncing = !!connections?.some((c) => running(c.lastSyncRun));
+  const live = syncing || watchUntil > Date.now();
+  useEffect(() => {
+    if (!live) return;
+    const t = setInterval(() => void load(), 1500);
+    return () => clearInterval(t);
+  }, [live, load]);
+
+  const importNow = async (c: Connection) => {
+    setNotice(undefined);
+    setError(undefined);
+    try {
+      await api.importConnections(c.provider, c.containerTags);
+      setNotice(`Sync started for ${c.provider} (${c.containerTags.join(", ")}).`);
+      setWatchUntil(Date.now() + 10_000);
+      await load();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  const remove = async (c: Connection) => {
+    setNotice(undefined);
+    setError(undefined);
+    try {
+      await api.deleteConnection(c.id, !keepDocuments);
+      setDeleting(undefined);
+      setNotice(`Deleted the ${c.provider} connection ${c.id}${keepDocuments ? ", keeping its documents" : " and its documents"}.`);
+      await load();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle>Connections</PageTitle>
+      <NewConnection
+        api={api}
+        containerTag={containerTag}
+        onCreated={(msg) => {
+          setNotice(msg);
+          setWatchUntil(Date.now() + 10_000);
+          void load();
+        }}
+      />
+      {outcome.failure ? (
+        <div className="error" role="alert">
+          {outcome.failure}
+        </div>
+      ) : null}
+      <ErrorMessage error={error} />
+      {notice ? (
+        <p role="status" className="ok">
+          {notice}
+        </p>
+      ) : null}
+      <section className="card" aria-labelledby="connections-heading">
+        <h2 id="connections-heading">Connections {syncing ? <span className="live">(refreshing while a sync runs)</span> : null}</h2>
+        {connections === undefined ? null : connections.length === 0 ? (
+          <Empty>No connections yet. Connect a source above: its documents are imported into the container tag you choose.</Empty>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Container tags</th>
+                  <th scope="col">Last sync</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {connections.map((c) => (
+                  <tr key={c.id} data-connection-id={c.id} data-run-status={c.lastSyncRun?.status ?? "none"}>
+                    <td>
+                      {LABELS[c.provider as Provider] ?? c.provider}
+                      {c.email ? <div>{c.email}</div> : null}
+                      {typeof c.metadata?.startUrl === "string" ? <div className="mono">{c.metadata.startUrl}</div> : null}
+                      <div className="muted mono">{c.id}</div>
+                    </td>
+                    <td>{c.containerTags.join(", ")}</td>
+                    <td>
+                      <RunCell run={c.lastSyncRun} />
+                    </td>
+                    <td>{formatDate(c.createdAt)}</td>
+                    <td>
+                      {deleting === c.id ? (
+                        <div className="stack confirm" role="group" aria-label={`Confirm deleting ${c.id}`}>
+                          <span>Delete this {c.provider} connection?</span>
+                          <label className="check">
+                            <input type="checkbox" checked={keepDocuments} onChange={(e) => setKeepDocuments(e.target.checked)} /> keep the documents it
+                            imported
+                          </label>
+                          <div className="row">
+                            <button type="button" className="danger" onClick={() => void remove(c)}>
+                              Delete connection
+                            </button>
+                            <button type="button" className="secondary" onClick={() => setDeleting(undefined)}>
+                              Cancel
+                            </button>
+                          </div>
+                        </div>
+                      ) : (
+                        <div className="row">
+                          <button type="button" onClick={() => void importNow(c)} disabled={running(c.lastSyncRun)}>
+                            Import now
+                          </button>
+                          <button
+                            type="button"
+                            className="secondary"
+                            onClick={() => {
+                              setKeepDocuments(false);
+                              setDeleting(c.id);
+                            }}
+                          >
+                            Delete…
+                          </button>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** The create form: the provider's own fields; OAuth providers answer a link to authorise on the provider's page. */
+function NewConnection({ api, containerTag, onCreated }: Pick<PageProps, "api" | "containerTag"> & { onCreated: (msg: string) => void }) {
+  const [provider, setProvider] = useState<Provider>("web-crawler");
+  const [tag, setTag] = useState(containerTag);
+  const [limit, setLimit] = useState("");
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [authLink, setAuthLink] = useState<{ provider: string; url: string }>();
+  useEffect(() => setTag(containerTag), [containerTag]);
+
+  const fields = FIELDS[provider] ?? [];
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setAuthLink(undefined);
+    const metadata: Record<string, string> = {};
+    for (const f of fields) if (values[f.name]?.trim()) metadata[f.name] = values[f.name]!.trim();
+    const body: CreateConnectionRequest = {
+      containerTag: tag.trim(),
+      ...(limit ? { documentLimit: Number(limit) } : {}),
+      ...(fields.length ? { metadata } : {}),
+      // OAuth: the provider's page sends the browser back here once the user has decided.
+      ...(OAUTH.has(provider) ? { redirectUrl: `${window.location.origin}/console/connections` } : {}),
+    };
+    try {
+      const out = await api.createConnection(provider, body);
+      setValues({});
+      if (OAUTH.has(provider) && out.authLink) {
+        setAuthLink({ provider, url: out.authLink });
+        onCreated(`Created ${out.id}: authorise it on ${LABELS[provider]}'s page to start importing.`);
+      } else {
+        onCreated(`Created ${out.id}: its first sync has started.`);
+      }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="new-connection-heading">
+      <h2 id="new-connection-heading">New connection</h2>
+      <form onSubmit={submit} className="grid-form">
+        <label htmlFor="conn-provider">Provider</label>
+        <select
+          id="conn-provider"
+          value={provider}
+          onChange={(e) => {
+            setProvider(e.target.value as Provider);
+            setValues({});
+            setAuthLink(undefined);
+          }}
+        >
+          {PROVIDERS.map((p) => (
+            <option key={p} value={p}>
+              {LABELS[p]}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="conn-tag">Into container tag</label>
+        <input id="conn-tag" value={tag} onChange={(e) => setTag(e.target.value)} required pattern="[A-Za-z0-9._:\-]{1,100}" />
+        {fields.map((f) => (
+          <FieldRow key={`${provider}-${f.name}`} field={f} value={values[f.name] ?? ""} onChange={(v) => setValues((x) => ({ ...x, [f.name]: v }))} />
+        ))}
+        <label htmlFor="conn-limit">Document limit (optional)</label>
+        <input id="conn-limit" type="number" min={1} max={10000} value={limit} onChange={(e) => setLimit(e.target.value)} />
+        <div />
+        <div>
+          <button type="submit" disabled={busy}>
+            {busy ? "Creating…" : OAUTH.has(provider) ? `Connect ${LABELS[provider]}` : "Create connection"}
+          </button>
+          {OAUTH.has(provider) ? (
+            <p className="muted">You will authorise Engram on {LABELS[provider]}&apos;s own page (the server needs its OAuth application configured).</p>
+          ) : null}
+        </div>
+      </form>
+      {authLink ? (
+        <p role="status">
+          <a className="button" href={authLink.url} target="_blank" rel="noopener noreferrer">
+            Authorise on {LABELS[authLink.provider as Provider] ?? authLink.provider} (opens a new tab)
+          </a>
+        </p>
+      ) : null}
+      <ErrorMessage error={error} />
+    </section>
+  );
+}
+
+function FieldRow({
+  field,
+  value,
+  onChange,
+}: {
+  field: { name: string; label: string; required?: boolean; secret?: boolean; placeholder?: string };
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const id = `conn-${field.name}`;
+  return (
+    <>
+      <label htmlFor={id}>{field.label}</label>
+      <input
+        id={id}
+        type={field.secret ? "password" : "text"}
+        autoComplete="off"
+        value={value}
+        required={field.required}
+        placeholder={field.placeholder}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </>
+  );
+}

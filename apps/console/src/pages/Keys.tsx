@@ -1,0 +1,164 @@
+import { type FormEvent, useCallback, useEffect, useState } from "react";
+import type { ApiKey } from "../api";
+import type { PageProps } from "../App";
+import { Empty, ErrorMessage, PageTitle, formatDate } from "../ui";
+
+/**
+ * The tenant's API keys (GET/POST /v3/keys, DELETE /v3/keys/{id}): list, create (the secret shown once, with a copy
+ * button), revoke after a confirmation. The key this console signed in with cannot be revoked from here.
+ */
+export function KeysPage({ api }: PageProps) {
+  const [keys, setKeys] = useState<ApiKey[]>();
+  const [error, setError] = useState<unknown>();
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<ApiKey & { key: string }>();
+  const [copied, setCopied] = useState<string>();
+  const [confirming, setConfirming] = useState<string>();
+  const [revoked, setRevoked] = useState<string>();
+
+  const load = useCallback(() => api.listKeys().then(setKeys, setError), [api]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setCopied(undefined);
+    setRevoked(undefined);
+    try {
+      setCreated(await api.createKey(name.trim()));
+      setName("");
+      await load();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const copy = async (secret: string) => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied("Copied to the clipboard.");
+    } catch {
+      setCopied("The browser refused the clipboard: select the key and copy it.");
+    }
+  };
+
+  const revoke = async (k: ApiKey) => {
+    setError(undefined);
+    setRevoked(undefined);
+    try {
+      await api.revokeKey(k.id);
+      setConfirming(undefined);
+      setRevoked(`Revoked ${k.name} (${k.prefix}…).`);
+      if (created?.id === k.id) setCreated(undefined);
+      await load();
+    } catch (err) {
+      setError(err);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle>API keys</PageTitle>
+      <section className="card" aria-labelledby="new-key-heading">
+        <h2 id="new-key-heading">New key</h2>
+        <p className="muted">A key of this tenant. Its secret is shown once, here: only its SHA-256 is stored.</p>
+        <form onSubmit={create} className="row">
+          <label htmlFor="key-name">Name</label>
+          <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="ci" />
+          <button type="submit" disabled={busy || !name.trim()}>
+            {busy ? "Creating…" : "Create key"}
+          </button>
+        </form>
+        {created ? (
+          <div className="stack secret" role="status" aria-live="polite">
+            <p>
+              <strong>Created {created.name}.</strong> Copy its secret now: it is not shown again.
+            </p>
+            <div className="row">
+              <label htmlFor="new-key-secret">New API key</label>
+              <input id="new-key-secret" className="mono" readOnly value={created.key} onFocus={(e) => e.target.select()} size={44} />
+              <button type="button" onClick={() => void copy(created.key)}>
+                Copy
+              </button>
+              <button type="button" className="secondary" onClick={() => setCreated(undefined)}>
+                Done
+              </button>
+            </div>
+            {copied ? <p className="muted">{copied}</p> : null}
+          </div>
+        ) : null}
+      </section>
+      <ErrorMessage error={error} />
+      {revoked ? (
+        <p role="status" className="ok">
+          {revoked}
+        </p>
+      ) : null}
+      <section className="card" aria-labelledby="keys-heading">
+        <h2 id="keys-heading">Keys</h2>
+        {keys === undefined ? null : keys.length === 0 ? (
+          <Empty>No keys.</Empty>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Prefix</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr key={k.id} data-key-id={k.id}>
+                    <td>
+                      {k.name}
+                      <div className="muted mono">{k.id}</div>
+                    </td>
+                    <td className="mono">{k.prefix}…</td>
+                    <td>{formatDate(k.createdAt)}</td>
+                    <td>
+                      {k.revokedAt ? (
+                        <span className="badge status-failed">revoked {formatDate(k.revokedAt)}</span>
+                      ) : (
+                        <span className="badge status-done">active</span>
+                      )}
+                      {k.current ? <div className="muted">this console&apos;s key</div> : null}
+                    </td>
+                    <td>
+                      {k.revokedAt || k.current ? null : confirming === k.id ? (
+                        <div className="row confirm" role="group" aria-label={`Confirm revoking ${k.name}`}>
+                          <span>Revoke {k.name}? Its users get 401 from now on.</span>
+                          <button type="button" className="danger" onClick={() => void revoke(k)}>
+                            Revoke {k.name}
+                          </button>
+                          <button type="button" className="secondary" onClick={() => setConfirming(undefined)}>
+                            Cancel
+                          </button>
+                        </div>
+                      ) : (
+                        <button type="button" className="secondary" onClick={() => setConfirming(k.id)} aria-label={`Revoke ${k.name}…`}>
+                          Revoke…
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
