@@ -1,13 +1,4 @@
-import fs from "node:fs";
-import type http from "node:http";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { rootLogger } from "@engram/observability";
-import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
-import { KeyService } from "../../src/auth/keys.service";
-import { createApp } from "../../src/http/app";
-import { backendsAt, type Backends } from "../../src/http/backends";
+import { startOfflineGateway } from "./offline-gateway";
 
 interface Key {
   id: string;
@@ -21,46 +12,23 @@ interface Key {
 
 /** GET/POST /v3/keys and DELETE /v3/keys/{id}: a key manages its own tenant's keys, and only those. */
 describe("API key routes", () => {
-  let dir: string;
-  let store: SqliteApiKeyStore;
-  let backends: Backends;
-  let server: http.Server;
+  let gw: Awaited<ReturnType<typeof startOfflineGateway>>;
   let base: string;
   let keyA: string;
   let keyAId: string;
   let keyB: string;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-keys-routes-"));
-    store = new SqliteApiKeyStore(dir);
     // The gateway's own cache time: a revocation through the API still takes effect at once on this gateway.
-    const keys = new KeyService(store, 10_000);
-    const a = await keys.create("tenant-a", "first");
+    gw = await startOfflineGateway("engram-keys-routes-", 10_000);
+    base = gw.base;
+    const a = await gw.keys.create("tenant-a", "first");
     keyA = a.key;
     keyAId = a.record.id;
-    keyB = (await keys.create("tenant-b", "first")).key;
-    backends = backendsAt("127.0.0.1:1", 2000);
-    const app = createApp({
-      backends,
-      keys,
-      logger: rootLogger({ level: "silent" }),
-      jsonLimitBytes: 1 << 20,
-      uploadLimitBytes: 1 << 20,
-      defaultNamespace: "default",
-      uploadSpoolDir: path.join(dir, "spool"),
-      ready: () => true,
-    });
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    keyB = (await gw.keys.create("tenant-b", "first")).key;
   });
 
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    backends.close();
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => gw.close());
 
   const call = async <T = Record<string, unknown>>(key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const res = await fetch(base + url, {

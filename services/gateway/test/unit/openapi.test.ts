@@ -1,13 +1,5 @@
-import fs from "node:fs";
-import type http from "node:http";
-import type { AddressInfo } from "node:net";
-import os from "node:os";
-import path from "node:path";
-import { rootLogger } from "@engram/observability";
-import { SqliteApiKeyStore } from "../../src/auth/api-key.sqlite";
-import { KeyService } from "../../src/auth/keys.service";
-import { createApp } from "../../src/http/app";
-import { backendsAt, type Backends } from "../../src/http/backends";
+import type { createApp } from "../../src/http/app";
+import { startOfflineGateway } from "./offline-gateway";
 import { openApiJson } from "../../src/openapi/docs.routes";
 
 /**
@@ -182,41 +174,18 @@ function routesOf(app: ReturnType<typeof createApp>): string[] {
 const template = (route: string) => route.replace(/\/:[^/]+/g, "/{}").replace(/\/\{[^}]+\}/g, "/{}");
 
 describe("OpenAPI description", () => {
-  let dir: string;
-  let store: SqliteApiKeyStore;
-  let backends: Backends;
+  let gw: Awaited<ReturnType<typeof startOfflineGateway>>;
   let app: ReturnType<typeof createApp>;
-  let server: http.Server;
   let base: string;
   let key: string;
 
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-openapi-"));
-    store = new SqliteApiKeyStore(dir);
-    const keys = new KeyService(store, 0);
-    key = (await keys.create("acme", "test")).key;
-    backends = backendsAt("127.0.0.1:1", 2000);
-    app = createApp({
-      backends,
-      keys,
-      logger: rootLogger({ level: "silent" }),
-      jsonLimitBytes: 1 << 20,
-      uploadLimitBytes: 1 << 20,
-      defaultNamespace: "default",
-      uploadSpoolDir: path.join(dir, "spool"),
-      ready: () => true,
-    });
-    server = app.listen(0, "127.0.0.1");
-    await new Promise((r) => server.once("listening", r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    gw = await startOfflineGateway("engram-openapi-");
+    ({ app, base } = gw);
+    key = (await gw.keys.create("acme", "test")).key;
   });
 
-  afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    backends.close();
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => gw.close());
 
   const call = async (method: string, url: string, o: { body?: unknown; auth?: boolean } = {}) => {
     const res = await fetch(base + url, {
