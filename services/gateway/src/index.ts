@@ -11,3 +11,4 @@ export { type AppOptions, createApp } from "./http/app";
 export { type Backends, backendsAt, createBackends } from "./http/backends";
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from "./http/json";
 export * as requestSchemas from "./routes/schemas";
+export { createKeyBody } from "./routes/keys.routes";

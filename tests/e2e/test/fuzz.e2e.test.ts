@@ -4,7 +4,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import fc from "fast-check";
 import { apiClient, type EngramProcess, startEngram, tempDataDir, waitFor } from "@engram/testing";
-import { type AppOptions, backendsAt, createApp, exceedsJsonDepth, MAX_JSON_DEPTH, requestSchemas as S } from "@engram/gateway";
+import { type AppOptions, backendsAt, createApp, createKeyBody, exceedsJsonDepth, MAX_JSON_DEPTH, requestSchemas as S } from "@engram/gateway";
 import { CONNECTOR_PROVIDERS as PROVIDERS } from "@engram/kernel";
 import { stopQuietly } from "./helpers";
 
@@ -103,6 +103,7 @@ const BODY_SCHEMAS: Record<string, unknown> = {
   "POST /v4/memories/forget-matching": S.v4ForgetMatching,
   "POST /v4/memories/list": S.v4ListMemories,
   "PATCH /v3/settings": S.orgSettingsPatch,
+  "POST /v3/keys": createKeyBody,
   "POST /v3/connections/list": S.listConnectionsBody,
   "POST /v3/connections/:provider": S.createConnectionBody,
   "POST /v3/connections/:provider/connection": S.providerTagsBody,
@@ -138,7 +139,7 @@ const QUERY_SCHEMAS: Record<string, unknown> = {
  * bodies exercise its refusals; tests/e2e/test/mcp.e2e.test.ts sends the valid ones).
  */
 const NO_BODY =
-  /^(GET |DELETE \/v3\/documents\/:id$|POST \/v4\/conversations$|POST \/v3\/settings\/(reset|suggest-buckets)$|POST \/v3\/container-tags\/merge$|PATCH \/v3\/container-tags\/|DELETE \/v3\/container-tags\/|POST \/v3\/connections\/webhooks\/|(POST|DELETE) \/mcp$)/;
+  /^(GET |DELETE \/v3\/documents\/:id$|POST \/v4\/conversations$|POST \/v3\/settings\/(reset|suggest-buckets)$|POST \/v3\/container-tags\/merge$|PATCH \/v3\/container-tags\/|DELETE \/v3\/container-tags\/|POST \/v3\/connections\/webhooks\/|DELETE \/v3\/keys\/:id$|(POST|DELETE) \/mcp$)/;
 
 // --- values ---
 
