@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { type Api, createApi } from "./api";
 import { DocumentDetailPage, DocumentsPage } from "./pages/Documents";
 import { KeysPage } from "./pages/Keys";
@@ -7,7 +7,7 @@ import { ProfilePage } from "./pages/Profile";
 import { SearchPage } from "./pages/Search";
 import { ConnectionsPage } from "./pages/Connections";
 import { SettingsPage } from "./pages/Settings";
-import { ErrorMessage, Link, PageTitle } from "./ui";
+import { ErrorMessage, Link, PageTitle, useSubmit } from "./ui";
 
 const KEY_STORAGE = "engram.console.apiKey";
 const TAG_STORAGE = "engram.console.containerTag";
@@ -164,21 +164,11 @@ function ContainerTagPicker({ api, value, onChange }: { api: Api; value: string;
 
 function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
   const [key, setKey] = useState("");
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await createApi(key.trim()).checkKey();
-      onSignedIn(key.trim());
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit: submitting } = useSubmit();
+  const submit = submitting(async () => {
+    await createApi(key.trim()).checkKey();
+    onSignedIn(key.trim());
+  });
   return (
     <section className="card narrow">
       <PageTitle>Sign in</PageTitle>

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { ApiError } from "./api";
 
 /** The API's error body, as the API worded it. */
@@ -53,4 +53,27 @@ export function Link({ to, navigate, children, className }: { to: string; naviga
       {children}
     </a>
   );
+}
+
+/**
+ * A form's submission: `submit(work)` marks it busy, clears the last error,
+ * runs the work, keeps what it threw as `error`, and is not busy after.
+ */
+export function useSubmit() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const submit = (work: () => Promise<void>, onError?: () => void) => async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await work();
+    } catch (err) {
+      onError?.();
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, submit };
 }

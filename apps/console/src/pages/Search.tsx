@@ -1,7 +1,7 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import type { SearchMode, SearchResult } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, Link, PageTitle } from "../ui";
+import { Empty, ErrorMessage, Link, PageTitle, useSubmit } from "../ui";
 
 export function SearchPage({ api, containerTag, navigate }: PageProps) {
   const [q, setQ] = useState("");
@@ -10,22 +10,12 @@ export function SearchPage({ api, containerTag, navigate }: PageProps) {
   const [rerank, setRerank] = useState(false);
   const [limit, setLimit] = useState("10");
   const [results, setResults] = useState<{ mode: SearchMode; results: SearchResult[]; timing: number; total: number }>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, submit: submitting } = useSubmit();
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      setResults({ mode, ...(await api.search({ q, searchMode: mode, threshold: Number(threshold), containerTag, rerank, limit: Number(limit) })) });
-    } catch (err) {
-      setResults(undefined);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = submitting(
+    async () => setResults({ mode, ...(await api.search({ q, searchMode: mode, threshold: Number(threshold), containerTag, rerank, limit: Number(limit) })) }),
+    () => setResults(undefined),
+  );
 
   return (
     <>

@@ -187,20 +187,20 @@ export interface ImportedDocument {
   updatedAt: string;
 }
 
+/** An imported item as it becomes a document. */
+export interface SinkItem {
+  customId: string;
+  title?: string;
+  url?: string;
+  filepath?: string;
+  metadata?: ItemMetadata;
+  content: { bytes: Uint8Array; mimeType: string; fileName: string };
+}
+
 /** Where imported items become documents: ingestion, through its gRPC API like any other client. */
 export interface DocumentSink {
   /** Adds or replaces the item's document (same caller id → same document); returns the document id. */
-  put(
-    conn: Connection,
-    item: {
-      customId: string;
-      title?: string;
-      url?: string;
-      filepath?: string;
-      metadata?: ItemMetadata;
-      content: { bytes: Uint8Array; mimeType: string; fileName: string };
-    },
-  ): Promise<string>;
+  put(conn: Connection, item: SinkItem): Promise<string>;
   /** Deletes documents by id within the connection's namespace; unknown ids are not an error. */
   remove(conn: Connection, documentIds: string[]): Promise<void>;
   /** Deletes every document the connection imported; returns how many. */

@@ -1,6 +1,6 @@
 import { connect, fromTimestamp, IngestionService, protoEnum } from "@engram/grpc";
 import type { Connection } from "../../domain/connection";
-import type { DocumentSink, ImportedDocument, ItemMetadata } from "../../app/sync-ports";
+import type { DocumentSink, ImportedDocument, SinkItem } from "../../app/sync-ports";
 
 const structValue = (v: string | number | boolean) =>
   typeof v === "string" ? { stringValue: v } : typeof v === "number" ? { numberValue: v } : { boolValue: v };
@@ -22,17 +22,7 @@ export class IngestionDocumentSink implements DocumentSink {
     this.client = connect(IngestionService, address, { deadlineMs: 120_000 });
   }
 
-  async put(
-    conn: Connection,
-    item: {
-      customId: string;
-      title?: string;
-      url?: string;
-      filepath?: string;
-      metadata?: ItemMetadata;
-      content: { bytes: Uint8Array; mimeType: string; fileName: string };
-    },
-  ): Promise<string> {
+  async put(conn: Connection, item: SinkItem): Promise<string> {
     const header = {
       context: { tenantId: conn.tenantId },
       namespace: conn.namespace,
