@@ -13,6 +13,8 @@ import {
   SYNC_RUN_STATUSES,
   type SyncErrorCode,
   type SyncRunStatus,
+  SYNC_TRIGGERS,
+  type SyncTrigger,
   TASK_TYPES,
   type TaskType,
 } from "@engram/kernel";
@@ -24,6 +26,7 @@ import type { MemoryRelation__Output } from "./gen/engram/memories/v1/MemoryRela
 import type { Provider__Output } from "./gen/engram/connections/v1/Provider";
 import type { SyncErrorCode__Output } from "./gen/engram/connections/v1/SyncErrorCode";
 import type { SyncRunStatus__Output } from "./gen/engram/connections/v1/SyncRunStatus";
+import type { SyncTrigger__Output } from "./gen/engram/connections/v1/SyncTrigger";
 
 /**
  * Conversions between the API's lower-case values and the proto enum names
@@ -59,4 +62,5 @@ export const protoEnum = {
   provider: enumMap<"PROVIDER", ConnectorProvider, Provider__Output>("PROVIDER", CONNECTOR_PROVIDERS),
   syncRunStatus: enumMap<"SYNC_RUN_STATUS", SyncRunStatus, SyncRunStatus__Output>("SYNC_RUN_STATUS", SYNC_RUN_STATUSES),
   syncErrorCode: enumMap<"SYNC_ERROR_CODE", SyncErrorCode, SyncErrorCode__Output>("SYNC_ERROR_CODE", SYNC_ERROR_CODES),
+  syncTrigger: enumMap<"SYNC_TRIGGER", SyncTrigger, SyncTrigger__Output>("SYNC_TRIGGER", SYNC_TRIGGERS),
 };

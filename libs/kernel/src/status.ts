@@ -35,6 +35,9 @@ export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "partial", "
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];
 export const SYNC_ERROR_CODES = ["auth_expired", "rate_limited", "plan_required", "provider_unavailable", "internal"] as const;
 export type SyncErrorCode = (typeof SYNC_ERROR_CODES)[number];
+/** What started a sync run. */
+export const SYNC_TRIGGERS = ["initial", "scheduled", "manual", "webhook"] as const;
+export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
 
 /** How a memory relates to another: a newer version, an extension, a derived fact. */
 export const MEMORY_RELATIONS = ["updates", "extends", "derives"] as const;

@@ -1,5 +1,5 @@
 import { answer, HTTPX_SITE, startStaticSite, type StaticSite, waitFor } from "@engram/testing";
-import { expectErrorBody, finishedRun, twoTenantStack } from "./helpers";
+import { expectErrorBody, finishedRun, type Run, twoTenantStack } from "./helpers";
 
 const KEY_A = "tenant-a-key-conn-0123456789abcdef";
 const KEY_B = "tenant-b-key-conn-0123456789abcdef";
@@ -9,7 +9,8 @@ const KEY_B = "tenant-b-key-conn-0123456789abcdef";
  * real static site (tests/fixtures/sites/httpx) served on loopback is
  * crawled into documents of the connection's container tag; a recrawl after
  * an edit and a deletion converges; deleting the connection deletes its
- * documents; another tenant sees none of it.
+ * documents; another tenant sees none of it. The connection's run history
+ * (an Engram extension) lists both syncs, newest first.
  */
 describe("web-crawler connection end to end", () => {
   let site: StaticSite;
@@ -64,10 +65,33 @@ describe("web-crawler connection end to end", () => {
     expect(second.status).toBe("succeeded");
     expect((await documents()).length).toBe(docs.length - 1);
 
+    // The run history (Engram extension): both syncs, newest first, each as lastSyncRun shows it.
+    const runs = await a("GET", `/v3/connections/${id}/runs`);
+    expect(runs.status).toBe(200);
+    const history = runs.body.runs as Run[];
+    expect(history).toHaveLength(2);
+    expect(history[0]).toEqual((await a("GET", `/v3/connections/${id}`)).body.lastSyncRun);
+    expect(history).toEqual([second, first]);
+    expect(history[0]!.startedAt > history[1]!.startedAt).toBe(true);
+    const one = await a("GET", `/v3/connections/${id}/runs?limit=1`);
+    expect(one.status).toBe(200);
+    expect(one.body.runs).toEqual([history[0]]);
+    for (const query of ["limit=0", "limit=abc", "foo=1"]) {
+      const r = await a("GET", `/v3/connections/${id}/runs?${query}`);
+      expect({ query, status: r.status }).toEqual({ query, status: 400 });
+      expectErrorBody(r.body);
+      expect(r.body.details).toEqual(expect.any(String));
+    }
+    // Another tenant's key: the connection is unknown to it.
+    const foreign = await b("GET", `/v3/connections/${id}/runs`);
+    expect(foreign.status).toBe(404);
+    expectErrorBody(foreign.body);
+
     // Deleting the connection deletes its documents.
     const deleted = await a("DELETE", `/v3/connections/${id}`);
     expect(deleted.body).toEqual({ id, provider: "web-crawler" });
     expect((await a("GET", `/v3/connections/${id}`)).status).toBe(404);
+    expect((await a("GET", `/v3/connections/${id}/runs`)).status).toBe(404);
     expect(await documents()).toEqual([]);
     expect((await a("GET", `/v3/documents/${docs[0]!.id}`)).status).toBe(404);
   });

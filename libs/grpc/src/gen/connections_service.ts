@@ -35,6 +35,8 @@ import type { ListConnectionResourcesRequest as _engram_connections_v1_ListConne
 import type { ListConnectionResourcesResponse as _engram_connections_v1_ListConnectionResourcesResponse, ListConnectionResourcesResponse__Output as _engram_connections_v1_ListConnectionResourcesResponse__Output } from './engram/connections/v1/ListConnectionResourcesResponse';
 import type { ListConnectionsRequest as _engram_connections_v1_ListConnectionsRequest, ListConnectionsRequest__Output as _engram_connections_v1_ListConnectionsRequest__Output } from './engram/connections/v1/ListConnectionsRequest';
 import type { ListConnectionsResponse as _engram_connections_v1_ListConnectionsResponse, ListConnectionsResponse__Output as _engram_connections_v1_ListConnectionsResponse__Output } from './engram/connections/v1/ListConnectionsResponse';
+import type { ListSyncRunsRequest as _engram_connections_v1_ListSyncRunsRequest, ListSyncRunsRequest__Output as _engram_connections_v1_ListSyncRunsRequest__Output } from './engram/connections/v1/ListSyncRunsRequest';
+import type { ListSyncRunsResponse as _engram_connections_v1_ListSyncRunsResponse, ListSyncRunsResponse__Output as _engram_connections_v1_ListSyncRunsResponse__Output } from './engram/connections/v1/ListSyncRunsResponse';
 import type { S3Credentials as _engram_connections_v1_S3Credentials, S3Credentials__Output as _engram_connections_v1_S3Credentials__Output } from './engram/connections/v1/S3Credentials';
 import type { SyncRun as _engram_connections_v1_SyncRun, SyncRun__Output as _engram_connections_v1_SyncRun__Output } from './engram/connections/v1/SyncRun';
 import type { WebCrawlerConfig as _engram_connections_v1_WebCrawlerConfig, WebCrawlerConfig__Output as _engram_connections_v1_WebCrawlerConfig__Output } from './engram/connections/v1/WebCrawlerConfig';
@@ -127,6 +129,8 @@ export interface ProtoGrpcType {
         ListConnectionResourcesResponse: MessageTypeDefinition<_engram_connections_v1_ListConnectionResourcesResponse, _engram_connections_v1_ListConnectionResourcesResponse__Output>
         ListConnectionsRequest: MessageTypeDefinition<_engram_connections_v1_ListConnectionsRequest, _engram_connections_v1_ListConnectionsRequest__Output>
         ListConnectionsResponse: MessageTypeDefinition<_engram_connections_v1_ListConnectionsResponse, _engram_connections_v1_ListConnectionsResponse__Output>
+        ListSyncRunsRequest: MessageTypeDefinition<_engram_connections_v1_ListSyncRunsRequest, _engram_connections_v1_ListSyncRunsRequest__Output>
+        ListSyncRunsResponse: MessageTypeDefinition<_engram_connections_v1_ListSyncRunsResponse, _engram_connections_v1_ListSyncRunsResponse__Output>
         Provider: EnumTypeDefinition
         S3Credentials: MessageTypeDefinition<_engram_connections_v1_S3Credentials, _engram_connections_v1_S3Credentials__Output>
         SyncErrorCode: EnumTypeDefinition

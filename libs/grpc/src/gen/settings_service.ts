@@ -37,6 +37,8 @@ import type { ListConnectionResourcesRequest as _engram_connections_v1_ListConne
 import type { ListConnectionResourcesResponse as _engram_connections_v1_ListConnectionResourcesResponse, ListConnectionResourcesResponse__Output as _engram_connections_v1_ListConnectionResourcesResponse__Output } from './engram/connections/v1/ListConnectionResourcesResponse';
 import type { ListConnectionsRequest as _engram_connections_v1_ListConnectionsRequest, ListConnectionsRequest__Output as _engram_connections_v1_ListConnectionsRequest__Output } from './engram/connections/v1/ListConnectionsRequest';
 import type { ListConnectionsResponse as _engram_connections_v1_ListConnectionsResponse, ListConnectionsResponse__Output as _engram_connections_v1_ListConnectionsResponse__Output } from './engram/connections/v1/ListConnectionsResponse';
+import type { ListSyncRunsRequest as _engram_connections_v1_ListSyncRunsRequest, ListSyncRunsRequest__Output as _engram_connections_v1_ListSyncRunsRequest__Output } from './engram/connections/v1/ListSyncRunsRequest';
+import type { ListSyncRunsResponse as _engram_connections_v1_ListSyncRunsResponse, ListSyncRunsResponse__Output as _engram_connections_v1_ListSyncRunsResponse__Output } from './engram/connections/v1/ListSyncRunsResponse';
 import type { OAuthApp as _engram_connections_v1_OAuthApp, OAuthApp__Output as _engram_connections_v1_OAuthApp__Output } from './engram/connections/v1/OAuthApp';
 import type { OAuthAppPatch as _engram_connections_v1_OAuthAppPatch, OAuthAppPatch__Output as _engram_connections_v1_OAuthAppPatch__Output } from './engram/connections/v1/OAuthAppPatch';
 import type { ResetOrganizationRequest as _engram_connections_v1_ResetOrganizationRequest, ResetOrganizationRequest__Output as _engram_connections_v1_ResetOrganizationRequest__Output } from './engram/connections/v1/ResetOrganizationRequest';
@@ -141,6 +143,8 @@ export interface ProtoGrpcType {
         ListConnectionResourcesResponse: MessageTypeDefinition<_engram_connections_v1_ListConnectionResourcesResponse, _engram_connections_v1_ListConnectionResourcesResponse__Output>
         ListConnectionsRequest: MessageTypeDefinition<_engram_connections_v1_ListConnectionsRequest, _engram_connections_v1_ListConnectionsRequest__Output>
         ListConnectionsResponse: MessageTypeDefinition<_engram_connections_v1_ListConnectionsResponse, _engram_connections_v1_ListConnectionsResponse__Output>
+        ListSyncRunsRequest: MessageTypeDefinition<_engram_connections_v1_ListSyncRunsRequest, _engram_connections_v1_ListSyncRunsRequest__Output>
+        ListSyncRunsResponse: MessageTypeDefinition<_engram_connections_v1_ListSyncRunsResponse, _engram_connections_v1_ListSyncRunsResponse__Output>
         OAuthApp: MessageTypeDefinition<_engram_connections_v1_OAuthApp, _engram_connections_v1_OAuthApp__Output>
         OAuthAppPatch: MessageTypeDefinition<_engram_connections_v1_OAuthAppPatch, _engram_connections_v1_OAuthAppPatch__Output>
         Provider: EnumTypeDefinition

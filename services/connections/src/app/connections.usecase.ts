@@ -16,7 +16,7 @@ import { type ConnectionRepository, connectionCredentialsContext } from "./conne
 import type { SecretSealer } from "./ports";
 import type { OAuthFlow } from "./oauth-flow";
 import { isOAuthConnector, type OAuthConnector } from "../domain/oauth";
-import type { SyncEngine, SyncOutcome } from "./sync-engine";
+import { type SyncEngine, type SyncOutcome, SYNC_RUNS_KEPT } from "./sync-engine";
 import type { DocumentSink, ImportedDocument } from "./sync-ports";
 
 /** What a create call gives: the new connection's fields, and where the user goes after consent. */
@@ -192,6 +192,18 @@ export class ConnectionsUseCases {
     const connection = await this.deps.repo.get(tenantId, connectionId);
     if (!connection) throw new NotFoundError(`connection ${connectionId} not found`);
     return { connection, lastRun: await this.deps.repo.lastRun(tenantId, connectionId) };
+  }
+
+  /**
+   * The connection's sync runs, newest first, at most `limit` (1 to
+   * SYNC_RUNS_KEPT: no more are kept). NotFoundError for an unknown
+   * connection or another tenant's, as `get`.
+   */
+  async runs(tenantId: string, connectionId: string, limit: number): Promise<SyncRun[]> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > SYNC_RUNS_KEPT) throw new InvalidArgumentError(`limit must be an integer from 1 to ${SYNC_RUNS_KEPT}`);
+    const connection = await this.deps.repo.get(tenantId, connectionId);
+    if (!connection) throw new NotFoundError(`connection ${connectionId} not found`);
+    return this.deps.repo.listRuns(tenantId, connectionId, limit);
   }
 
   async getByTags(tenantId: string, provider: string, containerTags: string[]): Promise<ConnectionWithRun> {

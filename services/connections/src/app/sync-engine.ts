@@ -27,6 +27,12 @@ export interface SyncEngineOptions {
   holder?: string;
 }
 
+/**
+ * How many sync runs of a connection are kept: after each run finishes, the
+ * older ones are removed (GET /v3/connections/{id}/runs shows what is left).
+ */
+export const SYNC_RUNS_KEPT = 100;
+
 export type SyncOutcome = { started: false; reason: "busy" | "not_syncable" } | { started: true; run: SyncRun };
 
 /**
@@ -150,6 +156,8 @@ export class SyncEngine {
     const finished = finishSyncRun(run, { documentsImported: imported, itemFailures: failures, failure }, clock.now().toISOString());
     try {
       run = await repo.finishRun(finished);
+      // Still under the lease: no other run of the connection starts meanwhile.
+      await this.pruneRuns(tenantId, connectionId, run.id);
       await repo.releaseLease(tenantId, connectionId, this.holder);
     } catch (err) {
       // A deleted connection took its runs and lease with it.
@@ -158,6 +166,15 @@ export class SyncEngine {
     }
     log.info({ status: run.status, imported, failed: failures.count, excluded }, "sync finished");
     return { started: true, run };
+  }
+
+  /** Keeps the newest SYNC_RUNS_KEPT runs of the connection; a failure is logged, never the run's. */
+  private async pruneRuns(tenantId: string, connectionId: string, runId: string): Promise<void> {
+    try {
+      await this.deps.repo.pruneRuns(tenantId, connectionId, SYNC_RUNS_KEPT);
+    } catch (err) {
+      this.deps.logger.warn({ err, connectionId, runId }, "could not prune the connection's old sync runs");
+    }
   }
 
   /**

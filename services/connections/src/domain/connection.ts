@@ -1,4 +1,4 @@
-import { FailedPreconditionError, InvalidArgumentError, type JsonObject, newId, SCOPE_PATTERN } from "@engram/kernel";
+import { FailedPreconditionError, InvalidArgumentError, type JsonObject, newId, SCOPE_PATTERN, SYNC_TRIGGERS, type SyncTrigger } from "@engram/kernel";
 import { itemsProblem } from "./settings";
 
 /**
@@ -406,9 +406,8 @@ export function compact<T extends object>(o: T): T {
 // Sync runs
 // ---------------------------------------------------------------------------
 
-/** What started a run (proto `SyncTrigger`). */
-export const SYNC_TRIGGERS = ["initial", "scheduled", "manual", "webhook"] as const;
-export type SyncTrigger = (typeof SYNC_TRIGGERS)[number];
+/** What started a run (proto `SyncTrigger`): the kernel's list, shared with the gateway. */
+export { SYNC_TRIGGERS, type SyncTrigger };
 
 /**
  * `running` until finished; then `succeeded` (every item applied),

@@ -2,7 +2,6 @@ import { ConnectionsService, fromStruct, implement, protoEnum, type ServiceImple
 import type { Connection as ConnectionMessage } from "@engram/grpc/src/gen/engram/connections/v1/Connection";
 import type { SyncRun as SyncRunMessage } from "@engram/grpc/src/gen/engram/connections/v1/SyncRun";
 import type { ConnectionStatus as ConnectionStatusMessage } from "@engram/grpc/src/gen/engram/connections/v1/ConnectionStatus";
-import type { SyncTrigger as SyncTriggerMessage } from "@engram/grpc/src/gen/engram/connections/v1/SyncTrigger";
 import type { ConnectionsUseCases, ConnectionWithRun } from "../app/connections.usecase";
 import type { ProviderEndpoints } from "../app/provider-endpoints.usecase";
 import type { ConnectionStatus, SyncRun } from "../domain/connection";
@@ -15,13 +14,6 @@ const STATUS: Record<ConnectionStatus, ConnectionStatusMessage> = {
   deleting: "CONNECTION_STATUS_DELETING",
 };
 
-const TRIGGER: Record<SyncRun["trigger"], SyncTriggerMessage> = {
-  initial: "SYNC_TRIGGER_INITIAL",
-  scheduled: "SYNC_TRIGGER_SCHEDULED",
-  manual: "SYNC_TRIGGER_MANUAL",
-  webhook: "SYNC_TRIGGER_WEBHOOK",
-};
-
 /** A run as the API reports it; a partial run's item failures are summed up in its error text. */
 function runToProto(r: SyncRun): SyncRunMessage {
   const failures = r.itemFailures.count ? `${r.itemFailures.count} item(s) failed, e.g. ${r.itemFailures.samples[0]?.reason ?? ""}` : undefined;
@@ -29,7 +21,7 @@ function runToProto(r: SyncRun): SyncRunMessage {
   return {
     id: r.id,
     status: protoEnum.syncRunStatus.to(r.status),
-    trigger: TRIGGER[r.trigger],
+    trigger: protoEnum.syncTrigger.to(r.trigger),
     errorCode: protoEnum.syncErrorCode.to(r.errorCode),
     ...(error !== undefined ? { error } : {}),
     startedAt: toTimestamp(r.startedAt),
@@ -119,6 +111,10 @@ export function connectionsGrpc(uc: ConnectionsUseCases, provider: ProviderEndpo
 
     async GetConnection(req) {
       return { connection: connectionToProto(await uc.get(tenantOf(req.context), req.connectionId)) };
+    },
+
+    async ListSyncRuns(req) {
+      return { runs: (await uc.runs(tenantOf(req.context), req.connectionId, req.limit)).map(runToProto) };
     },
 
     async GetConnectionByTags(req) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Clock } from "@engram/kernel";
 import { rootLogger } from "@engram/observability";
 import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
-import { SyncEngine } from "../../src/app/sync-engine";
+import { SYNC_RUNS_KEPT, SyncEngine } from "../../src/app/sync-engine";
 import type { Connector, ConnectorChange } from "../../src/app/sync-ports";
 import { MemorySink } from "./sync-helpers";
 import { type Connection, newConnection } from "../../src/domain/connection";
@@ -218,6 +218,43 @@ describe("SyncEngine", () => {
     const [x, y] = await Promise.all([engine.run("acme", c.id, "manual"), engine.run("acme", c.id, "scheduled")]);
     expect([x.started, y.started].sort()).toEqual([false, true]);
     expect(await engine.run("acme", c.id, "manual")).toMatchObject({ started: true });
+  });
+
+  it("keeps the newest SYNC_RUNS_KEPT runs of a connection once a run finishes, and leaves other connections' runs alone", async () => {
+    expect(SYNC_RUNS_KEPT).toBe(100);
+    const c = await connection();
+    const other = await connection();
+    const otherRun = await engine.run("acme", other.id, "initial");
+    const ids: string[] = [];
+    for (let i = 0; i < SYNC_RUNS_KEPT + 2; i++) {
+      const out = await engine.run("acme", c.id, i === 0 ? "initial" : "webhook");
+      if (!out.started) throw new Error(`run ${i} did not start: ${out.reason}`);
+      ids.push(out.run.id);
+    }
+    const kept = await repo.listRuns("acme", c.id, SYNC_RUNS_KEPT + 10);
+    expect(kept.map((r) => r.id)).toEqual(ids.slice(2).reverse());
+    expect(await repo.getRun("acme", ids[0]!)).toBeUndefined();
+    expect((await repo.lastRun("acme", c.id))?.id).toBe(ids.at(-1));
+    expect((await repo.listRuns("acme", other.id, 10)).map((r) => r.id)).toEqual([otherRun.started ? otherRun.run.id : ""]);
+  });
+
+  it("logs a failed prune and never fails the run for it (the lease is released as usual)", async () => {
+    const c = await connection();
+    connector.script = [page("a", "1")];
+    const prune = jest.spyOn(repo, "pruneRuns").mockRejectedValue(new Error("disk I/O error"));
+    const warn = jest.spyOn(log, "warn");
+    try {
+      const out = await engine.run("acme", c.id, "manual");
+      expect(out).toMatchObject({ started: true, run: { status: "succeeded", documentsImported: 1 } });
+      expect(prune).toHaveBeenCalledWith("acme", c.id, SYNC_RUNS_KEPT);
+      expect(warn).toHaveBeenCalledWith(expect.objectContaining({ connectionId: c.id }), "could not prune the connection's old sync runs");
+      expect(await repo.lastRun("acme", c.id)).toMatchObject({ status: "succeeded" });
+      // The lease was released: another replica can sync the connection at once.
+      expect(await repo.tryAcquireLease("acme", c.id, "another-replica", 60_000, new Date(now))).toBeDefined();
+    } finally {
+      prune.mockRestore();
+      warn.mockRestore();
+    }
   });
 
   it("ends the run without error when the connection is deleted under it", async () => {

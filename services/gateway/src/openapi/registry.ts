@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { filterConditionSchema, MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from "@engram/filters";
+import { SYNC_ERROR_CODES, SYNC_RUN_STATUSES, SYNC_TRIGGERS } from "@engram/kernel";
 import { CONTAINER_TAG_HEADER } from "../mcp/mcp.routes";
 import { containerTagMerge, containerTagPatch, mergeIdParam } from "../routes/container-tags.routes";
 import * as S from "../routes/schemas";
@@ -72,6 +73,32 @@ const V5List = z
   .object({ documents: z.array(z.unknown()), chunks: z.array(z.unknown()), memories: z.array(z.unknown()), pagination: Pagination })
   .meta({ description: "One page: the listed kind is filled, the other two arrays are empty" });
 
+const MemorySource = z
+  .object({
+    documentId: z.string(),
+    chunkPositions: z
+      .array(z.number().int())
+      .meta({ description: "0-based positions of the chunks the memory was formed from (GET /v3/documents/{id}/chunks)" }),
+  })
+  .meta({ id: "MemorySource", description: "Engram extension: where a memory came from, down to the chunk" });
+const MemoryEntry = z
+  .object({
+    id: z.string(),
+    memory: z.string(),
+    version: z.number().int(),
+    isLatest: z.boolean(),
+    isForgotten: z.boolean(),
+    isStatic: z.boolean(),
+    parentMemoryId: z.string().nullable(),
+    rootMemoryId: z.string().nullable(),
+    memoryRelations: z.record(z.string(), z.enum(["updates", "extends", "derives"])).nullable(),
+    history: z.array(z.unknown()).optional(),
+    documentIds: z.array(z.string()),
+    sources: z.array(MemorySource),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "MemoryEntry", description: "A memory with its versions, relations and provenance" });
+
 const namespace = { namespace: S.pathNamespace.meta({ description: "The container (namespace) of the operation", example: "user_123" }) };
 const documentId = { id: S.pathId.meta({ description: "The document's id or its caller id (customId)", example: "doc-api-rate-limits" }) };
 const provider = S.connectorProvider.meta({ description: "The provider" });
@@ -87,6 +114,18 @@ const ApiKey = z
     current: z.boolean().meta({ description: "Whether this is the key making the request" }),
   })
   .meta({ id: "ApiKey" });
+/** A sync run as presentSyncRun answers it (a connection's lastSyncRun, and GET /v3/connections/{connectionId}/runs). */
+const SyncRun = z
+  .object({
+    status: z.enum(SYNC_RUN_STATUSES),
+    errorCode: z.enum(SYNC_ERROR_CODES).nullable(),
+    error: z.string().nullable().meta({ description: "Why it failed, or how many items failed and the first reason" }),
+    startedAt: z.string().meta({ example: "2025-01-15T10:30:00.000Z" }),
+    completedAt: z.string().optional().meta({ description: "Absent while it runs", example: "2025-01-15T10:31:00.000Z" }),
+    documentsImported: z.number().int().meta({ description: "Engram extension: documents the run imported or re-imported" }),
+    trigger: z.enum(SYNC_TRIGGERS).nullable().meta({ description: "Engram extension: what started the run" }),
+  })
+  .meta({ id: "SyncRun" });
 const fileBinary = z.unknown().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The file's bytes" });
 
 /**
@@ -581,7 +620,7 @@ const OPERATIONS: Operation[] = [
     tag: "memories",
     description: "`containerTags` (or a single `containerTag`) is required.",
     body: { schema: S.v4ListMemories, example: { containerTags: ["user_123"], limit: "10", order: "desc", page: "1", sort: "createdAt" } },
-    ok: { description: "A page of memories", schema: z.object({ memoryEntries: z.array(z.unknown()), pagination: Pagination }) },
+    ok: { description: "A page of memories", schema: z.object({ memoryEntries: z.array(MemoryEntry), pagination: Pagination }) },
   },
   {
     method: "post",
@@ -776,6 +815,17 @@ const OPERATIONS: Operation[] = [
     params: { connectionId },
     query: S.resourcesQuery,
     ok: { description: "The provider's resources", schema: jsonObject("{resources: [...], total_count?}") },
+  },
+  {
+    method: "get",
+    path: "/v3/connections/{connectionId}/runs",
+    operationId: "getV3ConnectionsByConnectionIdRuns",
+    summary: "List a connection's sync runs",
+    tag: "connections",
+    description: `Engram extension (docs/api-decisions.md section 14): the connection's sync runs, newest first, each as its \`lastSyncRun\` shows it. The last ${S.SYNC_RUNS_MAX} runs of a connection are kept (older ones are removed as each run finishes). Another tenant's connection is answered as unknown (404).`,
+    params: { connectionId },
+    query: S.connectionRunsQuery,
+    ok: { description: "The runs, newest first", schema: z.object({ runs: z.array(SyncRun) }) },
   },
   {
     method: "post",

@@ -4,10 +4,11 @@ import { CONNECTOR_PROVIDERS, type ConnectorProvider, type JsonObject } from "@e
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
 import { HttpProblem } from "../http/errors";
-import { presentConnection, presentConnectionDocument } from "./presenters";
+import { presentConnection, presentConnectionDocument, presentSyncRun } from "./presenters";
 import {
   configureBody,
   connectionIdParam,
+  connectionRunsQuery,
   connectorProvider,
   createConnectionBody,
   deleteConnectionQuery,
@@ -53,6 +54,14 @@ export function connectionRoutes(b: Backends, opts: { defaultNamespace: string }
       req,
     );
     res.json({ resources: out.resources.map((x) => fromStruct(x) ?? {}), ...(out.totalCount !== undefined ? { total_count: out.totalCount } : {}) });
+  });
+
+  // Engram extension: the connection's sync runs, newest first (registered before GET /v3/connections/:connectionId, like the other sub-paths).
+  r.get("/v3/connections/:connectionId/runs", async (req, res) => {
+    const connectionId = connectionIdParam.parse(req.params.connectionId);
+    const { limit } = connectionRunsQuery.parse(req.query);
+    const out = await c.ListSyncRuns({ context: callContext(req), connectionId, limit }, req);
+    res.json({ runs: out.runs.map(presentSyncRun) });
   });
 
   r.post("/v3/connections/:connectionId/configure", async (req, res) => {

@@ -1,5 +1,6 @@
 import { fromStruct, fromTimestamp } from "@engram/grpc";
 import type { Connection__Output } from "@engram/grpc/src/gen/engram/connections/v1/Connection";
+import type { SyncRun__Output } from "@engram/grpc/src/gen/engram/connections/v1/SyncRun";
 import type { Document__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
 import type { ChunkEntry__Output } from "@engram/grpc/src/gen/engram/recall/v1/ChunkEntry";
 import type { Memory__Output } from "@engram/grpc/src/gen/engram/memories/v1/Memory";
@@ -209,6 +210,8 @@ export function presentMemoryEntry(m: Memory__Output, history?: Memory__Output[]
     temporalContext: temporalOf(m),
     ...(history ? { history: history.map(presentHistoryItem) } : {}),
     documentIds: m.documentIds,
+    // Engram extension: provenance down to the chunk (0-based positions in GET /v3/documents/{id}/chunks).
+    sources: m.sources.map((x) => ({ documentId: x.documentId, chunkPositions: x.chunkPositions })),
   };
 }
 
@@ -300,6 +303,20 @@ export function presentV3SearchResult(r: SearchV3Result__Output, include: { full
   };
 }
 
+/** A sync run: a connection's `lastSyncRun`, and each run of GET /v3/connections/{connectionId}/runs. */
+export function presentSyncRun(run: SyncRun__Output) {
+  return {
+    status: protoEnum.syncRunStatus.from(run.status) ?? "queued",
+    errorCode: protoEnum.syncErrorCode.from(run.errorCode) ?? null,
+    error: run.error ?? null,
+    startedAt: iso(run.startedAt),
+    ...(run.completedAt ? { completedAt: iso(run.completedAt) } : {}),
+    // Engram extensions (docs/api-decisions.md section 14): what the run imported so far, and what started it.
+    documentsImported: run.documentsImported ?? 0,
+    trigger: protoEnum.syncTrigger.from(run.trigger) ?? null,
+  };
+}
+
 /** A connection (list, get, by tags): optional fields left out when unset, as the OpenAPI description has them. */
 export function presentConnection(c: Connection__Output) {
   const run = c.lastSyncRun;
@@ -312,19 +329,7 @@ export function presentConnection(c: Connection__Output) {
     ...(c.expiresAt ? { expiresAt: iso(c.expiresAt) } : {}),
     metadata: fromStruct(c.metadata) ?? {},
     containerTags: c.containerTags.length ? c.containerTags : [c.namespace],
-    ...(run
-      ? {
-          lastSyncRun: {
-            status: protoEnum.syncRunStatus.from(run.status) ?? "queued",
-            errorCode: protoEnum.syncErrorCode.from(run.errorCode) ?? null,
-            error: run.error ?? null,
-            startedAt: iso(run.startedAt),
-            ...(run.completedAt ? { completedAt: iso(run.completedAt) } : {}),
-            // Engram extension (docs/api-decisions.md section 14): what the run imported so far.
-            documentsImported: run.documentsImported ?? 0,
-          },
-        }
-      : {}),
+    ...(run ? { lastSyncRun: presentSyncRun(run) } : {}),
   };
 }
 

@@ -567,6 +567,16 @@ export const resourcesQuery = z
     parent_id: z.string().max(1024).optional(),
   })
   .passthrough();
+/** Most sync runs a connection keeps (the connections service prunes the rest), so the most a page can hold. */
+export const SYNC_RUNS_MAX = 100;
+/** GET /v3/connections/{connectionId}/runs (Engram extension): how many of the newest runs; unknown parameters are 400. */
+export const connectionRunsQuery = z
+  .object({
+    limit: intLike("limit", 1, SYNC_RUNS_MAX)
+      .default(20)
+      .meta({ description: `How many of the newest runs to answer (1-${SYNC_RUNS_MAX})`, example: 20 }),
+  })
+  .strict();
 export const configureBody = z
   .object({
     resources: z.array(z.record(z.string().max(128), z.unknown()), { message: "resources must be an array of objects" }).max(1000),

@@ -30,6 +30,7 @@ describe("connection routes", () => {
       startedAt: toTimestamp("2026-01-02T04:00:00.000Z"),
       completedAt: toTimestamp("2026-01-02T04:01:00.000Z"),
       documentsImported: 7,
+      trigger: "SYNC_TRIGGER_SCHEDULED" as const,
     },
   };
 
@@ -48,6 +49,18 @@ describe("connection routes", () => {
           record("GetConnection", req);
           if (req.connectionId !== "conn_1") throw new NotFoundError(`connection ${req.connectionId} not found`);
           return { connection };
+        },
+        async ListSyncRuns(req) {
+          record("ListSyncRuns", req);
+          if (req.connectionId !== "conn_1") throw new NotFoundError(`connection ${req.connectionId} not found`);
+          const running = {
+            id: "run_2",
+            status: "SYNC_RUN_STATUS_RUNNING" as const,
+            trigger: "SYNC_TRIGGER_WEBHOOK" as const,
+            startedAt: toTimestamp("2026-01-02T05:00:00.000Z"),
+            documentsImported: 3,
+          };
+          return { runs: [running, connection.lastSyncRun].slice(0, req.limit) };
         },
         async DeleteConnection(req) {
           record("DeleteConnection", req);
@@ -142,6 +155,7 @@ describe("connection routes", () => {
         startedAt: "2026-01-02T04:00:00.000Z",
         completedAt: "2026-01-02T04:01:00.000Z",
         documentsImported: 7,
+        trigger: "scheduled",
       },
     });
     expect(second).toMatchObject({ id: "conn_2", email: "a@b.c", documentLimit: 50 });
@@ -155,6 +169,34 @@ describe("connection routes", () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: "connection conn_x not found" });
   });
+
+  it("lists a connection's sync runs, each presented as lastSyncRun is, 20 unless a limit is given", async () => {
+    const res = await call("GET", "/v3/connections/conn_1/runs");
+    expect(res.status).toBe(200);
+    const { runs } = (await res.json()) as { runs: Record<string, unknown>[] };
+    const listed = (await (await call("POST", "/v3/connections/list", {})).json()) as { lastSyncRun: unknown }[];
+    expect(runs).toEqual([
+      { status: "running", errorCode: null, error: null, startedAt: "2026-01-02T05:00:00.000Z", documentsImported: 3, trigger: "webhook" },
+      listed[0]!.lastSyncRun,
+    ]);
+    expect(seen[0]).toMatchObject({ rpc: "ListSyncRuns", request: { connectionId: "conn_1", limit: 20 } });
+    expect(((await (await call("GET", "/v3/connections/conn_1/runs?limit=1")).json()) as { runs: unknown[] }).runs).toHaveLength(1);
+    expect(seen.at(-1)!.request.limit).toBe(1);
+    expect((await call("GET", "/v3/connections/conn_1/runs?limit=100")).status).toBe(200);
+    const missing = await call("GET", "/v3/connections/conn_x/runs");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: "connection conn_x not found" });
+  });
+
+  it.each([["limit=0"], ["limit=101"], ["limit=abc"], ["limit=1.5"], ["limit=1&limit=2"], ["foo=1"]])(
+    "refuses the runs query %s with 400 and the API error body, without calling the service",
+    async (query) => {
+      const res = await call("GET", `/v3/connections/conn_1/runs?${query}`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error: expect.any(String), details: expect.any(String) });
+      expect(seen).toEqual([]);
+    },
+  );
 
   it("deletes by id (documents too unless deleteDocuments=false) or by provider and container tags", async () => {
     expect(await (await call("DELETE", "/v3/connections/conn_1")).json()).toEqual({ id: "conn_1", provider: "github" });

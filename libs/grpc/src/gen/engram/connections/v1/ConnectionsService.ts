@@ -26,6 +26,8 @@ import type { ListConnectionResourcesRequest as _engram_connections_v1_ListConne
 import type { ListConnectionResourcesResponse as _engram_connections_v1_ListConnectionResourcesResponse, ListConnectionResourcesResponse__Output as _engram_connections_v1_ListConnectionResourcesResponse__Output } from '../../../engram/connections/v1/ListConnectionResourcesResponse';
 import type { ListConnectionsRequest as _engram_connections_v1_ListConnectionsRequest, ListConnectionsRequest__Output as _engram_connections_v1_ListConnectionsRequest__Output } from '../../../engram/connections/v1/ListConnectionsRequest';
 import type { ListConnectionsResponse as _engram_connections_v1_ListConnectionsResponse, ListConnectionsResponse__Output as _engram_connections_v1_ListConnectionsResponse__Output } from '../../../engram/connections/v1/ListConnectionsResponse';
+import type { ListSyncRunsRequest as _engram_connections_v1_ListSyncRunsRequest, ListSyncRunsRequest__Output as _engram_connections_v1_ListSyncRunsRequest__Output } from '../../../engram/connections/v1/ListSyncRunsRequest';
+import type { ListSyncRunsResponse as _engram_connections_v1_ListSyncRunsResponse, ListSyncRunsResponse__Output as _engram_connections_v1_ListSyncRunsResponse__Output } from '../../../engram/connections/v1/ListSyncRunsResponse';
 
 /**
  * Links external platforms to the knowledge base and syncs their content into
@@ -237,6 +239,23 @@ export interface ConnectionsServiceClient extends grpc.Client {
   listConnections(argument: _engram_connections_v1_ListConnectionsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_connections_v1_ListConnectionsResponse__Output>): grpc.ClientUnaryCall;
   listConnections(argument: _engram_connections_v1_ListConnectionsRequest, callback: grpc.requestCallback<_engram_connections_v1_ListConnectionsResponse__Output>): grpc.ClientUnaryCall;
   
+  /**
+   * GET /v3/connections/{connectionId}/runs (Engram extension): the
+   * connection's sync runs, newest first (the last 100 are kept).
+   */
+  ListSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  ListSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  ListSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  ListSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  /**
+   * GET /v3/connections/{connectionId}/runs (Engram extension): the
+   * connection's sync runs, newest first (the last 100 are kept).
+   */
+  listSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  listSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  listSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  listSyncRuns(argument: _engram_connections_v1_ListSyncRunsRequest, callback: grpc.requestCallback<_engram_connections_v1_ListSyncRunsResponse__Output>): grpc.ClientUnaryCall;
+  
 }
 
 /**
@@ -317,6 +336,12 @@ export interface ConnectionsServiceHandlers extends grpc.UntypedServiceImplement
    */
   ListConnections: grpc.handleUnaryCall<_engram_connections_v1_ListConnectionsRequest__Output, _engram_connections_v1_ListConnectionsResponse>;
   
+  /**
+   * GET /v3/connections/{connectionId}/runs (Engram extension): the
+   * connection's sync runs, newest first (the last 100 are kept).
+   */
+  ListSyncRuns: grpc.handleUnaryCall<_engram_connections_v1_ListSyncRunsRequest__Output, _engram_connections_v1_ListSyncRunsResponse>;
+  
 }
 
 export interface ConnectionsServiceDefinition extends grpc.ServiceDefinition {
@@ -332,4 +357,5 @@ export interface ConnectionsServiceDefinition extends grpc.ServiceDefinition {
   ListConnectionDocuments: MethodDefinition<_engram_connections_v1_ListConnectionDocumentsRequest, _engram_connections_v1_ListConnectionDocumentsResponse, _engram_connections_v1_ListConnectionDocumentsRequest__Output, _engram_connections_v1_ListConnectionDocumentsResponse__Output>
   ListConnectionResources: MethodDefinition<_engram_connections_v1_ListConnectionResourcesRequest, _engram_connections_v1_ListConnectionResourcesResponse, _engram_connections_v1_ListConnectionResourcesRequest__Output, _engram_connections_v1_ListConnectionResourcesResponse__Output>
   ListConnections: MethodDefinition<_engram_connections_v1_ListConnectionsRequest, _engram_connections_v1_ListConnectionsResponse, _engram_connections_v1_ListConnectionsRequest__Output, _engram_connections_v1_ListConnectionsResponse__Output>
+  ListSyncRuns: MethodDefinition<_engram_connections_v1_ListSyncRunsRequest, _engram_connections_v1_ListSyncRunsResponse, _engram_connections_v1_ListSyncRunsRequest__Output, _engram_connections_v1_ListSyncRunsResponse__Output>
 }
