@@ -48,9 +48,10 @@ export function App() {
     return () => window.removeEventListener("popstate", onPop);
   }, []);
 
+  // A route may carry a query (`/documents/d_1?chunk=2`): the page reads it from the location, the route is the path.
   const navigate = useCallback((to: string) => {
     window.history.pushState(null, "", `${BASE}${to}`);
-    setRoute(to);
+    setRoute(to.split("?")[0]!);
     window.scrollTo(0, 0);
   }, []);
 

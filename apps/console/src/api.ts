@@ -72,9 +72,25 @@ export interface MemoryEntry {
   memoryRelations: Record<string, "updates" | "extends" | "derives"> | null;
   history?: HistoryItem[];
   documentIds: string[];
+  /** Engram extension: the source documents with the positions of the chunks the memory was formed from. */
+  sources?: { documentId: string; chunkPositions: number[] }[];
 }
 
 export type SearchMode = "memories" | "documents" | "hybrid";
+
+/** A document's metadata: flat values that search filters match. */
+export type Metadata = Record<string, string | number | boolean | string[]>;
+
+/** One condition of a search filter (OpenAPI `filters`). */
+export interface FilterCondition {
+  key: string;
+  value: string;
+  filterType?: "metadata" | "numeric" | "array_contains" | "string_contains";
+  numericOperator?: ">" | "<" | ">=" | "<=" | "=";
+  negate?: boolean;
+}
+
+export type Filters = { AND: FilterCondition[] } | { OR: FilterCondition[] };
 
 export interface SearchRequest {
   q: string;
@@ -83,6 +99,7 @@ export interface SearchRequest {
   containerTag?: string;
   rerank?: boolean;
   limit?: number;
+  filters?: Filters;
 }
 
 export interface SearchResult {
@@ -96,6 +113,8 @@ export interface SearchResult {
   /** A chunk result. */
   chunk?: string;
   documentId?: string;
+  /** A chunk result's document metadata. */
+  metadata?: Record<string, unknown> | null;
 }
 
 export interface ForgetCandidate {
@@ -127,6 +146,8 @@ export interface SyncRun {
   startedAt: string | null;
   completedAt?: string;
   documentsImported?: number;
+  /** What started it (Engram extension). */
+  trigger?: "initial" | "scheduled" | "manual" | "webhook" | null;
 }
 
 export interface Connection {
@@ -138,6 +159,16 @@ export interface Connection {
   metadata?: Record<string, unknown>;
   containerTags: string[];
   lastSyncRun?: SyncRun;
+}
+
+/** A repository a GitHub connection can read (`GET /v3/connections/{id}/resources`). */
+export interface RepositoryResource {
+  id: number;
+  name: string;
+  full_name?: string;
+  description?: string | null;
+  private?: boolean;
+  default_branch?: string;
 }
 
 export interface CreateConnectionRequest {
@@ -203,7 +234,8 @@ export function createApi(key: string) {
         order: "desc",
         ...(containerTag ? { containerTags: [containerTag] } : {}),
       }).then((r) => r.memories),
-    addDocument: (content: string, containerTag: string) => call<{ id: string; status: DocumentStatus }>("POST", "/v3/documents", { content, containerTag }),
+    addDocument: (content: string, containerTag: string, metadata?: Metadata) =>
+      call<{ id: string; status: DocumentStatus }>("POST", "/v3/documents", { content, containerTag, ...(metadata ? { metadata } : {}) }),
     getDocument: (id: string) => call<DocumentDetail>("GET", `/v3/documents/${encodeURIComponent(id)}`),
     deleteDocument: (id: string) => call<void>("DELETE", `/v3/documents/${encodeURIComponent(id)}`),
     chunks: (id: string) => call<{ chunks: Chunk[] }>("GET", `/v3/documents/${encodeURIComponent(id)}/chunks`).then((r) => r.chunks),
@@ -232,6 +264,18 @@ export function createApi(key: string) {
     /** Starts a sync of the provider's connections (of one container tag when given): 202, a plain-text answer. */
     importConnections: (provider: string, containerTags?: string[]) =>
       call<string>("POST", `/v3/connections/${encodeURIComponent(provider)}/import`, containerTags ? { containerTags } : {}, { text: true }),
+    /** The connection's sync runs, newest first (Engram extension; the last 100 are kept). */
+    connectionRuns: (id: string, limit = 20) =>
+      call<{ runs: SyncRun[] }>("GET", `/v3/connections/${encodeURIComponent(id)}/runs?limit=${limit}`).then((r) => r.runs),
+    /** What the connection can import from (GitHub: the account's repositories), one page. */
+    connectionResources: (id: string, page: number, perPage: number) =>
+      call<{ resources: RepositoryResource[]; total_count?: number }>(
+        "GET",
+        `/v3/connections/${encodeURIComponent(id)}/resources?page=${page}&per_page=${perPage}`,
+      ),
+    /** Replaces the connection's selection and starts its sync. */
+    configureConnection: (id: string, resources: Record<string, unknown>[]) =>
+      call<{ success: boolean; message: string; webhooksRegistered: number }>("POST", `/v3/connections/${encodeURIComponent(id)}/configure`, { resources }),
     deleteConnection: (id: string, deleteDocuments: boolean) =>
       call<{ id: string; provider: string }>("DELETE", `/v3/connections/${encodeURIComponent(id)}?deleteDocuments=${deleteDocuments}`),
     listKeys: () => call<{ keys: ApiKey[] }>("GET", "/v3/keys").then((r) => r.keys),
@@ -239,7 +283,12 @@ export function createApi(key: string) {
     createKey: (name: string) => call<ApiKey & { key: string }>("POST", "/v3/keys", { name }),
     revokeKey: (id: string) => call<ApiKey>("DELETE", `/v3/keys/${encodeURIComponent(id)}`),
     /** A file upload (multipart, `POST /v3/documents/file`) through XMLHttpRequest, for its upload progress. */
-    uploadFile(file: File, containerTag: string, onProgress: (loaded: number, total: number) => void): Promise<{ id: string; status: DocumentStatus }> {
+    uploadFile(
+      file: File,
+      containerTag: string,
+      onProgress: (loaded: number, total: number) => void,
+      metadata?: Metadata,
+    ): Promise<{ id: string; status: DocumentStatus }> {
       return new Promise((resolve, reject) => {
         const xhr = new XMLHttpRequest();
         xhr.open("POST", "/v3/documents/file");
@@ -252,6 +301,7 @@ export function createApi(key: string) {
         };
         const form = new FormData();
         form.append("containerTag", containerTag);
+        if (metadata) form.append("metadata", JSON.stringify(metadata));
         form.append("file", file, file.name);
         xhr.send(form);
       });

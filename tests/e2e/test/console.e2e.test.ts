@@ -1,7 +1,5 @@
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { consoleBrowser, describeBrowser, STORED_KEY } from "./console-browser";
 import { twoTenantStack } from "./helpers";
 
 /**
@@ -19,65 +17,16 @@ import { twoTenantStack } from "./helpers";
  * (CHROMIUM_PATH, default /usr/bin/chromium; `.ci/run` installs it).
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const REPO = path.resolve(__dirname, "../../..");
-const ARTIFACTS = path.join(REPO, "tests", "e2e", "artifacts", "console");
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`console browser tests skipped: no Chromium at ${CHROMIUM} (install the chromium package or set CHROMIUM_PATH)`);
-const describeBrowser = haveChromium ? describe : describe.skip;
-
 const KEY_A = "console-key-a-0123456789abcdef0123";
 const KEY_B = "console-key-b-0123456789abcdef0123";
 const TAG = "console_journey";
-/** Evaluated in the page (a string: this file is compiled without the DOM's types). */
-const STORED_KEY = "sessionStorage.getItem('engram.console.apiKey')";
 const TEXT = "user: I am Sarah and I was just promoted to VP of Product.\nuser: I live in Seattle and I go hiking in the Cascades every weekend.";
 
 describeBrowser("web console in Chromium", () => {
-  // Built on demand (when missing or older than its sources), so this file also runs alone.
-  beforeAll(() => {
-    execFileSync(process.execPath, [path.join(REPO, "scripts", "console-build.mjs")], { stdio: "inherit" });
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-  });
   const stack = twoTenantStack(KEY_A, KEY_B);
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
-  });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-  });
-
-  /** A fresh tab (own session storage) that records console errors and uncaught exceptions. */
-  async function openTab(): Promise<{ page: Page; errors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const errors: string[] = [];
-    page.on("console", (m) => {
-      if (m.type() === "error") errors.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-    return { page, errors };
-  }
-
-  /** The page rendered: its main landmark has text, the stylesheet applies; then a screenshot. */
-  async function renders(page: Page, name: string): Promise<void> {
-    const text = (await page.locator("main").innerText()).trim();
-    expect(text.length).toBeGreaterThan(10);
-    expect(await page.evaluate("getComputedStyle(document.querySelector('main')).maxWidth")).not.toBe("none");
-    const file = path.join(ARTIFACTS, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    expect(fs.statSync(file).size).toBeGreaterThan(5_000);
-  }
-
-  async function go(page: Page, label: string): Promise<void> {
-    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: label, exact: true }).click();
-    await page.getByRole("heading", { level: 1 }).filter({ hasText: label }).waitFor();
-  }
+  const browser = consoleBrowser();
+  const { openTab, renders, go } = browser;
+  const signIn = (page: Page, key: string) => browser.signIn(page, stack.engram.url, key);
 
   it("serves the console without a key, with a CSP that allows no inline script", async () => {
     for (const p of ["/console", "/console/", "/console/memories"]) {
@@ -175,12 +124,32 @@ describeBrowser("web console in Chromium", () => {
     await memory.click();
     const detail = page.getByRole("region", { name: "Memory", exact: true });
     await detail.getByRole("heading", { name: "Source documents" }).waitFor();
+    // Provenance down to the chunk: the source document, and the text of the chunk the memory came from.
+    const source = detail.getByRole("list", { name: "Provenance" }).locator(`li[data-document-id="${docId}"]`);
+    const quoted = source.locator("blockquote.source-chunk");
+    await quoted.filter({ hasText: "Seattle" }).first().waitFor();
+    const position = await quoted.first().getAttribute("data-chunk-position");
     await renders(page, "memories");
-    await detail.locator("a.mono").first().click();
+    await source.locator("a.mono").click();
     await page.getByRole("heading", { name: "Chunks" }).waitFor();
     await page.getByRole("region", { name: "Chunks" }).locator("pre").filter({ hasText: "Seattle" }).first().waitFor();
     await page.goBack();
     await page.getByRole("heading", { level: 1, name: "Memories" }).waitFor();
+    // The chunk link opens the document at that chunk, highlighted.
+    await page.locator("ul.memories li button").filter({ hasText: memoryText }).click();
+    await detail
+      .getByRole("link", { name: `Open chunk #${position} in its document` })
+      .first()
+      .click();
+    const highlighted = page.locator(`li.highlight[data-chunk-position="${position}"][aria-current="location"]`);
+    await highlighted.waitFor();
+    expect(await highlighted.innerText()).toContain("Seattle");
+    expect(page.url()).toContain(`/console/documents/${docId}?chunk=${position}`);
+    await renders(page, "document-chunk");
+    // And the document's memories lead back to the memory.
+    await page.getByRole("region", { name: "Memories formed from it" }).getByRole("link", { name: memoryText }).click();
+    await page.getByRole("heading", { level: 1, name: "Memories" }).waitFor();
+    await detail.getByText(memoryText, { exact: true }).waitFor();
 
     // Forget by topic: the dry run lists it and changes nothing, the confirmation forgets exactly that.
     await page.getByLabel("Topic", { exact: true }).fill("Seattle");
@@ -227,12 +196,107 @@ describeBrowser("web console in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
-  async function signIn(page: Page, key: string): Promise<void> {
-    await page.goto(`${stack.engram.url}/console`);
-    await page.getByLabel("API key", { exact: true }).fill(key);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
+  /** Adds a text document from the Documents page (with metadata when given) and waits for it to be done; its id. */
+  async function addText(page: Page, text: string, metadata?: string): Promise<string> {
+    await page.locator("#doc-text").fill(text);
+    if (metadata) await page.getByLabel("Metadata (optional JSON object)", { exact: true }).fill(metadata);
+    await page.getByRole("button", { name: "Add document" }).click();
+    const added = page.getByRole("status").filter({ hasText: "Added" });
+    await added.waitFor();
+    const id = /Added (d_\w+)/.exec(await added.innerText())![1]!;
+    await page.locator(`tr[data-document-id="${id}"] .status-done`).waitFor({ timeout: 30_000 });
+    return id;
   }
+
+  async function useTag(page: Page, tag: string): Promise<void> {
+    await page.getByLabel("Container tag", { exact: true }).fill(tag);
+    await page.getByLabel("Container tag", { exact: true }).press("Enter");
+  }
+
+  it("draws extends and derives relations, and filters search by metadata", async () => {
+    const { page, errors } = await openTab();
+    await signIn(page, KEY_A);
+
+    // Relations formed by the default (offline) formation: a later document's facts extend and derive from earlier ones.
+    await useTag(page, "console_relations");
+    await page.getByRole("heading", { name: "In console_relations" }).waitFor();
+    await addText(page, "user: Jamie is my best friend.");
+    await addText(page, "user: I got married to Jamie in June.");
+    await go(page, "Memories");
+    await page.locator("ul.memories li button").filter({ hasText: "is married to Jamie" }).click();
+    const graphList = page.getByRole("list", { name: "Graph as a list" }).locator("li");
+    await graphList.first().waitFor();
+    const drawn = (await graphList.allInnerTexts()).join("\n");
+    expect(drawn).toMatch(/derives .*best friend/);
+    expect(drawn).toMatch(/got married to Jamie.*· extends/);
+    expect(await page.locator(".graph-canvas").getAttribute("data-edge-count")).toBe("2");
+    await renders(page, "memory-relations");
+
+    // Metadata typed as JSON in the add form; anything but an object is refused before a request is sent.
+    await go(page, "Documents");
+    await useTag(page, "console_filters");
+    await page.locator("#doc-text").fill("This text is never added.");
+    await page.getByLabel("Metadata (optional JSON object)", { exact: true }).fill('["not", "an object"]');
+    await page.getByRole("button", { name: "Add document" }).click();
+    await page.getByRole("alert").filter({ hasText: "Invalid metadata" }).waitFor();
+    await page.getByLabel("Metadata (optional JSON object)", { exact: true }).fill("");
+    const alpha = await addText(page, "The launch checklist for the alpha team lives in the wiki.", '{"team": "alpha", "priority": 1}');
+    const beta = await addText(page, "The launch checklist for the beta team lives in the shared drive.", '{"team": "beta", "priority": 3}');
+    expect(await page.locator("tbody tr").count()).toBe(2);
+    await page.locator(`tr[data-document-id="${beta}"] a`).click();
+    await page.getByText('{"team":"beta","priority":3}').waitFor();
+
+    // The search playground: no filter finds both; each filter narrows to the documents it names.
+    await go(page, "Search");
+    await page.getByLabel("Query", { exact: true }).fill("launch checklist");
+    await page.getByLabel("Mode", { exact: true }).selectOption("documents");
+    await page.getByLabel("Threshold", { exact: true }).fill("0");
+    // Each answer is numbered: wait for the next one, not the one on the page.
+    let answers = 0;
+    const nextAnswer = async () => {
+      await page.getByRole("button", { name: /^Search/ }).click();
+      const section = page.locator(`section[data-mode="documents"][data-run="${++answers}"]`);
+      await section.waitFor();
+      return section;
+    };
+    const searchFor = async () => (await (await nextAnswer()).locator("li.result").allInnerTexts()).join("\n");
+    const both = await searchFor();
+    expect(both).toContain("alpha team");
+    expect(both).toContain("beta team");
+    await page.getByRole("button", { name: "Add filter" }).click();
+    await page.getByLabel("Key 1", { exact: true }).fill("team");
+    await page.getByLabel("Value 1", { exact: true }).fill("beta");
+    let found = await searchFor();
+    expect(found).toContain("beta team");
+    expect(found).not.toContain("alpha team");
+    expect(found).toContain('"team":"beta"');
+    await renders(page, "search-filters");
+    await page.getByLabel("Operator 1", { exact: true }).selectOption("not-equals");
+    found = await searchFor();
+    expect(found).toContain("alpha team");
+    expect(found).not.toContain("beta team");
+    // Two conditions, any of them: priority < 2 or team = beta, so both again; all of them: none.
+    await page.getByLabel("Operator 1", { exact: true }).selectOption("equals");
+    await page.getByRole("button", { name: "Add filter" }).click();
+    await page.getByLabel("Key 2", { exact: true }).fill("priority");
+    await page.getByLabel("Operator 2", { exact: true }).selectOption("<");
+    await page.getByLabel("Value 2", { exact: true }).fill("2");
+    await page.getByLabel("Match", { exact: true }).selectOption("OR");
+    found = await searchFor();
+    expect(found).toContain("alpha team");
+    expect(found).toContain("beta team");
+    await page.getByLabel("Match", { exact: true }).selectOption("AND");
+    await (await nextAnswer()).getByText("Nothing at or above the threshold").waitFor();
+    // A numeric filter given a word: the API's refusal is shown.
+    await page.getByLabel("Value 2", { exact: true }).fill("two");
+    await page.getByRole("button", { name: /^Search/ }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /number/ })
+      .waitFor();
+    expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([]);
+    expect(alpha).not.toBe(beta);
+  });
 
   it("manages keys, draws a memory's versions, runs and deletes a connection, changes settings", async () => {
     const { page, errors } = await openTab();
@@ -311,6 +375,16 @@ describeBrowser("web console in Chromium", () => {
     expect(rowText).toMatch(/robots\.txt is unreachable/);
     expect(rowText).toMatch(/0 documents imported/);
     await renders(page, "connections-run");
+    // A second run (Import now); the history lists both, newest first, each with its reason.
+    await connRow.getByRole("button", { name: "Import now" }).click();
+    await connRow.getByRole("button", { name: "History" }).click();
+    const history = page.getByRole("region", { name: `Sync history of ${connectionId}` });
+    await history.locator('li[data-run-status="failed"]').nth(1).waitFor({ timeout: 30_000 });
+    const runs = await history.locator("li").allInnerTexts();
+    expect(runs).toHaveLength(2);
+    for (const r of runs) expect(r).toMatch(/provider_unavailable[\s\S]*robots\.txt is unreachable/);
+    expect(await connRow.getByRole("button", { name: "History" }).getAttribute("aria-expanded")).toBe("true");
+    await renders(page, "connections-history-failed");
     await connRow.getByRole("button", { name: "Delete…" }).click();
     await connRow.getByRole("button", { name: "Delete connection" }).click();
     await page

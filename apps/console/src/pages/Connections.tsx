@@ -1,9 +1,13 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { type Connection, type CreateConnectionRequest, type Provider, PROVIDERS, type SyncRun } from "../api";
+import { type FormEvent, Fragment, useCallback, useEffect, useState } from "react";
+import { type Api, type Connection, type CreateConnectionRequest, type Provider, PROVIDERS, type RepositoryResource, type SyncRun } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, PageTitle, StatusBadge, formatDate } from "../ui";
+import { Empty, ErrorMessage, PageTitle, StatusBadge, formatDate, useSubmit } from "../ui";
 
 const OAUTH: ReadonlySet<string> = new Set(["github", "notion", "google-drive", "gmail", "onedrive"]);
+/** Providers that import nothing until resources are chosen (`/resources` + `/configure`). */
+const NEEDS_SELECTION: ReadonlySet<string> = new Set(["github"]);
+/** Repositories listed per page in the picker. */
+const RESOURCES_PER_PAGE = 30;
 const LABELS: Record<Provider, string> = {
   "web-crawler": "Web crawler",
   granola: "Granola",
@@ -35,6 +39,7 @@ function RunCell({ run }: { run?: SyncRun }) {
   return (
     <div className="run">
       <StatusBadge status={run.status} />
+      {run.trigger ? <span className="muted"> {run.trigger}</span> : null}
       {run.errorCode ? <span className="mono"> {run.errorCode}</span> : null}
       <div className="muted">
         {formatDate(run.startedAt)}
@@ -51,7 +56,12 @@ function oauthOutcome(): { notice?: string; failure?: string } {
   const q = new URLSearchParams(window.location.search);
   const id = q.get("connectionId");
   if (!id) return {};
-  if (q.get("success") === "true") return { notice: `Authorised ${id}: its first sync has started.` };
+  // Said once: a reload of the page does not repeat it.
+  window.history.replaceState(null, "", window.location.pathname);
+  if (q.get("success") === "true")
+    return {
+      notice: `Authorised ${id}: ${NEEDS_SELECTION.has(q.get("provider") ?? "") ? "choose what it imports to start its first sync" : "its first sync has started"}.`,
+    };
   return { failure: `The authorisation of ${id} did not complete: ${q.get("error") ?? "refused"}` };
 }
 
@@ -62,6 +72,9 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string | undefined>(outcome.notice);
   const [deleting, setDeleting] = useState<string>();
+  /** The row whose panel is open below it: its run history or its repository picker. */
+  const [panel, setPanel] = useState<{ id: string; kind: "history" | "resources" }>();
+  const togglePanel = (id: string, kind: "history" | "resources") => setPanel((p) => (p?.id === id && p.kind === kind ? undefined : { id, kind }));
   const [keepDocuments, setKeepDocuments] = useState(false);
   /** Poll a little after a create or an import even before a run shows up. */
   const [watchUntil, setWatchUntil] = useState(0);
@@ -155,54 +168,95 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
               </thead>
               <tbody>
                 {connections.map((c) => (
-                  <tr key={c.id} data-connection-id={c.id} data-run-status={c.lastSyncRun?.status ?? "none"}>
-                    <td>
-                      {LABELS[c.provider as Provider] ?? c.provider}
-                      {c.email ? <div>{c.email}</div> : null}
-                      {typeof c.metadata?.startUrl === "string" ? <div className="mono">{c.metadata.startUrl}</div> : null}
-                      <div className="muted mono">{c.id}</div>
-                    </td>
-                    <td>{c.containerTags.join(", ")}</td>
-                    <td>
-                      <RunCell run={c.lastSyncRun} />
-                    </td>
-                    <td>{formatDate(c.createdAt)}</td>
-                    <td>
-                      {deleting === c.id ? (
-                        <div className="stack confirm" role="group" aria-label={`Confirm deleting ${c.id}`}>
-                          <span>Delete this {c.provider} connection?</span>
-                          <label className="check">
-                            <input type="checkbox" checked={keepDocuments} onChange={(e) => setKeepDocuments(e.target.checked)} /> keep the documents it
-                            imported
-                          </label>
-                          <div className="row">
-                            <button type="button" className="danger" onClick={() => void remove(c)}>
-                              Delete connection
+                  <Fragment key={c.id}>
+                    <tr data-connection-id={c.id} data-run-status={c.lastSyncRun?.status ?? "none"}>
+                      <td>
+                        {LABELS[c.provider as Provider] ?? c.provider}
+                        {c.email ? <div>{c.email}</div> : null}
+                        {typeof c.metadata?.startUrl === "string" ? <div className="mono">{c.metadata.startUrl}</div> : null}
+                        <div className="muted mono">{c.id}</div>
+                      </td>
+                      <td>{c.containerTags.join(", ")}</td>
+                      <td>
+                        <RunCell run={c.lastSyncRun} />
+                      </td>
+                      <td>{formatDate(c.createdAt)}</td>
+                      <td>
+                        {deleting === c.id ? (
+                          <div className="stack confirm" role="group" aria-label={`Confirm deleting ${c.id}`}>
+                            <span>Delete this {c.provider} connection?</span>
+                            <label className="check">
+                              <input type="checkbox" checked={keepDocuments} onChange={(e) => setKeepDocuments(e.target.checked)} /> keep the documents it
+                              imported
+                            </label>
+                            <div className="row">
+                              <button type="button" className="danger" onClick={() => void remove(c)}>
+                                Delete connection
+                              </button>
+                              <button type="button" className="secondary" onClick={() => setDeleting(undefined)}>
+                                Cancel
+                              </button>
+                            </div>
+                          </div>
+                        ) : (
+                          <div className="row wrap">
+                            {NEEDS_SELECTION.has(c.provider) ? (
+                              <button
+                                type="button"
+                                aria-expanded={panel?.id === c.id && panel.kind === "resources"}
+                                aria-controls={`panel-${c.id}`}
+                                onClick={() => togglePanel(c.id, "resources")}
+                              >
+                                Choose repositories
+                              </button>
+                            ) : null}
+                            <button type="button" onClick={() => void importNow(c)} disabled={running(c.lastSyncRun)}>
+                              Import now
                             </button>
-                            <button type="button" className="secondary" onClick={() => setDeleting(undefined)}>
-                              Cancel
+                            <button
+                              type="button"
+                              className="secondary"
+                              aria-expanded={panel?.id === c.id && panel.kind === "history"}
+                              aria-controls={`panel-${c.id}`}
+                              onClick={() => togglePanel(c.id, "history")}
+                            >
+                              History
+                            </button>
+                            <button
+                              type="button"
+                              className="secondary"
+                              onClick={() => {
+                                setKeepDocuments(false);
+                                setDeleting(c.id);
+                              }}
+                            >
+                              Delete…
                             </button>
                           </div>
-                        </div>
-                      ) : (
-                        <div className="row">
-                          <button type="button" onClick={() => void importNow(c)} disabled={running(c.lastSyncRun)}>
-                            Import now
-                          </button>
-                          <button
-                            type="button"
-                            className="secondary"
-                            onClick={() => {
-                              setKeepDocuments(false);
-                              setDeleting(c.id);
-                            }}
-                          >
-                            Delete…
-                          </button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
+                        )}
+                      </td>
+                    </tr>
+                    {panel?.id === c.id ? (
+                      <tr className="panel-row">
+                        <td colSpan={5} id={`panel-${c.id}`}>
+                          {panel.kind === "history" ? (
+                            <RunHistory api={api} connection={c} />
+                          ) : (
+                            <RepositoryPicker
+                              api={api}
+                              connection={c}
+                              onConfigured={(msg) => {
+                                setPanel(undefined);
+                                setNotice(msg);
+                                setWatchUntil(Date.now() + 10_000);
+                                void load();
+                              }}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
                 ))}
               </tbody>
             </table>
@@ -237,14 +291,16 @@ function NewConnection({ api, containerTag, onCreated }: Pick<PageProps, "api" |
       ...(limit ? { documentLimit: Number(limit) } : {}),
       ...(fields.length ? { metadata } : {}),
       // OAuth: the provider's page sends the browser back here once the user has decided.
-      ...(OAUTH.has(provider) ? { redirectUrl: `${window.location.origin}/console/connections` } : {}),
+      ...(OAUTH.has(provider) ? { redirectUrl: `${window.location.origin}/console/connections?provider=${provider}` } : {}),
     };
     try {
       const out = await api.createConnection(provider, body);
       setValues({});
       if (OAUTH.has(provider) && out.authLink) {
+        // The provider's page, in this tab: its answer comes back to this page (redirectUrl), still signed in.
         setAuthLink({ provider, url: out.authLink });
-        onCreated(`Created ${out.id}: authorise it on ${LABELS[provider]}'s page to start importing.`);
+        onCreated(`Created ${out.id}: taking you to ${LABELS[provider]} to authorise it…`);
+        window.location.assign(out.authLink);
       } else {
         onCreated(`Created ${out.id}: its first sync has started.`);
       }
@@ -288,14 +344,16 @@ function NewConnection({ api, containerTag, onCreated }: Pick<PageProps, "api" |
             {busy ? "Creating…" : OAUTH.has(provider) ? `Connect ${LABELS[provider]}` : "Create connection"}
           </button>
           {OAUTH.has(provider) ? (
-            <p className="muted">You will authorise Engram on {LABELS[provider]}&apos;s own page (the server needs its OAuth application configured).</p>
+            <p className="muted">
+              You will authorise Engram on {LABELS[provider]}&apos;s own page, then come back here (the server needs its OAuth application configured).
+            </p>
           ) : null}
         </div>
       </form>
       {authLink ? (
         <p role="status">
-          <a className="button" href={authLink.url} target="_blank" rel="noopener noreferrer">
-            Authorise on {LABELS[authLink.provider as Provider] ?? authLink.provider} (opens a new tab)
+          <a className="button" href={authLink.url}>
+            Continue to {LABELS[authLink.provider as Provider] ?? authLink.provider}
           </a>
         </p>
       ) : null}
@@ -327,5 +385,110 @@ function FieldRow({
         onChange={(e) => onChange(e.target.value)}
       />
     </>
+  );
+}
+
+/** The connection's sync runs, newest first (the server keeps the last 100). */
+function RunHistory({ api, connection }: { api: Api; connection: Connection }) {
+  const [runs, setRuns] = useState<SyncRun[]>();
+  const [error, setError] = useState<unknown>();
+  const latest = connection.lastSyncRun;
+  // Loaded again when the last run changes (the list refreshes while a sync runs).
+  useEffect(() => {
+    api.connectionRuns(connection.id).then(setRuns, setError);
+  }, [api, connection.id, latest?.startedAt, latest?.status]);
+  return (
+    <section aria-label={`Sync history of ${connection.id}`}>
+      <h3>Sync history</h3>
+      <ErrorMessage error={error} />
+      {runs === undefined ? null : runs.length === 0 ? (
+        <Empty>No sync has run yet.</Empty>
+      ) : (
+        <ol className="list runs">
+          {runs.map((r, i) => (
+            <li key={`${r.startedAt ?? ""}-${i}`} data-run-status={r.status}>
+              <RunCell run={r} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/**
+ * GitHub imports only the repositories chosen here: the account's repositories, a page at a time; saving replaces the
+ * selection, registers push webhooks where it can and starts a sync.
+ */
+function RepositoryPicker({ api, connection, onConfigured }: { api: Api; connection: Connection; onConfigured: (msg: string) => void }) {
+  const [repos, setRepos] = useState<RepositoryResource[]>([]);
+  const [page, setPage] = useState(0);
+  const [more, setMore] = useState(false);
+  const [chosen, setChosen] = useState<Set<number>>(new Set());
+  const [loadError, setLoadError] = useState<unknown>();
+  const { busy, error, submit } = useSubmit();
+
+  const loadPage = useCallback(
+    (n: number) =>
+      api.connectionResources(connection.id, n, RESOURCES_PER_PAGE).then(
+        (out) => {
+          setRepos((r) => [...r, ...out.resources.filter((x) => !r.some((y) => y.id === x.id))]);
+          setPage(n);
+          setMore(out.total_count === undefined && out.resources.length === RESOURCES_PER_PAGE);
+        },
+        (err: unknown) => setLoadError(err),
+      ),
+    [api, connection.id],
+  );
+  useEffect(() => void loadPage(1), [loadPage]);
+
+  const save = submit(async () => {
+    const selection = repos
+      .filter((r) => chosen.has(r.id))
+      .map((r) => ({ id: r.id, name: r.full_name ?? r.name, ...(r.default_branch ? { defaultBranch: r.default_branch } : {}) }));
+    const out = await api.configureConnection(connection.id, selection);
+    onConfigured(`${out.message || `Configured ${selection.length} repositories`} (webhooks registered: ${out.webhooksRegistered}).`);
+  });
+
+  return (
+    <form aria-label={`Repositories of ${connection.id}`} onSubmit={(e) => void save(e)}>
+      <h3>Repositories to import</h3>
+      <p className="muted">Saving replaces the current selection and starts a sync.</p>
+      <ErrorMessage error={loadError} />
+      {page > 0 && repos.length === 0 && !loadError ? <Empty>This account cannot read any repository.</Empty> : null}
+      <fieldset className="repos">
+        <legend className="visually-hidden">Repositories</legend>
+        {repos.map((r) => (
+          <label key={r.id} className="check">
+            <input
+              type="checkbox"
+              checked={chosen.has(r.id)}
+              onChange={(e) =>
+                setChosen((c) => {
+                  const next = new Set(c);
+                  if (e.target.checked) next.add(r.id);
+                  else next.delete(r.id);
+                  return next;
+                })
+              }
+            />{" "}
+            {r.full_name ?? r.name}
+            {r.private ? <span className="badge">private</span> : null}
+            {r.description ? <span className="muted"> · {r.description}</span> : null}
+          </label>
+        ))}
+      </fieldset>
+      <div className="row">
+        {more ? (
+          <button type="button" className="secondary" onClick={() => void loadPage(page + 1)}>
+            More repositories
+          </button>
+        ) : null}
+        <button type="submit" disabled={busy || chosen.size === 0}>
+          {busy ? "Saving…" : `Import ${chosen.size} repositor${chosen.size === 1 ? "y" : "ies"}`}
+        </button>
+      </div>
+      <ErrorMessage error={error} />
+    </form>
   );
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { type Chunk, type DocumentDetail, type DocumentListItem, FINAL_STATUSES, type MemoryEntry } from "../api";
+import { ApiError, type Chunk, type DocumentDetail, type DocumentListItem, FINAL_STATUSES, type MemoryEntry, type Metadata } from "../api";
 import type { PageProps } from "../App";
 import { Empty, ErrorMessage, Link, PageTitle, StatusBadge, formatDate } from "../ui";
 
@@ -106,6 +106,20 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
   );
 }
 
+/** The metadata field: empty is none; anything but a JSON object is refused here, before a request is sent. */
+function parseMetadata(text: string): Metadata | undefined {
+  if (!text.trim()) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError(0, { error: "Invalid metadata", details: 'metadata must be a JSON object, like {"team": "platform"}' });
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new ApiError(0, { error: "Invalid metadata", details: "metadata must be a JSON object, not a list or a single value" });
+  return parsed as Metadata;
+}
+
 function AddDocument({ api, containerTag, onAdded }: Pick<PageProps, "api" | "containerTag"> & { onAdded: () => void }) {
   const [source, setSource] = useState<Source>("text");
   const [text, setText] = useState("");
@@ -115,6 +129,7 @@ function AddDocument({ api, containerTag, onAdded }: Pick<PageProps, "api" | "co
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [added, setAdded] = useState<string>();
+  const [metadataText, setMetadataText] = useState("");
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -122,17 +137,19 @@ function AddDocument({ api, containerTag, onAdded }: Pick<PageProps, "api" | "co
     setError(undefined);
     setAdded(undefined);
     try {
+      const metadata = parseMetadata(metadataText);
       let out;
       if (source === "file") {
         if (!file) return;
         setProgress({ loaded: 0, total: file.size });
-        out = await api.uploadFile(file, containerTag, (loaded, total) => setProgress({ loaded, total }));
+        out = await api.uploadFile(file, containerTag, (loaded, total) => setProgress({ loaded, total }), metadata);
       } else {
-        out = await api.addDocument(source === "url" ? url.trim() : text, containerTag);
+        out = await api.addDocument(source === "url" ? url.trim() : text, containerTag, metadata);
       }
       setAdded(`Added ${out.id} (${out.status}) to ${containerTag}.`);
       setText("");
       setUrl("");
+      setMetadataText("");
       onAdded();
     } catch (err) {
       setError(err);
@@ -176,6 +193,19 @@ function AddDocument({ api, containerTag, onAdded }: Pick<PageProps, "api" | "co
             ) : null}
           </>
         )}
+        <label htmlFor="doc-metadata">Metadata (optional JSON object)</label>
+        <textarea
+          id="doc-metadata"
+          rows={2}
+          className="mono"
+          placeholder='{"team": "platform", "priority": 2}'
+          aria-describedby="doc-metadata-help"
+          value={metadataText}
+          onChange={(e) => setMetadataText(e.target.value)}
+        />
+        <p id="doc-metadata-help" className="muted">
+          Strings, numbers, booleans or lists of strings; search filters match them.
+        </p>
         <div>
           <button type="submit" disabled={busy}>
             {busy ? "Adding…" : "Add document"}
@@ -192,7 +222,14 @@ function AddDocument({ api, containerTag, onAdded }: Pick<PageProps, "api" | "co
   );
 }
 
+/** `?chunk=N`: the chunk a memory's provenance points at, highlighted and scrolled to. */
+function chunkFromLocation(): number | undefined {
+  const v = new URLSearchParams(window.location.search).get("chunk");
+  return v !== null && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
 export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: string }) {
+  const [focusChunk] = useState(chunkFromLocation);
   const [doc, setDoc] = useState<DocumentDetail>();
   const [chunks, setChunks] = useState<Chunk[]>();
   const [memories, setMemories] = useState<MemoryEntry[]>();
@@ -249,6 +286,12 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
                 <dd>{doc.url}</dd>
               </>
             ) : null}
+            {doc.metadata && Object.keys(doc.metadata).length ? (
+              <>
+                <dt>Metadata</dt>
+                <dd className="mono">{JSON.stringify(doc.metadata)}</dd>
+              </>
+            ) : null}
             <dt>Added</dt>
             <dd>{formatDate(doc.createdAt)}</dd>
             <dt>Updated</dt>
@@ -271,11 +314,18 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
               <Empty>No memories were formed from this document.</Empty>
             ) : (
               <ul className="list">
-                {memories.map((m) => (
-                  <li key={m.id}>
-                    {m.memory} <span className="muted mono">{m.id}</span> {m.version > 1 ? <span className="badge">v{m.version}</span> : null}
-                  </li>
-                ))}
+                {memories.map((m) => {
+                  const positions = m.sources?.find((x) => x.documentId === doc.id)?.chunkPositions ?? [];
+                  return (
+                    <li key={m.id}>
+                      <Link to={`/memories?id=${encodeURIComponent(m.id)}`} navigate={navigate}>
+                        {m.memory}
+                      </Link>{" "}
+                      <span className="muted mono">{m.id}</span> {m.version > 1 ? <span className="badge">v{m.version}</span> : null}
+                      {positions.length ? <span className="muted"> · from chunk {positions.map((p) => `#${p}`).join(", ")}</span> : null}
+                    </li>
+                  );
+                })}
               </ul>
             )}
           </section>
@@ -286,7 +336,14 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
             ) : (
               <ol className="list">
                 {chunks.map((c) => (
-                  <li key={c.id} id={`chunk-${c.id}`}>
+                  <li
+                    key={c.id}
+                    id={`chunk-${c.position}`}
+                    data-chunk-position={c.position}
+                    className={c.position === focusChunk ? "highlight" : undefined}
+                    aria-current={c.position === focusChunk ? "location" : undefined}
+                    ref={c.position === focusChunk ? (el) => el?.scrollIntoView({ block: "center" }) : undefined}
+                  >
                     <span className="muted">
                       #{c.position} · {c.tokenCount} tokens · {c.type}
                     </span>

@@ -1,5 +1,5 @@
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useState } from "react";
-import type { ForgetMatchingResponse, MemoryEntry } from "../api";
+import type { Chunk, ForgetMatchingResponse, MemoryEntry } from "../api";
 import type { PageProps } from "../App";
 import { Empty, ErrorMessage, Link, PageTitle, formatDate } from "../ui";
 
@@ -10,7 +10,8 @@ export function MemoriesPage({ api, containerTag, navigate }: PageProps) {
   const [entries, setEntries] = useState<MemoryEntry[]>();
   const [error, setError] = useState<unknown>();
   const [includeForgotten, setIncludeForgotten] = useState(false);
-  const [openId, setOpenId] = useState<string>();
+  // `?id=m_…` (from a document's page) opens that memory.
+  const [openId, setOpenId] = useState<string | undefined>(() => new URLSearchParams(window.location.search).get("id") ?? undefined);
 
   const load = useCallback(
     () =>
@@ -125,15 +126,7 @@ function MemoryDetail({ memory: m, all, onOpen, api, containerTag, navigate, onF
       {m.documentIds.length === 0 ? (
         <Empty>Created directly through the API, not from a document.</Empty>
       ) : (
-        <ul className="list">
-          {m.documentIds.map((d) => (
-            <li key={d}>
-              <Link to={`/documents/${encodeURIComponent(d)}`} navigate={navigate} className="mono">
-                {d}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <Provenance api={api} memory={m} navigate={navigate} />
       )}
       <h3>Versions and relations</h3>
       {m.history?.length || relations.length || all.some((x) => x.memoryRelations?.[m.id]) ? (
@@ -160,6 +153,66 @@ function MemoryDetail({ memory: m, all, onOpen, api, containerTag, navigate, onF
       )}
       <ErrorMessage error={error} />
     </section>
+  );
+}
+
+/** Source documents shown with their chunks at most this many. */
+const PROVENANCE_DOCUMENTS = 5;
+
+/**
+ * Where the memory came from: each source document, linked, and the text of the chunks it was formed from, each
+ * linked to that chunk on the document's page. A document deleted since is said so.
+ */
+function Provenance({ api, memory, navigate }: Pick<PageProps, "api" | "navigate"> & { memory: MemoryEntry }) {
+  const sources = memory.sources ?? memory.documentIds.map((documentId) => ({ documentId, chunkPositions: [] as number[] }));
+  const [chunks, setChunks] = useState<Record<string, Chunk[] | "unavailable">>({});
+  useEffect(() => {
+    let cancelled = false;
+    for (const s of sources.slice(0, PROVENANCE_DOCUMENTS)) {
+      if (s.chunkPositions.length === 0) continue;
+      api.chunks(s.documentId).then(
+        (c) => !cancelled && setChunks((x) => ({ ...x, [s.documentId]: c })),
+        () => !cancelled && setChunks((x) => ({ ...x, [s.documentId]: "unavailable" })),
+      );
+    }
+    return () => {
+      cancelled = true;
+    };
+  }, [api, memory]);
+  return (
+    <ul className="list provenance" aria-label="Provenance">
+      {sources.map((s, i) => {
+        const loaded = chunks[s.documentId];
+        return (
+          <li key={s.documentId} data-document-id={s.documentId}>
+            <Link to={`/documents/${encodeURIComponent(s.documentId)}`} navigate={navigate} className="mono">
+              {s.documentId}
+            </Link>
+            {s.chunkPositions.length ? (
+              <span className="muted">
+                {" "}
+                · chunk{s.chunkPositions.length === 1 ? "" : "s"} {s.chunkPositions.map((p) => `#${p}`).join(", ")}
+              </span>
+            ) : null}
+            {i >= PROVENANCE_DOCUMENTS ? null : loaded === "unavailable" ? (
+              <p className="muted">This document is no longer available.</p>
+            ) : loaded ? (
+              s.chunkPositions.map((p) => {
+                const chunk = loaded.find((c) => c.position === p);
+                return (
+                  <blockquote key={p} className="source-chunk" data-chunk-position={p}>
+                    <pre className="content">{chunk ? chunk.content : "(this chunk was replaced when the document was processed again)"}</pre>
+                    <Link to={`/documents/${encodeURIComponent(s.documentId)}?chunk=${p}`} navigate={navigate}>
+                      Open chunk #{p} in its document
+                    </Link>
+                  </blockquote>
+                );
+              })
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -120,7 +120,7 @@ export function MemoryGraph({ memory, all, onSelect }: { memory: MemoryEntry; al
           },
         },
       ],
-      layout: { name: "breadthfirst", directed: true, padding: 16, spacingFactor: 1.1 },
+      layout: { name: "breadthfirst", directed: true, padding: 16, spacingFactor: 1.5 },
       userZoomingEnabled: false,
       boxSelectionEnabled: false,
       autoungrabify: true,
