@@ -6,15 +6,20 @@ import { twoTenantStack } from "./helpers";
  * The web console (apps/console, served by the gateway at /console) driven
  * in Debian's Chromium (headless) against an all-in-one stack: the main
  * journey (sign in, add a document, see it reach done, search it in every
- * mode, open a memory and its source document, forget it with a dry run
- * first, see it gone), a wrong key refused with the API's error, every page
- * rendering (its main landmark has text, the stylesheet applies) with no
- * console error; then the management pages: an API key created (its secret
- * works) and revoked (then refused), a memory's versions drawn as a graph, a
- * web-crawler connection with an unreachable start URL showing its run and
- * deleted, the chunk size changed in the settings form. Screenshots of each page go to tests/e2e/artifacts/console/.
- * Skipped with a printed reason when Chromium is not installed
- * (CHROMIUM_PATH, default /usr/bin/chromium; `.ci/run` installs it).
+ * mode, open a memory, its source document and the very chunk it came from,
+ * forget it with a dry run first, see it gone); a wrong key refused with the
+ * API's error; sign-in and navigation by keyboard alone; relations (extends,
+ * derives) formed by the default formation and drawn; metadata given on add
+ * and search narrowed by metadata filters; then the management pages: an API
+ * key created (its secret works) and revoked (then refused), a memory's
+ * versions drawn as a graph, a web-crawler connection with an unreachable
+ * start URL showing its runs and their history, then deleted, the settings
+ * form and the profile's buckets. Every page rendered is checked (its main
+ * landmark has text, the stylesheet applies, axe-core finds no WCAG A/AA
+ * violation, in the light and the dark scheme) with no console error, and
+ * screenshotted to tests/e2e/artifacts/console/. The OAuth round trip is in
+ * console-oauth.e2e.test.ts. Skipped with a printed reason when Chromium is
+ * not installed (CHROMIUM_PATH, default /usr/bin/chromium; `.ci/run` installs it).
  */
 
 const KEY_A = "console-key-a-0123456789abcdef0123";
@@ -57,6 +62,35 @@ describeBrowser("web console in Chromium", () => {
     await renders(page, "signin-refused");
     // The one error: the browser's own report of the refused call.
     expect(errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
+  it("signs in and moves between pages with the keyboard alone", async () => {
+    const { page, errors } = await openTab();
+    await page.goto(`${stack.engram.url}/console`);
+    // The key field has the focus first; Enter submits.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement && document.activeElement.id")).toBe(
+      await page.getByLabel("API key", { exact: true }).getAttribute("id"),
+    );
+    await page.keyboard.type(KEY_A);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
+    // Each page moves the focus to its heading (screen readers announce it).
+    const focused = "document.activeElement && document.activeElement.tagName + ':' + document.activeElement.textContent";
+    expect(await page.evaluate(focused)).toBe("H1:Documents");
+    // Back (Shift+Tab) into the navigation, to its Search link; Enter follows it; the focus is visible on the way.
+    for (let i = 0; i < 20 && (await page.evaluate(focused)) !== "A:Search"; i++) await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(focused)).toBe("A:Search");
+    expect(await page.evaluate("getComputedStyle(document.activeElement).outlineStyle")).not.toBe("none");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Search" }).waitFor();
+    expect(await page.evaluate(focused)).toBe("H1:Search");
+    // The skip link is the first stop of the page and leads to the content.
+    for (let i = 0; i < 20 && (await page.evaluate(focused)) !== "A:Skip to content"; i++) await page.keyboard.press("Shift+Tab");
+    expect(await page.evaluate(focused)).toBe("A:Skip to content");
+    await page.keyboard.press("Enter");
+    expect(page.url()).toMatch(/#main$/);
+    expect(errors).toEqual([]);
   });
 
   it("walks the main journey: sign in, add, done, search every mode, memory and source, forget, gone", async () => {
@@ -192,6 +226,11 @@ describeBrowser("web console in Chromium", () => {
     await go(page, "Documents");
     expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
     await renders(page, "documents-narrow");
+    // The dark scheme passes the same audit (contrast included).
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await go(page, "Search");
+    await renders(page, "search-dark");
 
     expect(errors).toEqual([]);
   });
@@ -431,6 +470,11 @@ describeBrowser("web console in Chromium", () => {
       profileBuckets: [{ key: "work", description: "job, employer, colleagues" }],
     });
     await renders(page, "settings-saved");
+    // The profile shows the new bucket (of the container tag in use).
+    await go(page, "Profile");
+    const bucket = page.getByRole("region", { name: "Buckets" });
+    await bucket.getByRole("heading", { level: 3, name: "work" }).waitFor();
+    await renders(page, "profile-buckets");
 
     expect(errors).toEqual([]);
   });
