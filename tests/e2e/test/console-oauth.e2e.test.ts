@@ -1,6 +1,6 @@
 import { FakeGitHub } from "@engram/testing";
 import { consoleBrowser, describeBrowser, STORED_KEY } from "./console-browser";
-import { fakeProviderStack } from "./helpers";
+import { fakeProviderStack, gitHubEnv } from "./helpers";
 
 const KEY_A = "console-oauth-key-a-0123456789abcdef";
 const KEY_B = "console-oauth-key-b-0123456789abcdef";
@@ -18,12 +18,7 @@ const TAG = "console_code";
  */
 describeBrowser("console: a GitHub connection through the provider's page", () => {
   const fake = new FakeGitHub();
-  const stack = fakeProviderStack(fake, KEY_A, KEY_B, (url) => ({
-    GITHUB_API_URL: url,
-    GITHUB_WEB_URL: url,
-    GITHUB_CLIENT_ID: fake.clientId,
-    GITHUB_CLIENT_SECRET: fake.clientSecret,
-  }));
+  const stack = fakeProviderStack(fake, KEY_A, KEY_B, gitHubEnv(fake));
   const { openTab, renders, go, signIn } = consoleBrowser();
 
   it("authorises on the provider's page, chooses repositories, syncs, shows the history, deletes", async () => {

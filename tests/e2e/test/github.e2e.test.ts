@@ -1,5 +1,5 @@
 import { FakeGitHub, waitFor } from "@engram/testing";
-import { documentChunks, expectErrorBody, fakeProviderStack, finishedRun, lastRun } from "./helpers";
+import { documentChunks, expectErrorBody, fakeProviderStack, finishedRun, gitHubEnv, lastRun } from "./helpers";
 
 const KEY_A = "tenant-a-key-github-0123456789abcdef";
 const KEY_B = "tenant-b-key-github-0123456789abcdef";
@@ -17,12 +17,7 @@ type Doc = { id: string };
  */
 describe("GitHub connection end to end", () => {
   const fake = new FakeGitHub();
-  const stack = fakeProviderStack(fake, KEY_A, KEY_B, (url) => ({
-    GITHUB_API_URL: url,
-    GITHUB_WEB_URL: url,
-    GITHUB_CLIENT_ID: fake.clientId,
-    GITHUB_CLIENT_SECRET: fake.clientSecret,
-  }));
+  const stack = fakeProviderStack(fake, KEY_A, KEY_B, gitHubEnv(fake));
   const { a, b, env } = stack;
 
   /** The connection's documents by filepath (owner/repo/path). */

@@ -1,5 +1,5 @@
 import net from "node:net";
-import { apiClient, type EngramProcess, startEngram, waitFor } from "@engram/testing";
+import { apiClient, type EngramProcess, type FakeGitHub, startEngram, waitFor } from "@engram/testing";
 
 export type Api = ReturnType<typeof apiClient>;
 
@@ -135,3 +135,11 @@ export function fakeProviderStack(
   afterAll(() => fake.stop());
   return Object.assign(stack, { env });
 }
+
+/** The stack's variables that point GitHub's endpoints and Engram's GitHub application at a FakeGitHub (for fakeProviderStack). */
+export const gitHubEnv = (fake: FakeGitHub) => (url: string) => ({
+  GITHUB_API_URL: url,
+  GITHUB_WEB_URL: url,
+  GITHUB_CLIENT_ID: fake.clientId,
+  GITHUB_CLIENT_SECRET: fake.clientSecret,
+});
