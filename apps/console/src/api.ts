@@ -18,6 +18,16 @@ export class ApiError extends Error {
   }
 }
 
+/** Items per page in the console's lists. */
+export const PAGE_SIZE = 50;
+
+/** A list's page (OpenAPI `Pagination`). */
+export interface Pagination {
+  currentPage: number;
+  totalItems: number;
+  totalPages: number;
+}
+
 export interface DocumentListItem {
   id: string;
   customId: string | null;
@@ -227,13 +237,15 @@ export function createApi(key: string) {
   return {
     /** A cheap authenticated call: resolves when the key is accepted. */
     checkKey: () => call<unknown>("POST", "/v3/documents/list", { limit: 1 }),
-    listDocuments: (containerTag?: string) =>
-      call<{ memories: DocumentListItem[] }>("POST", "/v3/documents/list", {
-        limit: 100,
+    /** One page of documents, newest first. */
+    listDocuments: (containerTag: string | undefined, page = 1) =>
+      call<{ memories: DocumentListItem[]; pagination: Pagination }>("POST", "/v3/documents/list", {
+        limit: PAGE_SIZE,
+        page,
         sort: "createdAt",
         order: "desc",
         ...(containerTag ? { containerTags: [containerTag] } : {}),
-      }).then((r) => r.memories),
+      }).then((r) => ({ items: r.memories, pagination: r.pagination })),
     addDocument: (content: string, containerTag: string, metadata?: Metadata) =>
       call<{ id: string; status: DocumentStatus }>("POST", "/v3/documents", { content, containerTag, ...(metadata ? { metadata } : {}) }),
     getDocument: (id: string) => call<DocumentDetail>("GET", `/v3/documents/${encodeURIComponent(id)}`),
@@ -247,10 +259,14 @@ export function createApi(key: string) {
     containerTags: () => call<ContainerTag[]>("GET", "/v3/container-tags/list"),
     search: (r: SearchRequest) =>
       call<{ results: SearchResult[]; total: number; timing: number }>("POST", "/v4/search", { ...r, include: { documents: true } }),
-    listMemories: (containerTag: string, includeForgotten: boolean) =>
-      call<{ memoryEntries: MemoryEntry[] }>("POST", "/v4/memories/list", { containerTags: [containerTag], limit: 100, includeForgotten }).then(
-        (r) => r.memoryEntries,
-      ),
+    /** One page of memories (latest versions with their history), newest first. */
+    listMemories: (containerTag: string, includeForgotten: boolean, page = 1) =>
+      call<{ memoryEntries: MemoryEntry[]; pagination: Pagination }>("POST", "/v4/memories/list", {
+        containerTags: [containerTag],
+        limit: PAGE_SIZE,
+        page,
+        includeForgotten,
+      }).then((r) => ({ items: r.memoryEntries, pagination: r.pagination })),
     forgetMemory: (id: string, containerTag: string, reason?: string) =>
       call<{ id: string; forgotten: boolean }>("DELETE", "/v4/memories", { id, containerTag, ...(reason ? { reason } : {}) }),
     forgetMatching: (b: { containerTag: string; query?: string; ids?: string[]; threshold?: number; dryRun: boolean }) =>

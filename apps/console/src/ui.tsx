@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
-import { ApiError } from "./api";
+import { ApiError, type Pagination } from "./api";
 
 /** The API's error body, as the API worded it. */
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -76,4 +76,23 @@ export function useSubmit() {
     }
   };
   return { busy, error, setError, submit };
+}
+
+/** Previous / next through a list's pages, with where the list stands; nothing when it fits on one page. */
+export function Pager({ pagination, onPage, label }: { pagination: Pagination | undefined; onPage: (page: number) => void; label: string }) {
+  if (!pagination || pagination.totalPages <= 1) return null;
+  const { currentPage: page, totalPages, totalItems } = pagination;
+  return (
+    <nav className="row pager" aria-label={label}>
+      <button type="button" className="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous page
+      </button>
+      <span aria-live="polite">
+        Page {page} of {totalPages} ({totalItems} in all)
+      </span>
+      <button type="button" className="secondary" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
+        Next page
+      </button>
+    </nav>
+  );
 }

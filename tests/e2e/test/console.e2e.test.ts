@@ -67,7 +67,8 @@ describeBrowser("web console in Chromium", () => {
   it("signs in and moves between pages with the keyboard alone", async () => {
     const { page, errors } = await openTab();
     await page.goto(`${stack.engram.url}/console`);
-    // The key field has the focus first; Enter submits.
+    await page.getByLabel("API key", { exact: true }).waitFor();
+    // The key field is the first stop; Enter submits.
     await page.keyboard.press("Tab");
     expect(await page.evaluate("document.activeElement && document.activeElement.id")).toBe(
       await page.getByLabel("API key", { exact: true }).getAttribute("id"),
@@ -90,6 +91,34 @@ describeBrowser("web console in Chromium", () => {
     expect(await page.evaluate(focused)).toBe("A:Skip to content");
     await page.keyboard.press("Enter");
     expect(page.url()).toMatch(/#main$/);
+    expect(errors).toEqual([]);
+  });
+
+  it("pages through a long document list", async () => {
+    const PAGES_TAG = "console_pages";
+    const batch = await stack.a("POST", "/v3/documents/batch", {
+      containerTag: PAGES_TAG,
+      documents: Array.from({ length: 51 }, (_, i) => ({ content: `Page test note number ${i + 1}.`, customId: `note-${i + 1}` })),
+    });
+    expect(batch.status).toBe(200);
+    const { page, errors } = await openTab();
+    await signIn(page, KEY_A);
+    await useTag(page, PAGES_TAG);
+    const pager = page.getByRole("navigation", { name: "Document pages" });
+    await pager.getByText("Page 1 of 2 (51 in all)").waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(50);
+    const notes = async () => (await page.locator("tbody tr td:first-child").allInnerTexts()).map((t) => /note-\d+/.exec(t)?.[0]);
+    const first = await notes();
+    expect(await pager.getByRole("button", { name: "Previous page" }).isDisabled()).toBe(true);
+    await pager.getByRole("button", { name: "Next page" }).click();
+    await pager.getByText("Page 2 of 2 (51 in all)").waitFor();
+    await page.locator("tbody tr").first().waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(1);
+    // The two pages hold every note once.
+    const all = [...first, ...(await notes())];
+    expect(new Set(all).size).toBe(51);
+    expect(all.every((n) => n !== undefined)).toBe(true);
+    await renders(page, "documents-page-2");
     expect(errors).toEqual([]);
   });
 

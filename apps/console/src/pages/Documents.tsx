@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { ApiError, type Chunk, type DocumentDetail, type DocumentListItem, FINAL_STATUSES, type MemoryEntry, type Metadata } from "../api";
+import { ApiError, type Chunk, type DocumentDetail, type DocumentListItem, FINAL_STATUSES, type MemoryEntry, type Metadata, type Pagination } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, Link, PageTitle, StatusBadge, formatDate } from "../ui";
+import { Empty, ErrorMessage, Link, PageTitle, Pager, StatusBadge, formatDate } from "../ui";
 
 const POLL_MS = 1000;
 const STATUSES = ["all", "queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"];
@@ -10,20 +10,24 @@ type Source = "text" | "url" | "file";
 
 export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
   const [docs, setDocs] = useState<DocumentListItem[]>();
+  const [pagination, setPagination] = useState<Pagination>();
+  const [page, setPage] = useState(1);
   const [error, setError] = useState<unknown>();
   const [status, setStatus] = useState("all");
   const [allTags, setAllTags] = useState(false);
+  useEffect(() => setPage(1), [containerTag, allTags]);
 
   const load = useCallback(
     () =>
-      api.listDocuments(allTags ? undefined : containerTag).then(
+      api.listDocuments(allTags ? undefined : containerTag, page).then(
         (d) => {
-          setDocs(d);
+          setDocs(d.items);
+          setPagination(d.pagination);
           setError(undefined);
         },
         (err: unknown) => setError(err),
       ),
-    [api, containerTag, allTags],
+    [api, containerTag, allTags, page],
   );
   useEffect(() => void load(), [load]);
 
@@ -47,7 +51,7 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
             {pending ? <span className="live"> · updating</span> : null}
           </h2>
           <div className="row">
-            <label htmlFor="status-filter">Status</label>
+            <label htmlFor="status-filter">{pagination && pagination.totalPages > 1 ? "Status (this page)" : "Status"}</label>
             <select id="status-filter" value={status} onChange={(e) => setStatus(e.target.value)}>
               {STATUSES.map((s) => (
                 <option key={s}>{s}</option>
@@ -101,6 +105,7 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
             </table>
           </div>
         )}
+        <Pager pagination={pagination} onPage={setPage} label="Document pages" />
       </section>
     </>
   );

@@ -1,7 +1,7 @@
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useState } from "react";
-import type { Chunk, ForgetMatchingResponse, MemoryEntry } from "../api";
+import type { Chunk, ForgetMatchingResponse, MemoryEntry, Pagination } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, Link, PageTitle, formatDate } from "../ui";
+import { Empty, ErrorMessage, Link, PageTitle, Pager, formatDate } from "../ui";
 
 // The graph library is most of the console's weight: loaded when a memory with versions or relations is opened.
 const MemoryGraph = lazy(() => import("./MemoryGraph").then((m) => ({ default: m.MemoryGraph })));
@@ -13,16 +13,20 @@ export function MemoriesPage({ api, containerTag, navigate }: PageProps) {
   // `?id=m_…` (from a document's page) opens that memory.
   const [openId, setOpenId] = useState<string | undefined>(() => new URLSearchParams(window.location.search).get("id") ?? undefined);
 
+  const [pagination, setPagination] = useState<Pagination>();
+  const [page, setPage] = useState(1);
+  useEffect(() => setPage(1), [containerTag, includeForgotten]);
   const load = useCallback(
     () =>
-      api.listMemories(containerTag, includeForgotten).then(
+      api.listMemories(containerTag, includeForgotten, page).then(
         (m) => {
-          setEntries(m);
+          setEntries(m.items);
+          setPagination(m.pagination);
           setError(undefined);
         },
         (err: unknown) => setError(err),
       ),
-    [api, containerTag, includeForgotten],
+    [api, containerTag, includeForgotten, page],
   );
   useEffect(() => void load(), [load]);
   const open = entries?.find((m) => m.id === openId);
@@ -60,6 +64,7 @@ export function MemoriesPage({ api, containerTag, navigate }: PageProps) {
               ))}
             </ul>
           )}
+          <Pager pagination={pagination} onPage={setPage} label="Memory pages" />
         </section>
         {open ? (
           <MemoryDetail
