@@ -242,6 +242,12 @@ describe("resolveDates", () => {
     ["Her birthday is on 2024-05-01", "Her birthday is on 2024-05-01", ["2024-05-01"]],
     ["I was born in May 1990", "I was born in May 1990", ["1990-05"]],
     ["We march on and sat down at 3pm", "We march on and sat down at 3pm", []],
+    // A month without its year: the past one in a past-tense sentence, the nearest one otherwise.
+    ["I moved to Denver in March", "I moved to Denver in March 2026", ["2026-03"]],
+    ["We got married in December", "We got married in December 2025", ["2025-12"]],
+    ["I'm flying to Lisbon in March", "I'm flying to Lisbon in March 2027", ["2027-03"]],
+    ["I finished the course and will graduate in March", "I finished the course and will graduate in March 2027", ["2027-03"]],
+    ["She started the job in November", "She started the job in November 2026", ["2026-11"]],
   ])("%s", (input, text, dates) => {
     const r = resolveDates(input, ref);
     expect(r.text).toBe(text);

@@ -37,6 +37,9 @@ const PREPOSITION_BEFORE = /\b(on|in|at|by|until|till|since|before|after|from|to
 const PAST_CUE =
   /\b(?:was|were|had|did|went|got|came|saw|met|moved|started|visited|finished|bought|told|said|left|took|made|ate|ran|flew|drove|celebrated|attended|[a-z]{3,}ed)\b/i;
 
+/** Words that put a sentence in the future, whatever else it says ("I'm excited to go in March"). */
+const FUTURE_CUE = /\b(?:will|shall|going to|gonna|plan(?:s|ning)? to|hope to|want to|next|upcoming|soon)\b|'ll\b/i;
+
 const pad = (n: number) => String(n).padStart(2, "0");
 const ymd = (y: number, m: number, d: number) => `${y}-${pad(m)}-${pad(d)}`;
 
@@ -53,8 +56,8 @@ const SEASON = /\b(last|this|next|past|coming)\s+(spring|summer|autumn|fall|wint
  * zone) and rewrites the relative ones as absolute dates: "yesterday" →
  * "on 2026-11-19", "last month" → "in October 2026", "next Friday" → "on
  * 2026-11-27", "two years ago" → "in 2024", "last summer" → "in summer 2026".
- * Explicit dates stay as written. Bare weekdays in a past-tense sentence
- * resolve to the previous occurrence. Time-only expressions ("at 3pm"),
+ * Explicit dates stay as written. Bare weekdays, and months without a year,
+ * in a past-tense sentence resolve to the previous occurrence. Time-only expressions ("at 3pm"),
  * durations ("for 10 years") and ambiguous words ("march", "sat") are
  * ignored.
  */
@@ -64,6 +67,7 @@ export function resolveDates(text: string, ref: DateReference): ResolvedDates {
   let dated = /\b(?:19|20)\d{2}\b/.test(text);
   const edits: { start: number; end: number; replacement: string }[] = [];
   const past = PAST_CUE.test(text);
+  const pastOnly = past && !FUTURE_CUE.test(text);
   const localNow = new Date(ref.instant.getTime() + ref.offsetMinutes * 60_000);
   const nowY = localNow.getUTCFullYear();
 
@@ -92,6 +96,9 @@ export function resolveDates(text: string, ref: DateReference): ResolvedDates {
     let m = known.get("month") ?? 1;
     let d = known.get("day") ?? 1;
     const relative = RELATIVE.test(phrase) || (!hasYear && !hasMonth && /\b(?:today|tonight|morning|afternoon|evening)\b/i.test(phrase));
+    // A month without its year in a past-tense sentence is the last one ("moved there in March", said in
+    // November, is this year's March, not next year's, which chrono's nearest-date guess would give).
+    if (pastOnly && hasMonth && !hasYear && !relative && Date.UTC(y, m - 1, d) > Date.UTC(nowY, localNow.getUTCMonth(), localNow.getUTCDate())) y -= 1;
     // A bare weekday in a past-tense sentence is the previous one ("I saw him on Monday").
     if (WEEKDAY_FULL.test(phrase.trim()) && past) {
       const candidate = Date.UTC(y, m - 1, d);
