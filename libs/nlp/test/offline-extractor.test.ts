@@ -152,6 +152,13 @@ Omar: Hey Nadia! How have you been?`);
   it("is deterministic", () => {
     expect(facts(chat)).toEqual(facts(chat));
   });
+
+  it("leaves a self-introduction out of the turn it opens (no 'Sarah is Sarah')", () => {
+    const fs = contents(facts("user: I am Sarah and I was just promoted to VP of Product."));
+    expect(fs).toContain("The user's name is Sarah.");
+    expect(fs).toContain("Sarah was just promoted to VP of Product. (Sarah, 20 November 2026)");
+    expect(fs.join(" ")).not.toMatch(/Sarah is Sarah/);
+  });
 });
 
 describe("OfflineFactExtractor: prose", () => {

@@ -18,6 +18,21 @@ const TAG_QUESTION = /,\s*(?:right|isn't (?:it|that)|aren't (?:they|we)|don't (?
 const GREETING =
   /^(?:(?:so |really )?(?:good|nice|great|lovely) to (?:see|hear from|meet|talk to|chat with) \S+|long time no see|how (?:are|have) you(?: been)?)[!.\s]*$/i;
 
+const escapeRegExp = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * "I am Sarah and I was promoted", rewritten in the third person, reads "Sarah is Sarah and Sarah was
+ * promoted": the introduction says nothing (the name is its own fact), so it goes, with the sentence
+ * when that was all of it.
+ */
+function dropSelfIntroduction(text: string, name: string): string {
+  const intro = new RegExp(`^(?:${escapeRegExp(name)})\\s+(?:is|am)\\s+(?:${escapeRegExp(name)})\\b\\s*(?:,\\s*)?(?:(?:and|but|so)\\s+)?`, "i");
+  const m = intro.exec(text);
+  if (!m) return text;
+  const rest = text.slice(m[0].length).trim();
+  return rest ? `${rest.charAt(0).toUpperCase()}${rest.slice(1)}` : "";
+}
+
 /** A sentence that only addresses someone ("Mel!", "Caroline."). */
 function isVocative(x: string): boolean {
   const words = x.replace(/[!.,\s]+$/, "").split(/\s+/);
@@ -60,7 +75,7 @@ export function turnMemory(turn: Turn, tu: readonly Unit[], state: State): Extra
       .replace(/\s+([,.!?;:])/g, "$1")
       .trim()
       .replace(/!+(["')\]]*)$/, ".$1");
-    text = text.replace(/[.]+$/, "").replace(TRAILING_FILLER, "");
+    text = dropSelfIntroduction(text.replace(/[.]+$/, "").replace(TRAILING_FILLER, ""), u.speaker.name);
     if (!text) continue;
     if (!/[.!?]["')\]]*$/.test(text)) text += ".";
     kept.push(`${text.charAt(0).toUpperCase()}${text.slice(1)}`);
