@@ -168,6 +168,8 @@ export interface Connection {
   createdAt: string | null;
   metadata?: Record<string, unknown>;
   containerTags: string[];
+  /** Engram extension: where the connection stands. */
+  status?: "pending_authorization" | "active" | "auth_expired" | "expired" | "deleting" | null;
   lastSyncRun?: SyncRun;
 }
 

@@ -5,6 +5,8 @@ import {
   DREAMING_MODES,
   CONNECTOR_PROVIDERS,
   type ConnectorProvider,
+  CONNECTION_STATUSES,
+  type ConnectionStatus,
   MEMORY_RELATIONS,
   type MemoryRelationKind,
   SOURCE_KINDS,
@@ -24,6 +26,7 @@ import type { TaskType__Output } from "./gen/engram/common/v1/TaskType";
 import type { SourceKind__Output } from "./gen/engram/ingestion/v1/SourceKind";
 import type { MemoryRelation__Output } from "./gen/engram/memories/v1/MemoryRelation";
 import type { Provider__Output } from "./gen/engram/connections/v1/Provider";
+import type { ConnectionStatus__Output } from "./gen/engram/connections/v1/ConnectionStatus";
 import type { SyncErrorCode__Output } from "./gen/engram/connections/v1/SyncErrorCode";
 import type { SyncRunStatus__Output } from "./gen/engram/connections/v1/SyncRunStatus";
 import type { SyncTrigger__Output } from "./gen/engram/connections/v1/SyncTrigger";
@@ -62,5 +65,6 @@ export const protoEnum = {
   provider: enumMap<"PROVIDER", ConnectorProvider, Provider__Output>("PROVIDER", CONNECTOR_PROVIDERS),
   syncRunStatus: enumMap<"SYNC_RUN_STATUS", SyncRunStatus, SyncRunStatus__Output>("SYNC_RUN_STATUS", SYNC_RUN_STATUSES),
   syncErrorCode: enumMap<"SYNC_ERROR_CODE", SyncErrorCode, SyncErrorCode__Output>("SYNC_ERROR_CODE", SYNC_ERROR_CODES),
+  connectionStatus: enumMap<"CONNECTION_STATUS", ConnectionStatus, ConnectionStatus__Output>("CONNECTION_STATUS", CONNECTION_STATUSES),
   syncTrigger: enumMap<"SYNC_TRIGGER", SyncTrigger, SyncTrigger__Output>("SYNC_TRIGGER", SYNC_TRIGGERS),
 };

@@ -30,6 +30,10 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 export const CONNECTOR_PROVIDERS = ["google-drive", "gmail", "notion", "onedrive", "github", "granola", "web-crawler", "s3"] as const;
 export type ConnectorProvider = (typeof CONNECTOR_PROVIDERS)[number];
 
+/** A connection's state (see the connections domain for what moves it). */
+export const CONNECTION_STATUSES = ["pending_authorization", "active", "auth_expired", "expired", "deleting"] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
 /** A connection's last sync run, as the API reports it. */
 export const SYNC_RUN_STATUSES = ["queued", "running", "succeeded", "partial", "failed"] as const;
 export type SyncRunStatus = (typeof SYNC_RUN_STATUSES)[number];

@@ -91,7 +91,15 @@ describeBrowser("console: a GitHub connection through the provider's page", () =
     await page.getByRole("button", { name: "Connect GitHub" }).click();
     const failed = page.getByRole("alert").filter({ hasText: /did not complete: access_denied/ });
     await failed.waitFor();
+    // The refused connection is listed as waiting, with what to do about it.
+    const refusedId = /authorisation of (n_\w+)/.exec(await failed.innerText())![1]!;
+    const refusedRow = page.locator(`tr[data-connection-id="${refusedId}"]`);
+    await refusedRow.getByText("pending_authorization").waitFor();
+    expect(await refusedRow.innerText()).toMatch(/delete it and connect again/);
     await renders(page, "connections-oauth-denied");
+    await refusedRow.getByRole("button", { name: "Delete…" }).click();
+    await refusedRow.getByRole("button", { name: "Delete connection" }).click();
+    await refusedRow.waitFor({ state: "detached" });
 
     // Delete the authorised connection (keeping nothing): its documents go with it.
     await row.getByRole("button", { name: "Delete…" }).click();

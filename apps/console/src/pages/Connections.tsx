@@ -32,6 +32,8 @@ const FIELDS: Partial<Record<Provider, { name: string; label: string; required?:
   ],
 };
 
+/** Only an active connection syncs (a server that does not say is taken at its word). */
+const syncable = (c: Connection) => !c.status || c.status === "active";
 const running = (r?: SyncRun) => r?.status === "queued" || r?.status === "running";
 
 function RunCell({ run }: { run?: SyncRun }) {
@@ -47,6 +49,24 @@ function RunCell({ run }: { run?: SyncRun }) {
         {run.documentsImported !== undefined ? ` · ${run.documentsImported} document${run.documentsImported === 1 ? "" : "s"} imported` : ""}
       </div>
       {run.error ? <div className="error-text">{run.error}</div> : null}
+    </div>
+  );
+}
+
+/** What the status means for the user, when it is not simply active. */
+const STATUS_HELP: Record<string, string> = {
+  pending_authorization: "Waiting for authorisation on the provider's page. A refused or abandoned authorisation leaves it here: delete it and connect again.",
+  auth_expired: "The provider no longer accepts its authorisation (revoked or expired): delete it and connect again.",
+  expired: "Expired: it no longer syncs.",
+  deleting: "Being deleted.",
+};
+
+function ConnectionState({ connection: c }: { connection: Connection }) {
+  if (!c.status || c.status === "active") return null;
+  return (
+    <div className="connection-state">
+      <StatusBadge status={c.status} />
+      <div className="muted">{STATUS_HELP[c.status]}</div>
     </div>
   );
 }
@@ -175,6 +195,7 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
                         {c.email ? <div>{c.email}</div> : null}
                         {typeof c.metadata?.startUrl === "string" ? <div className="mono">{c.metadata.startUrl}</div> : null}
                         <div className="muted mono">{c.id}</div>
+                        <ConnectionState connection={c} />
                       </td>
                       <td>{c.containerTags.join(", ")}</td>
                       <td>
@@ -200,7 +221,7 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
                           </div>
                         ) : (
                           <div className="row wrap">
-                            {NEEDS_SELECTION.has(c.provider) ? (
+                            {NEEDS_SELECTION.has(c.provider) && syncable(c) ? (
                               <button
                                 type="button"
                                 aria-expanded={panel?.id === c.id && panel.kind === "resources"}
@@ -210,9 +231,11 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
                                 Choose repositories
                               </button>
                             ) : null}
-                            <button type="button" onClick={() => void importNow(c)} disabled={running(c.lastSyncRun)}>
-                              Import now
-                            </button>
+                            {syncable(c) ? (
+                              <button type="button" onClick={() => void importNow(c)} disabled={running(c.lastSyncRun)}>
+                                Import now
+                              </button>
+                            ) : null}
                             <button
                               type="button"
                               className="secondary"

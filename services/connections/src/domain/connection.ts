@@ -1,4 +1,14 @@
-import { FailedPreconditionError, InvalidArgumentError, type JsonObject, newId, SCOPE_PATTERN, SYNC_TRIGGERS, type SyncTrigger } from "@engram/kernel";
+import {
+  CONNECTION_STATUSES,
+  type ConnectionStatus,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  type JsonObject,
+  newId,
+  SCOPE_PATTERN,
+  SYNC_TRIGGERS,
+  type SyncTrigger,
+} from "@engram/kernel";
 import { itemsProblem } from "./settings";
 
 /**
@@ -74,8 +84,7 @@ export const CONNECTION_LIMITS = {
  * and a connection whose provider is down stays `active` and is retried on
  * the schedule. Revocation is `auth_expired`, as the proto defines it.
  */
-export const CONNECTION_STATUSES = ["pending_authorization", "active", "auth_expired", "expired", "deleting"] as const;
-export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+export { CONNECTION_STATUSES, type ConnectionStatus };
 
 /**
  * What moves a connection between states:

@@ -1,18 +1,9 @@
 import { ConnectionsService, fromStruct, implement, protoEnum, type ServiceImplementation, tenantOf, toStruct, toTimestamp } from "@engram/grpc";
 import type { Connection as ConnectionMessage } from "@engram/grpc/src/gen/engram/connections/v1/Connection";
 import type { SyncRun as SyncRunMessage } from "@engram/grpc/src/gen/engram/connections/v1/SyncRun";
-import type { ConnectionStatus as ConnectionStatusMessage } from "@engram/grpc/src/gen/engram/connections/v1/ConnectionStatus";
 import type { ConnectionsUseCases, ConnectionWithRun } from "../app/connections.usecase";
 import type { ProviderEndpoints } from "../app/provider-endpoints.usecase";
-import type { ConnectionStatus, SyncRun } from "../domain/connection";
-
-const STATUS: Record<ConnectionStatus, ConnectionStatusMessage> = {
-  pending_authorization: "CONNECTION_STATUS_PENDING_AUTHORIZATION",
-  active: "CONNECTION_STATUS_ACTIVE",
-  auth_expired: "CONNECTION_STATUS_AUTH_EXPIRED",
-  expired: "CONNECTION_STATUS_EXPIRED",
-  deleting: "CONNECTION_STATUS_DELETING",
-};
+import type { SyncRun } from "../domain/connection";
 
 /** A run as the API reports it; a partial run's item failures are summed up in its error text. */
 function runToProto(r: SyncRun): SyncRunMessage {
@@ -41,7 +32,7 @@ function connectionToProto({ connection: c, lastRun }: ConnectionWithRun): Conne
     namespace: c.namespace,
     containerTags: c.containerTags,
     metadata: toStruct(c.metadata),
-    status: STATUS[c.status],
+    status: protoEnum.connectionStatus.to(c.status),
     lastSyncRun: lastRun ? runToProto(lastRun) : null,
     updatedAt: toTimestamp(c.updatedAt),
   };
@@ -101,7 +92,7 @@ export function connectionsGrpc(uc: ConnectionsUseCases, provider: ProviderEndpo
         authLink: out.authLink,
         expiresIn: out.expiresIn,
         redirectsTo: out.redirectsTo ?? "",
-        status: STATUS[out.connection.status],
+        status: protoEnum.connectionStatus.to(out.connection.status),
       };
     },
 

@@ -329,6 +329,8 @@ export function presentConnection(c: Connection__Output) {
     ...(c.expiresAt ? { expiresAt: iso(c.expiresAt) } : {}),
     metadata: fromStruct(c.metadata) ?? {},
     containerTags: c.containerTags.length ? c.containerTags : [c.namespace],
+    // Engram extension: where the connection stands (waiting for consent, active, authorization lost, expired, deleting).
+    status: protoEnum.connectionStatus.from(c.status) ?? null,
     ...(run ? { lastSyncRun: presentSyncRun(run) } : {}),
   };
 }

@@ -148,6 +148,7 @@ describe("connection routes", () => {
       createdAt: "2026-01-02T03:04:05.000Z",
       metadata: { startUrl: "https://docs.example.com/" },
       containerTags: ["user_1"],
+      status: "active",
       lastSyncRun: {
         status: "failed",
         errorCode: "rate_limited",
