@@ -240,10 +240,11 @@ export function createApi(key: string) {
     /** A cheap authenticated call: resolves when the key is accepted. */
     checkKey: () => call<unknown>("POST", "/v3/documents/list", { limit: 1 }),
     /** One page of documents, newest first. */
-    listDocuments: (containerTag: string | undefined, page = 1) =>
+    listDocuments: (containerTag: string | undefined, page = 1, status?: DocumentStatus) =>
       call<{ memories: DocumentListItem[]; pagination: Pagination }>("POST", "/v3/documents/list", {
         limit: PAGE_SIZE,
         page,
+        ...(status ? { statuses: [status] } : {}),
         sort: "createdAt",
         order: "desc",
         ...(containerTag ? { containerTags: [containerTag] } : {}),

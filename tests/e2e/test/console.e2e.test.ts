@@ -119,6 +119,12 @@ describeBrowser("web console in Chromium", () => {
     expect(new Set(all).size).toBe(51);
     expect(all.every((n) => n !== undefined)).toBe(true);
     await renders(page, "documents-page-2");
+    // The status filter asks the server: a state nobody is in shows the empty state, "all" the whole list again.
+    await page.getByLabel("Status", { exact: true }).selectOption("failed");
+    await page.getByText("No document is failed.").waitFor();
+    expect(await pager.count()).toBe(0);
+    await page.getByLabel("Status", { exact: true }).selectOption("all");
+    await pager.getByText("Page 1 of 2 (51 in all)").waitFor();
     expect(errors).toEqual([]);
   });
 

@@ -174,6 +174,25 @@ describe("documents API (both generations)", () => {
     const bulkIds = await api("DELETE", "/v3/documents/bulk", { ids: ["nope"] });
     expect(bulkIds.body).toEqual({ success: true, deletedCount: 0, errors: [{ id: "nope", error: expect.any(String) }] });
     expect((await api("DELETE", "/v3/documents/bulk", {})).status).toBe(400);
+
+    // A filepath narrows a delete by container tags to that path (a prefix when it ends with "/"); the rest stay.
+    await api("POST", "/v3/documents", { content: "Old page one", containerTag: "bulk-b", customId: "old-1", filepath: "old/one.md" });
+    await api("POST", "/v3/documents", { content: "Old page two", containerTag: "bulk-b", customId: "old-2", filepath: "old/sub/two.md" });
+    await api("POST", "/v3/documents", { content: "Kept page", containerTag: "bulk-b", customId: "kept", filepath: "current/kept.md" });
+    await api("POST", "/v3/documents", { content: "No path", containerTag: "bulk-b", customId: "no-path" });
+    const byPath = await api("DELETE", "/v3/documents/bulk", { containerTags: ["bulk-b"], filepath: "old/" });
+    expect(byPath.body).toEqual({ success: true, deletedCount: 2, containerTags: ["bulk-b"] });
+    const left = (await api("POST", "/v3/documents/list", { containerTags: ["bulk-b"] })).body.memories as { customId: string }[];
+    expect(left.map((d) => d.customId).sort()).toEqual(["kept", "no-path"]);
+    expect((await api("DELETE", "/v3/documents/bulk", { containerTags: ["bulk-b"], filepath: "current/kept.md" })).body.deletedCount).toBe(1);
+    for (const bad of [
+      { ids: ["kept"], filepath: "old/" },
+      { containerTags: ["bulk-b"], filepath: "" },
+    ]) {
+      const refused = await api("DELETE", "/v3/documents/bulk", bad);
+      expect(refused.status).toBe(400);
+      expectErrorBody(refused.body);
+    }
   });
 
   it("PATCH changes fields: metadata reaches search filters; new content is re-processed", async () => {
@@ -224,11 +243,12 @@ describe("documents API (both generations)", () => {
     const v3 = await upload(
       engram,
       "/v3/documents/file",
-      { containerTags: '["files"]', customId: "md-file" },
+      { containerTags: '["files"]', customId: "md-file", filepath: "docs/readme.md" },
       { name: "readme.md", bytes: new TextEncoder().encode("# Title\n\nMarkdown body about puffins.") },
     );
     expect(v3.status).toBe(200);
     expect(v3.body.id).toMatch(/^d_/);
+    expect((await api("GET", `/v3/documents/${v3.body.id}`)).body.filepath).toBe("docs/readme.md");
     const link = await api("GET", `/v3/documents/${v3.body.id}/file-url`);
     expect(link.status).toBe(200);
     const file = await fetch(link.body.url);
@@ -263,5 +283,29 @@ describe("documents API (both generations)", () => {
     expect(failed.system.failureReason).toMatch(/private|loopback|not allowed|refused/i);
     const again = await api("POST", "/ns/fail/document", { content: `${engram.url}/healthz`, id: "private-url", metadata: { retry: true } });
     expect(again.body).toEqual({ id: "private-url", status: "failed" });
+
+    // The v3 list narrowed by state (Engram extension): the failed one alone, then the done ones without it.
+    await api("POST", "/ns/fail/document", { content: "A note that is processed fine.", id: "fine" });
+    await waitDone(api, "fail", "fine");
+    const byStatus = async (statuses: unknown) => api("POST", "/v3/documents/list", { containerTags: ["fail"], statuses });
+    const onlyFailed = await byStatus(["failed"]);
+    expect(onlyFailed.status).toBe(200);
+    expect((onlyFailed.body.memories as { customId: string }[]).map((d) => d.customId)).toEqual(["private-url"]);
+    expect(onlyFailed.body.pagination).toMatchObject({ totalItems: 1 });
+    expect((((await byStatus(["done"])).body.memories as { customId: string }[]) ?? []).map((d) => d.customId)).toEqual(["fine"]);
+    expect(((await byStatus(["done", "failed"])).body.memories as unknown[]).length).toBe(2);
+    // And by path: exact, or a prefix ending in "/".
+    await api("POST", "/v3/documents", { content: "The handbook's first page.", containerTag: "fail", customId: "hb-a", filepath: "handbook/a.md" });
+    await api("POST", "/v3/documents", { content: "The handbook's second page.", containerTag: "fail", customId: "hb-b", filepath: "handbook/b.md" });
+    const byPath = async (filepath: string) =>
+      ((await api("POST", "/v3/documents/list", { containerTags: ["fail"], filepath })).body.memories as { customId: string }[]).map((d) => d.customId).sort();
+    expect(await byPath("handbook/")).toEqual(["hb-a", "hb-b"]);
+    expect(await byPath("handbook/b.md")).toEqual(["hb-b"]);
+    expect(await byPath("other/")).toEqual([]);
+    for (const bad of [[], ["bogus"], "failed"]) {
+      const refused = await byStatus(bad);
+      expect(refused.status).toBe(400);
+      expectErrorBody(refused.body);
+    }
   });
 });

@@ -1,5 +1,15 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { ApiError, type Chunk, type DocumentDetail, type DocumentListItem, FINAL_STATUSES, type MemoryEntry, type Metadata, type Pagination } from "../api";
+import {
+  ApiError,
+  type Chunk,
+  type DocumentDetail,
+  type DocumentStatus,
+  type DocumentListItem,
+  FINAL_STATUSES,
+  type MemoryEntry,
+  type Metadata,
+  type Pagination,
+} from "../api";
 import type { PageProps } from "../App";
 import { Empty, ErrorMessage, Link, PageTitle, Pager, StatusBadge, formatDate } from "../ui";
 
@@ -15,11 +25,11 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
   const [error, setError] = useState<unknown>();
   const [status, setStatus] = useState("all");
   const [allTags, setAllTags] = useState(false);
-  useEffect(() => setPage(1), [containerTag, allTags]);
+  useEffect(() => setPage(1), [containerTag, allTags, status]);
 
   const load = useCallback(
     () =>
-      api.listDocuments(allTags ? undefined : containerTag, page).then(
+      api.listDocuments(allTags ? undefined : containerTag, page, status === "all" ? undefined : (status as DocumentStatus)).then(
         (d) => {
           setDocs(d.items);
           setPagination(d.pagination);
@@ -27,7 +37,7 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
         },
         (err: unknown) => setError(err),
       ),
-    [api, containerTag, allTags, page],
+    [api, containerTag, allTags, page, status],
   );
   useEffect(() => void load(), [load]);
 
@@ -39,7 +49,6 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
     return () => clearInterval(t);
   }, [pending, load]);
 
-  const shown = docs?.filter((d) => status === "all" || d.status === status);
   return (
     <>
       <PageTitle>Documents</PageTitle>
@@ -51,7 +60,7 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
             {pending ? <span className="live"> · updating</span> : null}
           </h2>
           <div className="row">
-            <label htmlFor="status-filter">{pagination && pagination.totalPages > 1 ? "Status (this page)" : "Status"}</label>
+            <label htmlFor="status-filter">Status</label>
             <select id="status-filter" value={status} onChange={(e) => setStatus(e.target.value)}>
               {STATUSES.map((s) => (
                 <option key={s}>{s}</option>
@@ -66,12 +75,12 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
           </div>
         </div>
         <ErrorMessage error={error} />
-        {shown === undefined ? (
+        {docs === undefined ? (
           error ? null : (
             <p aria-busy="true">Loading…</p>
           )
-        ) : shown.length === 0 ? (
-          <Empty>{docs?.length ? "No document has this status." : "No documents yet: add text, a URL or a file above."}</Empty>
+        ) : docs.length === 0 ? (
+          <Empty>{status !== "all" ? `No document is ${status}.` : "No documents yet: add text, a URL or a file above."}</Empty>
         ) : (
           <div className="table-wrap">
             <table>
@@ -85,7 +94,7 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
                 </tr>
               </thead>
               <tbody>
-                {shown.map((d) => (
+                {docs.map((d) => (
                   <tr key={d.id} data-document-id={d.id}>
                     <td>
                       <Link to={`/documents/${encodeURIComponent(d.id)}`} navigate={navigate}>

@@ -84,6 +84,7 @@ export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Ro
         filter: body.filters ? { expression: toStruct(body.filters as JsonObject) } : null,
         includeContent: body.includeContent ?? false,
         filepath: body.filepath ?? "",
+        statuses: (body.statuses ?? []).map((x) => protoEnum.status.to(x)),
       },
       req,
     );
@@ -97,7 +98,10 @@ export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Ro
 
   r.delete("/v3/documents/bulk", async (req, res) => {
     const body = v3BulkDeleteBody.parse(req.body);
-    const out = await b.ingestion.DeleteDocuments({ context: ctx(req), ids: body.ids ?? [], containerTags: body.containerTags ?? [] }, req);
+    const out = await b.ingestion.DeleteDocuments(
+      { context: ctx(req), ids: body.ids ?? [], containerTags: body.containerTags ?? [], filepath: body.filepath ?? "" },
+      req,
+    );
     res.json({
       success: true,
       deletedCount: out.count,

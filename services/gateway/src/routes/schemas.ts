@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { protoEnum } from "@engram/grpc";
 import { parseFilter } from "@engram/filters";
-import { BUCKET_KEY_RE, CONNECTOR_PROVIDERS, isDomainError, PROFILE_BUCKET_LIMITS } from "@engram/kernel";
+import { BUCKET_KEY_RE, CONNECTOR_PROVIDERS, DOCUMENT_STATUSES, isDomainError, PROFILE_BUCKET_LIMITS } from "@engram/kernel";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/json";
 
 /** Validation of REST inputs (shapes per the spec and the OpenAPI description). */
@@ -177,6 +177,13 @@ export const v3ListBody = z
     order: z.enum(["asc", "desc"], { message: "order must be asc or desc" }).optional(),
     sort: z.enum(["createdAt", "updatedAt"], { message: "sort must be createdAt or updatedAt" }).optional(),
     filepath: z.string().optional(),
+    /** Engram extension: only documents in one of these states. */
+    statuses: z
+      .array(z.enum(DOCUMENT_STATUSES, { message: `statuses: each one of ${DOCUMENT_STATUSES.join(", ")}` }))
+      .min(1, "statuses must name at least one status")
+      .max(DOCUMENT_STATUSES.length)
+      .optional()
+      .meta({ description: "Engram extension: only documents in one of these processing states", example: ["failed"] }),
   })
   .strict();
 
@@ -188,9 +195,15 @@ export const idList = z
 export const v5DeleteBody = z.object({ ids: idList }).strict();
 
 export const v3BulkDeleteBody = z
-  .object({ ids: idList.optional(), containerTags: z.array(scope("containerTags[]")).min(1).max(100).optional(), filepath: z.string().optional() })
+  .object({
+    ids: idList.optional(),
+    containerTags: z.array(scope("containerTags[]")).min(1).max(100).optional(),
+    filepath: z.string().min(1, "filepath must not be empty").max(1024).optional(),
+  })
   .strict()
-  .refine((b) => Boolean(b.ids) !== Boolean(b.containerTags), "give either ids or containerTags");
+  .refine((b) => Boolean(b.ids) !== Boolean(b.containerTags), "give either ids or containerTags")
+  // A filepath narrows a delete by container tags; with ids it would be a second, conflicting selection.
+  .refine((b) => b.filepath === undefined || b.containerTags !== undefined, "filepath goes with containerTags, not with ids");
 
 /** PATCH /v3/documents/{id}: the add body's fields, every one optional (an empty body changes nothing). */
 export const v3Patch = v3Document.omit({ entityContext: true, dreaming: true, documentDate: true }).partial().strict();

@@ -49,10 +49,12 @@ export class DeleteDocumentsUseCase {
     return { count: deletedIds.length, deletedIds, errors };
   }
 
-  async byNamespaces(tenantId: string, namespaces: string[]): Promise<DeleteResult> {
+  /** Every document of the namespaces, or only those at `filepath` (exact, or a prefix ending in "/"). */
+  async byNamespaces(tenantId: string, namespaces: string[], filepath?: string): Promise<DeleteResult> {
     if (namespaces.length === 0) throw new InvalidArgumentError("give ids or containerTags to delete");
     for (const ns of namespaces) validateNamespace(ns, "containerTags[]");
-    return this.everyMatch({ tenantId, namespaces });
+    if (filepath !== undefined && filepath.trim() === "") throw new InvalidArgumentError("filepath must not be blank");
+    return this.everyMatch({ tenantId, namespaces, ...(filepath !== undefined ? { filepath } : {}) });
   }
 
   /** Every document a connection imported (a connection deleted with its documents). */
@@ -71,7 +73,9 @@ export class DeleteDocumentsUseCase {
   }
 
   /** Deletes page after page of the listing until none is left (or a page removes nothing: changed meanwhile, left for a retry). */
-  private async everyMatch(scope: Pick<DocumentListQuery, "tenantId" | "namespaces" | "connectionId">): Promise<DeleteResult & { namespaces: string[] }> {
+  private async everyMatch(
+    scope: Pick<DocumentListQuery, "tenantId" | "namespaces" | "connectionId" | "filepath">,
+  ): Promise<DeleteResult & { namespaces: string[] }> {
     const deletedIds: string[] = [];
     const namespaces = new Set<string>();
     for (;;) {

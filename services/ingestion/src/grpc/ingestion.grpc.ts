@@ -166,6 +166,7 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
         filter: filterFromProto(req.filter),
         filepath: req.filepath || undefined,
         connectionId: req.connectionId || undefined,
+        ...(req.statuses.length ? { statuses: req.statuses.map((x) => protoEnum.status.from(x)) } : {}),
         ...pageFromProto(req.page, { limit: 10 }),
       });
       return {
@@ -191,11 +192,13 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
       const tenantId = tenantOf(req.context);
       const ways = [req.ids.length > 0, req.containerTags.length > 0, req.connectionId !== ""].filter(Boolean).length;
       if (ways > 1) throw new InvalidArgumentError("give ids, containerTags or a connection id, not several");
+      if (req.filepath && req.containerTags.length === 0)
+        throw new InvalidArgumentError("filepath narrows a delete by containerTags", "give containerTags with it");
       const res = req.ids.length
         ? await uc.deleteDocuments.byIds(tenantId, req.namespace || undefined, req.ids)
         : req.connectionId
           ? await uc.deleteDocuments.byConnection(tenantId, req.connectionId)
-          : await uc.deleteDocuments.byNamespaces(tenantId, req.containerTags);
+          : await uc.deleteDocuments.byNamespaces(tenantId, req.containerTags, req.filepath || undefined);
       return { count: res.count, errors: res.errors, deletedIds: res.deletedIds, containerTags: req.containerTags };
     },
 

@@ -20,6 +20,10 @@ export interface DeleteDocumentsRequest {
    * Every document a connection imported (connection deletion with deleteDocuments).
    */
   'connectionId'?: (string);
+  /**
+   * With container_tags: only the documents at this path (exact, or a prefix when it ends with '/').
+   */
+  'filepath'?: (string);
 }
 
 export interface DeleteDocumentsRequest__Output {
@@ -40,4 +44,8 @@ export interface DeleteDocumentsRequest__Output {
    * Every document a connection imported (connection deletion with deleteDocuments).
    */
   'connectionId': (string);
+  /**
+   * With container_tags: only the documents at this path (exact, or a prefix when it ends with '/').
+   */
+  'filepath': (string);
 }

@@ -3,6 +3,7 @@
 import type { CallContext as _engram_common_v1_CallContext, CallContext__Output as _engram_common_v1_CallContext__Output } from '../../../engram/common/v1/CallContext';
 import type { PageRequest as _engram_common_v1_PageRequest, PageRequest__Output as _engram_common_v1_PageRequest__Output } from '../../../engram/common/v1/PageRequest';
 import type { Filter as _engram_common_v1_Filter, Filter__Output as _engram_common_v1_Filter__Output } from '../../../engram/common/v1/Filter';
+import type { DocumentStatus as _engram_common_v1_DocumentStatus, DocumentStatus__Output as _engram_common_v1_DocumentStatus__Output } from '../../../engram/common/v1/DocumentStatus';
 
 export interface ListDocumentsRequest {
   'context'?: (_engram_common_v1_CallContext | null);
@@ -22,6 +23,10 @@ export interface ListDocumentsRequest {
    * Only the documents a connection imported.
    */
   'connectionId'?: (string);
+  /**
+   * Only documents in one of these states (empty = any state).
+   */
+  'statuses'?: (_engram_common_v1_DocumentStatus)[];
 }
 
 export interface ListDocumentsRequest__Output {
@@ -42,4 +47,8 @@ export interface ListDocumentsRequest__Output {
    * Only the documents a connection imported.
    */
   'connectionId': (string);
+  /**
+   * Only documents in one of these states (empty = any state).
+   */
+  'statuses': (_engram_common_v1_DocumentStatus__Output)[];
 }
