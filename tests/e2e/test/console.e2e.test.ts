@@ -258,8 +258,10 @@ describeBrowser("web console in Chromium", () => {
 
     // Responsive: a phone-sized window scrolls only vertically.
     await page.setViewportSize({ width: 390, height: 844 });
-    await go(page, "Documents");
-    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    for (const label of ["Search", "Memories", "Profile", "Settings", "Connections", "API keys", "Documents"]) {
+      await go(page, label);
+      expect({ label, fits: await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth") }).toEqual({ label, fits: true });
+    }
     await renders(page, "documents-narrow");
     // The dark scheme passes the same audit (contrast included).
     await page.emulateMedia({ colorScheme: "dark" });
