@@ -40,7 +40,19 @@ export function App() {
   const [key, setKey] = useState<string | null>(() => sessionStorage.getItem(KEY_STORAGE));
   const [route, setRoute] = useState(currentRoute);
   const [containerTag, setContainerTag] = useState(() => sessionStorage.getItem(TAG_STORAGE) ?? "default");
-  const api = useMemo(() => (key ? createApi(key) : undefined), [key]);
+  /** Why the console signed out by itself (the key was refused). */
+  const [refusal, setRefusal] = useState<string>();
+  const api = useMemo(
+    () =>
+      key
+        ? createApi(key, () => {
+            sessionStorage.removeItem(KEY_STORAGE);
+            setKey(null);
+            setRefusal("The server no longer accepts this API key (revoked or removed). Sign in with another key.");
+          })
+        : undefined,
+    [key],
+  );
 
   useEffect(() => {
     const onPop = () => setRoute(currentRoute());
@@ -57,6 +69,7 @@ export function App() {
 
   const signIn = (k: string) => {
     sessionStorage.setItem(KEY_STORAGE, k);
+    setRefusal(undefined);
     setKey(k);
     if (route === "/" || route === "/signin") navigate("/documents");
   };
@@ -77,7 +90,7 @@ export function App() {
           <span className="brand">Engram</span>
         </header>
         <main id="main">
-          <SignIn onSignedIn={signIn} />
+          <SignIn onSignedIn={signIn} refusal={refusal} />
         </main>
       </div>
     );
@@ -163,7 +176,7 @@ function ContainerTagPicker({ api, value, onChange }: { api: Api; value: string;
   );
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
+function SignIn({ onSignedIn, refusal }: { onSignedIn: (key: string) => void; refusal?: string }) {
   const [key, setKey] = useState("");
   const { busy, error, submit: submitting } = useSubmit();
   const submit = submitting(async () => {
@@ -177,6 +190,11 @@ function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
         Enter an Engram API key. It is kept in this tab&apos;s session storage only and sent with each API call; closing the tab forgets it. The server prints a
         key on its first start (<code>npm start</code>); <code>npm run keys</code> creates more.
       </p>
+      {refusal ? (
+        <div className="error" role="alert">
+          {refusal}
+        </div>
+      ) : null}
       <form onSubmit={submit} className="stack">
         <label htmlFor="api-key">API key</label>
         <input id="api-key" type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} required placeholder="sk_engram_…" />

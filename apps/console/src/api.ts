@@ -216,7 +216,8 @@ async function errorOf(status: number, text: string): Promise<ApiError> {
 }
 
 /** The typed client of one API key. */
-export function createApi(key: string) {
+/** `onRefused`: called when the server refuses the key (401), e.g. once it is revoked. */
+export function createApi(key: string, onRefused?: () => void) {
   const headers = { authorization: `Bearer ${key}` };
 
   async function call<T>(method: string, path: string, body?: unknown, opts: { text?: boolean } = {}): Promise<T> {
@@ -231,6 +232,7 @@ export function createApi(key: string) {
       throw new ApiError(0, { error: "Network error", details: err instanceof Error ? err.message : String(err) });
     }
     const text = await res.text();
+    if (res.status === 401) onRefused?.();
     if (!res.ok) throw await errorOf(res.status, text);
     if (opts.text) return text as T;
     return (text ? JSON.parse(text) : undefined) as T;

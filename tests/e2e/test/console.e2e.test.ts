@@ -398,6 +398,9 @@ describeBrowser("web console in Chromium", () => {
     await renders(page, "keys-created");
     // Tenant b never sees it.
     expect(JSON.stringify((await stack.b("GET", "/v3/keys")).body)).not.toContain("browser-test");
+    // Another tab signed in with the new key, to see what revocation does to it.
+    const other = await openTab();
+    await signIn(other.page, secret);
     // Revoke, confirmed: the secret is refused from then on, and the secret is no longer on the page.
     await row.getByRole("button", { name: "Revoke browser-test…" }).click();
     await row.getByRole("button", { name: "Revoke browser-test", exact: true }).click();
@@ -406,6 +409,15 @@ describeBrowser("web console in Chromium", () => {
     expect(await page.getByLabel("New API key", { exact: true }).count()).toBe(0);
     expect((await withSecret(secret)).status).toBe(401);
     await renders(page, "keys-revoked");
+    // The other tab's next call is refused: it signs out by itself and says why, keeping the page it was on.
+    await go(other.page, "Memories").catch(() => undefined);
+    await other.page.getByRole("alert").filter({ hasText: "no longer accepts this API key" }).waitFor();
+    expect(await other.page.evaluate(STORED_KEY)).toBeNull();
+    expect(other.page.url()).toMatch(/\/console\/memories$/);
+    await other.page.getByLabel("API key", { exact: true }).fill(KEY_A);
+    await other.page.getByRole("button", { name: "Sign in" }).click();
+    await other.page.getByRole("heading", { level: 1, name: "Memories" }).waitFor();
+    expect(other.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 
     // A memory with three versions: the graph has a node per version, and its list equivalent an item per node.
     const GRAPH_TAG = "console_graph";
