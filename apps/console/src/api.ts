@@ -144,6 +144,8 @@ export interface ForgetMatchingResponse {
 
 export interface ProfileResponse {
   profile: { static?: string[]; dynamic?: string[]; buckets?: Record<string, string[]> };
+  /** With a query: the memories that answer it. */
+  searchResults?: { results: SearchResult[]; total: number; timing: number };
 }
 
 export const PROVIDERS = ["web-crawler", "granola", "s3", "github", "notion", "google-drive", "gmail", "onedrive"] as const;

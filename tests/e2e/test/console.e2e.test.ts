@@ -244,6 +244,12 @@ describeBrowser("web console in Chromium", () => {
     // The remaining pages render.
     await go(page, "Profile");
     await page.getByRole("heading", { name: "Dynamic" }).waitFor();
+    // A question asked with the profile: the memories that answer it come back with it.
+    await page.getByLabel("Question", { exact: true }).fill("was Sarah promoted to VP of Product?");
+    await page.getByRole("button", { name: "Ask" }).click();
+    const answers = page.getByRole("list", { name: "Memories answering was Sarah promoted to VP of Product?" });
+    await answers.locator("li").first().waitFor();
+    expect(await answers.innerText()).toMatch(/VP of Product/);
     await renders(page, "profile");
     await go(page, "Settings");
     await page.getByLabel("Chunk size (tokens)", { exact: true }).waitFor();
