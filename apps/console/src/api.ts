@@ -1,12 +1,27 @@
 // The Engram REST API as the console calls it: same origin, `Authorization: Bearer <key>`, the API's error body on failure.
 
-export type DocumentStatus = "unknown" | "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+import type { components, paths } from "./api-types.gen";
+
+// The API's types come from the OpenAPI description the gateway serves, which is generated from the zod schemas it
+// validates requests with (scripts/api-types.ts writes api-types.gen.ts; `npm test` fails when it is stale).
+type Schemas = components["schemas"];
+type Method = "get" | "post" | "put" | "patch" | "delete";
+type Json<T> = T extends { content: { "application/json": infer B } } ? B : never;
+/** The JSON body an operation takes. */
+export type RequestOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer R } ? Json<NonNullable<R>> : never;
+/** The JSON an operation answers with 200 (or 201). */
+export type AnswerOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
+  ? R extends { 200: infer A }
+    ? Json<A>
+    : R extends { 201: infer A }
+      ? Json<A>
+      : never
+  : never;
+
+export type DocumentStatus = Schemas["DocumentListItem"]["status"];
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(["done", "failed"]);
 
-export interface ErrorBody {
-  error: string;
-  details?: string;
-}
+export type ErrorBody = Schemas["ErrorResponse"];
 
 /** A failed call: the HTTP status and the API's `{error, details}` (or a network failure, status 0). */
 export class ApiError extends Error {
@@ -21,161 +36,33 @@ export class ApiError extends Error {
 /** Items per page in the console's lists. */
 export const PAGE_SIZE = 50;
 
-/** A list's page (OpenAPI `Pagination`). */
-export interface Pagination {
-  currentPage: number;
-  totalItems: number;
-  totalPages: number;
-}
-
-export interface DocumentListItem {
-  id: string;
-  customId: string | null;
-  containerTags: string[];
-  createdAt: string | null;
-  updatedAt: string | null;
-  status: DocumentStatus;
-  title: string | null;
-  summary: string | null;
-  type: string;
-  url: string | null;
-  metadata: Record<string, unknown> | null;
-}
-
-export interface DocumentDetail extends DocumentListItem {
-  content: string | null;
-  source: string | null;
-  dreamingStatus: string;
-  filepath: string | null;
-}
-
-export interface Chunk {
-  id: string;
-  documentId: string;
-  position: number;
-  content: string;
-  tokenCount: number;
-  type: string;
-}
-
-export interface HistoryItem {
-  id: string;
-  memory: string;
-  version: number;
-  createdAt: string | null;
-  isLatest: boolean;
-  isForgotten: boolean;
-}
-
-export interface MemoryEntry {
-  id: string;
-  memory: string;
-  version: number;
-  isLatest: boolean;
-  isForgotten: boolean;
-  isStatic: boolean;
-  createdAt: string | null;
-  updatedAt: string | null;
-  parentMemoryId: string | null;
-  rootMemoryId: string | null;
-  forgetReason: string | null;
-  memoryRelations: Record<string, "updates" | "extends" | "derives"> | null;
-  history?: HistoryItem[];
-  documentIds: string[];
-  /** Engram extension: the source documents with the positions of the chunks the memory was formed from. */
-  sources?: { documentId: string; chunkPositions: number[] }[];
-}
-
-export type SearchMode = "memories" | "documents" | "hybrid";
-
-/** A document's metadata: flat values that search filters match. */
-export type Metadata = Record<string, string | number | boolean | string[]>;
-
-/** One condition of a search filter (OpenAPI `filters`). */
-export interface FilterCondition {
-  key: string;
-  value: string;
-  filterType?: "metadata" | "numeric" | "array_contains" | "string_contains";
-  numericOperator?: ">" | "<" | ">=" | "<=" | "=";
-  negate?: boolean;
-}
-
+export type Pagination = Schemas["Pagination"];
+export type DocumentListItem = Schemas["DocumentListItem"];
+export type DocumentDetail = Schemas["Document"];
+export type Chunk = Schemas["Chunk"];
+export type HistoryItem = Schemas["MemoryVersion"];
+export type MemoryEntry = Schemas["MemoryEntry"];
+export type SearchRequest = RequestOf<"/v4/search", "post">;
+export type SearchMode = NonNullable<SearchRequest["searchMode"]>;
+export type SearchResult = Schemas["SearchResult"];
+export type FilterCondition = Schemas["FilterCondition"];
+/** The filters the console builds: one level of conditions, all or any of them. */
 export type Filters = { AND: FilterCondition[] } | { OR: FilterCondition[] };
+/** A document's metadata as the add form takes it. */
+export type Metadata = NonNullable<RequestOf<"/v3/documents", "post">["metadata"]>;
+export type ForgetMatchingRequest = RequestOf<"/v4/memories/forget-matching", "post">;
+export type ForgetMatchingResponse = Schemas["ForgetMatchingResponse"];
+export type ProfileResponse = Schemas["ProfileResponse"];
+export type SyncRun = Schemas["SyncRun"];
+export type Connection = Schemas["Connection"];
+export type Provider = Exclude<Connection["provider"], "unknown">;
+/** The providers in the order the console offers them. */
+export const PROVIDERS = ["web-crawler", "granola", "s3", "github", "notion", "google-drive", "gmail", "onedrive"] as const satisfies readonly Provider[];
+export type CreateConnectionRequest = RequestOf<"/v3/connections/{idOrProvider}", "post">;
+export type ApiKey = Schemas["ApiKey"];
+export type ContainerTag = Schemas["ContainerTag"];
 
-export interface SearchRequest {
-  q: string;
-  searchMode: SearchMode;
-  threshold?: number;
-  containerTag?: string;
-  rerank?: boolean;
-  limit?: number;
-  filters?: Filters;
-}
-
-export interface SearchResult {
-  id: string;
-  similarity: number;
-  updatedAt: string | null;
-  /** A memory result. */
-  memory?: string;
-  version?: number;
-  documents?: { id: string; title?: string | null }[];
-  /** A chunk result. */
-  chunk?: string;
-  documentId?: string;
-  /** A chunk result's document metadata. */
-  metadata?: Record<string, unknown> | null;
-}
-
-export interface ForgetCandidate {
-  id: string;
-  memory: string;
-  score: number;
-}
-
-export interface ForgetMatchingResponse {
-  dryRun: boolean;
-  count: number;
-  forgetBatchId: string | null;
-  summary: string;
-  candidates?: ForgetCandidate[];
-  forgotten?: ForgetCandidate[];
-}
-
-export interface ProfileResponse {
-  profile: { static?: string[]; dynamic?: string[]; buckets?: Record<string, string[]> };
-  /** With a query: the memories that answer it. */
-  searchResults?: { results: SearchResult[]; total: number; timing: number };
-}
-
-export const PROVIDERS = ["web-crawler", "granola", "s3", "github", "notion", "google-drive", "gmail", "onedrive"] as const;
-export type Provider = (typeof PROVIDERS)[number];
-
-export interface SyncRun {
-  status: "queued" | "running" | "succeeded" | "partial" | "failed";
-  errorCode: string | null;
-  error: string | null;
-  startedAt: string | null;
-  completedAt?: string;
-  documentsImported?: number;
-  /** What started it (Engram extension). */
-  trigger?: "initial" | "scheduled" | "manual" | "webhook" | null;
-}
-
-export interface Connection {
-  id: string;
-  provider: string;
-  email?: string;
-  documentLimit?: number;
-  createdAt: string | null;
-  metadata?: Record<string, unknown>;
-  containerTags: string[];
-  /** Engram extension: where the connection stands. */
-  status?: "pending_authorization" | "active" | "auth_expired" | "expired" | "deleting" | null;
-  lastSyncRun?: SyncRun;
-}
-
-/** A repository a GitHub connection can read (`GET /v3/connections/{id}/resources`). */
+/** A repository a GitHub connection can read (`GET /v3/connections/{id}/resources`: provider-shaped items). */
 export interface RepositoryResource {
   id: number;
   name: string;
@@ -183,28 +70,6 @@ export interface RepositoryResource {
   description?: string | null;
   private?: boolean;
   default_branch?: string;
-}
-
-export interface CreateConnectionRequest {
-  containerTag: string;
-  documentLimit?: number;
-  metadata?: Record<string, string>;
-  redirectUrl?: string;
-}
-
-/** An API key of the tenant (`GET /v3/keys`): never its secret. */
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-  /** The key this console is signed in with. */
-  current: boolean;
-}
-
-export interface ContainerTag {
-  containerTag: string;
 }
 
 async function errorOf(status: number, text: string): Promise<ApiError> {
@@ -240,12 +105,22 @@ export function createApi(key: string, onRefused?: () => void) {
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
+  /**
+   * One operation of the description: `template` names it (its path template), `url` is the concrete path, and
+   * the body and answer are the operation's own types, so a call the gateway would refuse does not compile.
+   */
+  function op<P extends keyof paths, M extends keyof paths[P] & Method>(method: M, template: P, url: string, body?: RequestOf<P, M>): Promise<AnswerOf<P, M>> {
+    void template;
+    return call<AnswerOf<P, M>>(method.toUpperCase(), url, body);
+  }
+  const at = (id: string) => encodeURIComponent(id);
+
   return {
     /** A cheap authenticated call: resolves when the key is accepted. */
-    checkKey: () => call<unknown>("POST", "/v3/documents/list", { limit: 1 }),
+    checkKey: () => op("post", "/v3/documents/list", "/v3/documents/list", { limit: 1 }),
     /** One page of documents, newest first. */
     listDocuments: (containerTag: string | undefined, page = 1, status?: DocumentStatus) =>
-      call<{ memories: DocumentListItem[]; pagination: Pagination }>("POST", "/v3/documents/list", {
+      op("post", "/v3/documents/list", "/v3/documents/list", {
         limit: PAGE_SIZE,
         page,
         ...(status ? { statuses: [status] } : {}),
@@ -254,64 +129,61 @@ export function createApi(key: string, onRefused?: () => void) {
         ...(containerTag ? { containerTags: [containerTag] } : {}),
       }).then((r) => ({ items: r.memories, pagination: r.pagination })),
     addDocument: (content: string, containerTag: string, metadata?: Metadata) =>
-      call<{ id: string; status: DocumentStatus }>("POST", "/v3/documents", { content, containerTag, ...(metadata ? { metadata } : {}) }),
-    getDocument: (id: string) => call<DocumentDetail>("GET", `/v3/documents/${encodeURIComponent(id)}`),
-    deleteDocument: (id: string) => call<void>("DELETE", `/v3/documents/${encodeURIComponent(id)}`),
-    chunks: (id: string) => call<{ chunks: Chunk[] }>("GET", `/v3/documents/${encodeURIComponent(id)}/chunks`).then((r) => r.chunks),
+      op("post", "/v3/documents", "/v3/documents", { content, containerTag, ...(metadata ? { metadata } : {}) }),
+    getDocument: (id: string) => op("get", "/v3/documents/{id}", `/v3/documents/${at(id)}`),
+    /** 204: no body. */
+    deleteDocument: (id: string) => call<void>("DELETE", `/v3/documents/${at(id)}`),
+    chunks: (id: string) => op("get", "/v3/documents/{id}/chunks", `/v3/documents/${at(id)}/chunks`).then((r) => r.chunks),
     /** The memories formed from a document (v5 read with include=memories). */
     documentMemories: (namespace: string, id: string) =>
-      call<{ memories?: MemoryEntry[] }>("GET", `/ns/${encodeURIComponent(namespace)}/document/${encodeURIComponent(id)}?include=memories`).then(
-        (r) => r.memories ?? [],
-      ),
-    containerTags: () => call<ContainerTag[]>("GET", "/v3/container-tags/list"),
-    search: (r: SearchRequest) =>
-      call<{ results: SearchResult[]; total: number; timing: number }>("POST", "/v4/search", { ...r, include: { documents: true } }),
+      op("get", "/ns/{namespace}/document/{id}", `/ns/${at(namespace)}/document/${at(id)}?include=memories`).then((r) => r.memories ?? []),
+    containerTags: () => op("get", "/v3/container-tags/list", "/v3/container-tags/list"),
+    search: (r: SearchRequest) => op("post", "/v4/search", "/v4/search", { ...r, include: { documents: true } }),
     /** One page of memories (latest versions with their history), newest first. */
     listMemories: (containerTag: string, includeForgotten: boolean, page = 1) =>
-      call<{ memoryEntries: MemoryEntry[]; pagination: Pagination }>("POST", "/v4/memories/list", {
+      op("post", "/v4/memories/list", "/v4/memories/list", {
         containerTags: [containerTag],
         limit: PAGE_SIZE,
         page,
         includeForgotten,
       }).then((r) => ({ items: r.memoryEntries, pagination: r.pagination })),
     forgetMemory: (id: string, containerTag: string, reason?: string) =>
-      call<{ id: string; forgotten: boolean }>("DELETE", "/v4/memories", { id, containerTag, ...(reason ? { reason } : {}) }),
-    forgetMatching: (b: { containerTag: string; query?: string; ids?: string[]; threshold?: number; dryRun: boolean }) =>
-      call<ForgetMatchingResponse>("POST", "/v4/memories/forget-matching", b),
-    profile: (containerTag: string, q?: string) => call<ProfileResponse>("POST", "/v4/profile", { containerTag, ...(q ? { q } : {}) }),
+      op("delete", "/v4/memories", "/v4/memories", { id, containerTag, ...(reason ? { reason } : {}) }),
+    forgetMatching: (b: ForgetMatchingRequest) => op("post", "/v4/memories/forget-matching", "/v4/memories/forget-matching", b),
+    profile: (containerTag: string, q?: string) => op("post", "/v4/profile", "/v4/profile", { containerTag, ...(q ? { q } : {}) }),
+    /** The settings are a wide object the settings page reads field by field. */
     settings: () => call<Record<string, unknown>>("GET", "/v3/settings"),
-    patchSettings: (patch: Record<string, unknown>) => call<Record<string, unknown>>("PATCH", "/v3/settings", patch),
-    connections: () => call<Connection[]>("POST", "/v3/connections/list", {}),
-    createConnection: (provider: Provider, body: CreateConnectionRequest) =>
-      call<{ id: string; authLink: string; expiresIn: string; redirectsTo?: string }>("POST", `/v3/connections/${provider}`, body),
+    patchSettings: (patch: RequestOf<"/v3/settings", "patch">) => call<Record<string, unknown>>("PATCH", "/v3/settings", patch),
+    connections: () => op("post", "/v3/connections/list", "/v3/connections/list", {}),
+    createConnection: (provider: Provider, body: CreateConnectionRequest) => op("post", "/v3/connections/{idOrProvider}", `/v3/connections/${provider}`, body),
     /** Starts a sync of the provider's connections (of one container tag when given): 202, a plain-text answer. */
-    importConnections: (provider: string, containerTags?: string[]) =>
-      call<string>("POST", `/v3/connections/${encodeURIComponent(provider)}/import`, containerTags ? { containerTags } : {}, { text: true }),
+    importConnections: (provider: Provider, containerTags?: string[]) =>
+      call<string>("POST", `/v3/connections/${at(provider)}/import`, containerTags ? { containerTags } : {}, { text: true }),
     /** The connection's sync runs, newest first (Engram extension; the last 100 are kept). */
     connectionRuns: (id: string, limit = 20) =>
-      call<{ runs: SyncRun[] }>("GET", `/v3/connections/${encodeURIComponent(id)}/runs?limit=${limit}`).then((r) => r.runs),
-    /** What the connection can import from (GitHub: the account's repositories), one page. */
+      op("get", "/v3/connections/{connectionId}/runs", `/v3/connections/${at(id)}/runs?limit=${limit}`).then((r) => r.runs),
+    /** What the connection can import from (GitHub: the account's repositories), one page; the items are the provider's. */
     connectionResources: (id: string, page: number, perPage: number) =>
-      call<{ resources: RepositoryResource[]; total_count?: number }>(
-        "GET",
-        `/v3/connections/${encodeURIComponent(id)}/resources?page=${page}&per_page=${perPage}`,
-      ),
+      op("get", "/v3/connections/{connectionId}/resources", `/v3/connections/${at(id)}/resources?page=${page}&per_page=${perPage}`).then((r) => ({
+        resources: r.resources as unknown as RepositoryResource[],
+        total_count: r.total_count,
+      })),
     /** Replaces the connection's selection and starts its sync. */
-    configureConnection: (id: string, resources: Record<string, unknown>[]) =>
-      call<{ success: boolean; message: string; webhooksRegistered: number }>("POST", `/v3/connections/${encodeURIComponent(id)}/configure`, { resources }),
+    configureConnection: (id: string, resources: RequestOf<"/v3/connections/{connectionId}/configure", "post">["resources"]) =>
+      op("post", "/v3/connections/{connectionId}/configure", `/v3/connections/${at(id)}/configure`, { resources }),
     deleteConnection: (id: string, deleteDocuments: boolean) =>
-      call<{ id: string; provider: string }>("DELETE", `/v3/connections/${encodeURIComponent(id)}?deleteDocuments=${deleteDocuments}`),
-    listKeys: () => call<{ keys: ApiKey[] }>("GET", "/v3/keys").then((r) => r.keys),
+      op("delete", "/v3/connections/{idOrProvider}", `/v3/connections/${at(id)}?deleteDocuments=${deleteDocuments}`),
+    listKeys: () => op("get", "/v3/keys", "/v3/keys").then((r) => r.keys),
     /** A new key of this tenant; its secret (`key`) is answered this once. */
-    createKey: (name: string) => call<ApiKey & { key: string }>("POST", "/v3/keys", { name }),
-    revokeKey: (id: string) => call<ApiKey>("DELETE", `/v3/keys/${encodeURIComponent(id)}`),
+    createKey: (name: string) => op("post", "/v3/keys", "/v3/keys", { name }),
+    revokeKey: (id: string) => op("delete", "/v3/keys/{id}", `/v3/keys/${at(id)}`),
     /** A file upload (multipart, `POST /v3/documents/file`) through XMLHttpRequest, for its upload progress. */
     uploadFile(
       file: File,
       containerTag: string,
       onProgress: (loaded: number, total: number) => void,
       metadata?: Metadata,
-    ): Promise<{ id: string; status: DocumentStatus }> {
+    ): Promise<AnswerOf<"/v3/documents/file", "post">> {
       return new Promise((resolve, reject) => {
         const xhr = new XMLHttpRequest();
         xhr.open("POST", "/v3/documents/file");
@@ -319,7 +191,7 @@ export function createApi(key: string, onRefused?: () => void) {
         xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
         xhr.onerror = () => reject(new ApiError(0, { error: "Network error", details: "the upload did not reach the server" }));
         xhr.onload = () => {
-          if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as { id: string; status: DocumentStatus });
+          if (xhr.status >= 200 && xhr.status < 300) resolve(JSON.parse(xhr.responseText) as AnswerOf<"/v3/documents/file", "post">);
           else void errorOf(xhr.status, xhr.responseText).then(reject);
         };
         const form = new FormData();

@@ -116,6 +116,72 @@ describe("OpenAPI description and reference page", () => {
     expect(problems).toEqual([]);
   });
 
+  it("describes the answers truly: live answers of the operations the console reads validate against their descriptions", async () => {
+    doc ??= (await (await fetch(`${engram.url}/openapi.json`)).json()) as Json;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: "openapi" });
+    const esc = (x: string) => x.replace(/~/g, "~0").replace(/\//g, "~1");
+    const key = "openapi-key-0123456789abcdef0123";
+    const problems: string[] = [];
+    /** Calls the API and checks the answer against the operation's description of that status. */
+    const call = async (method: string, template: string, url: string, body?: unknown): Promise<Json> => {
+      const res = await fetch(engram.url + url, {
+        method: method.toUpperCase(),
+        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const answer = (await res.json()) as Json;
+      expect({ url, status: res.status }).toEqual({ url, status: 200 });
+      const validate = ajv.compile({ $ref: `openapi#/paths/${esc(template)}/${method}/responses/${res.status}/content/application~1json/schema` });
+      if (!validate(answer)) problems.push(`${method} ${url}: ${ajv.errorsText(validate.errors)}`);
+      return answer;
+    };
+
+    const added = await call("post", "/v3/documents", "/v3/documents", {
+      content: "user: I live in Lisbon and I work as a pastry chef.",
+      containerTag: "shapes",
+      metadata: { team: "kitchen", shift: 2 },
+    });
+    const id = added.id as string;
+    for (let i = 0; i < 200; i++) {
+      const d = await call("get", "/v3/documents/{id}", `/v3/documents/${id}`);
+      if (d.status === "done" || d.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await call("post", "/v3/documents/list", "/v3/documents/list", { containerTags: ["shapes"], includeContent: true });
+    const v5 = await call("get", "/ns/{namespace}/document/{id}", `/ns/shapes/document/${id}?include=memories,chunks`);
+    expect((v5.memories as unknown[]).length).toBeGreaterThan(0);
+    await call("get", "/v3/documents/{id}/chunks", `/v3/documents/${id}/chunks`);
+    for (const searchMode of ["memories", "documents", "hybrid"])
+      await call("post", "/v4/search", "/v4/search", {
+        q: "where does the user live",
+        containerTag: "shapes",
+        searchMode,
+        threshold: 0,
+        include: { documents: true, chunks: true },
+      });
+    const listed = await call("post", "/v4/memories/list", "/v4/memories/list", { containerTags: ["shapes"], includeForgotten: true });
+    expect((listed.memoryEntries as unknown[]).length).toBeGreaterThan(0);
+    await call("post", "/v4/memories/forget-matching", "/v4/memories/forget-matching", { containerTag: "shapes", query: "Lisbon", dryRun: true });
+    await call("post", "/v4/profile", "/v4/profile", { containerTag: "shapes", q: "what is the user's job?" });
+    await call("get", "/v3/container-tags/list", "/v3/container-tags/list");
+    // A connection whose run fails at once (the start URL is refused): it has a lastSyncRun.
+    const created = await call("post", "/v3/connections/{idOrProvider}", "/v3/connections/web-crawler", {
+      containerTag: "shapes",
+      metadata: { startUrl: "http://127.0.0.1:9/" },
+    });
+    for (let i = 0; i < 100; i++) {
+      const c = await call("get", "/v3/connections/{idOrProvider}", `/v3/connections/${created.id as string}`);
+      if ((c.lastSyncRun as Json | undefined)?.completedAt) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await call("post", "/v3/connections/list", "/v3/connections/list", {});
+    await call("get", "/v3/connections/{connectionId}/runs", `/v3/connections/${created.id as string}/runs`);
+    await call("get", "/v3/keys", "/v3/keys");
+    expect(problems).toEqual([]);
+  });
+
   it("serves the reference page and its assets without a key, from the gateway", async () => {
     const page = await fetch(`${engram.url}/docs`);
     expect(page.status).toBe(200);

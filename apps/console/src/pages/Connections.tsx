@@ -122,6 +122,8 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
   const importNow = async (c: Connection) => {
     setNotice(undefined);
     setError(undefined);
+    // A provider this console does not know (a newer server) cannot be named in the import path.
+    if (c.provider === "unknown") return;
     try {
       await api.importConnections(c.provider, c.containerTags);
       setNotice(`Sync started for ${c.provider} (${c.containerTags.join(", ")}).`);

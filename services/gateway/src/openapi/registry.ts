@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { filterConditionSchema, MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from "@engram/filters";
-import { SYNC_ERROR_CODES, SYNC_RUN_STATUSES, SYNC_TRIGGERS } from "@engram/kernel";
+import { CONNECTION_STATUSES, CONNECTOR_PROVIDERS, DOCUMENT_STATUSES, SYNC_ERROR_CODES, SYNC_RUN_STATUSES, SYNC_TRIGGERS } from "@engram/kernel";
 import { CONTAINER_TAG_HEADER } from "../mcp/mcp.routes";
 import { containerTagMerge, containerTagPatch, mergeIdParam } from "../routes/container-tags.routes";
 import * as S from "../routes/schemas";
@@ -92,7 +92,28 @@ const MemoryEntry = z
     parentMemoryId: z.string().nullable(),
     rootMemoryId: z.string().nullable(),
     memoryRelations: z.record(z.string(), z.enum(["updates", "extends", "derives"])).nullable(),
-    history: z.array(z.unknown()).optional(),
+    createdAt: z.string().nullable(),
+    updatedAt: z.string().nullable(),
+    forgetAfter: z.string().nullable(),
+    forgetReason: z.string().nullable(),
+    history: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            memory: z.string(),
+            version: z.number().int(),
+            createdAt: z.string().nullable(),
+            updatedAt: z.string().nullable(),
+            parentMemoryId: z.string().nullable(),
+            rootMemoryId: z.string().nullable(),
+            isLatest: z.boolean(),
+            isForgotten: z.boolean(),
+          })
+          .meta({ id: "MemoryVersion", description: "An earlier version of a memory" }),
+      )
+      .optional()
+      .meta({ description: "Earlier versions, oldest first" }),
     documentIds: z.array(z.string()),
     sources: z.array(MemorySource),
   })
@@ -126,6 +147,145 @@ const SyncRun = z
     trigger: z.enum(SYNC_TRIGGERS).nullable().meta({ description: "Engram extension: what started the run" }),
   })
   .meta({ id: "SyncRun" });
+// --- answers (what the presenters in routes/presenters.ts write; tests/e2e/test/openapi.e2e.test.ts checks live answers against them) ---
+
+const when = z.string().nullable().meta({ description: "ISO 8601 time, or null when unknown", example: "2025-01-15T10:30:00.000Z" });
+const metadataAnswer = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .meta({ description: "The document's metadata", example: { team: "platform" } });
+const DocumentListItem = z
+  .object({
+    id: z.string(),
+    customId: z.string().nullable(),
+    connectionId: z.string().nullable(),
+    containerTags: z.array(z.string()),
+    createdAt: when,
+    updatedAt: when,
+    filepath: z.string().nullable(),
+    metadata: metadataAnswer,
+    status: z.enum(DOCUMENT_STATUSES),
+    summary: z.string().nullable(),
+    title: z.string().nullable(),
+    type: z.string(),
+    url: z.string().nullable(),
+    content: z.string().optional().meta({ description: "With includeContent" }),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "DocumentListItem" });
+const V3Document = z
+  .object({
+    id: z.string(),
+    customId: z.string().nullable(),
+    connectionId: z.string().nullable(),
+    content: z.string().nullable(),
+    containerTags: z.array(z.string()),
+    createdAt: when,
+    updatedAt: when,
+    metadata: metadataAnswer,
+    status: z.enum(DOCUMENT_STATUSES),
+    dreamingStatus: z.enum(["dreaming", "done"]),
+    summary: z.string().nullable(),
+    title: z.string().nullable(),
+    type: z.string().nullable(),
+    url: z.string().nullable(),
+    filepath: z.string().nullable(),
+    source: z.string().nullable(),
+    taskType: z.string(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "Document" });
+const Chunk = z
+  .object({
+    id: z.string(),
+    documentId: z.string(),
+    position: z.number().int().meta({ description: "0-based; what a memory's sources[].chunkPositions name" }),
+    content: z.string(),
+    startOffset: z.number().int(),
+    endOffset: z.number().int(),
+    tokenCount: z.number().int(),
+    type: z.enum(["text", "image"]),
+    createdAt: when,
+  })
+  .meta({ id: "Chunk" });
+const SearchDocument = z
+  .object({
+    id: z.string(),
+    title: z.string().nullable().optional(),
+    type: z.string().nullable().optional(),
+    metadata: metadataAnswer.optional(),
+    summary: z.string().nullable().optional(),
+    createdAt: when,
+    updatedAt: when,
+  })
+  .catchall(z.unknown());
+const SearchResult = z
+  .object({
+    id: z.string().meta({ description: "A memory's id, or a chunk's" }),
+    similarity: z.number(),
+    updatedAt: when,
+    metadata: metadataAnswer,
+    memory: z.string().optional().meta({ description: "A memory result's text" }),
+    version: z.number().int().optional(),
+    chunk: z.string().optional().meta({ description: "A chunk result's text" }),
+    documentId: z.string().optional().meta({ description: "A chunk result's document (Engram addition)" }),
+    documents: z.array(SearchDocument).optional(),
+    chunks: z.array(z.object({ content: z.string(), score: z.number(), position: z.number().int(), documentId: z.string() })).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "SearchResult", description: "A memory result (memory, version) or a chunk result (chunk, documentId)" });
+const SearchResults = z.object({ results: z.array(SearchResult), timing: z.number(), total: z.number() });
+const ForgetCandidate = z.object({ id: z.string(), memory: z.string(), score: z.number() });
+const ForgetMatchingAnswer = z
+  .object({
+    dryRun: z.boolean(),
+    count: z.number().int(),
+    forgetBatchId: z.string().nullable(),
+    summary: z.string(),
+    candidates: z.array(ForgetCandidate).optional().meta({ description: "With dryRun: what would be forgotten" }),
+    forgotten: z.array(ForgetCandidate).optional().meta({ description: "Without dryRun: what was forgotten" }),
+  })
+  .meta({ id: "ForgetMatchingResponse" });
+const ProfileAnswer = z
+  .object({
+    profile: z.object({
+      static: z.array(z.string()).optional(),
+      dynamic: z.array(z.string()).optional(),
+      buckets: z.record(z.string(), z.array(z.string())).optional(),
+    }),
+    searchResults: SearchResults.optional().meta({ description: "With q: the memories that answer it" }),
+  })
+  .meta({ id: "ProfileResponse" });
+const ConnectionAnswer = z
+  .object({
+    id: z.string(),
+    provider: z.enum([...CONNECTOR_PROVIDERS, "unknown"]),
+    email: z.string().optional(),
+    documentLimit: z.number().int().optional(),
+    createdAt: when,
+    expiresAt: when.optional(),
+    metadata: z.record(z.string(), z.unknown()),
+    containerTags: z.array(z.string()),
+    status: z.enum(CONNECTION_STATUSES).nullable().meta({ description: "Engram extension: where the connection stands" }),
+    lastSyncRun: SyncRun.optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "Connection" });
+const V5Document = z
+  .object({
+    id: z.string().meta({ description: "The caller's id when it has one, else the service id" }),
+    content: z.string(),
+    metadata: z.record(z.string(), z.unknown()),
+    system: z.object({ status: z.enum(DOCUMENT_STATUSES), createdAt: when, updatedAt: when, failureReason: z.string().optional() }).catchall(z.unknown()),
+    chunks: z.array(Chunk).optional().meta({ description: "With include=chunks" }),
+    memories: z.array(MemoryEntry).optional().meta({ description: "With include=memories: the memories formed from it" }),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "V5Document" });
+const ContainerTagItem = z
+  .object({ id: z.string(), name: z.string(), containerTag: z.string(), description: z.string().nullable(), createdAt: when, updatedAt: when })
+  .catchall(z.unknown())
+  .meta({ id: "ContainerTag" });
 const fileBinary = z.unknown().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The file's bytes" });
 
 /**
@@ -355,7 +515,7 @@ const OPERATIONS: Operation[] = [
     tag: documentsTag,
     params: { ...namespace, ...documentId },
     query: z.object({ include: S.includeParam.meta({ description: "Comma-separated: chunks, memories", example: "chunks,memories" }) }),
-    ok: { description: "The document", schema: jsonObject("The document, with its chunks and memories when asked") },
+    ok: { description: "The document, with its chunks and memories when asked", schema: V5Document },
   },
   {
     method: "delete",
@@ -466,7 +626,7 @@ const OPERATIONS: Operation[] = [
     summary: "List documents",
     tag: documentsTag,
     body: { schema: S.v3ListBody, required: false, example: EX.v3List },
-    ok: { description: "A page of documents", schema: z.object({ memories: z.array(z.unknown()), pagination: Pagination }) },
+    ok: { description: "A page of documents", schema: z.object({ memories: z.array(DocumentListItem), pagination: Pagination }) },
   },
   {
     method: "get",
@@ -493,7 +653,7 @@ const OPERATIONS: Operation[] = [
     summary: "Get document",
     tag: documentsTag,
     params: documentId,
-    ok: { description: "The document", schema: jsonObject("The document") },
+    ok: { description: "The document", schema: V3Document },
   },
   {
     method: "patch",
@@ -522,7 +682,7 @@ const OPERATIONS: Operation[] = [
     summary: "Get document chunks",
     tag: documentsTag,
     params: documentId,
-    ok: { description: "The document's chunks", schema: z.object({ documentId: z.string(), chunks: z.array(z.unknown()), total: z.number() }) },
+    ok: { description: "The document's chunks", schema: z.object({ documentId: z.string(), chunks: z.array(Chunk), total: z.number() }) },
   },
   {
     method: "get",
@@ -542,7 +702,7 @@ const OPERATIONS: Operation[] = [
     summary: "Search memory entries",
     tag: "search",
     body: { schema: S.v4Search, example: EX.v4Search },
-    ok: { description: "Results", schema: z.object({ results: z.array(z.unknown()), timing: z.number(), total: z.number() }) },
+    ok: { description: "Results", schema: SearchResults },
   },
   {
     method: "post",
@@ -560,7 +720,7 @@ const OPERATIONS: Operation[] = [
     summary: "Get user profile",
     tag: "search",
     body: { schema: S.v4Profile, example: { containerTag: "user_123", q: "what does John prefer", include: ["static", "dynamic"] } },
-    ok: { description: "The profile (and search results when q is given)", schema: jsonObject("{profile: {static?, dynamic?, buckets?}, searchResults?}") },
+    ok: { description: "The profile (and search results when q is given)", schema: ProfileAnswer },
   },
   {
     method: "post",
@@ -610,7 +770,7 @@ const OPERATIONS: Operation[] = [
     tag: "memories",
     description: "Give either `query` (or its alias `q`) or `ids`, not both. `dryRun` lists the candidates without forgetting them.",
     body: { schema: S.v4ForgetMatching, example: EX.forgetMatching },
-    ok: { description: "What was (or would be) forgotten", schema: jsonObject("{dryRun, count, forgetBatchId, summary, candidates | forgotten}") },
+    ok: { description: "What was (or would be) forgotten", schema: ForgetMatchingAnswer },
   },
   {
     method: "post",
@@ -717,7 +877,7 @@ const OPERATIONS: Operation[] = [
     operationId: "getV3ContainerTagsList",
     summary: "List all container tags",
     tag: "container tags",
-    ok: { description: "The container tags", schema: jsonArray("The container tags, with their document and memory counts") },
+    ok: { description: "The container tags, with their document and memory counts", schema: z.array(ContainerTagItem) },
   },
   {
     method: "post",
@@ -781,7 +941,7 @@ const OPERATIONS: Operation[] = [
     summary: "List connections",
     tag: "connections",
     body: { schema: S.listConnectionsBody, required: false, example: EX.tags },
-    ok: { description: "The connections", schema: jsonArray("The connections") },
+    ok: { description: "The connections", schema: z.array(ConnectionAnswer) },
   },
   {
     method: "get",
@@ -814,7 +974,10 @@ const OPERATIONS: Operation[] = [
     tag: "connections",
     params: { connectionId },
     query: S.resourcesQuery,
-    ok: { description: "The provider's resources", schema: jsonObject("{resources: [...], total_count?}") },
+    ok: {
+      description: "The provider's resources",
+      schema: z.object({ resources: z.array(z.record(z.string(), z.unknown())), total_count: z.number().int().optional() }),
+    },
   },
   {
     method: "get",
@@ -835,7 +998,7 @@ const OPERATIONS: Operation[] = [
     tag: "connections",
     params: { connectionId },
     body: { schema: S.configureBody, example: { resources: [{ id: "repo_1", name: "engram" }] } },
-    ok: { description: "Configured", schema: jsonObject("{success, message, webhooksRegistered}") },
+    ok: { description: "Configured", schema: z.object({ success: z.boolean(), message: z.string(), webhooksRegistered: z.number().int() }) },
   },
   {
     method: "post",
@@ -845,7 +1008,7 @@ const OPERATIONS: Operation[] = [
     tag: "connections",
     params: { provider },
     body: { schema: S.providerTagsBody, example: EX.tags },
-    ok: { description: "The connection", schema: jsonObject("The connection") },
+    ok: { description: "The connection", schema: ConnectionAnswer },
   },
   {
     method: "post",
@@ -878,7 +1041,10 @@ const OPERATIONS: Operation[] = [
     description: "`idOrProvider` is the provider.",
     params: { idOrProvider: provider },
     body: { schema: S.createConnectionBody, required: false, example: { containerTags: ["user_123"], redirectUrl: "https://app.example/connected" } },
-    ok: { description: "Where to send the user to authorise", schema: jsonObject("{id, authLink, expiresIn, redirectsTo?}") },
+    ok: {
+      description: "Where to send the user to authorise",
+      schema: z.object({ id: z.string(), authLink: z.string(), expiresIn: z.string(), redirectsTo: z.string().optional() }),
+    },
   },
   {
     method: "get",
@@ -888,7 +1054,7 @@ const OPERATIONS: Operation[] = [
     tag: "connections",
     description: "`idOrProvider` is the connection's id.",
     params: { idOrProvider: connectionId },
-    ok: { description: "The connection", schema: jsonObject("The connection") },
+    ok: { description: "The connection", schema: ConnectionAnswer },
   },
   {
     method: "delete",
