@@ -1,3 +1,5 @@
+import pc from "picocolors";
+
 /** Where a command writes, and what it knows of its terminal: process streams in main.ts, buffers in tests. */
 export interface CliIo {
   stdout: { write(s: string): unknown };
@@ -34,4 +36,25 @@ export class Printer {
   note(s: string): void {
     this.io.stderr.write(`${s}\n`);
   }
+}
+
+/** A table cell: its text, or its text and how to colour it (widths are measured on the text alone). */
+export type Cell = string | [text: string, paint: (s: string) => string];
+
+/** The lines of a table for people: a dim header, then the rows, columns padded to their widest cell (the last one is not padded). */
+export function table(headers: string[], rows: Cell[][]): string[] {
+  const text = (c: Cell) => (typeof c === "string" ? c : c[0]);
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] === undefined ? 0 : text(r[i]!).length))));
+  const render = (cells: Cell[], paintAll?: (s: string) => string) =>
+    cells
+      .map((c, i) => {
+        const t = text(c);
+        const padded = i === cells.length - 1 ? t : t.padEnd(widths[i]!);
+        const paint = paintAll ?? (typeof c === "string" ? undefined : c[1]);
+        // paint the text only, so that colour codes never count towards the width
+        return paint ? paint(t) + padded.slice(t.length) : padded;
+      })
+      .join("  ")
+      .trimEnd();
+  return [render(headers, (s) => pc.dim(s)), ...rows.map((r) => render(r))];
 }

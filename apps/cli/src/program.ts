@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import pc from "picocolors";
 import { addCommand } from "./commands/add.command";
 import { configSet, configShow, configUnset } from "./commands/config.command";
+import { connectionsCreate, connectionsDelete, connectionsGet, connectionsList, connectionsRuns, connectionsSync } from "./commands/connections.command";
 import { documentsDelete, documentsGet, documentsList } from "./commands/documents.command";
 import { importCommand } from "./commands/import.command";
 import { keysCommand } from "./commands/keys.command";
@@ -9,7 +10,7 @@ import { memoriesAdd, memoriesForget, memoriesList } from "./commands/memories.c
 import { profileCommand } from "./commands/profile.command";
 import { searchCommand } from "./commands/search.command";
 import { CommandContext, type GlobalOptions } from "./context";
-import { ExitCode, describeError, exitCodeFor } from "./exit-codes";
+import { ExitCode, UsageError, describeError, exitCodeFor } from "./exit-codes";
 import type { CliIo } from "./io";
 
 const EXIT_CODES_HELP = `
@@ -34,7 +35,16 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
 
   const tagOption = () =>
     new Option("-t, --container-tag <tag>", "container tag (namespace); default from the environment, the config file, else the server's default");
-  const ctxOf = (cmd: Command) => new CommandContext(io, cmd.optsWithGlobals<GlobalOptions>());
+  // `--tag` (connections commands) is another name of --container-tag
+  const tagAlias = () => new Option("--tag <tag>", "same as --container-tag").hideHelp();
+  const ctxOf = (cmd: Command) => {
+    const { tag, ...opts } = cmd.optsWithGlobals<GlobalOptions & { tag?: string }>();
+    if (tag !== undefined) {
+      if (opts.containerTag !== undefined && opts.containerTag !== tag) throw new UsageError("--tag and --container-tag name the same setting: give one");
+      opts.containerTag = tag;
+    }
+    return new CommandContext(io, opts);
+  };
   const run =
     <A extends unknown[]>(fn: (ctx: CommandContext, ...args: A) => number | Promise<number>) =>
     async (...args: unknown[]) => {
@@ -121,6 +131,50 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .description("delete documents by id (service id or customId)")
     .argument("<ids...>")
     .action(run((ctx, ids: string[]) => documentsDelete(ctx, ids)));
+
+  const connections = program
+    .command("connections")
+    .description("connections that import and keep in step an external source (web-crawler, github, notion, s3, …): create, list, sync, delete");
+  connections
+    .command("list")
+    .description("list connections (of the container tag when one is set, else every one) with their status and last sync")
+    .addOption(tagOption())
+    .addOption(tagAlias())
+    .action(run((ctx) => connectionsList(ctx)));
+  connections
+    .command("get")
+    .description("show a connection and its last sync run")
+    .argument("<id>", "connection id (n_…)")
+    .action(run((ctx, id: string) => connectionsGet(ctx, id)));
+  connections
+    .command("runs")
+    .description("a connection's sync runs, newest first (the last 100 are kept)")
+    .argument("<id>", "connection id (n_…)")
+    .option("-l, --limit <n>", "runs to show, 1 to 100", "20")
+    .action(run((ctx, id: string, o: Parameters<typeof connectionsRuns>[2]) => connectionsRuns(ctx, id, o)));
+  connections
+    .command("create")
+    .description("create a connection; an OAuth provider answers the link to open, a direct one (web-crawler, s3, granola) starts its first sync")
+    .argument("<provider>", "web-crawler | github | notion | google-drive | gmail | onedrive | s3 | granola")
+    .option("--metadata <json>", 'the connection\'s settings, a flat JSON object (web-crawler: {"startUrl":"https://…"})')
+    .option("--document-limit <n>", "most documents to import, 1 to 10000")
+    .option("--redirect-url <url>", "where the browser goes after the OAuth consent")
+    .addOption(tagOption())
+    .addOption(tagAlias())
+    .action(run((ctx, provider: string, o: Parameters<typeof connectionsCreate>[2]) => connectionsCreate(ctx, provider, o)));
+  connections
+    .command("sync")
+    .description("start a sync of the provider's connections (of the container tag when one is set, else all of them)")
+    .argument("<provider>", "web-crawler | github | notion | …")
+    .addOption(tagOption())
+    .addOption(tagAlias())
+    .action(run((ctx, provider: string) => connectionsSync(ctx, provider)));
+  connections
+    .command("delete")
+    .description("delete a connection and, unless --keep-documents, the documents it imported")
+    .argument("<id>", "connection id (n_…)")
+    .option("--keep-documents", "keep the documents it imported")
+    .action(run((ctx, id: string, o: Parameters<typeof connectionsDelete>[2]) => connectionsDelete(ctx, id, o)));
 
   program
     .command("import")

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { REPO_ROOT } from "@engram/testing";
+import { REPO_ROOT, startStaticSite, type StaticSite, waitFor } from "@engram/testing";
 import { freePort, twoTenantStack } from "./helpers";
 
 const KEY_A = "tenant-a-key-cli-0123456789abcdef0123456";
@@ -36,11 +36,16 @@ const json = (r: Run): any => {
 };
 
 describe("engram CLI against a running stack", () => {
-  const stack = twoTenantStack(KEY_A, KEY_B);
+  // The web crawler may reach the static site on 127.0.0.1 (connections commands), at full speed.
+  const stack = twoTenantStack(KEY_A, KEY_B, { ENGRAM_ALLOW_PRIVATE_URLS: "true", CRAWL_DEFAULT_DELAY_MS: "0" });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engram-cli-e2e-"));
   const folder = path.join(tmp, "notes");
   let env: Record<string, string>;
-  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  let site: StaticSite | undefined;
+  afterAll(async () => {
+    await site?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
 
   beforeAll(() => {
     env = { ENGRAM_URL: stack.engram.url, ENGRAM_API_KEY: KEY_A, ENGRAM_CONFIG: path.join(tmp, "config", "config.json") };
@@ -156,6 +161,88 @@ describe("engram CLI against a running stack", () => {
     const lena = json(await engram(["documents", "get", "lena-1", "--json"], env));
     expect(lena).toMatchObject({ customId: "lena-1", containerTags: ["cli_import"] });
   });
+
+  it("connections: create a web-crawler connection, list it, follow its runs, sync it again, and delete it", async () => {
+    // A three-page site on loopback (no robots.txt: a 404 allows everything).
+    const siteDir = path.join(tmp, "site");
+    const page = (title: string, body: string, links: string[] = []) =>
+      `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${body}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(" ")}</main></body></html>`;
+    fs.mkdirSync(path.join(siteDir, "ferries"), { recursive: true });
+    fs.mkdirSync(path.join(siteDir, "tides"), { recursive: true });
+    fs.writeFileSync(
+      path.join(siteDir, "index.html"),
+      page("Harbour guide", "The harbour master publishes the ferry and tide tables every morning.", ["/ferries/", "/tides/"]),
+    );
+    fs.writeFileSync(path.join(siteDir, "ferries/index.html"), page("Ferries", "The first ferry to the island leaves at 06:40 from pier three.", ["/"]));
+    fs.writeFileSync(path.join(siteDir, "tides/index.html"), page("Tides", "Spring tides flood the lower quay twice a month.", ["/"]));
+    site = await startStaticSite(siteDir);
+
+    const created = await engram(
+      ["connections", "create", "web-crawler", "--tag", "cli_conn", "--metadata", JSON.stringify({ startUrl: `${site.origin}/` }), "--json"],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const id = json(created).id as string;
+    expect(id).toMatch(/^n_[A-Za-z0-9]{20}$/);
+
+    const list = await engram(["connections", "list", "--tag", "cli_conn"], env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`^${id}\\s+web-crawler\\s+active\\s+cli_conn\\s`, "m"));
+    expect(json(await engram(["connections", "list", "--json"], env))).toEqual([
+      expect.objectContaining({ id, provider: "web-crawler", containerTags: ["cli_conn"] }),
+    ]);
+    // another tenant sees none of it
+    expect(json(await engram(["connections", "list", "--json"], { ...env, ENGRAM_API_KEY: KEY_B }))).toEqual([]);
+
+    // Polls `connections get --json` until a run that started after `after` has finished.
+    const finished = (after = "") =>
+      waitFor(
+        async () => {
+          const run = json(await engram(["connections", "get", id, "--json"], env)).lastSyncRun;
+          return run && run.startedAt > after && run.status !== "running" && run.status !== "queued" ? run : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 200, what: "the sync run to finish" },
+      );
+    const first = await finished();
+    expect(first).toMatchObject({ status: "succeeded", errorCode: null, trigger: "initial" });
+
+    const runs = await engram(["connections", "runs", id], env);
+    expect(runs.code).toBe(0);
+    expect(runs.stdout).toMatch(/\ssucceeded\s+initial\s+3\s/);
+    expect(runs.stdout).toContain(`1 run(s) of ${id}`);
+    const one = json(await engram(["connections", "runs", id, "--json"], env)).runs;
+    expect(one).toEqual([first]);
+    expect(one[0].documentsImported).toBeGreaterThan(0);
+
+    const sync = await engram(["connections", "sync", "web-crawler", "--tag", "cli_conn"], env);
+    expect(sync.code).toBe(0);
+    expect(sync.stdout).toContain("started a sync of the web-crawler connections of cli_conn");
+    const second = await finished(first.startedAt);
+    expect(second).toMatchObject({ status: "succeeded", trigger: "manual" });
+    const two = json(await engram(["connections", "runs", id, "--json"], env)).runs;
+    expect(two).toEqual([second, first]);
+    expect(json(await engram(["connections", "runs", id, "--limit", "1", "--json"], env)).runs).toEqual([second]);
+
+    const human = await engram(["connections", "get", id], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/last sync:\n\s+status\s+succeeded\n\s+trigger\s+manual/);
+
+    const badLimit = await engram(["connections", "runs", id, "--limit", "0"], env);
+    expect(badLimit.code).toBe(2);
+    expect(badLimit.stderr).toContain("--limit must be an integer from 1 to 100");
+    const unknown = await engram(["connections", "get", "n_doesnotexist00000000"], env);
+    expect(unknown.code).toBe(5);
+    expect(unknown.stderr).toMatch(/error: 404 /);
+    const badProvider = await engram(["connections", "sync", "dropbox"], env);
+    expect(badProvider.code).toBe(5);
+    expect(badProvider.stderr).toMatch(/error: 400 /);
+
+    const deleted = await engram(["connections", "delete", id, "--json"], env);
+    expect(deleted.code).toBe(0);
+    expect(json(deleted)).toEqual({ id, provider: "web-crawler", deleteDocuments: true });
+    expect((await engram(["connections", "get", id], env)).code).toBe(5);
+    expect(json(await engram(["documents", "list", "-t", "cli_conn", "--json"], env)).memories).toEqual([]);
+  }, 120_000);
 
   it("exit codes: 3 for a refused key, 4 for an unreachable server, 2 for a usage error, 1 for a partial failure", async () => {
     const refused = await engram(["documents", "list"], { ...env, ENGRAM_API_KEY: "wrong-key-0000000000000000000000" });
