@@ -4,7 +4,17 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["**/node_modules/**", "libs/grpc/src/gen/**", "apps/console/src/api-types.gen.ts", "**/dist/**", "coverage/**", "bench/results/**", ".data/**", "**/scratch/**", "tests/fixtures/**"],
+    ignores: [
+      "**/node_modules/**",
+      "libs/grpc/src/gen/**",
+      "apps/console/src/api-types.gen.ts",
+      "**/dist/**",
+      "coverage/**",
+      "bench/results/**",
+      ".data/**",
+      "**/scratch/**",
+      "tests/fixtures/**",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
