@@ -41,6 +41,7 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
     preparer,
     reranker: deps.nlp.reranker,
     aggregator: deps.nlp.aggregator,
+    lookup,
     clock,
   });
   return {

@@ -302,6 +302,18 @@ describe("documents API (both generations)", () => {
     expect(await byPath("handbook/")).toEqual(["hb-a", "hb-b"]);
     expect(await byPath("handbook/b.md")).toEqual(["hb-b"]);
     expect(await byPath("other/")).toEqual([]);
+    // v4 chunk results honour it too.
+    await waitDone(api, "fail", "hb-a");
+    await waitDone(api, "fail", "hb-b");
+    const chunksAt = async (filepath: string) =>
+      (
+        (await api("POST", "/v4/search", { q: "handbook page", containerTag: "fail", searchMode: "documents", threshold: 0, filepath })).body.results as {
+          chunk: string;
+        }[]
+      ).map((r) => r.chunk);
+    expect((await chunksAt("handbook/")).sort()).toEqual(["The handbook's first page.", "The handbook's second page."]);
+    expect(await chunksAt("handbook/b.md")).toEqual(["The handbook's second page."]);
+    expect(await chunksAt("elsewhere/")).toEqual([]);
     for (const bad of [[], ["bogus"], "failed"]) {
       const refused = await byStatus(bad);
       expect(refused.status).toBe(400);

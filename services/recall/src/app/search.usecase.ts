@@ -4,7 +4,7 @@ import type { ChunkHit, ChunkIndex } from "@engram/index";
 import { type Clock, InvalidArgumentError } from "@engram/kernel";
 import type { MemoryRecord, MemoryRelationKind } from "@engram/memory-model";
 import type { MemoryAggregator, Reranker } from "@engram/nlp";
-import type { DocumentInfo, MemoryReadModel } from "./ports";
+import type { DocumentInfo, DocumentLookup, MemoryReadModel } from "./ports";
 import type { PreparedQuery, QueryPreparer } from "./query";
 import type { DocumentHit, SearchDocumentsUseCase } from "./search-documents.usecase";
 
@@ -166,6 +166,8 @@ export class SearchUseCase {
       preparer: QueryPreparer;
       reranker: Reranker;
       aggregator: MemoryAggregator;
+      /** Source documents' filepaths, for a filepath filter on chunk results (chunks do not carry it). */
+      lookup: DocumentLookup;
       clock: Clock;
     },
   ) {}
@@ -225,16 +227,21 @@ export class SearchUseCase {
   }
 
   private async searchChunks(q: SearchV4Query, prepared: PreparedQuery, limit: number): Promise<Extract<SearchResult, { kind: "chunk" }>[]> {
-    const hits = await this.deps.documents.execute({
+    let hits = await this.deps.documents.execute({
       tenantId: q.tenantId,
       namespaces: q.namespaces,
       query: prepared,
-      limit,
+      // A filepath filter is applied after the search, on the documents' paths: ask for more.
+      limit: q.filepath ? Math.min(100, Math.max(limit * 5, 50)) : limit,
       threshold: q.threshold,
       filter: q.filter,
       // A chunk result shows its best chunk; include.chunks lists every matching chunk of the document.
       perDocument: q.include.chunks ? Infinity : 1,
     });
+    if (q.filepath) {
+      const docs = await Promise.all(hits.map((h) => this.deps.lookup.get(q.tenantId, h.chunks[0]!.chunk.namespace, h.documentId)));
+      hits = hits.filter((_, i) => matchesFilepath(docs[i]?.filepath, q.filepath)).slice(0, limit);
+    }
     return hits.map((hit) => ({ kind: "chunk" as const, hit, similarity: hit.similarity, document: documentOfChunk(hit.chunks[0]!.chunk) }));
   }
 

@@ -158,6 +158,11 @@ describe("SearchUseCase", () => {
     preparer: new QueryPreparer(new HashingEmbedder(32), rewriter),
     reranker,
     aggregator,
+    // D1 sits under docs/, D2 under notes/.
+    lookup: {
+      get: async (_t, namespace, id) => ({ id, namespace, createdAt: NOW, updatedAt: NOW, filepath: id === "D1" ? "docs/guide.md" : "notes/d2.md" }),
+      close: () => undefined,
+    },
     clock: { now: () => new Date(NOW) },
   });
   const q = (over: Partial<SearchV4Query> = {}): SearchV4Query => ({
@@ -192,6 +197,13 @@ describe("SearchUseCase", () => {
     const old = await uc.execute(q({ include: { chunks: true } }));
     expect(old.every((r) => r.kind === "memory")).toBe(true);
     expect(old[0]!.kind === "memory" && old[0]!.chunks?.map((c) => c.chunk.documentId)).toEqual(["D1"]);
+  });
+
+  it("a filepath filters chunk results by their document's path (exact, or a prefix ending in '/'), asking the index for more", async () => {
+    expect((await uc.execute(q({ mode: "documents", filepath: "notes/" }))).map(label)).toEqual(["D2"]);
+    expect(chunkQueries.at(-1)!.limit).toBeGreaterThanOrEqual(50);
+    expect((await uc.execute(q({ mode: "documents", filepath: "docs/guide.md" }))).map(label)).toEqual(["D1"]);
+    expect(await uc.execute(q({ mode: "documents", filepath: "docs/" + "other.md" }))).toEqual([]);
   });
 
   it("rewrites the query when asked, reranks, and aggregates memories into a synthesised one", async () => {
