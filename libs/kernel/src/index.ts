@@ -5,3 +5,4 @@ export * from "./json";
 export * from "./clock";
 export * from "./scope";
 export * from "./buckets";
+export * from "./filepath";

@@ -64,6 +64,7 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
     extractor: deps.nlp.extractor,
     relator: deps.nlp.relator,
     buckets,
+    tags: buckets,
     events: new BusFormationEvents(deps.bus, clock),
     clock,
     lock,

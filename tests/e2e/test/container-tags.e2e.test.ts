@@ -103,6 +103,33 @@ describe("container tags end to end", () => {
     expect((await list(b)).find((t) => t.containerTag === "research")).toMatchObject({ documentCount: 1 });
   });
 
+  it("applies a tag's memory paths and entity context when forming memories", async () => {
+    const patched = await a("PATCH", "/v3/container-tags/repo_docs", {
+      memoryFilesystemPaths: ["docs/", "README.md"],
+      entityContext: "The user is Sarah Chen, who maintains this repository.",
+    });
+    expect(patched.status).toBe(200);
+    const add = (customId: string, content: string, filepath?: string) =>
+      a("POST", "/v3/documents", { content, containerTag: "repo_docs", customId, ...(filepath ? { filepath } : {}) });
+    await add("guide", "user: I prefer tabs over spaces.", "docs/guide.md");
+    await add("source", "user: I prefer Rust for command-line tools.", "src/main.rs");
+    await add("loose", "user: I prefer long walks after lunch.");
+    // Every document is done; the one outside the paths is searchable as chunks but forms no memory.
+    for (const id of ["guide", "source", "loose"])
+      await waitFor(async () => ((await a("GET", `/ns/repo_docs/document/${id}`)).body.system?.status === "done" ? true : undefined), {
+        what: `${id} to be done`,
+      });
+    const memories = ((await a("POST", "/v4/memories/list", { containerTags: ["repo_docs"], limit: 50 })).body.memoryEntries as { memory: string }[]).map(
+      (m) => m.memory,
+    );
+    expect(memories.join(" | ")).toMatch(/Sarah Chen prefers tabs over spaces/);
+    expect(memories.join(" | ")).toMatch(/long walks/);
+    expect(memories.join(" | ")).not.toMatch(/Rust/);
+    const chunks = (await a("POST", "/v4/search", { q: "Rust command-line tools", containerTag: "repo_docs", searchMode: "documents", threshold: 0 })).body
+      .results as { chunk: string }[];
+    expect(chunks.map((c) => c.chunk)).toEqual(expect.arrayContaining([expect.stringMatching(/Rust/)]));
+  });
+
   it("merges a tag into another: memories at once, documents by a queued job (the newer of two same caller ids stays), then the source is gone", async () => {
     expect((await a("POST", "/v3/documents", { content: "Old note: the ferry leaves at 7.", containerTag: "m-dst", customId: "ferry" })).status).toBe(200);
     await idle(a);

@@ -9,12 +9,14 @@ import { OrgSettingsClient, type ProfileBucketDef } from "./org-settings";
  * (ingestion's ContainerTagService, PATCH /v3/container-tags/{tag}). A tag
  * bucket never overrides or removes an organisation bucket: on the same key
  * the organisation's wins. Memories classify with them and recall builds
- * profiles from them; each side is cached briefly per tenant and tag.
+ * profiles from them; each side is cached briefly per tenant and tag. The
+ * same read of the tag gives memory formation its entity context and path
+ * allowlist (formationContext).
  */
 export class EffectiveBuckets {
   private readonly org: OrgSettingsClient;
   private readonly tags;
-  private readonly cache = new Map<string, { at: number; value: Promise<ProfileBucketDef[]> }>();
+  private readonly cache = new Map<string, { at: number; value: Promise<TagSettings> }>();
 
   constructor(
     addresses: { connections: string; ingestion: string },
@@ -25,21 +27,34 @@ export class EffectiveBuckets {
   }
 
   async buckets(tenantId: string, namespace: string): Promise<ProfileBucketDef[]> {
-    const [org, own] = await Promise.all([this.org.buckets(tenantId), this.tagBuckets(tenantId, namespace)]);
+    const [org, tag] = await Promise.all([this.org.buckets(tenantId), this.tagSettings(tenantId, namespace)]);
     const keys = new Set(org.map((b) => b.key));
-    return [...org, ...own.filter((b) => !keys.has(b.key))];
+    return [...org, ...tag.profileBuckets.filter((b) => !keys.has(b.key))];
   }
 
-  private tagBuckets(tenantId: string, namespace: string): Promise<ProfileBucketDef[]> {
+  /** What the tag's settings say about forming memories: its entity context and its memory path allowlist (unset: absent). */
+  async formationContext(tenantId: string, namespace: string): Promise<FormationContext> {
+    const { entityContext, memoryFilesystemPaths } = await this.tagSettings(tenantId, namespace);
+    return { ...(entityContext ? { entityContext } : {}), ...(memoryFilesystemPaths ? { memoryFilesystemPaths } : {}) };
+  }
+
+  private tagSettings(tenantId: string, namespace: string): Promise<TagSettings> {
     const key = `${tenantId}\u0000${namespace}`;
     const hit = this.cache.get(key);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.value;
     const value = this.tags.GetContainerTag({ context: { tenantId }, namespace }).then(
-      (r) => (r.containerTag?.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description })),
-      (err: unknown): ProfileBucketDef[] => {
+      (r): TagSettings => {
+        const t = r.containerTag;
+        return {
+          profileBuckets: (t?.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description })),
+          ...(t?.entityContext ? { entityContext: t.entityContext } : {}),
+          ...(t?.memoryFilesystemPaths ? { memoryFilesystemPaths: [...t.memoryFilesystemPaths.paths] } : {}),
+        };
+      },
+      (err: unknown): TagSettings => {
         this.cache.delete(key);
-        // A tag with no documents and no settings, or an ingestion without container tags: no buckets of its own.
-        if (isServiceError(err) && (err.code === grpc.status.NOT_FOUND || err.code === grpc.status.UNIMPLEMENTED)) return [];
+        // A tag with no documents and no settings, or an ingestion without container tags: no settings of its own.
+        if (isServiceError(err) && (err.code === grpc.status.NOT_FOUND || err.code === grpc.status.UNIMPLEMENTED)) return { profileBuckets: [] };
         throw err;
       },
     );
@@ -51,4 +66,16 @@ export class EffectiveBuckets {
     this.org.close();
     this.tags.close();
   }
+}
+
+/** A container tag's settings that memory formation applies. */
+export interface FormationContext {
+  /** Context about the tag's entity, given to extraction beside each document's own. */
+  entityContext?: string;
+  /** Only documents at one of these paths form memories (exact, or a prefix ending in "/"); absent: every document. */
+  memoryFilesystemPaths?: string[];
+}
+
+interface TagSettings extends FormationContext {
+  profileBuckets: ProfileBucketDef[];
 }

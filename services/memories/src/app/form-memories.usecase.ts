@@ -1,13 +1,13 @@
 import { partitionKey } from "@engram/index";
 import { isActiveMemory } from "@engram/memory-model";
-import { type Clock, type Dreaming, newId } from "@engram/kernel";
+import { type Clock, type Dreaming, matchesFilepath, newId } from "@engram/kernel";
 import { type ExtractedFact, ExtractionLimitError, type FactExtractor, type MemoryRelator } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
 import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion, userNameOf } from "../domain/memory";
 import type { KeyedMutex } from "./keyed-mutex";
 import type { MemoryWriter } from "./memory-writer";
-import type { BucketSource, DocumentRef, FormationEvents, MemoryRepository, SourceDocument, SourceDocumentReader } from "./ports";
+import type { BucketSource, DocumentRef, FormationContextSource, FormationEvents, MemoryRepository, SourceDocument, SourceDocumentReader } from "./ports";
 
 export interface FormCommand {
   ref: DocumentRef;
@@ -29,6 +29,17 @@ const formationSeconds = metrics.histogram(
 );
 
 /**
+ * Whether a document forms memories under its container tag's memory path
+ * allowlist: always without an allowlist, and for a document without a path
+ * (the allowlist is about files: mounts, repositories, drives); otherwise only
+ * at one of the listed paths.
+ */
+export function formsMemoriesAt(filepath: string | undefined, allowlist: string[] | undefined): boolean {
+  if (!allowlist || !filepath) return true;
+  return allowlist.some((p) => matchesFilepath(filepath, p));
+}
+
+/**
  * Memory formation (taskType=memory), on DocumentIndexed: extract atomic
  * facts from the document's chunks and write them as memories with
  * provenance; then report the document done. dreaming=dynamic relates each
@@ -48,6 +59,8 @@ export class FormMemoriesUseCase {
       extractor: FactExtractor;
       relator: MemoryRelator;
       buckets: BucketSource;
+      /** The container tag's entity context and memory path allowlist. */
+      tags: FormationContextSource;
       events: FormationEvents;
       clock: Clock;
       lock: KeyedMutex;
@@ -83,10 +96,21 @@ export class FormMemoriesUseCase {
 
   private async form(cmd: FormCommand, doc: SourceDocument): Promise<void> {
     const { ref } = cmd;
-    const buckets = await this.deps.buckets.buckets(ref.tenantId, doc.namespace);
+    const [buckets, tag] = await Promise.all([
+      this.deps.buckets.buckets(ref.tenantId, doc.namespace),
+      this.deps.tags.formationContext(ref.tenantId, doc.namespace),
+    ]);
+    if (!formsMemoriesAt(doc.filepath, tag.memoryFilesystemPaths)) {
+      // Outside the tag's memory paths: chunked and searchable, no memories (as taskType=superrag); marked formed, so a redelivery stops here.
+      this.deps.logger.info({ documentId: ref.documentId, filepath: doc.filepath }, "no memories: the document is outside the container tag's memory paths");
+      await this.deps.repo.write({ records: [], formation: { tenantId: ref.tenantId, documentId: ref.documentId, generation: ref.generation } });
+      return;
+    }
+    // The tag's entity context goes with the document's own (which comes first).
+    const given = [doc.supportingContext, tag.entityContext].filter((x): x is string => !!x?.trim()).join("\n");
     const facts = await this.deps.extractor.extract({
       chunks: doc.chunks,
-      supportingContext: doc.supportingContext ?? (await this.knownUser(ref.tenantId, doc.namespace)),
+      supportingContext: given || (await this.knownUser(ref.tenantId, doc.namespace)),
       title: doc.title ?? cmd.title,
       referenceDate: doc.date ?? doc.createdAt,
       buckets,

@@ -106,3 +106,8 @@ export interface BucketSource {
   buckets(tenantId: string, namespace: string): Promise<{ key: string; description: string }[]>;
   close(): void;
 }
+
+/** A container tag's settings that memory formation applies (PATCH /v3/container-tags/{tag}). */
+export interface FormationContextSource {
+  formationContext(tenantId: string, namespace: string): Promise<{ entityContext?: string; memoryFilesystemPaths?: string[] }>;
+}

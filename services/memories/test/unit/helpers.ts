@@ -9,7 +9,7 @@ import { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
 import { KeyedMutex } from "../../src/app/keyed-mutex";
 import { MemoryWriter } from "../../src/app/memory-writer";
-import type { BucketSource, DocumentRef, FormationEvents, SourceDocument, SourceDocumentReader } from "../../src/app/ports";
+import type { BucketSource, DocumentRef, FormationContextSource, FormationEvents, SourceDocument, SourceDocumentReader } from "../../src/app/ports";
 
 export const logger = rootLogger({ level: "silent" });
 
@@ -63,10 +63,15 @@ export class RuleRelator implements MemoryRelator {
   }
 }
 
-export class NoBuckets implements BucketSource {
+export class NoBuckets implements BucketSource, FormationContextSource {
   defs: { key: string; description: string }[] = [];
+  /** The container tag's formation settings (none by default). */
+  tag: { entityContext?: string; memoryFilesystemPaths?: string[] } = {};
   async buckets() {
     return this.defs;
+  }
+  async formationContext() {
+    return this.tag;
   }
   close(): void {}
 }
@@ -108,7 +113,8 @@ export const mutex = () => new KeyedMutex();
 /** Memory formation over `store`: the tests' writer, no buckets, a lock of its own and the silent logger; the rest from the test. */
 export function formationOver(
   store: SqliteMemoryStore,
-  deps: Pick<ConstructorParameters<typeof FormMemoriesUseCase>[0], "reader" | "extractor" | "relator" | "events" | "clock">,
+  deps: Pick<ConstructorParameters<typeof FormMemoriesUseCase>[0], "reader" | "extractor" | "relator" | "events" | "clock"> & { tags?: FormationContextSource },
 ): FormMemoriesUseCase {
-  return new FormMemoriesUseCase({ repo: store, writer: writerFor(store), buckets: new NoBuckets(), lock: mutex(), logger, ...deps });
+  const buckets = new NoBuckets();
+  return new FormMemoriesUseCase({ repo: store, writer: writerFor(store), buckets, tags: buckets, lock: mutex(), logger, ...deps });
 }

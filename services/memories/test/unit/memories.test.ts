@@ -6,7 +6,7 @@ import { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import { CreateMemoriesUseCase } from "../../src/app/create-memories.usecase";
 import { forgetTopic, userNameOf } from "../../src/domain/memory";
 import { ForgetMemoriesUseCase } from "../../src/app/forget-memories.usecase";
-import type { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
+import { type FormMemoriesUseCase, formsMemoriesAt } from "../../src/app/form-memories.usecase";
 import { ListMemoriesUseCase } from "../../src/app/list-memories.usecase";
 import { RetireMemoriesUseCase } from "../../src/app/retire-memories.usecase";
 import { UpdateMemoryUseCase } from "../../src/app/update-memory.usecase";
@@ -379,6 +379,30 @@ describe("memory formation", () => {
     ]);
     expect(events.dones).toEqual([]);
     expect(await active()).toEqual([]);
+  });
+
+  it("applies the container tag's settings: only documents at its memory paths form memories, and its entity context joins the document's", async () => {
+    const tags = new NoBuckets();
+    tags.tag = { entityContext: "The user is Sarah, a product manager.", memoryFilesystemPaths: ["notes/", "README.md"] };
+    form = formationOver(store, { reader, extractor, relator: new RuleRelator((f, best) => rule.fn(f, best)), events, clock, tags });
+    doc("d_out", "Sarah likes jazz", { filepath: "src/index.ts" });
+    doc("d_in", "Sarah likes tea", { filepath: "notes/daily.md", supportingContext: "from her journal" });
+    doc("d_exact", "Sarah likes chess", { filepath: "README.md" });
+    doc("d_nopath", "Sarah likes hiking");
+    for (const id of ["d_out", "d_in", "d_exact", "d_nopath"]) await formDoc(id);
+    expect((await active()).map((m) => m.content).sort()).toEqual(["Sarah likes chess", "Sarah likes hiking", "Sarah likes tea"]);
+    // Outside the paths: done, marked formed, no memories (as superrag).
+    expect(events.dones.map((r) => r.documentId).sort()).toEqual(["d_exact", "d_in", "d_nopath", "d_out"]);
+    expect(await store.isFormed(T, "d_out", 1)).toBe(true);
+    // The extractor saw the tag's context after the document's own, or alone.
+    expect(extractor.inputs.map((x) => x.supportingContext)).toEqual([
+      "from her journal\nThe user is Sarah, a product manager.",
+      "The user is Sarah, a product manager.",
+      "The user is Sarah, a product manager.",
+    ]);
+    expect(formsMemoriesAt("docs/a.md", [])).toBe(false);
+    expect(formsMemoriesAt("docs/a.md", undefined)).toBe(true);
+    expect(formsMemoriesAt(undefined, ["docs/"])).toBe(true);
   });
 
   it("writes each fact with provenance, the document's metadata and date, then reports the document done", async () => {

@@ -1,10 +1,10 @@
 import type { FilterExpr } from "@engram/filters";
 import type { ChunkHit, ChunkIndex, IndexedChunk } from "@engram/index";
-import { InvalidArgumentError, NotFoundError } from "@engram/kernel";
+import { InvalidArgumentError, matchesFilepath, NotFoundError } from "@engram/kernel";
 import type { Reranker } from "@engram/nlp";
 import type { DocumentInfo, DocumentLookup } from "./ports";
 import type { QueryPreparer } from "./query";
-import { documentOfChunk, matchesFilepath } from "./search.usecase";
+import { documentOfChunk } from "./search.usecase";
 import type { SearchDocumentsUseCase } from "./search-documents.usecase";
 
 export interface SearchV3Query {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { FilterExpr } from "@engram/filters";
 import type { ChunkHit, ChunkIndex } from "@engram/index";
-import { type Clock, InvalidArgumentError } from "@engram/kernel";
+import { type Clock, InvalidArgumentError, matchesFilepath } from "@engram/kernel";
 import type { MemoryRecord, MemoryRelationKind } from "@engram/memory-model";
 import type { MemoryAggregator, Reranker } from "@engram/nlp";
 import type { DocumentInfo, DocumentLookup, MemoryReadModel } from "./ports";
@@ -126,12 +126,6 @@ export function mergeBySimilarity<T extends { similarity: number }>(first: T[], 
     else out.push(second[j++]!);
   }
   return out;
-}
-
-export function matchesFilepath(filepath: string | undefined, wanted: string | undefined): boolean {
-  if (!wanted) return true;
-  if (!filepath) return false;
-  return wanted.endsWith("/") ? filepath.startsWith(wanted) : filepath === wanted;
 }
 
 /** The source-document fields a chunk carries (denormalised at indexing). */
