@@ -19,6 +19,8 @@ const STATUSES = ["all", "queued", "extracting", "chunking", "embedding", "index
 type Source = "text" | "url" | "file";
 
 export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
+  // `?deleted=<id>`: back from a document deleted on its page.
+  const [deleted] = useState(() => new URLSearchParams(window.location.search).get("deleted"));
   const [docs, setDocs] = useState<DocumentListItem[]>();
   const [pagination, setPagination] = useState<Pagination>();
   const [page, setPage] = useState(1);
@@ -52,6 +54,11 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
   return (
     <>
       <PageTitle>Documents</PageTitle>
+      {deleted ? (
+        <p role="status" className="ok">
+          Deleted {deleted}.
+        </p>
+      ) : null}
       <AddDocument api={api} containerTag={containerTag} onAdded={() => void load()} />
       <section className="card" aria-labelledby="doc-list-heading">
         <div className="row spread">
@@ -318,6 +325,7 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
               <pre className="content">{doc.content}</pre>
             </details>
           ) : null}
+          <DeleteDocument api={api} doc={doc} onDeleted={() => navigate(`/documents?deleted=${encodeURIComponent(doc.id)}`)} />
         </section>
       ) : null}
       {doc && FINAL_STATUSES.has(doc.status) ? (
@@ -369,6 +377,40 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
           </section>
         </>
       ) : null}
+    </>
+  );
+}
+
+/** Delete, confirmed: the document, its chunks, and the memories formed only from it (they are forgotten). */
+function DeleteDocument({ api, doc, onDeleted }: { api: PageProps["api"]; doc: DocumentDetail; onDeleted: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const remove = async () => {
+    try {
+      await api.deleteDocument(doc.id);
+      onDeleted();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <>
+      {confirming ? (
+        <div className="row confirm" role="group" aria-label="Confirm deleting the document">
+          <span>Delete this document? Its chunks go, and memories formed only from it are forgotten.</span>
+          <button type="button" className="danger" onClick={() => void remove()}>
+            Delete document
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          Delete…
+        </button>
+      )}
+      <ErrorMessage error={error} />
     </>
   );
 }
