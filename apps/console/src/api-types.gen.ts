@@ -1356,6 +1356,36 @@ export interface components {
              */
             trigger: "initial" | "scheduled" | "manual" | "webhook" | null;
         };
+        UpdatedMemory: {
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            createdAt: string | null;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            forgetAfter: string | null;
+            forgetReason: string | null;
+            /** @description The new version's id */
+            id: string;
+            memory: string;
+            /**
+             * @description The document's metadata
+             * @example {
+             *       "team": "platform"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            parentMemoryId: string | null;
+            rootMemoryId: string | null;
+            version: number;
+        } & {
+            [key: string]: unknown;
+        };
         V5Document: {
             /** @description With include=chunks */
             chunks?: components["schemas"]["Chunk"][];
@@ -3975,7 +4005,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        documentId: string | null;
+                        memories: ({
+                            /**
+                             * @description ISO 8601 time, or null when unknown
+                             * @example 2025-01-15T10:30:00.000Z
+                             */
+                            createdAt: string | null;
+                            /**
+                             * @description ISO 8601 time, or null when unknown
+                             * @example 2025-01-15T10:30:00.000Z
+                             */
+                            forgetAfter: string | null;
+                            forgetReason: string | null;
+                            id: string;
+                            isStatic: boolean;
+                            memory: string;
+                            /**
+                             * @description The document's metadata
+                             * @example {
+                             *       "team": "platform"
+                             *     }
+                             */
+                            metadata: {
+                                [key: string]: unknown;
+                            } | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     };
                 };
             };
@@ -4076,9 +4133,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["UpdatedMemory"];
                 };
             };
             400: components["responses"]["InvalidRequest"];

@@ -147,6 +147,10 @@ export function createApi(key: string, onRefused?: () => void) {
         page,
         includeForgotten,
       }).then((r) => ({ items: r.memoryEntries, pagination: r.pagination })),
+    /** Writes memories directly (no document): `POST /v4/memories`. */
+    addMemories: (body: RequestOf<"/v4/memories", "post">) => op("post", "/v4/memories", "/v4/memories", body),
+    /** A new version of a memory with new content (the old one stays in its history). */
+    updateMemory: (id: string, containerTag: string, newContent: string) => op("patch", "/v4/memories", "/v4/memories", { id, containerTag, newContent }),
     forgetMemory: (id: string, containerTag: string, reason?: string) =>
       op("delete", "/v4/memories", "/v4/memories", { id, containerTag, ...(reason ? { reason } : {}) }),
     forgetMatching: (b: ForgetMatchingRequest) => op("post", "/v4/memories/forget-matching", "/v4/memories/forget-matching", b),

@@ -462,6 +462,27 @@ describeBrowser("web console in Chromium", () => {
     await page.getByRole("status").filter({ hasText: "Selected v1: Alice works at Acme" }).waitFor();
     await renders(page, "memory-graph");
 
+    // A memory written in the console, then corrected: the correction is a new version, the old text in its history.
+    await page.getByLabel("New memory", { exact: true }).fill("Bob plays chess on Sundays");
+    await page.getByLabel("static (a lasting fact)").check();
+    await page.getByRole("button", { name: "Add memory" }).click();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /^Added m_/ })
+      .waitFor();
+    const memoryDetail = page.getByRole("region", { name: "Memory", exact: true });
+    await memoryDetail.getByText("Bob plays chess on Sundays", { exact: true }).waitFor();
+    await memoryDetail.getByRole("button", { name: "Edit (new version)…" }).click();
+    await page.getByLabel("New content", { exact: true }).fill("Bob plays go on Sundays");
+    await page.getByRole("button", { name: "Save as a new version" }).click();
+    await memoryDetail.getByText("Bob plays go on Sundays", { exact: true }).waitFor();
+    const versions = page.getByRole("list", { name: "Graph as a list" }).locator("li");
+    await versions.nth(1).waitFor();
+    expect(await versions.allInnerTexts()).toEqual([
+      expect.stringMatching(/^v1: Bob plays chess on Sundays/),
+      expect.stringMatching(/^v2 \(this\): Bob plays go on Sundays · updates v1/),
+    ]);
+
     // A web-crawler connection whose start URL cannot be fetched (loopback, refused by the address guard): its run
     // fails with the reason, shown in the list; then it is deleted.
     await go(page, "Connections");

@@ -125,14 +125,14 @@ describe("OpenAPI description and reference page", () => {
     const key = "openapi-key-0123456789abcdef0123";
     const problems: string[] = [];
     /** Calls the API and checks the answer against the operation's description of that status. */
-    const call = async (method: string, template: string, url: string, body?: unknown): Promise<Json> => {
+    const call = async (method: string, template: string, url: string, body?: unknown, status = 200): Promise<Json> => {
       const res = await fetch(engram.url + url, {
         method: method.toUpperCase(),
         headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const answer = (await res.json()) as Json;
-      expect({ url, status: res.status }).toEqual({ url, status: 200 });
+      expect({ url, status: res.status }).toEqual({ url, status });
       const validate = ajv.compile({ $ref: `openapi#/paths/${esc(template)}/${method}/responses/${res.status}/content/application~1json/schema` });
       if (!validate(answer)) problems.push(`${method} ${url}: ${ajv.errorsText(validate.errors)}`);
       return answer;
@@ -164,6 +164,15 @@ describe("OpenAPI description and reference page", () => {
     const listed = await call("post", "/v4/memories/list", "/v4/memories/list", { containerTags: ["shapes"], includeForgotten: true });
     expect((listed.memoryEntries as unknown[]).length).toBeGreaterThan(0);
     await call("post", "/v4/memories/forget-matching", "/v4/memories/forget-matching", { containerTag: "shapes", query: "Lisbon", dryRun: true });
+    const written = await call(
+      "post",
+      "/v4/memories",
+      "/v4/memories",
+      { containerTag: "shapes", memories: [{ content: "The user bakes sourdough", isStatic: true }] },
+      201,
+    );
+    const memoryId = (written.memories as { id: string }[])[0]!.id;
+    await call("patch", "/v4/memories", "/v4/memories", { id: memoryId, containerTag: "shapes", newContent: "The user bakes rye sourdough" });
     await call("post", "/v4/profile", "/v4/profile", { containerTag: "shapes", q: "what is the user's job?" });
     await call("get", "/v3/container-tags/list", "/v3/container-tags/list");
     // A connection whose run fails at once (the start URL is refused): it has a lastSyncRun.

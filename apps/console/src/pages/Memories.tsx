@@ -1,7 +1,7 @@
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useState } from "react";
 import type { Chunk, ForgetMatchingResponse, MemoryEntry, Pagination } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, Link, PageTitle, Pager, formatDate } from "../ui";
+import { Empty, ErrorMessage, Link, PageTitle, Pager, formatDate, useSubmit } from "../ui";
 
 // The graph library is most of the console's weight: loaded when a memory with versions or relations is opened.
 const MemoryGraph = lazy(() => import("./MemoryGraph").then((m) => ({ default: m.MemoryGraph })));
@@ -34,6 +34,14 @@ export function MemoriesPage({ api, containerTag, navigate }: PageProps) {
   return (
     <>
       <PageTitle>Memories</PageTitle>
+      <AddMemory
+        api={api}
+        containerTag={containerTag}
+        onAdded={(id) => {
+          setOpenId(id);
+          void load();
+        }}
+      />
       <ForgetMatching api={api} containerTag={containerTag} onForgotten={() => void load()} />
       <div className="split">
         <section className="card" aria-labelledby="mem-list-heading">
@@ -141,6 +149,7 @@ function MemoryDetail({ memory: m, all, onOpen, api, containerTag, navigate, onF
       ) : (
         <Empty>This is the first version, with no relation to another memory.</Empty>
       )}
+      {m.isForgotten || !m.isLatest ? null : <EditMemory api={api} memory={m} containerTag={containerTag} onSaved={onOpen} onSavedReload={onForgotten} />}
       {m.isForgotten ? null : confirming ? (
         <div className="row confirm" role="group" aria-label="Confirm forgetting">
           <span>Forget this memory? Searches and profiles stop returning it.</span>
@@ -297,5 +306,88 @@ function ForgetMatching({ api, containerTag, onForgotten }: Pick<PageProps, "api
       ) : null}
       <ErrorMessage error={error} />
     </section>
+  );
+}
+
+/** Writes a memory directly, without a document (static: a lasting fact of the profile). */
+function AddMemory({ api, containerTag, onAdded }: Pick<PageProps, "api" | "containerTag"> & { onAdded: (id: string) => void }) {
+  const [content, setContent] = useState("");
+  const [isStatic, setIsStatic] = useState(false);
+  const [added, setAdded] = useState<string>();
+  const { busy, error, submit } = useSubmit();
+  const add = submit(async () => {
+    const out = await api.addMemories({ containerTag, memories: [{ content: content.trim(), isStatic }] });
+    const id = out.memories?.[0]?.id;
+    setAdded(`Added ${id ?? "the memory"}.`);
+    setContent("");
+    if (id) onAdded(id);
+  });
+  return (
+    <section className="card" aria-labelledby="add-memory-heading">
+      <h2 id="add-memory-heading">Add a memory to {containerTag}</h2>
+      <form onSubmit={add} className="row wrap">
+        <label htmlFor="memory-content">New memory</label>
+        <input
+          id="memory-content"
+          className="grow"
+          value={content}
+          onChange={(e) => setContent(e.target.value)}
+          required
+          placeholder="Alex prefers dark mode"
+        />
+        <label className="check">
+          <input type="checkbox" checked={isStatic} onChange={(e) => setIsStatic(e.target.checked)} /> static (a lasting fact)
+        </label>
+        <button type="submit" disabled={busy}>
+          {busy ? "Adding…" : "Add memory"}
+        </button>
+      </form>
+      {added ? (
+        <p role="status" className="ok">
+          {added}
+        </p>
+      ) : null}
+      <ErrorMessage error={error} />
+    </section>
+  );
+}
+
+/** A new version with new content: the memory keeps its id chain, the old text stays in its history. */
+function EditMemory({
+  api,
+  memory,
+  containerTag,
+  onSaved,
+  onSavedReload,
+}: Pick<PageProps, "api" | "containerTag"> & { memory: MemoryEntry; onSaved: (id: string) => void; onSavedReload: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(memory.memory);
+  const { busy, error, submit } = useSubmit();
+  const save = submit(async () => {
+    const out = await api.updateMemory(memory.id, containerTag, text.trim());
+    setEditing(false);
+    onSavedReload();
+    onSaved(out.id);
+  });
+  if (!editing)
+    return (
+      <button type="button" className="secondary" onClick={() => setEditing(true)}>
+        Edit (new version)…
+      </button>
+    );
+  return (
+    <form onSubmit={save} className="stack" aria-label="Edit the memory">
+      <label htmlFor="memory-edit">New content</label>
+      <textarea id="memory-edit" rows={2} value={text} onChange={(e) => setText(e.target.value)} required />
+      <div className="row">
+        <button type="submit" disabled={busy || text.trim() === memory.memory}>
+          {busy ? "Saving…" : "Save as a new version"}
+        </button>
+        <button type="button" className="secondary" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+      <ErrorMessage error={error} />
+    </form>
   );
 }

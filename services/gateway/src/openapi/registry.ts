@@ -282,6 +282,31 @@ const V5Document = z
   })
   .catchall(z.unknown())
   .meta({ id: "V5Document" });
+const CreatedMemory = z
+  .object({
+    id: z.string(),
+    memory: z.string(),
+    isStatic: z.boolean(),
+    createdAt: when,
+    forgetAfter: when,
+    forgetReason: z.string().nullable(),
+    metadata: metadataAnswer,
+  })
+  .catchall(z.unknown());
+const UpdatedMemory = z
+  .object({
+    id: z.string().meta({ description: "The new version's id" }),
+    memory: z.string(),
+    version: z.number().int(),
+    parentMemoryId: z.string().nullable(),
+    rootMemoryId: z.string().nullable(),
+    createdAt: when,
+    forgetAfter: when,
+    forgetReason: z.string().nullable(),
+    metadata: metadataAnswer,
+  })
+  .catchall(z.unknown())
+  .meta({ id: "UpdatedMemory" });
 const ContainerTagItem = z
   .object({ id: z.string(), name: z.string(), containerTag: z.string(), description: z.string().nullable(), createdAt: when, updatedAt: when })
   .catchall(z.unknown())
@@ -740,7 +765,11 @@ const OPERATIONS: Operation[] = [
     summary: "Create memories directly",
     tag: "memories",
     body: { schema: S.v4CreateMemories, example: EX.memories },
-    ok: { status: 201, description: "The memories", schema: jsonObject("{documentId, memories: [...]}") },
+    ok: {
+      status: 201,
+      description: "The memories",
+      schema: z.object({ documentId: z.string().nullable(), memories: z.array(CreatedMemory) }),
+    },
   },
   {
     method: "patch",
@@ -750,7 +779,7 @@ const OPERATIONS: Operation[] = [
     tag: "memories",
     description: "Name the memory by `id` or by its exact `content` (the id decides when both are given).",
     body: { schema: S.v4UpdateMemory, example: { id: "mem_abc123", containerTag: "user_123", newContent: "John prefers light mode" } },
-    ok: { description: "The new version", schema: jsonObject("The memory's new version") },
+    ok: { description: "The new version", schema: UpdatedMemory },
   },
   {
     method: "delete",
