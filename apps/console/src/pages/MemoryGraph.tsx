@@ -51,6 +51,8 @@ export function memoryGraph(m: MemoryEntry, all: MemoryEntry[]): { nodes: GraphN
   };
   for (const [id, relation] of Object.entries(m.memoryRelations ?? {})) {
     if (edges.some((e) => e.source === m.id && e.target === id)) continue;
+    // "updates" an earlier version of its own chain: the chain already says so.
+    if (relation === "updates" && chain.includes(id)) continue;
     related(id);
     edges.push({ source: m.id, target: id, relation });
   }
