@@ -96,3 +96,69 @@ export function Pager({ pagination, onPage, label }: { pagination: Pagination | 
     </nav>
   );
 }
+
+/** What just happened, said politely to screen readers; nothing when there is nothing to say. */
+export function Notice({ children }: { children: ReactNode }) {
+  if (children === undefined || children === null || children === false || children === "") return null;
+  return (
+    <p role="status" className="ok">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * A destructive action behind a confirmation: a button (`label`), then the question with the confirming button
+ * (`confirmLabel`) and Cancel, in a group named `groupLabel`. A failure of `onConfirm` is shown under it.
+ */
+export function ConfirmAction({
+  label,
+  labelAria,
+  question,
+  confirmLabel,
+  groupLabel,
+  onConfirm,
+  quiet,
+}: {
+  label: string;
+  /** The opening button's accessible name, when the label alone is ambiguous (in a table). */
+  labelAria?: string;
+  question: ReactNode;
+  confirmLabel: string;
+  groupLabel: string;
+  onConfirm: () => Promise<void>;
+  /** The opening button as a secondary one (in a table row). */
+  quiet?: boolean;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const confirm = async () => {
+    setError(undefined);
+    try {
+      await onConfirm();
+      setConfirming(false);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <>
+      {confirming ? (
+        <div className="row confirm" role="group" aria-label={groupLabel}>
+          <span>{question}</span>
+          <button type="button" className="danger" onClick={() => void confirm()}>
+            {confirmLabel}
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <button type="button" className={quiet ? "secondary" : "danger"} onClick={() => setConfirming(true)} aria-label={labelAria}>
+          {label}
+        </button>
+      )}
+      <ErrorMessage error={error} />
+    </>
+  );
+}

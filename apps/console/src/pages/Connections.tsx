@@ -1,7 +1,7 @@
 import { type FormEvent, Fragment, useCallback, useEffect, useState } from "react";
 import { type Api, type Connection, type CreateConnectionRequest, type Provider, PROVIDERS, type RepositoryResource, type SyncRun } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, PageTitle, StatusBadge, formatDate, useSubmit } from "../ui";
+import { Empty, ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useSubmit } from "../ui";
 
 const OAUTH: ReadonlySet<string> = new Set(["github", "notion", "google-drive", "gmail", "onedrive"]);
 /** Providers that import nothing until resources are chosen (`/resources` + `/configure`). */
@@ -165,11 +165,7 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
         </div>
       ) : null}
       <ErrorMessage error={error} />
-      {notice ? (
-        <p role="status" className="ok">
-          {notice}
-        </p>
-      ) : null}
+      <Notice>{notice}</Notice>
       <section className="card" aria-labelledby="connections-heading">
         <h2 id="connections-heading">Connections {syncing ? <span className="live">(refreshing while a sync runs)</span> : null}</h2>
         {connections === undefined ? null : connections.length === 0 ? (

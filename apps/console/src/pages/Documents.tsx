@@ -11,7 +11,7 @@ import {
   type Pagination,
 } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, Link, PageTitle, Pager, StatusBadge, formatDate } from "../ui";
+import { ConfirmAction, Empty, ErrorMessage, Link, Notice, PageTitle, Pager, StatusBadge, formatDate } from "../ui";
 
 const POLL_MS = 1000;
 const STATUSES = ["all", "queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"];
@@ -54,11 +54,7 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
   return (
     <>
       <PageTitle>Documents</PageTitle>
-      {deleted ? (
-        <p role="status" className="ok">
-          Deleted {deleted}.
-        </p>
-      ) : null}
+      <Notice>{deleted ? `Deleted ${deleted}.` : null}</Notice>
       <AddDocument api={api} containerTag={containerTag} onAdded={() => void load()} />
       <section className="card" aria-labelledby="doc-list-heading">
         <div className="row spread">
@@ -233,11 +229,7 @@ function AddDocument({ api, containerTag, onAdded }: Pick<PageProps, "api" | "co
           </button>
         </div>
       </form>
-      {added ? (
-        <p role="status" className="ok">
-          {added}
-        </p>
-      ) : null}
+      <Notice>{added}</Notice>
       <ErrorMessage error={error} />
     </section>
   );
@@ -383,34 +375,16 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
 
 /** Delete, confirmed: the document, its chunks, and the memories formed only from it (they are forgotten). */
 function DeleteDocument({ api, doc, onDeleted }: { api: PageProps["api"]; doc: DocumentDetail; onDeleted: () => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const remove = async () => {
-    try {
-      await api.deleteDocument(doc.id);
-      onDeleted();
-    } catch (err) {
-      setError(err);
-    }
-  };
   return (
-    <>
-      {confirming ? (
-        <div className="row confirm" role="group" aria-label="Confirm deleting the document">
-          <span>Delete this document? Its chunks go, and memories formed only from it are forgotten.</span>
-          <button type="button" className="danger" onClick={() => void remove()}>
-            Delete document
-          </button>
-          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </div>
-      ) : (
-        <button type="button" className="danger" onClick={() => setConfirming(true)}>
-          Delete…
-        </button>
-      )}
-      <ErrorMessage error={error} />
-    </>
+    <ConfirmAction
+      label="Delete…"
+      question="Delete this document? Its chunks go, and memories formed only from it are forgotten."
+      confirmLabel="Delete document"
+      groupLabel="Confirm deleting the document"
+      onConfirm={async () => {
+        await api.deleteDocument(doc.id);
+        onDeleted();
+      }}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { ApiKey } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, PageTitle, formatDate } from "../ui";
+import { ConfirmAction, Empty, ErrorMessage, Notice, PageTitle, formatDate } from "../ui";
 
 /**
  * The tenant's API keys (GET/POST /v3/keys, DELETE /v3/keys/{id}): list, create (the secret shown once, with a copy
@@ -14,7 +14,6 @@ export function KeysPage({ api }: PageProps) {
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<ApiKey & { key: string }>();
   const [copied, setCopied] = useState<string>();
-  const [confirming, setConfirming] = useState<string>();
   const [revoked, setRevoked] = useState<string>();
 
   const load = useCallback(() => api.listKeys().then(setKeys, setError), [api]);
@@ -48,18 +47,13 @@ export function KeysPage({ api }: PageProps) {
     }
   };
 
+  // Its failure is shown by the confirmation, next to the key.
   const revoke = async (k: ApiKey) => {
-    setError(undefined);
     setRevoked(undefined);
-    try {
-      await api.revokeKey(k.id);
-      setConfirming(undefined);
-      setRevoked(`Revoked ${k.name} (${k.prefix}…).`);
-      if (created?.id === k.id) setCreated(undefined);
-      await load();
-    } catch (err) {
-      setError(err);
-    }
+    await api.revokeKey(k.id);
+    setRevoked(`Revoked ${k.name} (${k.prefix}…).`);
+    if (created?.id === k.id) setCreated(undefined);
+    await load();
   };
 
   return (
@@ -95,11 +89,7 @@ export function KeysPage({ api }: PageProps) {
         ) : null}
       </section>
       <ErrorMessage error={error} />
-      {revoked ? (
-        <p role="status" className="ok">
-          {revoked}
-        </p>
-      ) : null}
+      <Notice>{revoked}</Notice>
       <section className="card" aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
         {keys === undefined ? null : keys.length === 0 ? (
@@ -136,20 +126,16 @@ export function KeysPage({ api }: PageProps) {
                       {k.current ? <div className="muted">this console&apos;s key</div> : null}
                     </td>
                     <td>
-                      {k.revokedAt || k.current ? null : confirming === k.id ? (
-                        <div className="row confirm" role="group" aria-label={`Confirm revoking ${k.name}`}>
-                          <span>Revoke {k.name}? Its users get 401 from now on.</span>
-                          <button type="button" className="danger" onClick={() => void revoke(k)}>
-                            Revoke {k.name}
-                          </button>
-                          <button type="button" className="secondary" onClick={() => setConfirming(undefined)}>
-                            Cancel
-                          </button>
-                        </div>
-                      ) : (
-                        <button type="button" className="secondary" onClick={() => setConfirming(k.id)} aria-label={`Revoke ${k.name}…`}>
-                          Revoke…
-                        </button>
+                      {k.revokedAt || k.current ? null : (
+                        <ConfirmAction
+                          label="Revoke…"
+                          labelAria={`Revoke ${k.name}…`}
+                          quiet
+                          question={`Revoke ${k.name}? Its users get 401 from now on.`}
+                          confirmLabel={`Revoke ${k.name}`}
+                          groupLabel={`Confirm revoking ${k.name}`}
+                          onConfirm={() => revoke(k)}
+                        />
                       )}
                     </td>
                   </tr>

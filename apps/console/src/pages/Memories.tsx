@@ -1,7 +1,7 @@
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useState } from "react";
 import type { Chunk, ForgetMatchingResponse, MemoryEntry, Pagination } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, Link, PageTitle, Pager, formatDate, useSubmit } from "../ui";
+import { ConfirmAction, Empty, ErrorMessage, Link, Notice, PageTitle, Pager, formatDate, useSubmit } from "../ui";
 
 // The graph library is most of the console's weight: loaded when a memory with versions or relations is opened.
 const MemoryGraph = lazy(() => import("./MemoryGraph").then((m) => ({ default: m.MemoryGraph })));
@@ -103,16 +103,6 @@ interface MemoryDetailProps extends PageProps {
 }
 
 function MemoryDetail({ memory: m, all, onOpen, api, containerTag, navigate, onForgotten }: MemoryDetailProps) {
-  const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const forget = async () => {
-    try {
-      await api.forgetMemory(m.id, containerTag, "forgotten in the console");
-      onForgotten();
-    } catch (err) {
-      setError(err);
-    }
-  };
   const relations = Object.entries(m.memoryRelations ?? {});
   return (
     <section className="card" aria-labelledby="memory-heading">
@@ -150,22 +140,18 @@ function MemoryDetail({ memory: m, all, onOpen, api, containerTag, navigate, onF
         <Empty>This is the first version, with no relation to another memory.</Empty>
       )}
       {m.isForgotten || !m.isLatest ? null : <EditMemory api={api} memory={m} containerTag={containerTag} onSaved={onOpen} onSavedReload={onForgotten} />}
-      {m.isForgotten ? null : confirming ? (
-        <div className="row confirm" role="group" aria-label="Confirm forgetting">
-          <span>Forget this memory? Searches and profiles stop returning it.</span>
-          <button type="button" className="danger" onClick={() => void forget()}>
-            Confirm forget
-          </button>
-          <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </div>
-      ) : (
-        <button type="button" className="danger" onClick={() => setConfirming(true)}>
-          Forget…
-        </button>
+      {m.isForgotten ? null : (
+        <ConfirmAction
+          label="Forget…"
+          question="Forget this memory? Searches and profiles stop returning it."
+          confirmLabel="Confirm forget"
+          groupLabel="Confirm forgetting"
+          onConfirm={async () => {
+            await api.forgetMemory(m.id, containerTag, "forgotten in the console");
+            onForgotten();
+          }}
+        />
       )}
-      <ErrorMessage error={error} />
     </section>
   );
 }
@@ -299,11 +285,7 @@ function ForgetMatching({ api, containerTag, onForgotten }: Pick<PageProps, "api
           )}
         </div>
       ) : null}
-      {done ? (
-        <p role="status" className="ok">
-          {done}
-        </p>
-      ) : null}
+      <Notice>{done}</Notice>
       <ErrorMessage error={error} />
     </section>
   );
@@ -342,11 +324,7 @@ function AddMemory({ api, containerTag, onAdded }: Pick<PageProps, "api" | "cont
           {busy ? "Adding…" : "Add memory"}
         </button>
       </form>
-      {added ? (
-        <p role="status" className="ok">
-          {added}
-        </p>
-      ) : null}
+      <Notice>{added}</Notice>
       <ErrorMessage error={error} />
     </section>
   );

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { PageProps } from "../App";
-import { ErrorMessage, PageTitle } from "../ui";
+import { ErrorMessage, Notice, PageTitle } from "../ui";
 
 interface Bucket {
   key: string;
@@ -241,11 +241,7 @@ export function SettingsPage({ api }: PageProps) {
               Discard changes
             </button>
           </div>
-          {saved ? (
-            <p role="status" className="ok">
-              {saved}
-            </p>
-          ) : null}
+          <Notice>{saved}</Notice>
           {warnings.length ? (
             <div className="warnings" role="status" aria-label="Warnings">
               <strong>The server warns:</strong>
