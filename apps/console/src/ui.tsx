@@ -162,3 +162,30 @@ export function ConfirmAction({
     </>
   );
 }
+
+/** Calls `load` every `everyMs` while `active` (a document being processed, a sync running). */
+export function usePolling(active: boolean, load: () => unknown, everyMs: number): void {
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => void load(), everyMs);
+    return () => clearInterval(t);
+  }, [active, load, everyMs]);
+}
+
+/** A table's header row: the named columns, then an unnamed actions column (named for screen readers). */
+export function TableHead({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+        <th scope="col">
+          <span className="visually-hidden">Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}

@@ -1,7 +1,7 @@
 import { type FormEvent, Fragment, useCallback, useEffect, useState } from "react";
 import { type Api, type Connection, type CreateConnectionRequest, type Provider, PROVIDERS, type RepositoryResource, type SyncRun } from "../api";
 import type { PageProps } from "../App";
-import { Empty, ErrorMessage, Notice, PageTitle, StatusBadge, formatDate, useSubmit } from "../ui";
+import { Empty, ErrorMessage, Notice, PageTitle, StatusBadge, TableHead, formatDate, usePolling, useSubmit } from "../ui";
 
 const OAUTH: ReadonlySet<string> = new Set(["github", "notion", "google-drive", "gmail", "onedrive"]);
 /** Providers that import nothing until resources are chosen (`/resources` + `/configure`). */
@@ -113,11 +113,7 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
   useEffect(() => void load(), [load]);
   const syncing = !!connections?.some((c) => running(c.lastSyncRun));
   const live = syncing || watchUntil > Date.now();
-  useEffect(() => {
-    if (!live) return;
-    const t = setInterval(() => void load(), 1500);
-    return () => clearInterval(t);
-  }, [live, load]);
+  usePolling(live, load, 1500);
 
   const importNow = async (c: Connection) => {
     setNotice(undefined);
@@ -173,17 +169,7 @@ export function ConnectionsPage({ api, containerTag }: PageProps) {
         ) : (
           <div className="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Provider</th>
-                  <th scope="col">Container tags</th>
-                  <th scope="col">Last sync</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={["Provider", "Container tags", "Last sync", "Created"]} />
               <tbody>
                 {connections.map((c) => (
                   <Fragment key={c.id}>

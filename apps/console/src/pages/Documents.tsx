@@ -11,7 +11,7 @@ import {
   type Pagination,
 } from "../api";
 import type { PageProps } from "../App";
-import { ConfirmAction, Empty, ErrorMessage, Link, Notice, PageTitle, Pager, StatusBadge, formatDate } from "../ui";
+import { ConfirmAction, Empty, ErrorMessage, Link, Notice, PageTitle, Pager, StatusBadge, formatDate, usePolling } from "../ui";
 
 const POLL_MS = 1000;
 const STATUSES = ["all", "queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"];
@@ -45,11 +45,7 @@ export function DocumentsPage({ api, containerTag, navigate }: PageProps) {
 
   // Live status: poll while any listed document is still being processed.
   const pending = docs?.some((d) => !FINAL_STATUSES.has(d.status)) ?? false;
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(t);
-  }, [pending, load]);
+  usePolling(pending, load, POLL_MS);
 
   return (
     <>
@@ -264,11 +260,7 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
   }, [api, id]);
   useEffect(() => void load(), [load]);
   const pending = doc !== undefined && !FINAL_STATUSES.has(doc.status);
-  useEffect(() => {
-    if (!pending) return;
-    const t = setInterval(() => void load(), POLL_MS);
-    return () => clearInterval(t);
-  }, [pending, load]);
+  usePolling(pending, load, POLL_MS);
 
   return (
     <>

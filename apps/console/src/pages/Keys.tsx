@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import type { ApiKey } from "../api";
 import type { PageProps } from "../App";
-import { ConfirmAction, Empty, ErrorMessage, Notice, PageTitle, formatDate } from "../ui";
+import { ConfirmAction, Empty, ErrorMessage, Notice, PageTitle, TableHead, formatDate } from "../ui";
 
 /**
  * The tenant's API keys (GET/POST /v3/keys, DELETE /v3/keys/{id}): list, create (the secret shown once, with a copy
@@ -97,17 +97,7 @@ export function KeysPage({ api }: PageProps) {
         ) : (
           <div className="table-wrap">
             <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={["Name", "Prefix", "Created", "Status"]} />
               <tbody>
                 {keys.map((k) => (
                   <tr key={k.id} data-key-id={k.id}>
