@@ -1,20 +1,46 @@
-import pc from "picocolors";
+import { createColors } from "picocolors";
+
+/** Colour functions: real ANSI styles, or the identity when colour is off. */
+export type Colors = ReturnType<typeof createColors>;
 
 /** Where a command writes, and what it knows of its terminal: process streams in main.ts, buffers in tests. */
 export interface CliIo {
-  stdout: { write(s: string): unknown };
+  stdout: { write(s: string): unknown; isTTY?: boolean };
   stderr: { write(s: string): unknown; isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   /** The working directory relative paths are resolved from. */
   cwd: string;
 }
 
+/**
+ * Whether to colour what goes to `stream`, decided per stream from this
+ * run's own environment (picocolors' default reads the process's, and
+ * colours a pipe whenever CI is set): NO_COLOR (no-color.org) turns colour
+ * off, FORCE_COLOR (other than 0 or false) on; otherwise only a terminal
+ * that is not TERM=dumb is coloured.
+ */
+export function colorEnabled(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0" && env.FORCE_COLOR.toLowerCase() !== "false";
+  return Boolean(stream.isTTY) && env.TERM !== "dumb";
+}
+
+/** The colours for `stream` in this run (see colorEnabled). */
+export function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): Colors {
+  return createColors(colorEnabled(stream, env));
+}
+
 /** Human output or JSON, as the command was asked. */
 export class Printer {
+  /** Colours for stdout. */
+  readonly color: Colors;
+
   constructor(
     private readonly io: CliIo,
     readonly json: boolean,
-  ) {}
+  ) {
+    this.color = colorsFor(io.stdout, io.env);
+  }
 
   /** A line of human output on stdout (nothing with --json). */
   line(s = ""): void {
@@ -42,7 +68,7 @@ export class Printer {
 export type Cell = string | [text: string, paint: (s: string) => string];
 
 /** The lines of a table for people: a dim header, then the rows, columns padded to their widest cell (the last one is not padded). */
-export function table(headers: string[], rows: Cell[][]): string[] {
+export function table(headers: string[], rows: Cell[][], pc: Colors): string[] {
   const text = (c: Cell) => (typeof c === "string" ? c : c[0]);
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] === undefined ? 0 : text(r[i]!).length))));
   const render = (cells: Cell[], paintAll?: (s: string) => string) =>

@@ -1,5 +1,4 @@
 import { Command, CommanderError, Option } from "commander";
-import pc from "picocolors";
 import { addCommand } from "./commands/add.command";
 import { configSet, configShow, configUnset } from "./commands/config.command";
 import { connectionsCreate, connectionsDelete, connectionsGet, connectionsList, connectionsRuns, connectionsSync } from "./commands/connections.command";
@@ -11,7 +10,7 @@ import { profileCommand } from "./commands/profile.command";
 import { searchCommand } from "./commands/search.command";
 import { CommandContext, type GlobalOptions } from "./context";
 import { ExitCode, UsageError, describeError, exitCodeFor } from "./exit-codes";
-import type { CliIo } from "./io";
+import { colorsFor, type CliIo } from "./io";
 
 const EXIT_CODES_HELP = `
 Settings: --url/--api-key flags, then ENGRAM_URL/ENGRAM_API_KEY/ENGRAM_CONTAINER_TAG,
@@ -22,6 +21,7 @@ Exit codes: 0 success, 1 partial failure (some items failed), 2 usage error,
 
 /** Builds the program; each action stores its exit code in `result.code`. */
 export function buildProgram(io: CliIo, result: { code: number }): Command {
+  const errColor = colorsFor(io.stderr, io.env);
   const program = new Command("engram")
     .description("Command-line client of an Engram server (the supermemory-compatible REST API)")
     .version("0.1.0")
@@ -30,7 +30,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .option("--json", "print JSON for scripts instead of human output")
     .showHelpAfterError("(run with --help for usage)")
     .addHelpText("after", EXIT_CODES_HELP)
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: (s, write) => write(pc.red(s)) })
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: (s, write) => write(errColor.red(s)) })
     .exitOverride();
 
   const tagOption = () =>
@@ -225,7 +225,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (err instanceof CommanderError) return exitCodeFor(err);
     const code = exitCodeFor(err);
     io.stderr.write(
-      `${pc.red("error:")} ${describeError(err)}${code === ExitCode.Auth ? " (check the API key: --api-key, ENGRAM_API_KEY or `engram config set api-key`)" : ""}\n`,
+      `${colorsFor(io.stderr, io.env).red("error:")} ${describeError(err)}${code === ExitCode.Auth ? " (check the API key: --api-key, ENGRAM_API_KEY or `engram config set api-key`)" : ""}\n`,
     );
     return code;
   }

@@ -1,6 +1,5 @@
 import cliProgress from "cli-progress";
-import pc from "picocolors";
-import type { CliIo } from "./io";
+import { colorsFor, type CliIo } from "./io";
 
 export type ItemOutcome = "added" | "skipped" | "failed";
 
@@ -67,7 +66,7 @@ function barProgress(io: CliIo, noun: string): Progress {
     },
     item(outcome, label, detail) {
       counts[outcome]++;
-      if (outcome === "failed") multi.log(`${pc.red("failed")} ${label}${detail ? ` — ${detail}` : ""}\n`);
+      if (outcome === "failed") multi.log(`${colorsFor(io.stderr, io.env).red("failed")} ${label}${detail ? ` — ${detail}` : ""}\n`);
       bar?.increment(1, { ...counts, rate: rate() });
     },
     stop() {

@@ -1,8 +1,7 @@
-import pc from "picocolors";
 import type Supermemory from "supermemory";
 import type { CommandContext } from "../context";
 import { UsageError } from "../exit-codes";
-import { table, type Cell } from "../io";
+import { table, type Cell, type Colors } from "../io";
 import { parseMetadata } from "./add.command";
 import { parseNumber } from "./search.command";
 
@@ -47,18 +46,19 @@ function segment(what: string, value: string): string {
 /** `YYYY-MM-DD HH:MM:SS` (UTC) of an ISO timestamp. */
 const when = (iso: string | undefined) => (iso ? iso.slice(0, 19).replace("T", " ") : "");
 
-const paintConnectionStatus = (s: string) =>
+const paintConnectionStatus = (pc: Colors) => (s: string) =>
   s === "active" ? pc.green(s) : s === "pending_authorization" ? pc.yellow(s) : s === "deleting" ? pc.dim(s) : pc.red(s);
-const paintRunStatus = (s: string) => (s === "succeeded" ? pc.green(s) : s === "failed" ? pc.red(s) : pc.yellow(s));
+const paintRunStatus = (pc: Colors) => (s: string) => (s === "succeeded" ? pc.green(s) : s === "failed" ? pc.red(s) : pc.yellow(s));
 
 /** One line of a run: status, documents imported, start, error code. */
-function runSummary(run: SyncRun): Cell {
+function runSummary(run: SyncRun, pc: Colors): Cell {
   const text = `${run.status}, ${run.documentsImported ?? 0} imported, ${when(run.startedAt)}${run.errorCode ? ` (${run.errorCode})` : ""}`;
-  return [text, (s) => `${paintRunStatus(run.status)}${s.slice(run.status.length)}`];
+  return [text, (s) => `${paintRunStatus(pc)(run.status)}${s.slice(run.status.length)}`];
 }
 
 /** `engram connections list`: POST /v3/connections/list (of the container tag when one is set, else every connection). */
 export async function connectionsList(ctx: CommandContext): Promise<number> {
+  const pc = ctx.printer.color;
   const tag = ctx.chosenContainerTag;
   const res = (await ctx.client.connections.list(tag ? { containerTags: [tag] } : {})) as unknown as Connection[];
   const p = ctx.printer;
@@ -70,12 +70,12 @@ export async function connectionsList(ctx: CommandContext): Promise<number> {
     const rows: Cell[][] = res.map((c) => [
       [c.id, pc.dim],
       c.provider,
-      c.status ? [c.status, paintConnectionStatus] : ["-", pc.dim],
+      c.status ? [c.status, paintConnectionStatus(pc)] : ["-", pc.dim],
       c.containerTags?.join(", ") || "-",
       c.email || ["-", pc.dim],
-      c.lastSyncRun ? runSummary(c.lastSyncRun) : ["never", pc.dim],
+      c.lastSyncRun ? runSummary(c.lastSyncRun, pc) : ["never", pc.dim],
     ]);
-    for (const line of table(["ID", "PROVIDER", "STATUS", "CONTAINER TAGS", "EMAIL", "LAST SYNC (UTC)"], rows)) p.line(line);
+    for (const line of table(["ID", "PROVIDER", "STATUS", "CONTAINER TAGS", "EMAIL", "LAST SYNC (UTC)"], rows, pc)) p.line(line);
     p.line(pc.dim(`${res.length} connection(s)${tag ? ` in ${tag}` : ""}`));
   });
   return 0;
@@ -83,12 +83,13 @@ export async function connectionsList(ctx: CommandContext): Promise<number> {
 
 /** `engram connections get <id>`: GET /v3/connections/{id}, with its last sync run. */
 export async function connectionsGet(ctx: CommandContext, id: string): Promise<number> {
+  const pc = ctx.printer.color;
   const c = (await ctx.client.connections.getByID(segment("connection id", id))) as unknown as Connection;
   const p = ctx.printer;
   p.result(c, () => {
     p.line(`${pc.bold(c.provider)}  ${pc.dim(c.id)}`);
     const rows: [string, unknown][] = [
-      ["status", c.status ? paintConnectionStatus(c.status) : undefined],
+      ["status", c.status ? paintConnectionStatus(pc)(c.status) : undefined],
       ["containerTags", c.containerTags?.join(", ")],
       ["email", c.email],
       ["documentLimit", c.documentLimit],
@@ -104,7 +105,7 @@ export async function connectionsGet(ctx: CommandContext, id: string): Promise<n
     }
     p.line("last sync:");
     const runRows: [string, unknown][] = [
-      ["status", paintRunStatus(run.status)],
+      ["status", paintRunStatus(pc)(run.status)],
       ["trigger", run.trigger],
       ["imported", run.documentsImported],
       ["startedAt", run.startedAt],
@@ -119,6 +120,7 @@ export async function connectionsGet(ctx: CommandContext, id: string): Promise<n
 
 /** `engram connections runs <id>`: GET /v3/connections/{id}/runs?limit= (an Engram extension), newest first. */
 export async function connectionsRuns(ctx: CommandContext, id: string, o: { limit?: string }): Promise<number> {
+  const pc = ctx.printer.color;
   segment("connection id", id);
   const limit = parseNumber("--limit", o.limit, 1, 100, true) ?? 20;
   const res = await ctx.client.get<{ runs: SyncRun[] }>(`/v3/connections/${encodeURIComponent(id)}/runs`, { query: { limit } });
@@ -130,13 +132,13 @@ export async function connectionsRuns(ctx: CommandContext, id: string, o: { limi
     }
     const rows: Cell[][] = res.runs.map((r) => [
       when(r.startedAt),
-      [r.status, paintRunStatus],
+      [r.status, paintRunStatus(pc)],
       r.trigger ?? ["-", pc.dim],
       String(r.documentsImported ?? 0),
       r.completedAt ? when(r.completedAt) : ["-", pc.dim],
       r.errorCode || r.error ? [[r.errorCode, r.error].filter(Boolean).join(": "), pc.red] : "",
     ]);
-    for (const line of table(["STARTED (UTC)", "STATUS", "TRIGGER", "IMPORTED", "COMPLETED (UTC)", "ERROR"], rows)) p.line(line);
+    for (const line of table(["STARTED (UTC)", "STATUS", "TRIGGER", "IMPORTED", "COMPLETED (UTC)", "ERROR"], rows, pc)) p.line(line);
     p.line(pc.dim(`${res.runs.length} run(s) of ${id}, newest first`));
   });
   return 0;
@@ -154,6 +156,7 @@ export interface CreateOptions {
  * one answers the consent link to open (its `expiresIn` is set).
  */
 export async function connectionsCreate(ctx: CommandContext, provider: string, o: CreateOptions): Promise<number> {
+  const pc = ctx.printer.color;
   const name = segment("provider", provider) as Provider;
   const metadata = parseMetadata(o.metadata);
   const documentLimit = parseNumber("--document-limit", o.documentLimit, 1, 10_000, true);
@@ -187,6 +190,7 @@ export async function connectionsCreate(ctx: CommandContext, provider: string, o
 
 /** `engram connections sync <provider>`: POST /v3/connections/{provider}/import (202, plain text): a sync of the provider's connections. */
 export async function connectionsSync(ctx: CommandContext, provider: string): Promise<number> {
+  const pc = ctx.printer.color;
   const name = segment("provider", provider) as Provider;
   const tag = ctx.chosenContainerTag;
   const message = await ctx.client.connections.import(name, tag ? { containerTags: [tag] } : {});

@@ -1,10 +1,10 @@
-import pc from "picocolors";
 import type { CommandContext } from "../context";
 import { UsageError, batchExitCode, describeError, isFatal } from "../exit-codes";
 import { parseNumber, truncate } from "./search.command";
 
 /** `engram documents list`: POST /v3/documents/list (one container tag when chosen, else every one). */
 export async function documentsList(ctx: CommandContext, o: { limit?: string; page?: string }): Promise<number> {
+  const pc = ctx.printer.color;
   const limit = parseNumber("--limit", o.limit, 1, 1100, true) ?? 20;
   const page = parseNumber("--page", o.page, 1, 1_000_000, true) ?? 1;
   const tag = ctx.chosenContainerTag;
@@ -26,6 +26,7 @@ export async function documentsList(ctx: CommandContext, o: { limit?: string; pa
 
 /** `engram documents get <id>`: GET /v3/documents/{id} (a service id or a customId). */
 export async function documentsGet(ctx: CommandContext, id: string): Promise<number> {
+  const pc = ctx.printer.color;
   const d = await ctx.client.documents.get(id);
   const p = ctx.printer;
   p.result(d, () => {
@@ -49,6 +50,7 @@ export async function documentsGet(ctx: CommandContext, id: string): Promise<num
 
 /** `engram documents delete <id…>`: DELETE /v3/documents/{id} for each; unknown ids make the exit code 1. */
 export async function documentsDelete(ctx: CommandContext, ids: string[]): Promise<number> {
+  const pc = ctx.printer.color;
   if (ids.length === 0) throw new UsageError("documents delete needs at least one id");
   const deleted: string[] = [];
   const failed: { id: string; error: string }[] = [];

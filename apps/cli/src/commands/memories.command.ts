@@ -1,4 +1,3 @@
-import pc from "picocolors";
 import type { CommandContext } from "../context";
 import { UsageError } from "../exit-codes";
 import { parseNumber, truncate } from "./search.command";
@@ -15,6 +14,7 @@ interface MemoryEntry {
 
 /** `engram memories list`: POST /v4/memories/list (latest versions). */
 export async function memoriesList(ctx: CommandContext, o: { limit?: string; page?: string; includeForgotten?: boolean }): Promise<number> {
+  const pc = ctx.printer.color;
   const limit = parseNumber("--limit", o.limit, 1, 1100, true) ?? 20;
   const page = parseNumber("--page", o.page, 1, 1_000_000, true) ?? 1;
   const res = await ctx.client.post<{ memoryEntries: MemoryEntry[]; pagination: { currentPage: number; totalItems: number; totalPages: number } }>(
@@ -68,6 +68,7 @@ export async function memoriesForget(
   id: string | undefined,
   o: { query?: string; yes?: boolean; reason?: string; threshold?: string },
 ): Promise<number> {
+  const pc = ctx.printer.color;
   const p = ctx.printer;
   if (id && o.query) throw new UsageError("give either a memory id or --query, not both");
   if (id) {

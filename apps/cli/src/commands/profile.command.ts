@@ -1,9 +1,9 @@
-import pc from "picocolors";
 import type { CommandContext } from "../context";
 import { parseNumber, truncate } from "./search.command";
 
 /** `engram profile [--query q]`: POST /v4/profile (static and dynamic facts, plus memory search results for a query). */
 export async function profileCommand(ctx: CommandContext, o: { query?: string; threshold?: string }): Promise<number> {
+  const pc = ctx.printer.color;
   const threshold = parseNumber("--threshold", o.threshold, 0, 1);
   const res = await ctx.client.profile({
     containerTag: ctx.containerTag,

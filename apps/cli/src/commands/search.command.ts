@@ -1,4 +1,3 @@
-import pc from "picocolors";
 import type { CommandContext } from "../context";
 import { UsageError } from "../exit-codes";
 
@@ -20,6 +19,7 @@ export function parseNumber(name: string, v: string | undefined, min: number, ma
 
 /** `engram search <query>`: POST /v4/search (memories, document chunks, or both). */
 export async function searchCommand(ctx: CommandContext, words: string[], o: SearchOptions): Promise<number> {
+  const pc = ctx.printer.color;
   const q = words.join(" ").trim();
   if (!q) throw new UsageError("search needs a query");
   const mode = (o.mode ?? "memories") as (typeof MODES)[number];
