@@ -988,6 +988,54 @@ export interface components {
             /** @description When it was revoked; null while active */
             revokedAt: string | null;
         };
+        BatchAddResponse: {
+            /** @description Items refused */
+            failed: number;
+            /** @description One per item, in the order sent */
+            results: ({
+                id: string;
+                /** @enum {string} */
+                status: "unknown" | "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            } | {
+                details: string;
+                error: string;
+                /** @description The item's customId or URL, else empty */
+                id: string;
+                /** @enum {string} */
+                status: "error";
+            })[];
+            /** @description Items accepted */
+            success: number;
+        };
+        BatchAddResponseV5: {
+            /** @description Items accepted */
+            count: number;
+            /** @description Items refused */
+            failed: number;
+            /** @description One per item, in the order sent */
+            results: ({
+                /** @description The caller's id when it gave one, else the service id */
+                id: string;
+                /** @enum {string} */
+                status: "unknown" | "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            } | {
+                error: string;
+                /** @description The item's id when it gave one */
+                id?: string;
+                /** @enum {string} */
+                status: "error";
+                /** @description Else its URL, when it is one */
+                url?: string;
+            })[];
+        };
+        BulkDeleteResponse: {
+            /** @description With containerTags: the tags emptied */
+            containerTags?: string[];
+            deletedCount: number;
+            /** @description With ids: the ids not deleted, and why */
+            errors?: components["schemas"]["ItemError"][];
+            success: boolean;
+        };
         Chunk: {
             content: string;
             /**
@@ -1034,6 +1082,24 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ConnectionDocument: {
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            createdAt: string | null;
+            id: string;
+            /** @enum {string} */
+            status: "unknown" | "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            summary: string | null;
+            title: string | null;
+            type: string;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            updatedAt: string | null;
+        };
         /** @description Flat key-value pairs of the connection: strings, numbers and booleans */
         ConnectionMetadata: {
             [key: string]: string | number | boolean;
@@ -1055,6 +1121,62 @@ export interface components {
             updatedAt: string | null;
         } & {
             [key: string]: unknown;
+        };
+        ContainerTagDeleted: {
+            containerTag: string;
+            deletedDocumentsCount: number;
+            deletedMemoriesCount: number;
+            success: boolean;
+        };
+        ContainerTagMerge: {
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            completedAt: string | null;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            createdAt: string | null;
+            error: string | null;
+            id: string;
+            movedDocumentsCount: number;
+            movedMemoriesCount: number;
+            sourceTags: string[];
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            targetTag: string;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        ContainerTagSettings: {
+            containerTag: string;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            createdAt: string | null;
+            entityContext: string | null;
+            memoryFilesystemPaths: string[] | null;
+            name: string | null;
+            profileBuckets: components["schemas"]["ProfileBucket"][];
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        /** @description The conversation's document */
+        ConversationResponse: {
+            containerTag: string;
+            conversationId: string;
+            id: string;
+            /** @enum {string} */
+            status: "unknown" | "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
         };
         Document: {
             connectionId: string | null;
@@ -1131,6 +1253,42 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description A document with its matching chunks */
+        DocumentSearchResult: {
+            /** @description The document's chunks that matched */
+            chunks: {
+                content: string;
+                isRelevant: boolean;
+                score: number;
+            }[];
+            /** @description With includeFullDocs */
+            content?: string | null;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            createdAt: string | null;
+            documentId: string;
+            /**
+             * @description The document's metadata
+             * @example {
+             *       "team": "platform"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            score: number;
+            /** @description With includeSummary */
+            summary?: string | null;
+            title: string | null;
+            type: string | null;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            updatedAt: string | null;
+        };
         /** @description The body of every 4xx and 5xx answer */
         ErrorResponse: {
             /**
@@ -1195,6 +1353,42 @@ export interface components {
             }[];
             summary: string;
         };
+        ForgetResponseV5: {
+            /** @description How many were forgotten (with dryRun: would be) */
+            count: number;
+            errors: components["schemas"]["ItemError"][];
+            matches: {
+                id: string;
+                memory: string;
+                score: number;
+            }[];
+        };
+        /** @description An item the operation could not act on, and why */
+        ItemError: {
+            error: string;
+            id: string;
+        };
+        MemoryContextEntry: {
+            memory: string;
+            /**
+             * @description The document's metadata
+             * @example {
+             *       "team": "platform"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            relation: "updates" | "extends" | "derives";
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            updatedAt: string | null;
+            /** @description Relative version in the chain (negative: earlier) */
+            version?: number;
+        };
         /** @description A memory with its versions, relations and provenance */
         MemoryEntry: {
             createdAt: string | null;
@@ -1237,6 +1431,14 @@ export interface components {
             updatedAt: string | null;
             version: number;
         };
+        MergeQueued: {
+            mergeId: string;
+            sourceTags: string[];
+            /** @enum {string} */
+            status: "queued";
+            success: boolean;
+            targetTag: string;
+        };
         /**
          * @description Flat key-value pairs (at most 100 keys of 1-128 characters): strings, numbers, booleans or arrays of strings
          * @example {
@@ -1255,6 +1457,38 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ProcessingDocument: {
+            containerTags: string[];
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            createdAt: string | null;
+            customId: string | null;
+            id: string;
+            /**
+             * @description The document's metadata
+             * @example {
+             *       "team": "platform"
+             *     }
+             */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            status: "unknown" | "queued" | "extracting" | "chunking" | "embedding" | "indexing" | "done" | "failed";
+            title: string | null;
+            type: string;
+            /**
+             * @description ISO 8601 time, or null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        ProfileBucket: {
+            description: string;
+            key: string;
+        };
         ProfileResponse: {
             profile: {
                 buckets?: {
@@ -1270,6 +1504,17 @@ export interface components {
                 total: number;
             };
         };
+        ResetResponse: {
+            clearedBrainMemoryRegistry: boolean;
+            clearedDefaultSpaceContext: boolean;
+            deletedConnections: number;
+            deletedDocumentBatches: number;
+            deletedDocumentsApprox: number;
+            deletedExtraSpaces: number;
+            deletedMemoryRows: number;
+            settingsReset: boolean;
+            success: boolean;
+        };
         /** @description A memory result (memory, version) or a chunk result (chunk, documentId) */
         SearchResult: {
             /** @description A chunk result's text */
@@ -1280,6 +1525,12 @@ export interface components {
                 position: number;
                 score: number;
             }[];
+            /** @description With include.relatedMemories: the memory's versions and relations */
+            context?: {
+                children: components["schemas"]["MemoryContextEntry"][];
+                parents: components["schemas"]["MemoryContextEntry"][];
+                related: components["schemas"]["MemoryContextEntry"][];
+            };
             /** @description A chunk result's document (Engram addition) */
             documentId?: string;
             documents?: ({
@@ -1309,8 +1560,12 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description A memory result's path, when it has one */
+            filepath?: string;
             /** @description A memory's id, or a chunk's */
             id: string;
+            /** @description Set on a memory aggregated from several */
+            isAggregated?: boolean;
             /** @description A memory result's text */
             memory?: string;
             /**
@@ -1332,8 +1587,68 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        Settings: {
+            chunkSize: number | null;
+            /** @description A JSON value, or null when unset */
+            excludeItems?: unknown;
+            filterPrompt: string | null;
+            githubClientId: string | null;
+            /** @description Never answered: secrets are write-only */
+            githubClientSecret: null;
+            githubCustomKeyEnabled: boolean | null;
+            googleDriveClientId: string | null;
+            /** @description Never answered: secrets are write-only */
+            googleDriveClientSecret: null;
+            googleDriveCustomKeyEnabled: boolean | null;
+            /** @description A JSON value, or null when unset */
+            includeItems?: unknown;
+            notionClientId: string | null;
+            /** @description Never answered: secrets are write-only */
+            notionClientSecret: null;
+            notionCustomKeyEnabled: boolean | null;
+            onedriveClientId: string | null;
+            /** @description Never answered: secrets are write-only */
+            onedriveClientSecret: null;
+            onedriveCustomKeyEnabled: boolean | null;
+            profileBuckets: components["schemas"]["ProfileBucket"][];
+            shouldLLMFilter: boolean | null;
+            workspacePrompt: string | null;
+        };
         /** @description Any JSON value (null clears it), at most 32 levels deep and 64 KiB */
         SettingsItems: unknown;
+        SettingsUpdateResponse: {
+            orgId: string;
+            orgSlug: string;
+            /** @description The fields the request set, with their stored values */
+            updated: {
+                chunkSize?: number | null;
+                /** @description A JSON value, or null when unset */
+                excludeItems?: unknown;
+                filterPrompt?: string | null;
+                githubClientId?: string | null;
+                /** @description Never answered: secrets are write-only */
+                githubClientSecret?: null;
+                githubCustomKeyEnabled?: boolean | null;
+                googleDriveClientId?: string | null;
+                /** @description Never answered: secrets are write-only */
+                googleDriveClientSecret?: null;
+                googleDriveCustomKeyEnabled?: boolean | null;
+                /** @description A JSON value, or null when unset */
+                includeItems?: unknown;
+                notionClientId?: string | null;
+                /** @description Never answered: secrets are write-only */
+                notionClientSecret?: null;
+                notionCustomKeyEnabled?: boolean | null;
+                onedriveClientId?: string | null;
+                /** @description Never answered: secrets are write-only */
+                onedriveClientSecret?: null;
+                onedriveCustomKeyEnabled?: boolean | null;
+                profileBuckets?: components["schemas"]["ProfileBucket"][];
+                shouldLLMFilter?: boolean | null;
+                workspacePrompt?: string | null;
+            };
+            warnings?: string[];
+        };
         SyncRun: {
             /**
              * @description Absent while it runs
@@ -1416,6 +1731,13 @@ export interface components {
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description One page: the listed kind is filled, the other two arrays are empty */
+        V5ListResponse: {
+            chunks: components["schemas"]["Chunk"][];
+            documents: components["schemas"]["V5Document"][];
+            memories: components["schemas"]["MemoryEntry"][];
+            pagination: components["schemas"]["Pagination"];
         };
     };
     responses: {
@@ -1826,7 +2148,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        count: number;
+                        errors: components["schemas"]["ItemError"][];
                     };
                 };
             };
@@ -1922,9 +2245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["BatchAddResponseV5"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2036,12 +2357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chunks: unknown[];
-                        documents: unknown[];
-                        memories: unknown[];
-                        pagination: components["schemas"]["Pagination"];
-                    };
+                    "application/json": components["schemas"]["V5ListResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2093,12 +2409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chunks: unknown[];
-                        documents: unknown[];
-                        memories: unknown[];
-                        pagination: components["schemas"]["Pagination"];
-                    };
+                    "application/json": components["schemas"]["V5ListResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2139,12 +2450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        chunks: unknown[];
-                        documents: unknown[];
-                        memories: unknown[];
-                        pagination: components["schemas"]["Pagination"];
-                    };
+                    "application/json": components["schemas"]["V5ListResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2186,9 +2492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ForgetResponseV5"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2229,9 +2533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ForgetResponseV5"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2621,9 +2923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    }[];
+                    "application/json": components["schemas"]["ConnectionDocument"][];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2801,9 +3101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ContainerTagSettings"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2831,9 +3129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ContainerTagDeleted"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2883,9 +3179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ContainerTagSettings"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2951,9 +3245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["MergeQueued"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -2981,9 +3273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ContainerTagMerge"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -3311,9 +3601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["BatchAddResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -3354,9 +3642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["BulkDeleteResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -3525,7 +3811,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        documents: unknown[];
+                        documents: components["schemas"]["ProcessingDocument"][];
                         totalCount: number;
                     };
                 };
@@ -3714,7 +4000,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: unknown[];
+                        results: components["schemas"]["DocumentSearchResult"][];
                         timing: number;
                         total: number;
                     };
@@ -3742,9 +4028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Settings"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -3803,9 +4087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["SettingsUpdateResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -3841,9 +4123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ResetResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
@@ -3939,9 +4219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ConversationResponse"];
                 };
             };
             400: components["responses"]["InvalidRequest"];

@@ -18,12 +18,42 @@ import { stopQuietly } from "./helpers";
 
 type Json = Record<string, unknown>;
 
+const KEY = "openapi-key-0123456789abcdef0123";
+
 describe("OpenAPI description and reference page", () => {
   let engram: EngramProcess;
   let doc: Json;
+  /** The operations (`method template`) whose live answers were validated. */
+  const checked = new Set<string>();
+
+  /** A caller that checks each answer against the operation's description of that status, and records the operation. */
+  const liveChecker = async () => {
+    doc ??= (await (await fetch(`${engram.url}/openapi.json`)).json()) as Json;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: "openapi" });
+    const esc = (x: string) => x.replace(/~/g, "~0").replace(/\//g, "~1");
+    const problems: string[] = [];
+    const call = async (method: string, template: string, url: string, body?: unknown, status = 200): Promise<Json> => {
+      // a FormData body is sent as multipart/form-data (fetch sets the boundary), anything else as JSON
+      const form = body instanceof FormData;
+      const res = await fetch(engram.url + url, {
+        method: method.toUpperCase(),
+        headers: { authorization: `Bearer ${KEY}`, ...(body === undefined || form ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: form ? body : JSON.stringify(body) }),
+      });
+      const answer = (await res.json()) as Json;
+      expect({ url, status: res.status }).toEqual({ url, status });
+      const validate = ajv.compile({ $ref: `openapi#/paths/${esc(template)}/${method}/responses/${res.status}/content/application~1json/schema` });
+      if (!validate(answer)) problems.push(`${method} ${url}: ${ajv.errorsText(validate.errors)}`);
+      checked.add(`${method} ${template}`);
+      return answer;
+    };
+    return { call, problems };
+  };
 
   beforeAll(async () => {
-    engram = await startEngram({ apiKey: "openapi-key-0123456789abcdef0123" });
+    engram = await startEngram({ apiKey: KEY });
   });
   afterAll(() => stopQuietly(engram));
 
@@ -117,27 +147,7 @@ describe("OpenAPI description and reference page", () => {
   });
 
   it("describes the answers truly: live answers of the operations the console reads validate against their descriptions", async () => {
-    doc ??= (await (await fetch(`${engram.url}/openapi.json`)).json()) as Json;
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema({ ...doc, $id: "openapi" });
-    const esc = (x: string) => x.replace(/~/g, "~0").replace(/\//g, "~1");
-    const key = "openapi-key-0123456789abcdef0123";
-    const problems: string[] = [];
-    /** Calls the API and checks the answer against the operation's description of that status. */
-    const call = async (method: string, template: string, url: string, body?: unknown, status = 200): Promise<Json> => {
-      const res = await fetch(engram.url + url, {
-        method: method.toUpperCase(),
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const answer = (await res.json()) as Json;
-      expect({ url, status: res.status }).toEqual({ url, status });
-      const validate = ajv.compile({ $ref: `openapi#/paths/${esc(template)}/${method}/responses/${res.status}/content/application~1json/schema` });
-      if (!validate(answer)) problems.push(`${method} ${url}: ${ajv.errorsText(validate.errors)}`);
-      return answer;
-    };
-
+    const { call, problems } = await liveChecker();
     const added = await call("post", "/v3/documents", "/v3/documents", {
       content: "user: I live in Lisbon and I work as a pastry chef.",
       containerTag: "shapes",
@@ -189,6 +199,141 @@ describe("OpenAPI description and reference page", () => {
     await call("get", "/v3/connections/{connectionId}/runs", `/v3/connections/${created.id as string}/runs`);
     await call("get", "/v3/keys", "/v3/keys");
     expect(problems).toEqual([]);
+  });
+
+  it("describes the other answers truly: every other JSON answer of the API validates against its description", async () => {
+    const { call, problems } = await liveChecker();
+    const waitDone = async (id: string) => {
+      for (let i = 0; i < 200; i++) {
+        const d = (await (await fetch(`${engram.url}/v3/documents/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as Json;
+        if (d.status === "done" || d.status === "failed") return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+
+    // adding one by one: text and files, v5 and v3; a patch; a file's link
+    await call("post", "/ns/{namespace}/document", "/ns/others/document", { id: "note-0", content: "user: I run every morning." });
+    const file = () => new Blob(["The quarterly report says revenue grew by 12 percent."], { type: "text/plain" });
+    const v5form = new FormData();
+    v5form.append("file", file(), "report.txt");
+    v5form.append("id", "report-v5");
+    await call("post", "/ns/{namespace}/document/file", "/ns/others/document/file", v5form);
+    const v3form = new FormData();
+    v3form.append("file", file(), "report.txt");
+    v3form.append("containerTag", "others");
+    const uploaded = await call("post", "/v3/documents/file", "/v3/documents/file", v3form);
+    await waitDone(uploaded.id as string);
+    await call("get", "/v3/documents/{id}/file-url", `/v3/documents/${uploaded.id as string}/file-url`);
+    await waitDone("note-0");
+    await call("patch", "/v3/documents/{id}", "/v3/documents/note-0", { content: "user: I run every evening now.", metadata: { habit: "running" } });
+
+    // v5 documents: a batch with a refused item, the three lists, deletes with an unknown id
+    const v5batch = await call("post", "/ns/{namespace}/document/batch", "/ns/others/document/batch", {
+      documents: [
+        { id: "note-1", content: "user: My sister Ana moved to Porto last spring." },
+        { id: "note-2", content: "" },
+      ],
+    });
+    expect(v5batch.failed).toBe(1);
+    await waitDone("note-1");
+    await call("post", "/ns/{namespace}/list/documents", "/ns/others/list/documents", {});
+    await call("post", "/ns/{namespace}/list/chunks", "/ns/others/list/chunks", {});
+    await call("post", "/ns/{namespace}/list/memories", "/ns/others/list/memories", {});
+    await call("delete", "/ns/{namespace}/memories/semantic", "/ns/others/memories/semantic", { query: "Porto", dryRun: true });
+    await call("delete", "/ns/{namespace}/memories", "/ns/others/memories", { ids: ["no-such-memory"] });
+
+    // v3: a batch with a refused item, processing, search with summaries and full documents, related memories
+    const v3batch = await call("post", "/v3/documents/batch", "/v3/documents/batch", {
+      containerTag: "others",
+      documents: ["user: The team meets every Tuesday at 9.", { content: "", customId: "empty-one" }],
+    });
+    expect(v3batch.failed).toBe(1);
+    await call("get", "/v3/documents/processing", "/v3/documents/processing");
+    for (const r of (v3batch.results as Json[]).filter((x) => x.status !== "error")) await waitDone(r.id as string);
+    const v3search = await call("post", "/v3/search", "/v3/search", {
+      q: "when does the team meet",
+      containerTags: ["others"],
+      chunkThreshold: 0,
+      documentThreshold: 0,
+      includeSummary: true,
+      includeFullDocs: true,
+    });
+    expect((v3search.results as unknown[]).length).toBeGreaterThan(0);
+    await call("post", "/v4/search", "/v4/search", {
+      q: "where does Ana live",
+      containerTag: "others",
+      threshold: 0,
+      include: { relatedMemories: true, summaries: true },
+    });
+    await call("post", "/v4/conversations", "/v4/conversations", {
+      conversationId: "conv-1",
+      messages: [{ role: "user", content: "I prefer tea to coffee." }],
+      containerTags: ["others"],
+    });
+
+    // health, and a key created then revoked
+    await call("get", "/healthz", "/healthz");
+    await call("get", "/readyz", "/readyz");
+    const newKey = await call("post", "/v3/keys", "/v3/keys", { name: "described" }, 201);
+    await call("delete", "/v3/keys/{id}", `/v3/keys/${newKey.id as string}`);
+
+    // memories by id, profile buckets
+    const own = await call("post", "/v4/memories", "/v4/memories", { containerTag: "others", memories: [{ content: "The user keeps bees" }] }, 201);
+    await call("delete", "/v4/memories", "/v4/memories", { id: (own.memories as Json[])[0]!.id, containerTag: "others", reason: "a test" });
+    await call("post", "/v4/profile/buckets", "/v4/profile/buckets", { containerTag: "others" });
+
+    // settings and container tags
+    await call("get", "/v3/settings", "/v3/settings");
+    await call("post", "/v3/settings/suggest-buckets", "/v3/settings/suggest-buckets");
+    const patched = await call("patch", "/v3/settings", "/v3/settings", { shouldLLMFilter: false, chunkSize: 800, githubClientId: "gh-app" });
+    expect(Object.keys(patched.updated as Json).sort()).toEqual(["chunkSize", "githubClientId", "shouldLLMFilter"]);
+    await call("patch", "/v3/container-tags/{containerTag}", "/v3/container-tags/others", { name: "Others", entityContext: "Notes about the user" });
+    await call("get", "/v3/container-tags/{containerTag}", "/v3/container-tags/others");
+    const merge = await call(
+      "post",
+      "/v3/container-tags/merge",
+      "/v3/container-tags/merge",
+      { containerTags: ["others", "merged"], targetContainerTag: "merged" },
+      202,
+    );
+    for (let i = 0; i < 100; i++) {
+      const m = await call("get", "/v3/container-tags/merge/{mergeId}", `/v3/container-tags/merge/${merge.mergeId as string}`);
+      if (m.status === "completed" || m.status === "failed") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+
+    // a connection's documents, then the deletes and the organisation reset
+    await call("post", "/v3/connections/{provider}/documents", "/v3/connections/web-crawler/documents", { containerTags: ["shapes"] });
+    const byTags = await call("post", "/v3/connections/{provider}/connection", "/v3/connections/web-crawler/connection", { containerTags: ["shapes"] });
+    await call("delete", "/v3/connections/{idOrProvider}", `/v3/connections/${byTags.id as string}`);
+    await call("delete", "/ns/{namespace}/document", "/ns/merged/document", { ids: ["note-1", "no-such-document"] });
+    await call("delete", "/v3/documents/bulk", "/v3/documents/bulk", { ids: ["no-such-document"] });
+    await call("delete", "/v3/container-tags/{containerTag}", "/v3/container-tags/merged");
+    await call("delete", "/v3/documents/bulk", "/v3/documents/bulk", { containerTags: ["shapes"] });
+    await call("post", "/v3/settings/reset", "/v3/settings/reset", { confirmation: patched.orgSlug });
+    expect(problems).toEqual([]);
+  });
+
+  it("checked every operation that answers JSON live, except the description itself, MCP and the two OAuth-only connection calls", () => {
+    const paths = doc.paths as Record<string, Record<string, Json>>;
+    const jsonAnswers = Object.entries(paths).flatMap(([p, item]) =>
+      Object.entries(item)
+        .filter(([m]) => ["get", "post", "put", "patch", "delete"].includes(m))
+        .filter(([, op]) =>
+          Object.entries(op.responses as Record<string, Json>).some(([code, r]) => code < "400" && (r.content as Json | undefined)?.["application/json"]),
+        )
+        .map(([m]) => `${m} ${p}`),
+    );
+    // /openapi.json is this file's subject (checked as a document above); /mcp answers JSON-RPC (tests/e2e/test/mcp*);
+    // listing a provider's resources and configuring them need an OAuth provider's fake (console-oauth.e2e.test.ts drives them).
+    const elsewhere = new Set([
+      "get /openapi.json",
+      "post /mcp",
+      "get /v3/connections/{connectionId}/resources",
+      "post /v3/connections/{connectionId}/configure",
+    ]);
+    expect([...elsewhere].filter((op) => !jsonAnswers.includes(op))).toEqual([]);
+    expect(jsonAnswers.filter((op) => !checked.has(op) && !elsewhere.has(op))).toEqual([]);
   });
 
   it("serves the reference page and its assets without a key, from the gateway", async () => {

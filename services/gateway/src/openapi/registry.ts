@@ -14,8 +14,9 @@ import { resetBody } from "../routes/settings.routes";
  * query parameters): one source of truth. What a schema cannot say by itself
  * (a value checked in code, like metadata and filters) is annotated here;
  * rules across fields (`give either query or ids`) are in the operation's
- * description. Answers are described where cheap, otherwise as a JSON object
- * with a description; every 4xx and 5xx is the API's `ErrorResponse`.
+ * description. Every JSON answer is described field by field (only the
+ * description itself and the MCP endpoint's JSON-RPC answers stay a plain
+ * object); every 4xx and 5xx is the API's `ErrorResponse`.
  *
  * test/unit/openapi.test.ts fails when the app routes a METHOD + path this
  * description does not have (and the reverse), and when a body the
@@ -62,16 +63,12 @@ const ErrorResponse = z
 
 /** A JSON answer described in words only (its shape is the hosted API's, see the public description). */
 const jsonObject = (description: string) => z.object({}).catchall(z.unknown()).meta({ description });
-const jsonArray = (description: string) => z.array(z.object({}).catchall(z.unknown())).meta({ description });
 
 const Status = (example: string) => z.object({ id: z.string(), status: z.string().meta({ example }) }).meta({ description: "The document's id and status" });
 const Pagination = z
   .object({ currentPage: z.number(), limit: z.number().optional(), totalItems: z.number(), totalPages: z.number() })
   .catchall(z.unknown())
   .meta({ id: "Pagination" });
-const V5List = z
-  .object({ documents: z.array(z.unknown()), chunks: z.array(z.unknown()), memories: z.array(z.unknown()), pagination: Pagination })
-  .meta({ description: "One page: the listed kind is filled, the other two arrays are empty" });
 
 const MemorySource = z
   .object({
@@ -219,6 +216,15 @@ const SearchDocument = z
     updatedAt: when,
   })
   .catchall(z.unknown());
+const ContextEntry = z
+  .object({
+    relation: z.enum(["updates", "extends", "derives"]),
+    version: z.number().int().optional().meta({ description: "Relative version in the chain (negative: earlier)" }),
+    memory: z.string(),
+    metadata: metadataAnswer,
+    updatedAt: when,
+  })
+  .meta({ id: "MemoryContextEntry" });
 const SearchResult = z
   .object({
     id: z.string().meta({ description: "A memory's id, or a chunk's" }),
@@ -231,6 +237,12 @@ const SearchResult = z
     documentId: z.string().optional().meta({ description: "A chunk result's document (Engram addition)" }),
     documents: z.array(SearchDocument).optional(),
     chunks: z.array(z.object({ content: z.string(), score: z.number(), position: z.number().int(), documentId: z.string() })).optional(),
+    filepath: z.string().optional().meta({ description: "A memory result's path, when it has one" }),
+    isAggregated: z.boolean().optional().meta({ description: "Set on a memory aggregated from several" }),
+    context: z
+      .object({ parents: z.array(ContextEntry), children: z.array(ContextEntry), related: z.array(ContextEntry) })
+      .optional()
+      .meta({ description: "With include.relatedMemories: the memory's versions and relations" }),
   })
   .catchall(z.unknown())
   .meta({ id: "SearchResult", description: "A memory result (memory, version) or a chunk result (chunk, documentId)" });
@@ -282,6 +294,9 @@ const V5Document = z
   })
   .catchall(z.unknown())
   .meta({ id: "V5Document" });
+const V5List = z
+  .object({ documents: z.array(V5Document), chunks: z.array(Chunk), memories: z.array(MemoryEntry), pagination: Pagination })
+  .meta({ id: "V5ListResponse", description: "One page: the listed kind is filled, the other two arrays are empty" });
 const CreatedMemory = z
   .object({
     id: z.string(),
@@ -311,6 +326,174 @@ const ContainerTagItem = z
   .object({ id: z.string(), name: z.string(), containerTag: z.string(), description: z.string().nullable(), createdAt: when, updatedAt: when })
   .catchall(z.unknown())
   .meta({ id: "ContainerTag" });
+const ItemError = z.object({ id: z.string(), error: z.string() }).meta({ id: "ItemError", description: "An item the operation could not act on, and why" });
+const ForgetAnswerV5 = z
+  .object({
+    count: z.number().int().meta({ description: "How many were forgotten (with dryRun: would be)" }),
+    matches: z.array(ForgetCandidate),
+    errors: z.array(ItemError),
+  })
+  .meta({ id: "ForgetResponseV5" });
+const V5BatchAnswer = z
+  .object({
+    count: z.number().int().meta({ description: "Items accepted" }),
+    failed: z.number().int().meta({ description: "Items refused" }),
+    results: z
+      .array(
+        z.union([
+          z.object({ id: z.string().meta({ description: "The caller's id when it gave one, else the service id" }), status: z.enum(DOCUMENT_STATUSES) }),
+          z.object({
+            id: z.string().optional().meta({ description: "The item's id when it gave one" }),
+            url: z.string().optional().meta({ description: "Else its URL, when it is one" }),
+            status: z.literal("error"),
+            error: z.string(),
+          }),
+        ]),
+      )
+      .meta({ description: "One per item, in the order sent" }),
+  })
+  .meta({ id: "BatchAddResponseV5" });
+const V3BatchAnswer = z
+  .object({
+    results: z
+      .array(
+        z.union([
+          z.object({ id: z.string(), status: z.enum(DOCUMENT_STATUSES) }),
+          z.object({
+            id: z.string().meta({ description: "The item's customId or URL, else empty" }),
+            status: z.literal("error"),
+            error: z.string(),
+            details: z.string(),
+          }),
+        ]),
+      )
+      .meta({ description: "One per item, in the order sent" }),
+    success: z.number().int().meta({ description: "Items accepted" }),
+    failed: z.number().int().meta({ description: "Items refused" }),
+  })
+  .meta({ id: "BatchAddResponse" });
+const ProcessingDocument = z
+  .object({
+    id: z.string(),
+    customId: z.string().nullable(),
+    title: z.string().nullable(),
+    type: z.string(),
+    status: z.enum(DOCUMENT_STATUSES),
+    createdAt: when,
+    updatedAt: when,
+    metadata: metadataAnswer,
+    containerTags: z.array(z.string()),
+  })
+  .meta({ id: "ProcessingDocument" });
+const BulkDeleteAnswer = z
+  .object({
+    success: z.boolean(),
+    deletedCount: z.number().int(),
+    errors: z.array(ItemError).optional().meta({ description: "With ids: the ids not deleted, and why" }),
+    containerTags: z.array(z.string()).optional().meta({ description: "With containerTags: the tags emptied" }),
+  })
+  .meta({ id: "BulkDeleteResponse" });
+const V3SearchResult = z
+  .object({
+    documentId: z.string(),
+    title: z.string().nullable(),
+    type: z.string().nullable(),
+    metadata: metadataAnswer,
+    score: z.number(),
+    chunks: z.array(z.object({ content: z.string(), isRelevant: z.boolean(), score: z.number() })).meta({ description: "The document's chunks that matched" }),
+    createdAt: when,
+    updatedAt: when,
+    summary: z.string().nullable().optional().meta({ description: "With includeSummary" }),
+    content: z.string().nullable().optional().meta({ description: "With includeFullDocs" }),
+  })
+  .meta({ id: "DocumentSearchResult", description: "A document with its matching chunks" });
+const ConversationAnswer = z
+  .object({ id: z.string(), conversationId: z.string(), containerTag: z.string(), status: z.enum(DOCUMENT_STATUSES) })
+  .meta({ id: "ConversationResponse", description: "The conversation's document" });
+const jsonValue = z.unknown().meta({ description: "A JSON value, or null when unset" });
+const Bucket = z.object({ key: z.string(), description: z.string() }).meta({ id: "ProfileBucket" });
+/** GET /v3/settings, in the public description's order: unset values are null, client secrets always null. */
+const SettingsAnswer = z
+  .object({
+    excludeItems: jsonValue,
+    filterPrompt: z.string().nullable(),
+    includeItems: jsonValue,
+    ...Object.fromEntries(
+      S.SETTINGS_OAUTH_PROVIDERS.flatMap(({ prefix }) => [
+        [`${prefix}ClientId`, z.string().nullable()],
+        [`${prefix}ClientSecret`, z.null().meta({ description: "Never answered: secrets are write-only" })],
+        [`${prefix}CustomKeyEnabled`, z.boolean().nullable()],
+      ]),
+    ),
+    shouldLLMFilter: z.boolean().nullable(),
+    chunkSize: z.number().int().nullable(),
+    profileBuckets: z.array(Bucket),
+    workspacePrompt: z.string().nullable(),
+  })
+  .meta({ id: "Settings" });
+const SettingsUpdateAnswer = z
+  .object({
+    orgId: z.string(),
+    orgSlug: z.string(),
+    updated: SettingsAnswer.partial().meta({ description: "The fields the request set, with their stored values" }),
+    warnings: z.array(z.string()).optional(),
+  })
+  .meta({ id: "SettingsUpdateResponse" });
+const ResetAnswer = z
+  .object({
+    success: z.boolean(),
+    deletedConnections: z.number().int(),
+    deletedDocumentBatches: z.number().int(),
+    deletedDocumentsApprox: z.number().int(),
+    deletedMemoryRows: z.number().int(),
+    deletedExtraSpaces: z.number().int(),
+    clearedDefaultSpaceContext: z.boolean(),
+    clearedBrainMemoryRegistry: z.boolean(),
+    settingsReset: z.boolean(),
+  })
+  .meta({ id: "ResetResponse" });
+const MergeQueued = z
+  .object({ success: z.boolean(), status: z.literal("queued"), mergeId: z.string(), targetTag: z.string(), sourceTags: z.array(z.string()) })
+  .meta({ id: "MergeQueued" });
+const Merge = z
+  .object({
+    id: z.string(),
+    status: z.enum(["queued", "running", "completed", "failed"]),
+    targetTag: z.string(),
+    sourceTags: z.array(z.string()),
+    movedDocumentsCount: z.number().int(),
+    movedMemoriesCount: z.number().int(),
+    error: z.string().nullable(),
+    createdAt: when,
+    updatedAt: when,
+    completedAt: when,
+  })
+  .meta({ id: "ContainerTagMerge" });
+const TagSettings = z
+  .object({
+    containerTag: z.string(),
+    name: z.string().nullable(),
+    entityContext: z.string().nullable(),
+    memoryFilesystemPaths: z.array(z.string()).nullable(),
+    profileBuckets: z.array(Bucket),
+    createdAt: when,
+    updatedAt: when,
+  })
+  .meta({ id: "ContainerTagSettings" });
+const TagDeleted = z
+  .object({ success: z.boolean(), containerTag: z.string(), deletedDocumentsCount: z.number().int(), deletedMemoriesCount: z.number().int() })
+  .meta({ id: "ContainerTagDeleted" });
+const ConnectionDocument = z
+  .object({
+    id: z.string(),
+    createdAt: when,
+    updatedAt: when,
+    status: z.enum(DOCUMENT_STATUSES),
+    summary: z.string().nullable(),
+    title: z.string().nullable(),
+    type: z.string(),
+  })
+  .meta({ id: "ConnectionDocument" });
 const fileBinary = z.unknown().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The file's bytes" });
 
 /**
@@ -518,7 +701,7 @@ const OPERATIONS: Operation[] = [
     params: namespace,
     query: S.v5Query,
     body: { schema: S.v5BatchEnvelope.extend({ documents: z.array(S.v5Document).min(1).max(600) }), example: { documents: [EX.v5Document] } },
-    ok: { description: "One result per item", schema: jsonObject("{count, failed, results: [{id, status} | {id?, status: error, error}]}") },
+    ok: { description: "One result per item", schema: V5BatchAnswer },
   },
   {
     method: "post",
@@ -550,7 +733,7 @@ const OPERATIONS: Operation[] = [
     tag: documentsTag,
     params: namespace,
     body: { schema: S.v5DeleteBody, example: { ids: ["doc-api-rate-limits"] } },
-    ok: { description: "How many were deleted", schema: jsonObject("{count, errors: [{id, error}]}") },
+    ok: { description: "How many were deleted", schema: z.object({ count: z.number().int(), errors: z.array(ItemError) }) },
   },
   {
     method: "post",
@@ -593,7 +776,7 @@ const OPERATIONS: Operation[] = [
     tag: "memories",
     params: namespace,
     body: { schema: S.v5ForgetIds, example: { ids: ["abc123", "def456"] } },
-    ok: { description: "What was forgotten", schema: jsonObject("{count, matches: [{id, memory, score}], errors: [{id, error}]}") },
+    ok: { description: "What was forgotten", schema: ForgetAnswerV5 },
   },
   {
     method: "delete",
@@ -603,7 +786,7 @@ const OPERATIONS: Operation[] = [
     tag: "memories",
     params: namespace,
     body: { schema: S.v5ForgetSemantic, example: { query: "forget everything about Project Titan", dryRun: true } },
-    ok: { description: "What was (or would be) forgotten", schema: jsonObject("{count, matches: [{id, memory, score}], errors: [{id, error}]}") },
+    ok: { description: "What was (or would be) forgotten", schema: ForgetAnswerV5 },
   },
 
   // documents, v3
@@ -632,7 +815,7 @@ const OPERATIONS: Operation[] = [
       }),
       example: { containerTag: "user_alex", metadata: { source: "upload", language: "en" }, documents: [EX.v3Document] },
     },
-    ok: { description: "One result per item", schema: jsonObject("{results: [{id, status} | {id, status: error, error, details}], success, failed}") },
+    ok: { description: "One result per item", schema: V3BatchAnswer },
   },
   {
     method: "post",
@@ -659,7 +842,7 @@ const OPERATIONS: Operation[] = [
     operationId: "getV3DocumentsProcessing",
     summary: "Get processing documents",
     tag: documentsTag,
-    ok: { description: "Documents not done yet", schema: z.object({ documents: z.array(z.unknown()), totalCount: z.number() }) },
+    ok: { description: "Documents not done yet", schema: z.object({ documents: z.array(ProcessingDocument), totalCount: z.number().int() }) },
   },
   {
     method: "delete",
@@ -669,7 +852,7 @@ const OPERATIONS: Operation[] = [
     tag: documentsTag,
     description: "Give either `ids` or `containerTags`.",
     body: { schema: S.v3BulkDeleteBody, example: { ids: ["acxV5LHMEsG2hMSNb4umbn", "bxcV5LHMEsG2hMSNb4umbn"] } },
-    ok: { description: "How many were deleted", schema: jsonObject("{success, deletedCount, errors? | containerTags?}") },
+    ok: { description: "How many were deleted", schema: BulkDeleteAnswer },
   },
   {
     method: "get",
@@ -736,7 +919,7 @@ const OPERATIONS: Operation[] = [
     summary: "Search documents",
     tag: "search",
     body: { schema: S.v3Search, example: EX.v3Search },
-    ok: { description: "Results", schema: z.object({ results: z.array(z.unknown()), timing: z.number(), total: z.number() }) },
+    ok: { description: "Results", schema: z.object({ results: z.array(V3SearchResult), timing: z.number(), total: z.number() }) },
   },
   {
     method: "post",
@@ -821,7 +1004,7 @@ const OPERATIONS: Operation[] = [
       schema: S.v4Conversation,
       example: { conversationId: "conv_123", messages: [{ role: "user", content: "I prefer dark mode" }], containerTags: ["user_123"] },
     },
-    ok: { description: "The conversation's document", schema: jsonObject("{id, conversationId, containerTag, status}") },
+    ok: { description: "The conversation's document", schema: ConversationAnswer },
   },
 
   // settings
@@ -831,7 +1014,7 @@ const OPERATIONS: Operation[] = [
     operationId: "getV3Settings",
     summary: "Get settings",
     tag: "settings",
-    ok: { description: "The organisation's settings (client secrets always null)", schema: jsonObject("The settings") },
+    ok: { description: "The organisation's settings (client secrets always null)", schema: SettingsAnswer },
   },
   {
     method: "patch",
@@ -841,7 +1024,7 @@ const OPERATIONS: Operation[] = [
     tag: "settings",
     description: "Either `workspacePrompt` alone, or any of the other settings; null clears a setting.",
     body: { schema: z.union([S.workspacePromptPatch, S.orgSettingsPatch]), example: { chunkSize: 1000, shouldLLMFilter: false } },
-    ok: { description: "What changed", schema: jsonObject("{orgId, orgSlug, updated, warnings?}") },
+    ok: { description: "What changed", schema: SettingsUpdateAnswer },
   },
   {
     method: "post",
@@ -858,7 +1041,7 @@ const OPERATIONS: Operation[] = [
     summary: "Reset organization data",
     tag: "settings",
     body: { schema: resetBody, example: { confirmation: "my-org" } },
-    ok: { description: "What was removed", schema: jsonObject("{success, deleted…}") },
+    ok: { description: "What was removed", schema: ResetAnswer },
   },
 
   // API keys (an Engram extension, docs/api-decisions.md section 8)
@@ -915,7 +1098,7 @@ const OPERATIONS: Operation[] = [
     summary: "Merge container tags",
     tag: "container tags",
     body: { schema: containerTagMerge, example: { containerTags: ["project_a", "project_b"], targetContainerTag: "project_a" } },
-    ok: { status: 202, description: "The merge is queued", schema: jsonObject("{success, status, mergeId, targetTag, sourceTags}") },
+    ok: { status: 202, description: "The merge is queued", schema: MergeQueued },
   },
   {
     method: "get",
@@ -924,7 +1107,7 @@ const OPERATIONS: Operation[] = [
     summary: "Get container tag merge status",
     tag: "container tags",
     params: { mergeId: mergeIdParam.meta({ description: "The merge's id" }) },
-    ok: { description: "The merge", schema: jsonObject("{id, status, targetTag, sourceTags, moved…, error, createdAt, updatedAt, completedAt}") },
+    ok: { description: "The merge", schema: Merge },
   },
   {
     method: "get",
@@ -933,7 +1116,7 @@ const OPERATIONS: Operation[] = [
     summary: "Get container tag settings",
     tag: "container tags",
     params: containerTagParam,
-    ok: { description: "The tag's settings", schema: jsonObject("The tag's settings") },
+    ok: { description: "The tag's settings", schema: TagSettings },
   },
   {
     method: "patch",
@@ -950,7 +1133,7 @@ const OPERATIONS: Operation[] = [
         memoryFilesystemPaths: ["/memory/", "/user.md"],
       },
     },
-    ok: { description: "The tag's settings", schema: jsonObject("The tag's settings") },
+    ok: { description: "The tag's settings", schema: TagSettings },
   },
   {
     method: "delete",
@@ -959,7 +1142,7 @@ const OPERATIONS: Operation[] = [
     summary: "Delete container tag",
     tag: "container tags",
     params: containerTagParam,
-    ok: { description: "What was removed", schema: jsonObject("{success, containerTag, deletedDocumentsCount, deletedMemoriesCount}") },
+    ok: { description: "What was removed", schema: TagDeleted },
   },
 
   // connections
@@ -1047,7 +1230,7 @@ const OPERATIONS: Operation[] = [
     tag: "connections",
     params: { provider },
     body: { schema: S.optionalProviderTagsBody, required: false, example: EX.tags },
-    ok: { description: "The connection's documents", schema: jsonArray("The documents") },
+    ok: { description: "The connection's documents", schema: z.array(ConnectionDocument) },
   },
   {
     method: "post",
