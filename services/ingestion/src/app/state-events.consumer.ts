@@ -22,6 +22,7 @@ export function stateEventsHandler(recordState: RecordStateUseCase, log: Logger)
       reason: ev.reason || undefined,
       title: ev.title || undefined,
       contentType: ev.contentType || undefined,
+      summary: ev.summary || undefined,
       at: (fromTimestamp(ev.occurredAt) ?? new Date()).toISOString(),
     });
     if (applied) log.debug({ documentId: ref.documentId, status: applied }, "document state recorded");

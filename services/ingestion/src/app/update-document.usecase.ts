@@ -70,6 +70,7 @@ export class UpdateDocumentUseCase {
           contentHash: newContent ? contentHash(content) : doc.contentHash,
           status: "queued",
           statusReason: undefined,
+          summary: newContent ? undefined : doc.summary,
           generation: doc.generation + 1,
           stateSequence: 0,
           requeues: undefined,

@@ -35,6 +35,8 @@ export interface DocumentRecord {
   url?: string;
   title?: string;
   contentType?: string;
+  /** The pipeline's summary of the text (absent until processed, and when no sentence was worth keeping). */
+  summary?: string;
   /** The stored original of a file document. */
   file?: StoredFile;
   /** Legacy containerTags beyond the namespace (v3 containerTags). */
@@ -158,6 +160,7 @@ export interface StateUpdate {
   reason?: string;
   title?: string;
   contentType?: string;
+  summary?: string;
   at: string;
 }
 
@@ -178,6 +181,8 @@ export function applyState(doc: DocumentRecord, u: StateUpdate): DocumentRecord 
     // A connector's title (the file name, the subject) is kept; otherwise extraction names the document.
     title: doc.connectionId && doc.title ? doc.title : u.title || doc.title,
     contentType: u.contentType || doc.contentType,
+    // A failed generation serves nothing, its old summary included.
+    summary: u.summary ?? (u.status === "failed" ? undefined : doc.summary),
     updatedAt: u.at,
   };
 }
@@ -254,6 +259,8 @@ export function planAdd(existing: DocumentRecord | undefined, input: DocumentInp
         dreaming: o.dreaming ?? existing.dreaming,
         status: "queued",
         statusReason: undefined,
+        // the summary told of the old content
+        summary: undefined,
         generation: existing.generation + 1,
         stateSequence: 0,
         requeues: undefined,

@@ -47,6 +47,7 @@ export function documentToProto(d: DocumentRecord, opts: { includeContent?: bool
     sourceKind: protoEnum.sourceKind.to(d.sourceKind),
     title: d.title ?? "",
     contentType: d.contentType ?? "",
+    summary: d.summary ?? "",
     url: d.url ?? "",
     filepath: d.filepath ?? "",
     connectionId: d.connectionId ?? "",

@@ -165,6 +165,7 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
         url: "https://example.com/x",
         title: "Report",
         contentType: "pdf",
+        summary: "The quarterly report. Revenue grew by 12 percent.",
         file: { key: "acme/e_1", name: "report.pdf", mimeType: "application/pdf", fileType: "pdf", sizeBytes: 12345, sha256: "ab".repeat(32) },
         containerTags: ["extra-1", "extra-2"],
         connectionId: "conn_4f9c2a",
@@ -188,7 +189,7 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
       await repo.insert(bare, []);
       await repo.insert(empty, []);
       const b = (await repo.findById("acme", bare.id))!;
-      for (const k of ["customId", "metadata", "group", "file", "containerTags", "filepath", "statusReason", "title", "url"] as const) {
+      for (const k of ["customId", "metadata", "group", "file", "containerTags", "filepath", "statusReason", "title", "summary", "url"] as const) {
         expect(b[k]).toBeUndefined();
       }
       const e = (await repo.findById("acme", empty.id))!;

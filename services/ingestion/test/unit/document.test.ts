@@ -118,6 +118,14 @@ describe("applyState", () => {
     expect(applyState(record(), update({ sequence: 5, status: "failed" }))!.statusReason).toBe("processing failed");
   });
 
+  it("records the summary, keeps it through later states without one, and drops it when the generation fails", () => {
+    const indexed = applyState(record({ stateSequence: 3, status: "embedding" }), update({ sequence: 4, status: "indexing", summary: "Sarah was promoted." }));
+    expect(indexed!.summary).toBe("Sarah was promoted.");
+    const done = applyState(indexed!, update({ sequence: 6, status: "done" }));
+    expect(done!.summary).toBe("Sarah was promoted.");
+    expect(applyState(indexed!, update({ sequence: 6, status: "failed", reason: "formation failed" }))!.summary).toBeUndefined();
+  });
+
   it("keeps the title when a later state has none", () => {
     const doc = record({ title: "Kept", contentType: "markdown", stateSequence: 2, status: "chunking" });
     expect(applyState(doc, update({ sequence: 3, status: "embedding" }))).toMatchObject({ title: "Kept", contentType: "markdown" });

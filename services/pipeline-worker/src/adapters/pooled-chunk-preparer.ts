@@ -1,11 +1,11 @@
 import { type Embedder, HashingEmbedder } from "@engram/index";
 import type { ChunkPreparer } from "../app/ports";
 import type { ChunkerOptions } from "../domain/chunker";
-import type { PreparedChunk } from "../domain/prepare";
+import type { PreparedDocument } from "../domain/prepare";
 import type { ExtractionPool } from "./extract/pool";
 
 /**
- * The worker's ChunkPreparer: `prepareChunks` on the extraction pool's
+ * The worker's ChunkPreparer: `prepareDocument` (chunks and summary) on the extraction pool's
  * threads, under the pool's per-document time and memory limits. With the
  * offline hashing embedder, vectors are made there too (they cost as much
  * CPU as the analysis); a remote embedder's vectors are left to the caller.
@@ -20,7 +20,7 @@ export class PooledChunkPreparer implements ChunkPreparer {
     this.hashingDimensions = embedder instanceof HashingEmbedder ? embedder.dimensions : undefined;
   }
 
-  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedChunk[]> {
+  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedDocument> {
     return this.pool.prepare({
       text,
       chunking,

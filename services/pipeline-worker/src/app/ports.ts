@@ -1,6 +1,6 @@
 import type { DocumentStatus, Dreaming, JsonObject, TaskType } from "@engram/kernel";
 import type { ChunkerOptions } from "../domain/chunker";
-import type { PreparedChunk } from "../domain/prepare";
+import type { PreparedDocument } from "../domain/prepare";
 
 export interface DocumentSource {
   tenantId: string;
@@ -42,14 +42,14 @@ export interface Extractor {
 
 /**
  * Chunks a document's text and analyses each chunk (and embeds it when the
- * embedder runs locally): work that grows with the document, so the adapter
+ * embedder runs locally), and summarises the text: work that grows with the document, so the adapter
  * runs it where it cannot stall serving (worker threads), under a time budget.
  * With `content`, the document's content the text was extracted from, chunk
  * offsets are positions in the content; without, in the text.
  * Throws UnprocessableDocumentError when the budget or memory is exhausted.
  */
 export interface ChunkPreparer {
-  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedChunk[]>;
+  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedDocument>;
 }
 
 export interface StateChange {
@@ -62,6 +62,8 @@ export interface StateChange {
   reason?: string;
   title?: string;
   contentType?: string;
+  /** The document's summary (summary.ts), with the final state of its processing. */
+  summary?: string;
   /** Trace context of the request that queued the document. */
   traceparent?: string;
 }

@@ -129,7 +129,7 @@ export class ProcessDocumentUseCase {
     // (normalised) here; a file's or URL's content is not its text, and their offsets index the extracted text.
     const content = source.kind === "file" || source.kind === "url" ? undefined : source.text;
     const chunking = chunkingFor(this.deps.chunking, await this.deps.chunkSizeOf?.(cmd.tenantId));
-    const pieces = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, chunking, content));
+    const { chunks: pieces, summary } = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, chunking, content));
 
     await progress({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
     // A local embedder's vectors came with the pieces; a remote one (I/O, not CPU) is called here in batches.
@@ -181,7 +181,7 @@ export class ProcessDocumentUseCase {
       ? ({ status: "indexing", sequence: SEQUENCE.indexing } as const)
       : ({ status: "done", sequence: SEQUENCE.done } as const);
     await events.stateChanged(
-      { ...ref, ...final, ...meta },
+      { ...ref, ...final, ...meta, ...(summary !== undefined ? { summary } : {}) },
       { ...ref, chunkCount: chunks.length, ...meta, customId: source.customId, taskType: cmd.taskType, dreaming: cmd.dreaming },
     );
   }

@@ -1,6 +1,7 @@
 import { analyzeForStorage, HashingEmbedder } from "@engram/index";
 import { chunkText, type ChunkerOptions, type TextChunk } from "./chunker";
 import { spansInContent } from "./source-offsets";
+import { summarize } from "./summary";
 
 /**
  * The CPU-bound part of indexing a document, as one pure step: chunk the
@@ -28,6 +29,18 @@ export interface PreparedChunk extends TextChunk {
   analyzed: string;
   /** The chunk's vector when the embedder runs locally (hashing); absent for a remote embedder. */
   vector?: Float32Array;
+}
+
+/** A document's chunks and its summary (summary.ts), when it has a sentence worth keeping. */
+export interface PreparedDocument {
+  chunks: PreparedChunk[];
+  summary?: string;
+}
+
+/** The chunks and the summary of a document's text: the whole CPU-bound step the worker thread runs. */
+export function prepareDocument(input: PrepareInput): PreparedDocument {
+  const summary = summarize(input.text);
+  return { chunks: prepareChunks(input), ...(summary !== undefined ? { summary } : {}) };
 }
 
 export function prepareChunks(input: PrepareInput): PreparedChunk[] {

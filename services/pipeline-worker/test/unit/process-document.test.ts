@@ -9,7 +9,7 @@ import { extractDocument } from "../../src/adapters/extract";
 import { fixMojibake, tidy } from "../../src/adapters/extract/normalize";
 import { ProcessDocumentUseCase, type ProcessCommand, SEQUENCE } from "../../src/app/process-document.usecase";
 import { UnprocessableDocumentError } from "../../src/domain/errors";
-import { prepareChunks } from "../../src/domain/prepare";
+import { prepareDocument } from "../../src/domain/prepare";
 
 /** The preparer as the pool runs it, on this thread; `hashingDimensions` makes it embed like the worker does. */
 function inlinePreparer(hashingDimensions?: number) {
@@ -19,7 +19,7 @@ function inlinePreparer(hashingDimensions?: number) {
     async prepare(text: string, chunking: { maxTokens: number; overlapTokens: number }, content?: string) {
       this.calls++;
       if (this.failWith) throw this.failWith;
-      return prepareChunks({ text, chunking, ...(content !== undefined ? { content } : {}), ...(hashingDimensions ? { hashingDimensions } : {}) });
+      return prepareDocument({ text, chunking, ...(content !== undefined ? { content } : {}), ...(hashingDimensions ? { hashingDimensions } : {}) });
     },
   };
 }

@@ -160,7 +160,7 @@ export class SearchUseCase {
       preparer: QueryPreparer;
       reranker: Reranker;
       aggregator: MemoryAggregator;
-      /** Source documents' filepaths, for a filepath filter on chunk results (chunks do not carry it). */
+      /** Source documents' filepaths (a filepath filter on chunk results) and summaries (include.summaries): chunks carry neither. */
       lookup: DocumentLookup;
       clock: Clock;
     },
@@ -322,5 +322,24 @@ export class SearchUseCase {
       );
       for (const r of memories) r.documents = r.memory.sources.flatMap((s) => (info.has(s.documentId) ? [info.get(s.documentId)!] : []));
     }
+    if (q.include.summaries) await this.withSummaries(q.tenantId, results);
+  }
+
+  /** Sets the summary (kept by ingestion, not copied into the index) on every document the results show, one lookup per document. */
+  private async withSummaries(tenantId: string, results: SearchResult[]): Promise<void> {
+    const shown = results.flatMap((r) => (r.kind === "chunk" ? [r.document] : (r.documents ?? [])));
+    const summaries = new Map<string, Promise<string | undefined>>();
+    for (const d of shown)
+      if (!summaries.has(d.id))
+        summaries.set(
+          d.id,
+          this.deps.lookup.get(tenantId, d.namespace, d.id).then((full) => full?.summary),
+        );
+    await Promise.all(
+      shown.map(async (d) => {
+        const summary = await summaries.get(d.id)!;
+        if (summary !== undefined) d.summary = summary;
+      }),
+    );
   }
 }

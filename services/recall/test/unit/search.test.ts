@@ -160,7 +160,14 @@ describe("SearchUseCase", () => {
     aggregator,
     // D1 sits under docs/, D2 under notes/.
     lookup: {
-      get: async (_t, namespace, id) => ({ id, namespace, createdAt: NOW, updatedAt: NOW, filepath: id === "D1" ? "docs/guide.md" : "notes/d2.md" }),
+      get: async (_t, namespace, id) => ({
+        id,
+        namespace,
+        createdAt: NOW,
+        updatedAt: NOW,
+        filepath: id === "D1" ? "docs/guide.md" : "notes/d2.md",
+        ...(id === "D1" ? { summary: "The guide, in short." } : {}),
+      }),
       close: () => undefined,
     },
     clock: { now: () => new Date(NOW) },
@@ -197,6 +204,16 @@ describe("SearchUseCase", () => {
     const old = await uc.execute(q({ include: { chunks: true } }));
     expect(old.every((r) => r.kind === "memory")).toBe(true);
     expect(old[0]!.kind === "memory" && old[0]!.chunks?.map((c) => c.chunk.documentId)).toEqual(["D1"]);
+  });
+
+  it("include.summaries sets each shown document's summary from ingestion, on chunk and memory results alike", async () => {
+    const chunks = await uc.execute(q({ mode: "documents", include: { summaries: true } }));
+    expect(chunks.map((r) => (r.kind === "chunk" ? r.document.summary : "not a chunk"))).toEqual(["The guide, in short.", undefined]);
+    const withoutSummaries = await uc.execute(q({ mode: "documents" }));
+    expect(withoutSummaries.every((r) => r.kind === "chunk" && r.document.summary === undefined)).toBe(true);
+    const mems = await uc.execute(q({ include: { summaries: true } }));
+    const first = mems[0]!;
+    expect(first.kind === "memory" && first.documents?.map((d) => d.summary)).toEqual(["The guide, in short."]);
   });
 
   it("a filepath filters chunk results by their document's path (exact, or a prefix ending in '/'), asking the index for more", async () => {

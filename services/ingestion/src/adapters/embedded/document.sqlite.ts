@@ -37,6 +37,8 @@ const MIGRATIONS = [
      id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, job TEXT NOT NULL,   -- job: the ContainerTagMerge as JSON
      status TEXT NOT NULL, created_at TEXT NOT NULL) WITHOUT ROWID;
    CREATE INDEX container_tag_merges_unfinished ON container_tag_merges (created_at) WHERE status IN ('queued', 'running');`,
+  // The summary the pipeline makes of each document's text.
+  `ALTER TABLE documents ADD COLUMN summary TEXT;`,
 ];
 
 /** Per-tag document statistics of a tenant (one tag when @namespace is set). */
@@ -84,6 +86,7 @@ interface Row {
   url: string | null;
   title: string | null;
   content_type: string | null;
+  summary: string | null;
   content_hash: string;
   generation: number;
   state_sequence: number;
@@ -127,6 +130,7 @@ function fromRow(r: Row): DocumentRecord {
     url: opt(r.url),
     title: opt(r.title),
     contentType: opt(r.content_type),
+    summary: opt(r.summary),
     contentHash: r.content_hash,
     generation: r.generation,
     stateSequence: r.state_sequence,
@@ -159,6 +163,7 @@ function toParams(d: DocumentRecord): Record<string, unknown> {
     url: d.url ?? null,
     title: d.title ?? null,
     content_type: d.contentType ?? null,
+    summary: d.summary ?? null,
     content_hash: d.contentHash,
     generation: d.generation,
     state_sequence: d.stateSequence,

@@ -30,6 +30,7 @@ export class BusPipelineEvents implements PipelineEvents {
           sequence: c.sequence,
           title: c.title ?? "",
           contentType: c.contentType ?? "",
+          summary: c.summary ?? "",
         },
         traceHeaders(c.traceparent),
       ),

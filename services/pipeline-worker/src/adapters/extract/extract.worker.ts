@@ -1,5 +1,5 @@
 import { UnprocessableDocumentError } from "../../domain/errors";
-import { type PreparedChunk, type PrepareInput, prepareChunks } from "../../domain/prepare";
+import { type PreparedDocument, type PrepareInput, prepareDocument } from "../../domain/prepare";
 import { extractDocument } from "./index";
 import type { ExtractInput, Extracted } from "./types";
 
@@ -17,6 +17,6 @@ export default async function extract(input: ExtractInput): Promise<WorkerResult
 }
 
 /** Piscina task `prepare`: chunks, analyses and (hashing embedder) embeds one document's text in a worker thread. */
-export function prepare(input: PrepareInput): WorkerResult<PreparedChunk[]> {
-  return { ok: true, value: prepareChunks(input) };
+export function prepare(input: PrepareInput): WorkerResult<PreparedDocument> {
+  return { ok: true, value: prepareDocument(input) };
 }

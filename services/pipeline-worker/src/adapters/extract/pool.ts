@@ -1,6 +1,6 @@
 import { BoundedWorkerPool, WorkerLimitError, workerModule } from "@engram/worker-pool";
 import { UnprocessableDocumentError } from "../../domain/errors";
-import type { PreparedChunk, PrepareInput } from "../../domain/prepare";
+import type { PreparedDocument, PrepareInput } from "../../domain/prepare";
 import type { WorkerResult } from "./extract.worker";
 import type { ExtractInput, Extracted } from "./types";
 
@@ -47,8 +47,8 @@ export class ExtractionPool {
   }
 
   /** Chunks, analyses and (hashing embedder) embeds a document's text: the CPU part of indexing, off the serving thread. */
-  prepare(input: PrepareInput): Promise<PreparedChunk[]> {
-    return this.task<PreparedChunk[]>(input, "prepare", "indexing", "split the document into smaller ones");
+  prepare(input: PrepareInput): Promise<PreparedDocument> {
+    return this.task<PreparedDocument>(input, "prepare", "indexing", "split the document into smaller ones");
   }
 
   /**

@@ -31,6 +31,7 @@ describe("ExtractionPool (worker threads under node --import tsx)", () => {
     prepare: {
       chunks: number;
       sameAsInline: boolean;
+      summary?: string;
       withVectors: boolean;
       oneWord: { chunks: number; maxChars: number; vectors: boolean };
       timeout: { failed: boolean; unprocessable: boolean; reason: string };
@@ -72,6 +73,8 @@ describe("ExtractionPool (worker threads under node --import tsx)", () => {
   it("chunks, analyses and embeds in a worker thread exactly as on the calling thread", () => {
     expect(result.prepare.chunks).toBeGreaterThan(10);
     expect(result.prepare.sameAsInline).toBe(true);
+    // the summary is made on the worker thread too: one of the paragraphs, which all say the same
+    expect(result.prepare.summary).toMatch(/^Paragraph \d+: the committee reviewed running costs and agreed on storage budgets\.$/);
     expect(result.prepare.withVectors).toBe(true);
   });
 

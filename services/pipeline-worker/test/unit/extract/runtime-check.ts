@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ExtractionPool } from "../../../src/adapters/extract/pool";
 import { UnprocessableDocumentError } from "../../../src/domain/errors";
-import { prepareChunks } from "../../../src/domain/prepare";
+import { prepareDocument } from "../../../src/domain/prepare";
 import { FIXTURES_DIR } from "./fixtures";
 import { bigPdf } from "./make-pdf";
 
@@ -55,12 +55,12 @@ async function main() {
   // Chunking and analysis in a worker: the same pieces, terms and hashing vectors as on this thread.
   const prose = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: the committee reviewed running costs and agreed on storage budgets.`).join("\n\n");
   const chunking = { maxTokens: 64, overlapTokens: 8 };
-  const prepared = await pool.prepare({ text: prose, chunking, hashingDimensions: 64 });
-  const inline = prepareChunks({ text: prose, chunking, hashingDimensions: 64 });
+  const { chunks: prepared, summary } = await pool.prepare({ text: prose, chunking, hashingDimensions: 64 });
+  const inline = prepareDocument({ text: prose, chunking, hashingDimensions: 64 });
   const sameAsInline =
     JSON.stringify(prepared.map((c) => ({ ...c, vector: Array.from(c.vector!) }))) ===
-    JSON.stringify(inline.map((c) => ({ ...c, vector: Array.from(c.vector!) })));
-  const oneWord = await pool.prepare({ text: "z".repeat(1_000_000), chunking: { maxTokens: 512, overlapTokens: 64 } });
+      JSON.stringify(inline.chunks.map((c) => ({ ...c, vector: Array.from(c.vector!) }))) && summary === inline.summary;
+  const oneWord = (await pool.prepare({ text: "z".repeat(1_000_000), chunking: { maxTokens: 512, overlapTokens: 64 } })).chunks;
   await pool.close();
 
   const slow = new ExtractionPool({ threads: 1, timeoutMs: 150 });
@@ -79,6 +79,7 @@ async function main() {
     prepare: {
       chunks: prepared.length,
       sameAsInline,
+      summary,
       withVectors: prepared.every((c) => c.vector instanceof Float32Array && c.vector.length === 64),
       oneWord: { chunks: oneWord.length, maxChars: Math.max(...oneWord.map((c) => c.content.length)), vectors: oneWord.some((c) => c.vector) },
       timeout: prepareTimeout,

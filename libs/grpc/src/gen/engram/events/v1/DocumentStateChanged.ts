@@ -24,6 +24,10 @@ export interface DocumentStateChanged {
    */
   'title'?: (string);
   'contentType'?: (string);
+  /**
+   * The document's summary: set with the last state of the pipeline's processing (indexing or done).
+   */
+  'summary'?: (string);
 }
 
 /**
@@ -46,4 +50,8 @@ export interface DocumentStateChanged__Output {
    */
   'title': (string);
   'contentType': (string);
+  /**
+   * The document's summary: set with the last state of the pipeline's processing (indexing or done).
+   */
+  'summary': (string);
 }
