@@ -15,16 +15,15 @@ type Body = Record<string, any>;
 const KEY = "summaries-key-0123456789abcdef012345";
 
 const ARTICLE = [
-  "# Solar power in Portugal",
+  "# The night train returns",
   "",
-  "Portugal is expanding its solar power capacity faster than any other country in southern Europe.",
-  "The government expects solar power to supply a third of the country's electricity by 2030.",
+  "A night train between Lisbon and Madrid will run again from next spring after a five-year pause.",
+  "The operator says the night train will leave Lisbon at ten in the evening and reach Madrid by breakfast.",
   "",
-  "Large solar parks are being built in the Alentejo, where land is cheap and sunshine is plentiful.",
-  "Critics worry that the solar parks replace cork oak forests.",
-  "Farmers in the region say the rents from solar parks keep their farms alive.",
+  "Sleeping cars on the night train have been refurbished with private cabins and showers.",
+  "Travellers' groups welcomed the return of the night train as an alternative to short flights.",
   "",
-  "The weather was mild on the day of the announcement.",
+  "Tickets go on sale in February.",
 ].join("\n");
 
 describe("document summaries", () => {
@@ -38,28 +37,28 @@ describe("document summaries", () => {
   afterAll(() => stopQuietly(engram));
 
   it("summarises a document once it is processed, and every answer with a summary field carries it", async () => {
-    const added = await api("POST", "/v3/documents", { content: ARTICLE, containerTag: "energy", customId: "solar-pt", taskType: "superrag" });
+    const added = await api("POST", "/v3/documents", { content: ARTICLE, containerTag: "travel", customId: "night-train", taskType: "superrag" });
     expect(added.status).toBe(200);
-    await waitDone(api, "energy", "solar-pt");
+    await waitDone(api, "travel", "night-train");
 
     const doc = await api("GET", `/v3/documents/${added.body.id as string}`);
     const summary = doc.body.summary as string;
-    expect(summary).toContain("Portugal is expanding its solar power capacity");
+    expect(summary).toContain("A night train between Lisbon and Madrid will run again");
     expect(summary).not.toContain("#");
     expect(summary.length).toBeLessThanOrEqual(500);
 
-    const list = await api("POST", "/v3/documents/list", { containerTags: ["energy"] });
+    const list = await api("POST", "/v3/documents/list", { containerTags: ["travel"] });
     expect(list.body.memories[0].summary).toBe(summary);
 
-    const v3 = await api("POST", "/v3/search", { q: "solar parks in the Alentejo", containerTags: ["energy"], includeSummary: true });
+    const v3 = await api("POST", "/v3/search", { q: "sleeping cars on the night train", containerTags: ["travel"], includeSummary: true });
     expect(v3.status).toBe(200);
     expect(v3.body.results[0]).toMatchObject({ documentId: added.body.id, summary });
-    const v3Without = await api("POST", "/v3/search", { q: "solar parks in the Alentejo", containerTags: ["energy"] });
+    const v3Without = await api("POST", "/v3/search", { q: "sleeping cars on the night train", containerTags: ["travel"] });
     expect(v3Without.body.results[0].summary).toBeUndefined();
 
     const v4 = await api("POST", "/v4/search", {
-      q: "solar parks in the Alentejo",
-      containerTag: "energy",
+      q: "sleeping cars on the night train",
+      containerTag: "travel",
       searchMode: "documents",
       threshold: 0,
       include: { summaries: true },
@@ -81,7 +80,7 @@ describe("document summaries", () => {
     await waitDone(api, "energy2", "changing");
     const doc = await api("GET", `/v3/documents/${replaced.body.id as string}`);
     expect(doc.body.summary).toContain("bicycle lane");
-    expect(doc.body.summary).not.toContain("Portugal");
+    expect(doc.body.summary).not.toContain("train");
   });
 
   it("has no summary for a document without a sentence to keep", async () => {
