@@ -21,7 +21,7 @@ describe("encodeEvent / decodeEvent", () => {
     expect(decodeEvent("DocumentQueued", bytes)).toEqual({ ...payload, fileName: "" });
   });
 
-  it("round-trips DocumentStateChanged (DOCUMENT_STATUS_DONE, sequence, title)", () => {
+  it("round-trips DocumentStateChanged (DOCUMENT_STATUS_DONE, sequence, title, summary)", () => {
     const payload: DocumentStateChanged = {
       document: ref,
       status: "DOCUMENT_STATUS_DONE",
@@ -29,6 +29,7 @@ describe("encodeEvent / decodeEvent", () => {
       sequence: 5,
       title: "Quarterly report",
       contentType: "markdown",
+      summary: "Revenue grew by 12 percent in the third quarter.",
     };
     const decoded = decodeEvent("DocumentStateChanged", encodeEvent("DocumentStateChanged", payload));
     expect(decoded).toEqual({ ...payload, reason: "" });
