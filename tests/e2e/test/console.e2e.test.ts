@@ -164,9 +164,11 @@ describeBrowser("web console in Chromium", () => {
     await page.locator("tbody tr .status-done").nth(1).waitFor({ timeout: 30_000 });
     await renders(page, "documents");
 
-    // Its detail: chunks and the memories formed from it.
+    // Its detail: its summary, chunks and the memories formed from it.
     await page.locator(`tr[data-document-id="${docId}"] a`).click();
     await page.getByRole("heading", { name: "Chunks" }).waitFor();
+    const summary = page.locator("dl.facts dt", { hasText: "Summary" }).locator("xpath=following-sibling::dd[1]");
+    expect(await summary.textContent()).toContain("promoted to VP of Product");
     await page.getByRole("region", { name: "Chunks" }).locator("pre").filter({ hasText: "Seattle" }).first().waitFor();
     const formed = page.getByRole("region", { name: "Memories formed from it" }).locator("li");
     await formed.first().waitFor();

@@ -301,8 +301,13 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
             <dd>{formatDate(doc.createdAt)}</dd>
             <dt>Updated</dt>
             <dd>{formatDate(doc.updatedAt)}</dd>
+            {doc.summary ? (
+              <>
+                <dt>Summary</dt>
+                <dd>{doc.summary}</dd>
+              </>
+            ) : null}
           </dl>
-          {doc.summary ? <p>{doc.summary}</p> : null}
           {doc.content ? (
             <details>
               <summary>Content</summary>
