@@ -47,6 +47,11 @@ export class Printer {
     if (!this.json) this.io.stdout.write(`${s}\n`);
   }
 
+  /** Labelled lines (`  label         value`) of the values that are set: undefined, null and "" are left out. */
+  fields(rows: [label: string, value: unknown][]): void {
+    for (const [k, v] of rows) if (v !== undefined && v !== null && v !== "") this.line(`  ${k.padEnd(14)}${String(v)}`);
+  }
+
   /** The JSON document of a --json run, on stdout. */
   data(value: unknown): void {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

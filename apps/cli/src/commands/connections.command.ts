@@ -88,7 +88,7 @@ export async function connectionsGet(ctx: CommandContext, id: string): Promise<n
   const p = ctx.printer;
   p.result(c, () => {
     p.line(`${pc.bold(c.provider)}  ${pc.dim(c.id)}`);
-    const rows: [string, unknown][] = [
+    p.fields([
       ["status", c.status ? paintConnectionStatus(pc)(c.status) : undefined],
       ["containerTags", c.containerTags?.join(", ")],
       ["email", c.email],
@@ -96,15 +96,14 @@ export async function connectionsGet(ctx: CommandContext, id: string): Promise<n
       ["createdAt", c.createdAt],
       ["expiresAt", c.expiresAt],
       ["metadata", c.metadata && Object.keys(c.metadata).length ? JSON.stringify(c.metadata) : undefined],
-    ];
-    for (const [k, v] of rows) if (v !== undefined && v !== null && v !== "") p.line(`  ${k.padEnd(14)}${String(v)}`);
+    ]);
     const run = c.lastSyncRun;
     if (!run) {
-      p.line(`  ${"lastSync".padEnd(14)}${pc.dim("never")}`);
+      p.fields([["lastSync", pc.dim("never")]]);
       return;
     }
     p.line("last sync:");
-    const runRows: [string, unknown][] = [
+    p.fields([
       ["status", paintRunStatus(pc)(run.status)],
       ["trigger", run.trigger],
       ["imported", run.documentsImported],
@@ -112,8 +111,7 @@ export async function connectionsGet(ctx: CommandContext, id: string): Promise<n
       ["completedAt", run.completedAt],
       ["errorCode", run.errorCode ? pc.red(run.errorCode) : undefined],
       ["error", run.error],
-    ];
-    for (const [k, v] of runRows) if (v !== undefined && v !== null && v !== "") p.line(`  ${k.padEnd(14)}${String(v)}`);
+    ]);
   });
   return 0;
 }

@@ -31,7 +31,7 @@ export async function documentsGet(ctx: CommandContext, id: string): Promise<num
   const p = ctx.printer;
   p.result(d, () => {
     p.line(`${pc.bold(d.title || "(untitled)")}  ${pc.dim(d.id)}`);
-    const rows: [string, unknown][] = [
+    p.fields([
       ["status", d.status],
       ["customId", d.customId],
       ["containerTags", d.containerTags?.join(", ")],
@@ -41,8 +41,7 @@ export async function documentsGet(ctx: CommandContext, id: string): Promise<num
       ["createdAt", d.createdAt],
       ["updatedAt", d.updatedAt],
       ["metadata", d.metadata && Object.keys(d.metadata).length ? JSON.stringify(d.metadata) : undefined],
-    ];
-    for (const [k, v] of rows) if (v !== undefined && v !== null && v !== "") p.line(`  ${k.padEnd(14)}${String(v)}`);
+    ]);
     if (d.content) p.line(`\n${truncate(d.content, 1200)}`);
   });
   return 0;
