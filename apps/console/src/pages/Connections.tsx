@@ -1,4 +1,4 @@
-import { type FormEvent, Fragment, useCallback, useEffect, useState } from "react";
+import { Fragment, useCallback, useEffect, useState } from "react";
 import { type Api, type Connection, type CreateConnectionRequest, type Provider, PROVIDERS, type RepositoryResource, type SyncRun } from "../api";
 import type { PageProps } from "../App";
 import { Empty, ErrorMessage, Notice, PageTitle, StatusBadge, TableHead, formatDate, usePolling, useSubmit } from "../ui";
@@ -280,16 +280,12 @@ function NewConnection({ api, containerTag, onCreated }: Pick<PageProps, "api" |
   const [tag, setTag] = useState(containerTag);
   const [limit, setLimit] = useState("");
   const [values, setValues] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, submit: submitting } = useSubmit();
   const [authLink, setAuthLink] = useState<{ provider: string; url: string }>();
   useEffect(() => setTag(containerTag), [containerTag]);
 
   const fields = FIELDS[provider] ?? [];
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const submit = submitting(async () => {
     setAuthLink(undefined);
     const metadata: Record<string, string> = {};
     for (const f of fields) if (values[f.name]?.trim()) metadata[f.name] = values[f.name]!.trim();
@@ -300,23 +296,17 @@ function NewConnection({ api, containerTag, onCreated }: Pick<PageProps, "api" |
       // OAuth: the provider's page sends the browser back here once the user has decided.
       ...(OAUTH.has(provider) ? { redirectUrl: `${window.location.origin}/console/connections?provider=${provider}` } : {}),
     };
-    try {
-      const out = await api.createConnection(provider, body);
-      setValues({});
-      if (OAUTH.has(provider) && out.authLink) {
-        // The provider's page, in this tab: its answer comes back to this page (redirectUrl), still signed in.
-        setAuthLink({ provider, url: out.authLink });
-        onCreated(`Created ${out.id}: taking you to ${LABELS[provider]} to authorise it…`);
-        window.location.assign(out.authLink);
-      } else {
-        onCreated(`Created ${out.id}: its first sync has started.`);
-      }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    const out = await api.createConnection(provider, body);
+    setValues({});
+    if (OAUTH.has(provider) && out.authLink) {
+      // The provider's page, in this tab: its answer comes back to this page (redirectUrl), still signed in.
+      setAuthLink({ provider, url: out.authLink });
+      onCreated(`Created ${out.id}: taking you to ${LABELS[provider]} to authorise it…`);
+      window.location.assign(out.authLink);
+    } else {
+      onCreated(`Created ${out.id}: its first sync has started.`);
     }
-  };
+  });
 
   return (
     <section className="card" aria-labelledby="new-connection-heading">

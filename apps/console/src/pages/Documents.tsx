@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import {
   ApiError,
   type Chunk,
@@ -11,7 +11,7 @@ import {
   type Pagination,
 } from "../api";
 import type { PageProps } from "../App";
-import { ConfirmAction, Empty, ErrorMessage, Link, Notice, PageTitle, Pager, StatusBadge, formatDate, usePolling } from "../ui";
+import { ConfirmAction, Empty, ErrorMessage, Link, Notice, PageTitle, Pager, StatusBadge, formatDate, usePolling, useSubmit } from "../ui";
 
 const POLL_MS = 1000;
 const STATUSES = ["all", "queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"];
@@ -139,37 +139,27 @@ function AddDocument({ api, containerTag, onAdded }: Pick<PageProps, "api" | "co
   const [url, setUrl] = useState("");
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<{ loaded: number; total: number }>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, submit: submitting } = useSubmit();
   const [added, setAdded] = useState<string>();
   const [metadataText, setMetadataText] = useState("");
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const submit = submitting(async () => {
     setAdded(undefined);
-    try {
-      const metadata = parseMetadata(metadataText);
-      let out;
-      if (source === "file") {
-        if (!file) return;
-        setProgress({ loaded: 0, total: file.size });
-        out = await api.uploadFile(file, containerTag, (loaded, total) => setProgress({ loaded, total }), metadata);
-      } else {
-        out = await api.addDocument(source === "url" ? url.trim() : text, containerTag, metadata);
-      }
-      setAdded(`Added ${out.id} (${out.status}) to ${containerTag}.`);
-      setText("");
-      setUrl("");
-      setMetadataText("");
-      onAdded();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    const metadata = parseMetadata(metadataText);
+    let out;
+    if (source === "file") {
+      if (!file) return;
+      setProgress({ loaded: 0, total: file.size });
+      out = await api.uploadFile(file, containerTag, (loaded, total) => setProgress({ loaded, total }), metadata);
+    } else {
+      out = await api.addDocument(source === "url" ? url.trim() : text, containerTag, metadata);
     }
-  };
+    setAdded(`Added ${out.id} (${out.status}) to ${containerTag}.`);
+    setText("");
+    setUrl("");
+    setMetadataText("");
+    onAdded();
+  });
 
   return (
     <section className="card" aria-labelledby="add-heading">

@@ -1,7 +1,7 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { ApiKey } from "../api";
 import type { PageProps } from "../App";
-import { ConfirmAction, Empty, ErrorMessage, Notice, PageTitle, TableHead, formatDate } from "../ui";
+import { ConfirmAction, Empty, ErrorMessage, Notice, PageTitle, TableHead, formatDate, useSubmit } from "../ui";
 
 /**
  * The tenant's API keys (GET/POST /v3/keys, DELETE /v3/keys/{id}): list, create (the secret shown once, with a copy
@@ -9,9 +9,9 @@ import { ConfirmAction, Empty, ErrorMessage, Notice, PageTitle, TableHead, forma
  */
 export function KeysPage({ api }: PageProps) {
   const [keys, setKeys] = useState<ApiKey[]>();
-  const [error, setError] = useState<unknown>();
+  // one error line for loading and creating
+  const { busy, error, setError, submit } = useSubmit();
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<ApiKey & { key: string }>();
   const [copied, setCopied] = useState<string>();
   const [revoked, setRevoked] = useState<string>();
@@ -21,22 +21,13 @@ export function KeysPage({ api }: PageProps) {
     void load();
   }, [load]);
 
-  const create = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const create = submit(async () => {
     setCopied(undefined);
     setRevoked(undefined);
-    try {
-      setCreated(await api.createKey(name.trim()));
-      setName("");
-      await load();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    setCreated(await api.createKey(name.trim()));
+    setName("");
+    await load();
+  });
 
   const copy = async (secret: string) => {
     try {
