@@ -1,7 +1,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { type EngramProcess, startEngram } from "@engram/testing";
-import { stopQuietly } from "./helpers";
+import { apiClient, type EngramProcess, startEngram } from "@engram/testing";
+import { stopQuietly, waitDone } from "./helpers";
 
 /**
  * The served OpenAPI description and the API reference page on the
@@ -203,13 +203,9 @@ describe("OpenAPI description and reference page", () => {
 
   it("describes the other answers truly: every other JSON answer of the API validates against its description", async () => {
     const { call, problems } = await liveChecker();
-    const waitDone = async (id: string) => {
-      for (let i = 0; i < 200; i++) {
-        const d = (await (await fetch(`${engram.url}/v3/documents/${id}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as Json;
-        if (d.status === "done" || d.status === "failed") return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
+    // every document of this walk is in "others"
+    const api = apiClient(engram.url, KEY);
+    const settled = (id: string) => waitDone(api, "others", id);
 
     // adding one by one: text and files, v5 and v3; a patch; a file's link
     await call("post", "/ns/{namespace}/document", "/ns/others/document", { id: "note-0", content: "user: I run every morning." });
@@ -222,9 +218,9 @@ describe("OpenAPI description and reference page", () => {
     v3form.append("file", file(), "report.txt");
     v3form.append("containerTag", "others");
     const uploaded = await call("post", "/v3/documents/file", "/v3/documents/file", v3form);
-    await waitDone(uploaded.id as string);
+    await settled(uploaded.id as string);
     await call("get", "/v3/documents/{id}/file-url", `/v3/documents/${uploaded.id as string}/file-url`);
-    await waitDone("note-0");
+    await settled("note-0");
     await call("patch", "/v3/documents/{id}", "/v3/documents/note-0", { content: "user: I run every evening now.", metadata: { habit: "running" } });
 
     // v5 documents: a batch with a refused item, the three lists, deletes with an unknown id
@@ -235,7 +231,7 @@ describe("OpenAPI description and reference page", () => {
       ],
     });
     expect(v5batch.failed).toBe(1);
-    await waitDone("note-1");
+    await settled("note-1");
     await call("post", "/ns/{namespace}/list/documents", "/ns/others/list/documents", {});
     await call("post", "/ns/{namespace}/list/chunks", "/ns/others/list/chunks", {});
     await call("post", "/ns/{namespace}/list/memories", "/ns/others/list/memories", {});
@@ -249,7 +245,7 @@ describe("OpenAPI description and reference page", () => {
     });
     expect(v3batch.failed).toBe(1);
     await call("get", "/v3/documents/processing", "/v3/documents/processing");
-    for (const r of (v3batch.results as Json[]).filter((x) => x.status !== "error")) await waitDone(r.id as string);
+    for (const r of (v3batch.results as Json[]).filter((x) => x.status !== "error")) await settled(r.id as string);
     const v3search = await call("post", "/v3/search", "/v3/search", {
       q: "when does the team meet",
       containerTags: ["others"],
