@@ -55,6 +55,8 @@ COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/protos ./protos
 COPY --from=build /src/dist ./dist
+# The shipped sentence-embedding model (found by walking up from dist/).
+COPY --from=build /src/libs/embed-model/model ./libs/embed-model/model
 USER 10001:10001
 VOLUME ["/data"]
 # gateway HTTP; gRPC of ingestion, pipeline-worker, memories, recall, connections; Prometheus of the gRPC services.

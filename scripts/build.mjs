@@ -18,6 +18,8 @@ const entries = {
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
   // Loaded by the offline fact extractor's worker threads (found beside the bundle).
   "fact-extractor.worker": "libs/nlp/src/offline/extractor.worker.ts",
+  // Loaded by the local embedding model's worker threads (found beside the bundle).
+  "embed.worker": "libs/embed-model/src/embed.worker.ts",
   // Loaded by the web crawler's page-analysis worker threads (found beside the bundle).
   "page-analysis.worker": "services/connections/src/adapters/connectors/web-crawler/page-analysis.worker.ts",
   // The all-in-one gateway thread (found beside the bundle).
@@ -32,7 +34,7 @@ const entries = {
 // (native addons, the worker-thread pool and the OCR/PDF engines, which load
 // their own worker scripts and data files by path). The root package.json
 // lists them so `node dist/all-in-one.js` runs from the repository.
-const external = ["better-sqlite3", "grpc-health-check", "piscina", "tesseract.js", "tesseract.js-core", "@tesseract.js-data/eng", "unpdf"];
+const external = ["better-sqlite3", "grpc-health-check", "onnxruntime-node", "piscina", "tesseract.js", "tesseract.js-core", "@tesseract.js-data/eng", "unpdf"];
 
 fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
 for (const [name, entry] of Object.entries(entries)) {

@@ -1,0 +1,87 @@
+import { BoundedWorkerPool, workerModule } from "@engram/worker-pool";
+import type { EmbedTask } from "./embed.worker";
+import { type ModelFiles, modelFiles } from "./model-files";
+
+export interface LocalEmbedderOptions {
+  /** Worker threads per pool (the document pool and the query pool each have this many). */
+  threads?: number;
+  /** Per task (a batch of texts); a task still running then fails. */
+  timeoutMs?: number;
+  /** The model folder (default: ENGRAM_EMBED_MODEL_DIR, else the shipped one). */
+  dir?: string;
+}
+
+/** Texts per pool task: a long batch is split so the threads take turns and a task stays short. */
+const TASK_TEXTS = 16;
+
+/**
+ * Cosine → evidence for this model (similarity.ts, `DenseCalibration`): all-MiniLM-L6-v2 scores
+ * unrelated English sentences around 0 to 0.2 and a question against the statement that answers it
+ * from about 0.4 up. Read off the data by bench/src/memory/calibrate-dense.ts (see bench/README.md).
+ */
+export const MINILM_CALIBRATION = { floor: 0.2, full: 0.65 };
+
+interface Pools {
+  document: BoundedWorkerPool<EmbedTask, Float32Array[]>;
+  query: BoundedWorkerPool<EmbedTask, Float32Array[]>;
+  users: number;
+}
+
+/** One pair of pools per model folder and process: in all-in-one, memories and recall share them (one copy of the model per thread). */
+const shared = new Map<string, Pools>();
+
+/**
+ * The offline semantic embedder: all-MiniLM-L6-v2 (Apache-2.0), converted once to int8 ONNX
+ * (libs/embed-model/convert) and shipped in the repository, run with onnxruntime-node on worker
+ * threads: model inference takes milliseconds per text of CPU and would otherwise block the thread
+ * that serves requests. Two pools: documents (memories being written) and queries, so a search never
+ * waits behind a formation batch. Nothing is downloaded, ever.
+ */
+export class LocalModelEmbedder {
+  readonly id: string;
+  readonly dimensions: number;
+  readonly semantic = true;
+  readonly calibration = MINILM_CALIBRATION;
+  private readonly files: ModelFiles;
+  private readonly pools: Pools;
+  private closed = false;
+
+  constructor(opts: LocalEmbedderOptions = {}) {
+    this.files = modelFiles(opts.dir);
+    this.id = `local:${this.files.manifest.id}`;
+    this.dimensions = this.files.manifest.dimensions;
+    let pools = shared.get(this.files.dir);
+    if (!pools) {
+      const make = () =>
+        new BoundedWorkerPool<EmbedTask, Float32Array[]>({
+          filename: workerModule(__dirname, "embed.worker", "embed.worker.ts"),
+          threads: opts.threads ?? 1,
+          timeoutMs: opts.timeoutMs ?? 60_000,
+          maxMemoryMb: 512,
+          // A thread keeps its copy of the model for 10 minutes without work (loading it takes ~0.3 s).
+          idleTimeoutMs: 600_000,
+        });
+      pools = { document: make(), query: make(), users: 0 };
+      shared.set(this.files.dir, pools);
+    }
+    pools.users++;
+    this.pools = pools;
+  }
+
+  async embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const pool = kind === "query" ? this.pools.query : this.pools.document;
+    const tasks: Promise<Float32Array[]>[] = [];
+    for (let i = 0; i < texts.length; i += TASK_TEXTS) tasks.push(pool.run({ dir: this.files.dir, texts: texts.slice(i, i + TASK_TEXTS) }));
+    return (await Promise.all(tasks)).flat();
+  }
+
+  /** Releases this user's hold; the pools stop when the last user of the model closes. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (--this.pools.users > 0) return;
+    shared.delete(this.files.dir);
+    await Promise.all([this.pools.document.close(), this.pools.query.close()]);
+  }
+}
