@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const relator = new OfflineMemoryRelator();
   const docs = Array.from({ length: 400 }, (_, i) => conversation(i));
   const bytes = docs.reduce((a, d) => a + Buffer.byteLength(d), 0) / docs.length;
-  const input = (d: string) => ({ chunks: [{ position: 0, content: d }], referenceDate: "2026-11-20T10:00:00Z" });
+  const input = (d: string) => ({ chunks: [{ position: 0, content: d }], referenceDate: "2026-11-20T10:00:00Z", now: "2026-11-20T10:00:00Z" });
 
   const t0 = performance.now();
   await extractor.extract(input(docs[0]!));

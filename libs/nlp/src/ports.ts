@@ -15,8 +15,20 @@ export interface ExtractionInput {
   /** supportingContext (legacy entityContext): guides extraction, e.g. "The user is Sarah Chen, a product manager". */
   supportingContext?: string;
   title?: string;
-  /** ISO 8601 date the content was authored (document date, else its creation time): relative dates resolve against it. */
-  referenceDate: string;
+  /**
+   * ISO 8601 date the caller gave for the content (the document's `date`), when it gave one: relative dates
+   * ("on Friday", "next week", "yesterday") resolve against it, whatever date the text states. Without it the
+   * extractor anchors them on the document's own date (a dated title or first line, an e-mail's `Date:` header,
+   * the dated heading a passage is under, a transcript's dated header line) and, when the document states no
+   * date either, leaves them as written. ISO strings (not Date) keep the writer's UTC offset, in which the
+   * dates resolve, and cross worker threads as they are.
+   */
+  referenceDate?: string;
+  /**
+   * ISO 8601 time the content was received (the document's creation time). Never an anchor for relative
+   * dates; a date the document states without its year ("Standup 3 Nov") is the latest such date not after it.
+   */
+  now: string;
   /** Profile buckets the facts may be classified into. */
   buckets?: { key: string; description: string }[];
 }

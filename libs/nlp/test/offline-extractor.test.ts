@@ -5,7 +5,7 @@ import { parseTranscript } from "../src/offline/transcript";
 const REF = "2026-11-20T10:00:00Z"; // a Friday
 
 function facts(content: string, extra: Partial<Parameters<typeof extractFacts>[0]> = {}): ExtractedFact[] {
-  return extractFacts({ chunks: [{ position: 0, content }], referenceDate: REF, ...extra });
+  return extractFacts({ chunks: [{ position: 0, content }], referenceDate: REF, now: REF, ...extra });
 }
 const contents = (fs: ExtractedFact[]) => fs.map((f) => f.content);
 const find = (fs: ExtractedFact[], content: string) => {
@@ -141,6 +141,7 @@ Omar: Hey Nadia! How have you been?`);
         { position: 0, content: c0 },
       ],
       referenceDate: REF,
+      now: REF,
     });
     expect(fs.map((f) => [f.content, f.chunkPositions])).toEqual([
       ["The user lives in Portland.", [0]],
@@ -215,11 +216,116 @@ Copyright 2024 All rights reserved.`,
   });
 });
 
+describe("OfflineFactExtractor: relative dates anchored on the document's own date (issue #30)", () => {
+  // Received (ingested) on Sunday 29 November 2026; no `date` given unless a test says so.
+  const NOW = "2026-11-29T10:00:00Z";
+  const undated = (content: string, extra: Partial<Parameters<typeof extractFacts>[0]> = {}) =>
+    extractFacts({ chunks: [{ position: 0, content }], now: NOW, ...extra });
+  const standup = "Dana will ship the mobile release on Friday. Omar is on holiday next week.";
+
+  it("anchors a note on the date of its title line, not on the time it was received", () => {
+    const fs = undated(`# Standup 3 Nov\n\n${standup}`);
+    expect(contents(fs)).toEqual(["Dana will ship the mobile release on 2026-11-06.", "Omar is on holiday in the week of 2026-11-09."]);
+    expect(fs.map((f) => [f.eventDates, f.isStatic])).toEqual([
+      [["2026-11-06"], false],
+      [["2026-11-09"], false],
+    ]);
+    // The same from a first line without markdown, and from the caller's title alone.
+    expect(contents(undated(`Standup 3 Nov\n\n${standup}`))).toEqual(contents(fs));
+    expect(contents(undated(standup, { title: "Standup 3 Nov" }))).toEqual(contents(fs));
+  });
+
+  it("takes a date without its year as the latest one not after the time received, and reads other title forms", () => {
+    // 20 Dec, received 29 November 2026, is 2025-12-20 (a Saturday): "on Friday" in a plan is the next one.
+    expect(contents(undated("# Notes 20 Dec\n\nThe team finished the audit yesterday. Dana will ship the fix on Friday."))).toEqual([
+      "The team finished the audit on 2025-12-19.",
+      "Dana will ship the fix on 2025-12-26.",
+    ]);
+    expect(contents(undated("# Notes — 2024-03-12\n\nThe team moved the launch to next month."))).toEqual(["The team moved the launch to April 2024."]);
+    expect(contents(undated("Meeting, March 3rd 2025\n\nOmar will present the roadmap tomorrow."))).toEqual(["Omar will present the roadmap on 2025-03-04."]);
+  });
+
+  it("anchors an e-mail on its Date: header, in the header's own offset", () => {
+    const mail = (date: string) =>
+      `From: Dana Kim <dana@example.com>\nTo: Omar Haddad <omar@example.com>\nSubject: Mobile release\nDate: ${date}\n\nHi Omar,\n\nThe release candidate is ready. Priya will send the build to the testers tomorrow.\n\nDana`;
+    const fs = undated(mail("Tue, 3 Nov 2026 09:12:00 +0000"));
+    expect(find(fs, "Priya will send the build to the testers on 2026-11-04.")).toMatchObject({ eventDates: ["2026-11-04"], isStatic: false });
+    // 23:30 on 3 November in California is already 4 November in UTC: "tomorrow" is still the 4th.
+    expect(contents(undated(mail("Tue, 3 Nov 2026 23:30:00 -0800")))).toContain("Priya will send the build to the testers on 2026-11-04.");
+  });
+
+  it("anchors a transcript on its dated header line, and says when in each kept turn", () => {
+    const fs = undated(
+      "Weekly sync, 3 Nov 2026\n\nDana: I'm flying to Berlin tomorrow for the launch.\nOmar: I finished the payments migration yesterday, finally.",
+    );
+    expect(contents(fs)).toEqual([
+      "Dana is flying to Berlin on 2026-11-04 for the launch. (Dana, 3 November 2026)",
+      "Omar finished the payments migration on 2026-11-02, finally. (Omar, 3 November 2026)",
+    ]);
+    expect(fs.map((f) => f.eventDates)).toEqual([["2026-11-04"], ["2026-11-02"]]);
+  });
+
+  it("resolves the text under each dated heading against that heading, until the next one", () => {
+    const journal = "# Journal\n\n## 2 Nov\n\nI finished the first draft of the report yesterday.\n\n## 5 Nov\n\nDana reviewed the draft yesterday.";
+    expect(undated(journal).map((f) => [f.content, f.eventDates])).toEqual([
+      ["The user finished the first draft of the report on 2026-11-01.", ["2026-11-01"]],
+      ["Dana reviewed the draft on 2026-11-04.", ["2026-11-04"]],
+    ]);
+    // Lines that are only a date head their sections too; so do sessions of a chat.
+    expect(
+      contents(undated("Journal\n\nMonday, 2 November\nI finished the first draft yesterday.\n\nThursday, 5 November\nDana reviewed the draft yesterday.")),
+    ).toEqual(["The user finished the first draft on 2026-11-01.", "Dana reviewed the draft on 2026-11-04."]);
+    const sessions = undated(
+      "## Session 1, 2 Nov 2026\n\nuser: I started a pottery class yesterday.\nassistant: Lovely!\n\n## Session 2, 9 Nov 2026\n\nuser: I finished my first bowl yesterday at the pottery class.",
+    );
+    expect(contents(sessions)).toEqual([
+      "The user started a pottery class on 2026-11-01. (The user, 2 November 2026)",
+      "The user finished their first bowl on 2026-11-08 at the pottery class. (The user, 9 November 2026)",
+    ]);
+  });
+
+  it("keeps relative dates as written when neither the caller nor the document gives a date", () => {
+    const fs = undated(`${standup} Priya moved to Leeds in March. Amy was born on 2 June 1990.`);
+    expect(fs.map((f) => [f.content, f.eventDates, f.isStatic])).toEqual([
+      ["Dana will ship the mobile release on Friday.", [], false],
+      ["Omar is on holiday next week.", [], false],
+      ["Priya moved to Leeds in March.", [], false],
+      ["Priya lives in Leeds.", [], true],
+      ["Amy was born on 2 June 1990.", ["1990-06-02"], false],
+    ]);
+    // A chat without a date says who, not when.
+    expect(contents(undated("Dana: I'm flying to Berlin tomorrow for the launch.\nOmar: I finished the payments migration yesterday, finally."))).toEqual([
+      "Dana is flying to Berlin tomorrow for the launch. (Dana)",
+      "Omar finished the payments migration yesterday, finally. (Omar)",
+    ]);
+  });
+
+  it("does not take a sentence, a speaker's words or digits without a year for the document's date", () => {
+    expect(contents(undated("Dana will ship the release on 3 November. Omar is on holiday next week."))).toEqual([
+      "Dana will ship the release on 3 November.",
+      "Omar is on holiday next week.",
+    ]);
+    expect(contents(undated("Dana: Standup 3 Nov\nOmar: I finished the payments migration yesterday, finally."))).toEqual([
+      "Omar finished the payments migration yesterday, finally. (Omar)",
+    ]);
+    expect(contents(undated(`## Section 3/4\n\n${standup}`))).toEqual(["Dana will ship the mobile release on Friday.", "Omar is on holiday next week."]);
+  });
+
+  it("lets the caller's date win over the date the text states", () => {
+    // Wednesday 18 November 2026.
+    expect(contents(undated(`# Standup 3 Nov\n\n${standup}`, { referenceDate: "2026-11-18T09:00:00Z" }))).toEqual([
+      "Dana will ship the mobile release on 2026-11-20.",
+      "Omar is on holiday in the week of 2026-11-23.",
+    ]);
+  });
+});
+
 describe("OfflineFactExtractor with buckets", () => {
   it("files facts into matching buckets", async () => {
     const fs = await new OfflineFactExtractor().extract({
       chunks: [{ position: 0, content: "User: I work at Google as an engineer.\nUser: I'm allergic to peanuts.\nUser: My sister lives in Boston." }],
       referenceDate: REF,
+      now: REF,
       buckets: [
         { key: "work", description: "job, employer and career" },
         { key: "health", description: "allergies, conditions, diet" },
@@ -261,6 +367,25 @@ describe("resolveDates", () => {
     expect(r.dates).toEqual(dates);
   });
 
+  it("without a reference, keeps relative dates and dates without their year as written, and lists only dated ones", () => {
+    expect(resolveDates("I saw her yesterday and we meet again next Friday", undefined)).toEqual({
+      text: "I saw her yesterday and we meet again next Friday",
+      dates: [],
+      dated: true,
+    });
+    expect(resolveDates("We went there last summer and moved in March", undefined)).toMatchObject({
+      text: "We went there last summer and moved in March",
+      dates: [],
+    });
+    expect(resolveDates("She was born on 2 June 1990", undefined)).toMatchObject({ text: "She was born on 2 June 1990", dates: ["1990-06-02"] });
+  });
+
+  it("takes a bare weekday in a plan for the next one", () => {
+    const saturday = parseReference("2026-11-21T10:00:00Z");
+    expect(resolveDates("Dana will ship it on Friday", saturday).text).toBe("Dana will ship it on 2026-11-27");
+    expect(resolveDates("Dana shipped it on Friday", saturday).text).toBe("Dana shipped it on 2026-11-20");
+  });
+
   it("resolves in the reference's own time zone", () => {
     const late = parseReference("2026-11-20T23:30:00-05:00");
     expect(resolveDates("I ran yesterday", late).text).toBe("I ran on 2026-11-19");
@@ -291,6 +416,12 @@ describe("transcript detection", () => {
     expect(contents(facts("user: Big news: I moved to Portland last week!"))).toEqual([
       "The user lives in Portland.",
       "The user moved to Portland in the week of 2026-11-09. (The user, 20 November 2026)",
+    ]);
+  });
+  it("ends a turn at a markdown heading", () => {
+    expect(parseTranscript("Dana: I shipped it.\n## 5 Nov\nOmar: Thanks.\nmore from Omar")?.map((x) => [x.label, x.text])).toEqual([
+      ["Dana", "I shipped it."],
+      ["Omar", "Thanks.\nmore from Omar"],
     ]);
   });
   it("does not take prose with a 'Note:' line for a conversation", () => {

@@ -181,6 +181,7 @@ describe("OpenAI-compatible ports", () => {
       { position: 1, content: "User: I moved to Denver yesterday." },
     ],
     referenceDate: "2026-11-20T10:00:00Z",
+    now: "2026-11-21T08:00:00Z",
     supportingContext: "The user is Sarah",
     buckets: [{ key: "work", description: "job" }],
   };
@@ -211,10 +212,23 @@ describe("OpenAI-compatible ports", () => {
     ]);
     const user = requests[0]!.body.messages[1]!.content;
     expect(user).toContain('<chunk position="1">');
-    expect(user).toContain("Reference date: 2026-11-20T10:00:00Z");
+    expect(user).toContain("Reference date: 2026-11-20T10:00:00Z (given with the document");
+    expect(user).toContain("Ingestion time: 2026-11-21T08:00:00Z");
     expect(user).toContain("Supporting context: The user is Sarah");
     expect(user).toContain("- work: job");
     expect(requests[1]!.body.messages[3]!.content).toContain("7 is not a chunk position");
+  });
+
+  it("extractor: without a reference date, tells the model to anchor on the document's own date and never on the ingestion time", async () => {
+    replies.push(() => answer({ facts: [] }));
+    const { referenceDate: _given, ...undated } = input;
+    expect(
+      await new OpenAIFactExtractor(client()).extract({ ...undated, chunks: [{ position: 0, content: "# Standup 3 Nov\n\nDana ships on Friday." }] }),
+    ).toEqual([]);
+    const [system, user] = requests[0]!.body.messages.map((m) => m.content);
+    expect(user).toContain("Reference date: none given (anchor relative dates on the document's own date; keep them as written if it states none)");
+    expect(user).toContain("Ingestion time: 2026-11-21T08:00:00Z (only for the year of a date written without one)");
+    expect(system).toMatch(/The ingestion time is never an anchor/);
   });
 
   it("relator: returns the model's decision; no request without candidates", async () => {

@@ -14,7 +14,12 @@ const chunks = [
 ];
 
 async function main() {
-  const input = { chunks, referenceDate: "2024-01-10T00:00:00.000Z", buckets: [{ key: "health", description: "allergies, illnesses and medicine" }] };
+  const input = {
+    chunks,
+    referenceDate: "2024-01-10T00:00:00.000Z",
+    now: "2024-01-10T00:00:00.000Z",
+    buckets: [{ key: "health", description: "allergies, illnesses and medicine" }],
+  };
   const threaded = new ThreadedFactExtractor({ threads: 1, timeoutMs: 30_000 });
   const inThread = await threaded.extract(input);
   const direct = await new OfflineFactExtractor().extract(input);
@@ -25,7 +30,7 @@ async function main() {
       .join("\n")
       .repeat(40),
   }));
-  const bigFacts = await threaded.extract({ chunks: big, referenceDate: "2024-01-10T00:00:00.000Z" });
+  const bigFacts = await threaded.extract({ chunks: big, referenceDate: "2024-01-10T00:00:00.000Z", now: "2024-01-10T00:00:00.000Z" });
   await threaded.close();
 
   const slow = new ThreadedFactExtractor({ threads: 1, timeoutMs: 100 });
@@ -34,6 +39,7 @@ async function main() {
     await slow.extract({
       chunks: Array.from({ length: 400 }, (_, i) => ({ position: i, content: big[0]!.content })),
       referenceDate: "2024-01-10T00:00:00.000Z",
+      now: "2024-01-10T00:00:00.000Z",
     });
   } catch (err) {
     if (err instanceof ExtractionLimitError) limit = { name: err.name, reason: err.reason };

@@ -46,7 +46,8 @@ function isVocative(x: string): boolean {
  * is known, relative dates made absolute, questions that ask (not tag
  * questions such as "…, right?") and pure filler left out, followed by who
  * said it and when: "Caroline went to a LGBTQ support group on 2023-05-07 and
- * it was so powerful. (Caroline, 8 May 2023)". An answer often spans the
+ * it was so powerful. (Caroline, 8 May 2023)" (only who, when the
+ * conversation's date is not known). An answer often spans the
  * sentences of one turn (the flowers, and that they were part of the
  * wedding); clause facts alone split it. A turn with fewer than four words
  * left
@@ -82,10 +83,11 @@ export function turnMemory(turn: Turn, tu: readonly Unit[], state: State): Extra
   }
   const body = kept.join(" ");
   if (body.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < 4) return undefined;
-  const dates = resolveDates(body, state.ref);
-  const speaker = tu[0]!.speaker;
+  const { speaker, ref } = tu[0]!;
+  const dates = resolveDates(body, ref);
   return {
-    content: `${dates.text} (${speaker.name}, ${dayOf(state.ref)})`,
+    // Who said it and when, when the conversation's date is known.
+    content: `${dates.text} (${speaker.name}${ref ? `, ${dayOf(ref)}` : ""})`,
     isStatic: false,
     eventDates: dates.dates,
     isInference: false,

@@ -6,9 +6,9 @@ export interface DateReference {
   offsetMinutes: number;
 }
 
-export function parseReference(iso: string): DateReference {
+export function parseReference(iso: string, name = "referenceDate"): DateReference {
   const instant = new Date(iso);
-  if (Number.isNaN(instant.getTime())) throw new RangeError(`referenceDate is not an ISO 8601 date: ${JSON.stringify(iso)}`);
+  if (Number.isNaN(instant.getTime())) throw new RangeError(`${name} is not an ISO 8601 date: ${JSON.stringify(iso)}`);
   const m = /([+-])(\d{2}):?(\d{2})$/.exec(iso.trim());
   const offsetMinutes = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
   return { instant, offsetMinutes };
@@ -51,18 +51,25 @@ function shiftDays(y: number, m: number, d: number, days: number): [number, numb
 const SEASONS: Record<string, number> = { spring: 3, summer: 6, autumn: 9, fall: 9, winter: 12 };
 const SEASON = /\b(last|this|next|past|coming)\s+(spring|summer|autumn|fall|winter)\b/gi;
 
+/** Where chrono starts from when the text has no reference: only the parts a date states are used then. */
+const NO_REFERENCE: DateReference = { instant: new Date(Date.UTC(2000, 0, 1, 12)), offsetMinutes: 0 };
+
 /**
  * Finds date expressions with chrono (against the reference, in its time
  * zone) and rewrites the relative ones as absolute dates: "yesterday" →
  * "on 2026-11-19", "last month" → "in October 2026", "next Friday" → "on
  * 2026-11-27", "two years ago" → "in 2024", "last summer" → "in summer 2026".
  * Explicit dates stay as written. Bare weekdays, and months without a year,
- * in a past-tense sentence resolve to the previous occurrence. Time-only expressions ("at 3pm"),
+ * in a past-tense sentence resolve to the previous occurrence; a bare weekday
+ * in a sentence about the future to the next one. Time-only expressions ("at 3pm"),
  * durations ("for 10 years") and ambiguous words ("march", "sat") are
- * ignored.
+ * ignored. Without a reference (the document's date is not known) relative
+ * dates and dates without their year stay as written and give no event date:
+ * only dates with their year are listed.
  */
-export function resolveDates(text: string, ref: DateReference): ResolvedDates {
+export function resolveDates(text: string, reference: DateReference | undefined): ResolvedDates {
   if (!DATE_CUE.test(text)) return { text, dates: [], dated: false };
+  const ref = reference ?? NO_REFERENCE;
   const dates: string[] = [];
   let dated = /\b(?:19|20)\d{2}\b/.test(text);
   const edits: { start: number; end: number; replacement: string }[] = [];
@@ -96,13 +103,22 @@ export function resolveDates(text: string, ref: DateReference): ResolvedDates {
     let m = known.get("month") ?? 1;
     let d = known.get("day") ?? 1;
     const relative = RELATIVE.test(phrase) || (!hasYear && !hasMonth && /\b(?:today|tonight|morning|afternoon|evening)\b/i.test(phrase));
+    if (!reference && (relative || !hasYear)) {
+      // Nothing to resolve it against: "on Friday", "next week", "on 2 June" stay as written (still a date: not a lasting trait).
+      dated = true;
+      continue;
+    }
     // A month without its year in a past-tense sentence is the last one ("moved there in March", said in
     // November, is this year's March, not next year's, which chrono's nearest-date guess would give).
     if (pastOnly && hasMonth && !hasYear && !relative && Date.UTC(y, m - 1, d) > Date.UTC(nowY, localNow.getUTCMonth(), localNow.getUTCDate())) y -= 1;
-    // A bare weekday in a past-tense sentence is the previous one ("I saw him on Monday").
+    // A bare weekday in a past-tense sentence is the previous one ("I saw him on Monday"); in a sentence about the
+    // future, the next one ("Dana will ship it on Friday", said on a Saturday, is six days on, not the day before).
     if (WEEKDAY_FULL.test(phrase.trim()) && past) {
       const candidate = Date.UTC(y, m - 1, d);
       if (candidate > Date.UTC(nowY, localNow.getUTCMonth(), localNow.getUTCDate())) [y, m, d] = shiftDays(y, m, d, -7);
+    } else if (WEEKDAY_FULL.test(phrase.trim()) && FUTURE_CUE.test(text)) {
+      const candidate = Date.UTC(y, m - 1, d);
+      if (candidate < Date.UTC(nowY, localNow.getUTCMonth(), localNow.getUTCDate())) [y, m, d] = shiftDays(y, m, d, 7);
     }
     dated = true;
     let core: string;
@@ -142,14 +158,15 @@ export function resolveDates(text: string, ref: DateReference): ResolvedDates {
 
   let out = text;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.replacement + out.slice(e.end);
-  out = out.replace(SEASON, (_all, which: string, season: string) => {
+  out = out.replace(SEASON, (all: string, which: string, season: string) => {
+    dated = true;
+    if (!reference) return all;
     const lower = which.toLowerCase();
     const month = SEASONS[season.toLowerCase()]!;
     const nowM = localNow.getUTCMonth() + 1;
     let year = nowY;
     if (lower === "last" || lower === "past") year = month < nowM ? nowY : nowY - 1;
     else if (lower === "next" || lower === "coming") year = month > nowM ? nowY : nowY + 1;
-    dated = true;
     return `in ${season.toLowerCase()} ${year}`;
   });
   return { text: out.replace(/\b(on|in) (on|in) /gi, "$2 "), dates: [...new Set(dates)], dated };

@@ -5,6 +5,7 @@
  * passing clause facts.
  */
 import type { ExtractedFact, ExtractionInput, FactExtractor } from "../ports";
+import { documentDates, type ReferenceAt } from "./anchors";
 import { turnMemory } from "./chat-turns";
 import { OfflineBucketClassifier } from "./classifier";
 import { parseReference } from "./dates";
@@ -49,13 +50,16 @@ export class OfflineFactExtractor implements FactExtractor {
 
 /** The synchronous core of OfflineFactExtractor (without bucket classification). */
 export function extractFacts(input: ExtractionInput): ExtractedFact[] {
-  const ref = parseReference(input.referenceDate);
+  const received = parseReference(input.now, "now");
+  const given = input.referenceDate ? parseReference(input.referenceDate) : undefined;
   const doc = assemble(input.chunks);
   if (!doc.text.trim()) return [];
-  const state: State = { ref, entities: [], speakers: new Set(), facts: new Map(), added: [], doc };
+  const state: State = { entities: [], speakers: new Set(), facts: new Map(), added: [], doc };
   const contextName = nameFromContext(input.supportingContext);
 
   const turns = parseTranscript(doc.text);
+  // Relative dates resolve against the caller's date, else the document's own (its title, Date: header, dated headings), else stay as written.
+  const refAt: ReferenceAt = given ? () => given : documentDates(doc.text, { received, title: input.title, turns });
   const units: Unit[] = [];
   const turnsOfUnits: { turn: Turn; units: Unit[] }[] = [];
   if (turns) {
@@ -78,6 +82,7 @@ export function extractFacts(input: ExtractionInput): ExtractedFact[] {
             speaker,
             other: other ? { name: other, isUser: false } : undefined,
             prose: false,
+            ref: refAt(line.start + s.start),
           });
         }
       }
@@ -89,7 +94,10 @@ export function extractFacts(input: ExtractionInput): ExtractedFact[] {
     if (contextName) state.speakers.add(contextName.toLowerCase());
     if (input.title) seedFromTitle(input.title, state);
     for (const block of proseBlocks(doc.text)) {
-      for (const s of sentences(block.text)) units.push({ text: s.text, start: block.start + s.start, end: block.start + s.end, speaker: user, prose: true });
+      for (const s of sentences(block.text)) {
+        const start = block.start + s.start;
+        units.push({ text: s.text, start, end: block.start + s.end, speaker: user, prose: true, ref: refAt(start) });
+      }
     }
   }
 

@@ -47,11 +47,12 @@ export interface Unit {
   /** The other participant in a two-person chat ("you" resolves to them). */
   other?: Speaker;
   prose: boolean;
+  /** What its relative dates resolve against (undefined: no date is known for it, they stay as written). */
+  ref: DateReference | undefined;
 }
 
 /** What the extractor knows while it reads one document. */
 export interface State extends Referents {
-  ref: DateReference;
   facts: Map<string, ExtractedFact>;
   /** Keys of the facts emitted, in order (new keys only). */
   added: string[];
@@ -158,7 +159,7 @@ function processClause(raw: Tok[], u: Unit, state: State, positions: number[]): 
   if (ADVICE_MODALS.has(verb)) return;
   text = text.replace(TRAILING_FILLER, "");
 
-  const dates = resolveDates(text, state.ref);
+  const dates = resolveDates(text, u.ref);
   let content = dates.text;
   content = `${content.charAt(0).toUpperCase()}${content.slice(1)}.`;
   const v = firstVerbIndex(resolved);

@@ -107,7 +107,8 @@ function fromJson(text: string): Turn[] | undefined {
  * The turns of a transcript, or undefined when the text is not one: at least
  * two labelled lines, and either two different speakers or a role label; or a
  * single turn opening the text under a role label ("user: …").
- * Unlabelled lines continue the current turn.
+ * Unlabelled lines continue the current turn; a markdown heading ends it (a
+ * section of the transcript, such as a dated "## 5 Nov", is no one's words).
  */
 export function parseTranscript(text: string): Turn[] | undefined {
   const json = fromJson(text);
@@ -158,7 +159,8 @@ export function parseTranscript(text: string): Turn[] | undefined {
       const c = classify(l.label)!;
       cur = { label: l.label, ...c, text: l.text, start: l.start, end: l.end };
       turns.push(cur);
-    } else if (cur && l.text.trim()) {
+    } else if (/^\s{0,3}#{1,6}\s/.test(l.text)) cur = undefined;
+    else if (cur && l.text.trim()) {
       cur.text += `\n${l.text}`;
       cur.end = l.end;
     }

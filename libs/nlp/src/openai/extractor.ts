@@ -24,9 +24,10 @@ Rules:
 - One fact per statement. Split compound statements ("I'm a nurse and I live in Portland" gives two facts).
 - Keep every informative statement: what you cannot split into atomic facts, keep as one self-contained sentence (resolved as below). Never drop information a later question could need.
 - Keep together what belongs together: an event and its details from the same turn or paragraph stay in one fact ("The lighthouse tour was the highlight of Nadia's trip to the coast"), not two facts that lose the link.
-- In a conversation, end each fact with who said it and the conversation's date (the reference date) in parentheses: "Sarah is going to Paris on 2026-11-27. (Sarah, 20 November 2026)".
+- In a conversation, end each fact with who said it and the conversation's date (its anchor date, below) in parentheses: "Sarah is going to Paris on 2026-11-27. (Sarah, 20 November 2026)"; only who said it ("(Sarah)") when no anchor date is known.
 - Self-contained: resolve every pronoun and first-person reference. In a conversation "I" is the speaker: use the speaker's name when the label, the conversation or the supporting context gives it, else "The user". Write "Sarah's sister", never "my sister". Make verbs agree ("Sarah lives", "Sarah is").
-- Resolve relative dates ("yesterday", "last month", "next Friday", "in two weeks") against the reference date, and write the absolute date in the fact ("on 2026-11-19", "in October 2026"). List the dates of the events in eventDates as YYYY-MM-DD (or YYYY-MM when only the month is known).
+- Resolve relative dates ("yesterday", "last month", "next Friday", "in two weeks") against the anchor date, and write the absolute date in the fact ("on 2026-11-19", "in October 2026"). List the dates of the events in eventDates as YYYY-MM-DD (or YYYY-MM when only the month is known).
+- The anchor date: the reference date when one is given. Otherwise the document's own date: a dated title or first line ("Standup 3 Nov"), an e-mail's Date: header, a transcript's dated header line; text under a dated heading ("## 5 Nov") takes that heading's date until the next dated heading. A date written without its year is the latest such date not after the ingestion time ("3 Nov" ingested on 29 November 2026 is 2026-11-03). The ingestion time is never an anchor: when neither is known, keep relative dates as written ("on Friday", "next week") and leave them out of eventDates.
 - Conversations: take facts from what the human participants say. Assistant replies, greetings, thanks, small talk, questions, requests to the assistant and hypotheticals are not facts; an assistant repeating what the user said adds nothing.
 - Documents: take informative declarative statements; skip headings, navigation, code, tables of numbers and boilerplate.
 - isStatic is true for lasting traits: name, profession, employer, where someone lives or comes from, birth date, family, allergies, long-standing preferences. It is false for events, plans, recent actions and anything tied to a date.
@@ -80,7 +81,12 @@ export class OpenAIFactExtractor implements FactExtractor {
   private async extractBatch(input: ExtractionInput, chunks: ExtractionInput["chunks"]): Promise<ExtractedFact[]> {
     const positions = new Set(chunks.map((c) => c.position));
     const bucketKeys = new Set((input.buckets ?? []).map((b) => b.key));
-    const lines = [`Reference date: ${input.referenceDate}`];
+    const lines = [
+      input.referenceDate
+        ? `Reference date: ${input.referenceDate} (given with the document: the anchor date, whatever the text says)`
+        : "Reference date: none given (anchor relative dates on the document's own date; keep them as written if it states none)",
+      `Ingestion time: ${input.now} (only for the year of a date written without one)`,
+    ];
     if (input.title) lines.push(`Title: ${input.title}`);
     if (input.supportingContext) lines.push(`Supporting context: ${input.supportingContext}`);
     if (input.buckets?.length) lines.push(`Profile buckets:\n${input.buckets.map((b) => `- ${b.key}: ${b.description}`).join("\n")}`);

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "@engram/kernel";
 import type { JsonObject } from "@engram/kernel";
 import { conversationCustomId, type ConversationMessage, renderConversation, validateConversation } from "../domain/conversation";
 import type { AddDocumentResult, AddDocumentUseCase } from "./add-document.usecase";
@@ -16,10 +17,16 @@ export interface IngestConversationCommand {
 /**
  * POST /v4/conversations: the conversation becomes (or updates) one document
  * of its container, as a chat transcript that forms memories (taskType
- * memory), through the same add as any document.
+ * memory), through the same add as any document. A live conversation is
+ * dated when it is sent: its "yesterday" and "next Friday" are relative to
+ * that moment (memory formation anchors relative dates only on a date it is
+ * given or finds in the text).
  */
 export class IngestConversationUseCase {
-  constructor(private readonly add: AddDocumentUseCase) {}
+  constructor(
+    private readonly add: AddDocumentUseCase,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   execute(cmd: IngestConversationCommand): Promise<AddDocumentResult> {
     validateConversation(cmd.conversationId, cmd.messages);
@@ -33,6 +40,7 @@ export class IngestConversationUseCase {
       input: {
         content: renderConversation(cmd.messages),
         customId: conversationCustomId(cmd.conversationId),
+        date: this.clock.now().toISOString(),
         ...(cmd.metadata ? { metadata: cmd.metadata } : {}),
       },
     });

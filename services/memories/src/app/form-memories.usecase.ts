@@ -112,7 +112,10 @@ export class FormMemoriesUseCase {
       chunks: doc.chunks,
       supportingContext: given || (await this.knownUser(ref.tenantId, doc.namespace)),
       title: doc.title ?? cmd.title,
-      referenceDate: doc.date ?? doc.createdAt,
+      // The caller's date anchors relative dates; without one the extractor looks for the document's own, and the
+      // creation time only gives a year to a date written without one (never an anchor: issue #30).
+      referenceDate: doc.date,
+      now: doc.createdAt,
       buckets,
     });
     await this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async () => {

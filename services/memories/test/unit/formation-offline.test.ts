@@ -62,4 +62,39 @@ describe("memory formation from prose notes (offline extractor and relator)", ()
     expect(dresden).toMatchObject({ isLatest: true, version: 2, parentMemoryId: leipzig.id });
     expect(leipzig.isLatest).toBe(false);
   });
+
+  it("resolves relative dates against the date a note states, not the time it was added; the caller's date still wins (issue #30)", async () => {
+    const standup = "# Standup 3 Nov\n\nDana will ship the mobile release on Friday. Omar is on holiday next week.";
+    const addUndated = async (id: string, text: string, date?: string) => {
+      // Added on Sunday 29 November 2026.
+      reader.docs.set(id, { id, namespace: NS, chunks: [{ position: 0, content: text }], createdAt: "2026-11-29T10:00:00.000Z", date, generation: 1 });
+      await form.execute({ ref: { tenantId: T, namespace: NS, documentId: id, generation: 1 }, dreaming: "instant", lastAttempt: true });
+    };
+    /** A document's memories, as [content, temporalContext], by content. */
+    const of = async (id: string) =>
+      (await all())
+        .filter((m) => m.sources.some((x) => x.documentId === id))
+        .map((m) => [m.content, m.temporalContext])
+        .sort();
+
+    await addUndated("d_standup", standup);
+    expect(await of("d_standup")).toEqual([
+      ["Dana will ship the mobile release on 2026-11-06.", { eventDates: ["2026-11-06"] }],
+      ["Omar is on holiday in the week of 2026-11-09.", { eventDates: ["2026-11-09"] }],
+    ]);
+
+    // No date anywhere: the relative dates stay as written.
+    await addUndated("d_plain", "Priya will send the contract on Friday. Lena is in Lisbon next week.");
+    expect(await of("d_plain")).toEqual([
+      ["Lena is in Lisbon next week.", undefined],
+      ["Priya will send the contract on Friday.", undefined],
+    ]);
+
+    // The caller's date (Wednesday 18 November 2026) wins over the title's.
+    await addUndated("d_dated", standup.replace("Dana", "Dan").replace("Omar", "Olga"), "2026-11-18T09:00:00.000Z");
+    expect(await of("d_dated")).toEqual([
+      ["Dan will ship the mobile release on 2026-11-20.", { documentDate: "2026-11-18T09:00:00.000Z", eventDates: ["2026-11-20"] }],
+      ["Olga is on holiday in the week of 2026-11-23.", { documentDate: "2026-11-18T09:00:00.000Z", eventDates: ["2026-11-23"] }],
+    ]);
+  });
 });

@@ -408,7 +408,12 @@ describe("memory formation", () => {
   it("writes each fact with provenance, the document's metadata and date, then reports the document done", async () => {
     doc("d_a", "static: Sarah is a product manager\nSarah visited Tokyo", { date: "2026-11-01T00:00:00.000Z", supportingContext: "about Sarah" });
     await formDoc("d_a", { title: "notes" });
-    expect(extractor.inputs[0]).toMatchObject({ referenceDate: "2026-11-01T00:00:00.000Z", supportingContext: "about Sarah", title: "notes" });
+    expect(extractor.inputs[0]).toMatchObject({
+      referenceDate: "2026-11-01T00:00:00.000Z",
+      now: "2026-11-19T09:00:00.000Z",
+      supportingContext: "about Sarah",
+      title: "notes",
+    });
     const ms = await active();
     expect(ms.map((m) => [m.content, m.isStatic]).sort()).toEqual([
       ["Sarah is a product manager", true],
@@ -421,6 +426,14 @@ describe("memory formation", () => {
     });
     expect(events.dones.map((r) => r.documentId)).toEqual(["d_a"]);
     expect(await store.isFormed(T, "d_a", 1)).toBe(true);
+  });
+
+  it("gives the extractor no reference date when the document has none: its creation time only dates year-less dates (issue #30)", async () => {
+    doc("d_undated", "Sarah visited Tokyo");
+    await formDoc("d_undated");
+    expect(extractor.inputs[0]!.referenceDate).toBeUndefined();
+    expect(extractor.inputs[0]!.now).toBe("2026-11-19T09:00:00.000Z");
+    expect((await active())[0]!.temporalContext).toBeUndefined();
   });
 
   it("dynamic: a duplicate adds a source, a changed value becomes a new version, a detail extends, an inference derives", async () => {
