@@ -40,7 +40,11 @@ export class SentenceEncoder {
       const ids = this.ids(text);
       const n = ids.length;
       const feeds = {
-        input_ids: new ort.Tensor("int64", BigInt64Array.from(ids, (x) => BigInt(x)), [1, n]),
+        input_ids: new ort.Tensor(
+          "int64",
+          BigInt64Array.from(ids, (x) => BigInt(x)),
+          [1, n],
+        ),
         attention_mask: new ort.Tensor("int64", new BigInt64Array(n).fill(1n), [1, n]),
       };
       const result = await this.session.run(feeds);

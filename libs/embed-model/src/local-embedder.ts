@@ -15,11 +15,12 @@ export interface LocalEmbedderOptions {
 const TASK_TEXTS = 16;
 
 /**
- * Cosine → evidence for this model (similarity.ts, `DenseCalibration`): all-MiniLM-L6-v2 scores
- * unrelated English sentences around 0 to 0.2 and a question against the statement that answers it
- * from about 0.4 up. Read off the data by bench/src/memory/calibrate-dense.ts (see bench/README.md).
+ * Cosine → evidence for this model (similarity.ts, `DenseCalibration`), applied to the cosine above
+ * the query's baseline in the scope (`meaningEvidence`): in a container about one person the fact
+ * that answers a question rises 0.18–0.27 above the baseline and the person's other facts at most
+ * ~0.1; evidence runs from 0 at 0.05 to 1 at 0.30. Chosen on the persona set and LoCoMo (bench/README.md).
  */
-export const MINILM_CALIBRATION = { floor: 0.2, full: 0.65 };
+export const MINILM_CALIBRATION = { floor: 0.05, full: 0.3 };
 
 interface Pools {
   document: BoundedWorkerPool<EmbedTask, Float32Array[]>;
@@ -43,20 +44,26 @@ export class LocalModelEmbedder {
   readonly semantic = true;
   readonly calibration = MINILM_CALIBRATION;
   private readonly files: ModelFiles;
-  private readonly pools: Pools;
+  /** Taken on the first embed: an instance only asked for its id or dimensions starts no thread. */
+  private pools: Pools | undefined;
   private closed = false;
 
-  constructor(opts: LocalEmbedderOptions = {}) {
+  constructor(private readonly opts: LocalEmbedderOptions = {}) {
     this.files = modelFiles(opts.dir);
     this.id = `local:${this.files.manifest.id}`;
     this.dimensions = this.files.manifest.dimensions;
+  }
+
+  private acquire(): Pools {
+    if (this.pools) return this.pools;
+    if (this.closed) throw new Error("the local embedder is closed");
     let pools = shared.get(this.files.dir);
     if (!pools) {
       const make = () =>
         new BoundedWorkerPool<EmbedTask, Float32Array[]>({
           filename: workerModule(__dirname, "embed.worker", "embed.worker.ts"),
-          threads: opts.threads ?? 1,
-          timeoutMs: opts.timeoutMs ?? 60_000,
+          threads: this.opts.threads ?? 1,
+          timeoutMs: this.opts.timeoutMs ?? 60_000,
           maxMemoryMb: 512,
           // A thread keeps its copy of the model for 10 minutes without work (loading it takes ~0.3 s).
           idleTimeoutMs: 600_000,
@@ -65,12 +72,13 @@ export class LocalModelEmbedder {
       shared.set(this.files.dir, pools);
     }
     pools.users++;
-    this.pools = pools;
+    return (this.pools = pools);
   }
 
   async embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const pool = kind === "query" ? this.pools.query : this.pools.document;
+    const pools = this.acquire();
+    const pool = kind === "query" ? pools.query : pools.document;
     const tasks: Promise<Float32Array[]>[] = [];
     for (let i = 0; i < texts.length; i += TASK_TEXTS) tasks.push(pool.run({ dir: this.files.dir, texts: texts.slice(i, i + TASK_TEXTS) }));
     return (await Promise.all(tasks)).flat();
@@ -80,8 +88,10 @@ export class LocalModelEmbedder {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (--this.pools.users > 0) return;
+    const pools = this.pools;
+    this.pools = undefined;
+    if (!pools || --pools.users > 0) return;
     shared.delete(this.files.dir);
-    await Promise.all([this.pools.document.close(), this.pools.query.close()]);
+    await Promise.all([pools.document.close(), pools.query.close()]);
   }
 }

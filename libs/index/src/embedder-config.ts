@@ -1,3 +1,4 @@
+import { LocalModelEmbedder } from "@engram/embed-model";
 import { z } from "zod";
 import type { Embedder } from "./embedder";
 import { HashingEmbedder } from "./embedder";
@@ -5,11 +6,25 @@ import { OpenAICompatibleEmbedder } from "./openai-embedder";
 
 /**
  * Embedder selection from the environment, shared by every service that
- * embeds (pipeline-worker for chunks, recall for queries): both must build the
- * same model or their vectors would not be comparable.
+ * embeds (pipeline-worker for chunks, memories for memories, recall for
+ * queries): they must build the same models or their vectors would not be
+ * comparable.
+ *
+ * Two choices: `EMBEDDER` embeds document chunks (and their queries);
+ * `MEMORY_EMBEDDER` embeds memories (and their queries). Memories are short
+ * texts, the sweet spot of a small sentence model, so by default (`auto`) they
+ * get the model that ships with Engram (`local`: all-MiniLM-L6-v2, run
+ * offline) unless `EMBEDDER` already is a semantic one, which then serves
+ * both. Chunks keep the keyword engine's hashing vectors by default: the local
+ * model reads 256 word pieces of a chunk in ~90 ms of CPU, which would cut the
+ * default ingest rate several times over (docs/architecture.md, "What the
+ * default understands").
  */
 export const embedderConfigShape = {
-  EMBEDDER: z.enum(["hashing", "openai"], { message: "must be hashing or openai" }).default("hashing"),
+  EMBEDDER: z.enum(["hashing", "local", "openai"], { message: "must be hashing, local or openai" }).default("hashing"),
+  MEMORY_EMBEDDER: z.enum(["auto", "local", "hashing"], { message: "must be auto, local or hashing" }).default("auto"),
+  /** Worker threads of each of the local model's pools (documents, queries). */
+  LOCAL_EMBED_THREADS: z.coerce.number().int().min(1).max(64).default(1),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(16).max(8192).optional(),
   EMBEDDING_BASE_URL: z.string().url("must be a URL such as http://localhost:11434/v1").optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
@@ -31,7 +46,29 @@ export const embedderConfigSchema = z.object(embedderConfigShape).superRefine(ch
 
 export type EmbedderConfig = z.infer<typeof embedderConfigSchema>;
 
-export function createEmbedder(c: EmbedderConfig): Embedder {
+type EmbedderChoice = Pick<
+  EmbedderConfig,
+  | "EMBEDDER"
+  | "EMBEDDING_BASE_URL"
+  | "EMBEDDING_MODEL"
+  | "EMBEDDING_API_KEY"
+  | "EMBEDDING_DIMENSIONS"
+  | "EMBED_BATCH_SIZE"
+  | "EMBEDDING_MAX_RETRIES"
+  | "EMBEDDING_TIMEOUT_MS"
+  | "LOCAL_EMBED_THREADS"
+>;
+
+/** The embedder of memories (`MEMORY_EMBEDDER`, see above): `auto` is `EMBEDDER` when that one is semantic, else the local model. */
+export function createMemoryEmbedder(c: EmbedderChoice & Pick<EmbedderConfig, "MEMORY_EMBEDDER">): Embedder {
+  if (c.MEMORY_EMBEDDER === "hashing") return new HashingEmbedder(c.EMBEDDING_DIMENSIONS ?? 384);
+  if (c.MEMORY_EMBEDDER === "local" || c.EMBEDDER === "hashing") return new LocalModelEmbedder({ threads: c.LOCAL_EMBED_THREADS });
+  return createEmbedder(c);
+}
+
+/** The embedder of document chunks (`EMBEDDER`). */
+export function createEmbedder(c: EmbedderChoice): Embedder {
+  if (c.EMBEDDER === "local") return new LocalModelEmbedder({ threads: c.LOCAL_EMBED_THREADS });
   if (c.EMBEDDER === "openai") {
     return new OpenAICompatibleEmbedder({
       baseUrl: c.EMBEDDING_BASE_URL!,

@@ -1,3 +1,4 @@
+import type { DenseCalibration } from "./similarity";
 import { analyze } from "./text";
 
 /**
@@ -11,7 +12,15 @@ export interface Embedder {
   readonly dimensions: number;
   /** True when vectors carry meaning beyond the words themselves (a trained model). */
   readonly semantic: boolean;
+  /**
+   * How this model's cosines read as evidence (similarity.ts, `DenseCalibration`), when it has been
+   * measured: then a query's dense side ranks beside the keywords on equal terms. Without it (a model
+   * configured by the operator), the dense side is weighed by its agreement with the keyword side.
+   */
+  readonly calibration?: DenseCalibration;
   embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]>;
+  /** Releases threads or connections, when the embedder holds any. */
+  close?(): Promise<void>;
 }
 
 /** 32-bit FNV-1a of a string with a seed. */

@@ -11,3 +11,4 @@ export * from "./engine/analysis";
 export * from "./engine/search-engine";
 export { retrievalCounters } from "./engine/retrieve";
 export * from "./qdrant";
+export { knownStem, relatedStems, warmLexicon } from "./lexicon";

@@ -114,6 +114,66 @@ export function similarityTerms(query: string): SimilarityTerm[] {
   return [...byStem].map(([term, e]) => ({ term, weight: e.times * e.weight }));
 }
 
+/**
+ * How specific a word is to some records of the searched scope, in [0, 1]: 1 − df / (n + ½), for a
+ * word that `df` of the scope's `n` records hold. A word (a name, above all) that every record of
+ * a container holds tells its records apart no better than a stop word: there it weighs next to
+ * nothing, however rare it is in the language, so a question that matches only its subject clears
+ * no threshold. A word no record holds keeps its whole weight (a question about someone else stays
+ * a question about someone else), and so does nearly every word of a large collection (a word in
+ * 1 % of the records keeps 99 %). The half record keeps a lone record's words from vanishing: in a
+ * scope of one record its words weigh a third.
+ */
+export function specificity(df: number, n: number): number {
+  if (!(n > 0) || !(df > 0)) return 1;
+  return Math.max(0, 1 - df / (n + 0.5));
+}
+
+/** The query's terms weighed for the scope searched (`specificity` of each, from its document frequency there). */
+export function scopedTerms(terms: readonly SimilarityTerm[], df: (term: string) => number, n: number): SimilarityTerm[] {
+  return terms.map((t) => ({ term: t.term, weight: t.weight * specificity(df(t.term), n) }));
+}
+
+/**
+ * How a semantic model's cosines read as evidence: `floor` is the cosine of unrelated texts' upper
+ * range (evidence 0 at or below it), `full` the cosine from which a text answers the query as well as
+ * holding every word of it would (evidence 1). Linear in between. Measured per model
+ * (bench/src/memory/calibrate-dense.ts); a model without one is weighed by agreement instead.
+ */
+export interface DenseCalibration {
+  floor: number;
+  full: number;
+}
+
+/** A cosine as evidence, on a calibrated model's scale (see DenseCalibration). */
+export function denseEvidence(cosine: number, c: DenseCalibration): number {
+  if (!(c.full > c.floor)) return 0;
+  return Math.max(0, Math.min(1, (cosine - c.floor) / (c.full - c.floor)));
+}
+
+/**
+ * A record's meaning evidence for a query: its cosine above the query's baseline in the scope (the
+ * mean cosine over the scope's records, shrunk by n / (n + 1) so a lone record is not its own
+ * baseline), on the model's calibrated scale. In a container about one person every record is
+ * "about" a question naming that person, and shares the cosine that the name brings; what tells
+ * the records apart is how far one rises above the rest.
+ */
+export function meaningEvidence(cosine: number, scopeMean: number, n: number, c: DenseCalibration): number {
+  const baseline = n > 0 ? Math.max(0, scopeMean) * (n / (n + 1)) : 0;
+  return denseEvidence(cosine - baseline, c);
+}
+
+/**
+ * Keyword and meaning evidence of one record, for a calibrated model: each is the probability-like
+ * share of the query the record answers on its own terms, and either suffices (noisy-or): a record
+ * that holds the query's words and also means what it asks ranks above one that only does either.
+ */
+export function combinedEvidence(coverage: number, meaning: number): number {
+  const a = Math.max(0, Math.min(1, coverage));
+  const b = Math.max(0, Math.min(1, meaning));
+  return 1 - (1 - a) * (1 - b);
+}
+
 /** Share of the query's weight whose stems the record holds (0 without query stems). */
 export function termCoverage(terms: readonly SimilarityTerm[], has: (term: string) => boolean): number {
   let total = 0;

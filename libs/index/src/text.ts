@@ -52,3 +52,16 @@ export function analyze(text: string): string[] {
   for (const t of tokenize(text)) if (!STOP_WORDS.has(t)) out.push(stem(t));
   return out;
 }
+
+/**
+ * Stems of the words a text writes with a capital inside a sentence ("where does Caroline live" →
+ * "carolin"): names, as far as the writer's capitals tell.
+ */
+export function capitalizedStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/(^|[.!?]\s+|\s)(\p{Lu}[\p{L}\p{N}'’]*)/gu)) {
+    if (m[1] === "" || /[.!?]/.test(m[1]!)) continue; // sentence-initial: a capital says nothing
+    for (const t of tokenize(m[2]!)) if (!STOP_WORDS.has(t)) out.add(stem(t));
+  }
+  return out;
+}

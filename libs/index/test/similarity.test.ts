@@ -91,12 +91,15 @@ describe("similarity at the default threshold (0.6), offline", () => {
     }
   });
 
-  it("means the same in a large container: the answer keeps its similarity among 2,000 unrelated records", () => {
+  it("weighs words for the container: the subject every record names clears nothing by itself, and counts in a large one", () => {
+    // In Ilse's container every record names her: a question that matches only her name finds nothing.
+    for (const h of search(ilse, "what is Ilse's favourite colour")) expect(h.similarity).toBeLessThan(0.6);
+    // Among 2,000 unrelated records her name tells her record apart, and the answer clears the threshold there too.
     const filler = Array.from({ length: 2000 }, (_, i) => `Record ${i} notes the weather in town ${i % 37} and a meeting about budget ${i % 11}.`);
     const big = engineOver(["Ilse Marr is allergic to penicillin.", ...filler]);
-    const small = search(ilse, "what medicine is Ilse allergic to")[0]!.similarity;
     const large = search(big, "what medicine is Ilse allergic to")[0]!;
     expect(large.rid).toBe(1);
-    expect(large.similarity).toBeCloseTo(small, 9);
+    expect(large.similarity).toBeGreaterThanOrEqual(search(ilse, "what medicine is Ilse allergic to")[0]!.similarity);
+    expect(large.similarity).toBeGreaterThanOrEqual(0.6);
   });
 });

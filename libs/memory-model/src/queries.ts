@@ -25,6 +25,8 @@ export interface MemorySearchQuery {
   vector?: Float32Array;
   model?: string;
   denseWeight?: number;
+  /** The query model's cosine scale (Embedder.calibration in @engram/index): ranking by evidence, words and meaning combined. */
+  calibration?: { floor: number; full: number };
 }
 
 export interface MemoryHit {

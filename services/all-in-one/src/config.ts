@@ -94,7 +94,7 @@ export function loadAllInOneConfig(e: Env = process.env) {
   if (proc && proc.SHUTDOWN_DELAY_MS + proc.SHUTDOWN_DEADLINE_MS > 9_500) {
     problems.push("engram: SHUTDOWN_DELAY_MS + SHUTDOWN_DEADLINE_MS must stay below 9500 so SIGTERM completes within 10 s");
   }
-  const embedderKeys = ["EMBEDDER", "EMBEDDING_DIMENSIONS", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL"] as const;
+  const embedderKeys = ["EMBEDDER", "MEMORY_EMBEDDER", "EMBEDDING_DIMENSIONS", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL"] as const;
   if (
     result.worker &&
     result.recall &&

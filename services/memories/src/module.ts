@@ -1,5 +1,5 @@
 import { type EventBus, type Subscription, TOPICS } from "@engram/bus";
-import { createEmbedder, type HybridSearchEngine, type PartitionLoader } from "@engram/index";
+import { createMemoryEmbedder, type HybridSearchEngine, type PartitionLoader } from "@engram/index";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Nlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
@@ -38,7 +38,7 @@ export const MEMORIES_CONSUMER_GROUP = "memories";
 
 /** The embedded memory store under the data directory, searched by the given engine. */
 export function createEmbeddedMemoryStore(config: MemoriesConfig, engine: (load: PartitionLoader) => HybridSearchEngine): SqliteMemoryStore {
-  return new SqliteMemoryStore(config.ENGRAM_DATA_DIR, { engine, vectors: createEmbedder(config).semantic });
+  return new SqliteMemoryStore(config.ENGRAM_DATA_DIR, { engine, vectors: createMemoryEmbedder(config).semantic });
 }
 
 /**
@@ -51,7 +51,7 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
   const log = deps.logger.child({ component: "memories" });
   const clock = deps.clock ?? systemClock;
   const lock = new KeyedMutex();
-  const embedder = createEmbedder(config);
+  const embedder = createMemoryEmbedder(config);
   const writer = new MemoryWriter(store, embedder);
   const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS }, deps.chunks);
   // The organisation's profile buckets and, on top, the container tag's own.
@@ -104,6 +104,7 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
       await subscription?.close();
       reader.close();
       buckets.close();
+      await embedder.close?.();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { createEmbedder, createQdrantClient, type EmbedderConfig, type QdrantConfig, type QdrantFusion } from "@engram/index";
+import { createMemoryEmbedder, createQdrantClient, type EmbedderConfig, type QdrantConfig, type QdrantFusion } from "@engram/index";
 import type { Logger } from "@engram/observability";
 import { connectMongo, type Db, DEFAULT_MONGO_DB, type MongoClient } from "@engram/storage/mongo";
 import type { QdrantClient } from "@qdrant/js-client-rest";
@@ -87,7 +87,7 @@ export async function createProductionMemoryStoreFromConfig(
 ): Promise<MongoQdrantMemoryStore> {
   const mongo = extra.mongo ?? (c.MONGO_URL ? { url: c.MONGO_URL, dbName: c.MONGO_DB } : undefined);
   if (!mongo) throw new Error("MONGO_URL is required for the production memory store");
-  const embedder = createEmbedder(c);
+  const embedder = createMemoryEmbedder(c);
   if (embedder.dimensions <= 0) throw new Error("EMBEDDING_DIMENSIONS is required for the production memory store (the size of its Qdrant vectors)");
   return createProductionMemoryStore({
     mongo,

@@ -1,5 +1,5 @@
 import { EffectiveBuckets } from "@engram/grpc";
-import { type ChunkIndex, createEmbedder } from "@engram/index";
+import { type ChunkIndex, createEmbedder, createMemoryEmbedder, warmLexicon } from "@engram/index";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Nlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
@@ -29,7 +29,9 @@ export interface RecallDeps {
 export function createRecallModule(deps: RecallDeps): ServiceModule {
   const { config } = deps;
   const clock = deps.clock ?? systemClock;
-  const preparer = new QueryPreparer(createEmbedder(config), deps.nlp.rewriter);
+  const chunkEmbedder = createEmbedder(config);
+  const memoryEmbedder = createMemoryEmbedder(config);
+  const preparer = new QueryPreparer({ chunks: chunkEmbedder, memories: memoryEmbedder }, deps.nlp.rewriter);
   const documents = new SearchDocumentsUseCase(deps.index);
   const lookup = new GrpcDocumentLookup(config.INGESTION_ADDRESS);
   // The organisation's profile buckets and, on top, the container tag's own.
@@ -68,11 +70,14 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
       const started = performance.now();
       await deps.index.warm?.();
       await deps.memories.warm?.();
+      // Ranking by evidence reads WordNet (~1.5 s to load): paid here, not by the first search.
+      if (memoryEmbedder.calibration || chunkEmbedder.calibration) warmLexicon();
       deps.logger.info({ ms: Math.round(performance.now() - started) }, "chunk index and memory store loaded");
     },
     async stop() {
       lookup.close();
       buckets.close();
+      await Promise.all([chunkEmbedder.close?.(), memoryEmbedder.close?.()]);
     },
   };
 }

@@ -53,6 +53,40 @@ describe("recall at the default settings", () => {
     expect(results[0]!.memory).toContain(word);
   });
 
+  describe("recall by meaning in a container about one person (issue #30)", () => {
+    beforeAll(async () => {
+      const res = await api("POST", "/v4/memories", {
+        containerTag: "mirela",
+        memories: [
+          { content: "Mirela Horvat moved to Ljubljana in March 2024." },
+          { content: "Mirela Horvat is a veterinary surgeon." },
+          { content: "Mirela Horvat keeps three hens in her garden." },
+          { content: "Mirela Horvat sings in a jazz choir." },
+          { content: "Mirela Horvat gave up alcohol in 2021." },
+          { content: "Mirela Horvat's son Luka turned nine in May." },
+        ],
+      });
+      expect(res.status).toBe(201);
+    });
+
+    it.each([
+      ["where does Mirela live", "Ljubljana"],
+      ["does Mirela have animals", "hens"],
+      ["what music is Mirela into", "jazz"],
+      ["does Mirela drink", "alcohol"],
+      ["how old is Mirela's child", "Luka"],
+      ["what does Mirela do for a living", "veterinary"],
+    ])("%p answers first with the memory about %p", async (q, word) => {
+      const results = await search(api, { q, containerTag: "mirela" });
+      expect(results[0]?.memory).toContain(word);
+    });
+
+    it("a question that matches only the person's name finds nothing, and one about someone else neither", async () => {
+      expect(await search(api, { q: "what is Mirela's favourite colour", containerTag: "mirela" })).toEqual([]);
+      expect(await search(api, { q: "where does Caroline live", containerTag: "mirela" })).toEqual([]);
+    });
+  });
+
   it("a question about someone the container never mentions returns nothing", async () => {
     expect(await search(api, { q: "what medicine is Tomasz Weber allergic to", containerTag: "t1" })).toEqual([]);
     expect(await search(api, { q: "where does Caroline paint on weekends", containerTag: "t1" })).toEqual([]);

@@ -6,7 +6,19 @@ import { type Bm25Params, collectionStats, type CollectionStats, documentFrequen
 import { TopK } from "./top-k";
 import { bm25FromSequence, rm3QueryModel, weighted } from "./feedback";
 import { IdTable } from "./id-table";
-import { calibrate, ownEvidence, rankedSimilarities, similarityTerms, warmSimilarity } from "../similarity";
+import { knownStem, relatedStems } from "../lexicon";
+import { capitalizedStems } from "../text";
+import {
+  calibrate,
+  combinedEvidence,
+  meaningEvidence,
+  ownEvidence,
+  rankedSimilarities,
+  scopedTerms,
+  type SimilarityTerm,
+  similarityTerms,
+  warmSimilarity,
+} from "../similarity";
 import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, PartitionLoader } from "./types";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
@@ -136,7 +148,34 @@ class Coverage {
     for (let k = 0; k < this.terms.length; k++) if (present[k]) hit += this.terms[k]!.weight;
     return hit / this.total;
   }
+
+  /**
+   * Coverage counting words of related meaning too (lexicon.ts: synonyms, derivations, hypernyms): a
+   * query term the record lacks but relates to counts `relatedWeight` of its weight.
+   */
+  withRelated(slot: number, relatedWeight: number): number {
+    if (!(this.total > 0)) return 0;
+    const exact = this.of(slot); // fills `present`
+    const missing: number[] = [];
+    for (let k = 0; k < this.terms.length; k++) if (!this.present[k] && this.terms[k]!.weight > 0) missing.push(k);
+    if (missing.length === 0) return exact;
+    const seq = this.part.termsOf(slot);
+    let extra = 0;
+    for (const k of missing) {
+      const want = this.terms[k]!.term;
+      for (let i = 0; i < seq.length; i++) {
+        if (relatedStems(this.part.termText[seq[i]!]!).has(want)) {
+          extra += this.terms[k]!.weight * relatedWeight;
+          break;
+        }
+      }
+    }
+    return Math.min(1, exact + extra / this.total);
+  }
 }
+
+/** What a word of related meaning counts for in coverage, against 1 for the word itself. */
+export const RELATED_WEIGHT = 0.5;
 
 function norm(v: Float32Array): number {
   let s = 0;
@@ -285,10 +324,13 @@ export class SearchEngine implements HybridSearchEngine {
     );
 
     let denseWeight = 0;
+    /** The query's mean cosine over the scope's vectors (its baseline there). */
+    let denseMean = 0;
     // How far the dense ranking's top corroborates the keyword ranking's: it weighs the dense side in fusion and the cosine in similarity.
     let agree = 0;
     if (useDense) {
-      const dense = this.denseTopK(parts, q.vector!, q.model!, want, q.accept);
+      const { hits: dense, mean } = this.denseTopK(parts, q.vector!, q.model!, want, q.accept);
+      denseMean = mean;
       agree = this.agreement(keyword, dense);
       denseWeight = q.denseWeight * agree;
       const denseRanks = tiedRanks(dense);
@@ -306,6 +348,10 @@ export class SearchEngine implements HybridSearchEngine {
 
     const k = this.ranking.rrfK;
     const cands = [...byKey.values()];
+    // The query's words weighed for this scope: a word every record holds tells none apart (similarity.ts, specificity).
+    const simTerms = this.scopedSimilarityTerms(parts, stats.n, q.text);
+    const coverage: (Coverage | undefined)[] = [];
+    if (useDense && q.calibration) return this.byEvidence(parts, stats.n, cands, simTerms, coverage, q, limit, denseMean);
     for (const c of cands) c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? denseWeight / (k + c.denseRank) : 0);
     // Equal fused scores (a keyword tie, or dense-only records when the calibrated weight is 0) follow the dense ranking.
     const denseOrder = (c: Candidate) => c.denseRank || Number.MAX_SAFE_INTEGER;
@@ -313,8 +359,6 @@ export class SearchEngine implements HybridSearchEngine {
     const top = cands.slice(0, limit);
 
     // Similarity (similarity.ts): each hit's own evidence, then shared down the ranking and calibrated.
-    const simTerms = similarityTerms(q.text);
-    const coverage: (Coverage | undefined)[] = [];
     const evidence = top.map((c) => {
       const part = parts[c.part]!;
       let vectorScore = c.dense;
@@ -339,6 +383,72 @@ export class SearchEngine implements HybridSearchEngine {
     }));
   }
 
+  /** The query's similarity terms weighed for the searched partitions (their document frequencies there). */
+  private scopedSimilarityTerms(parts: readonly Partition[], n: number, text: string): SimilarityTerm[] {
+    return scopedTerms(similarityTerms(text), (t) => documentFrequency(parts, t), n);
+  }
+
+  /**
+   * Ranking for a model whose cosines are calibrated (EngineQuery.calibration): every candidate of
+   * either side is ranked by its own evidence, the words it holds and what it means, combined
+   * (similarity.ts, `combinedEvidence`); the fused rank only breaks ties. Rank fusion weighs a
+   * ranking by position alone, so in a container where every record holds the query's subject the
+   * keyword side's order (shortest record first) outvoted the meaning; here a side counts as far as
+   * its evidence goes. Similarity is that evidence, calibrated: monotone in the ranking.
+   *
+   * - Words: coverage with the query weighed for the scope (`scopedTerms`), words of related meaning
+   *   counting RELATED_WEIGHT (lexicon.ts).
+   * - Meaning: the cosine above the query's baseline in the scope (`meaningEvidence`).
+   * - Combined, then discounted by the share of the query's weight held by names no record of the
+   *   scope holds (absent words that the query capitalises or the lexicon does not know): a question
+   *   about someone the container never mentions means much the same as one about its own subject
+   *   to a sentence model, so it keeps only the evidence the rest of the question carries. An absent
+   *   ordinary word ("what does she do for a living") is what meaning is for, and is not discounted.
+   */
+  private byEvidence(
+    parts: readonly Partition[],
+    n: number,
+    cands: Candidate[],
+    simTerms: readonly SimilarityTerm[],
+    coverage: (Coverage | undefined)[],
+    q: EngineQuery,
+    limit: number,
+    denseMean: number,
+  ): EngineHit[] {
+    const k = this.ranking.rrfK;
+    // Names the scope never mentions: absent words the query capitalises or the lexicon does not know.
+    const capitalized = capitalizedStems(q.text);
+    let total = 0;
+    let absent = 0;
+    for (const t of simTerms) {
+      total += t.weight;
+      if (documentFrequency(parts, t.term) === 0 && (capitalized.has(t.term) || !knownStem(t.term))) absent += t.weight;
+    }
+    const unknown = total > 0 ? absent / total : 0;
+    const qn = norm(q.vector!) || 1;
+    const scored = cands.map((c) => {
+      const part = parts[c.part]!;
+      let cosine = c.dense;
+      if (c.denseRank === 0) {
+        const row = part.rowOf(q.model!, c.slot);
+        if (row >= 0) {
+          const block = part.vectors.get(q.model!)!;
+          cosine = dotAt(q.vector!, block.data, row * block.dims, block.dims) / qn;
+        }
+      }
+      const covered = (coverage[c.part] ??= new Coverage(part, simTerms)).withRelated(c.slot, RELATED_WEIGHT);
+      const meaning = meaningEvidence(cosine, denseMean, n, q.calibration!);
+      const evidence = combinedEvidence(covered, meaning) * (1 - unknown);
+      c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? 1 / (k + c.denseRank) : 0);
+      return { c, evidence, cosine };
+    });
+    scored.sort((a, b) => b.evidence - a.evidence || b.c.score - a.c.score || a.c.part - b.c.part || a.c.slot - b.c.slot);
+    return scored.slice(0, limit).map(({ c, evidence, cosine }) => {
+      const similarity = calibrate(evidence);
+      return { rid: parts[c.part]!.rids[c.slot]!, score: evidence, similarity, ownSimilarity: similarity, keywordScore: c.keyword, vectorScore: cosine };
+    });
+  }
+
   similarity(partition: string, rid: number, text: string, vector?: Float32Array, model?: string): number | undefined {
     const useDense = vector !== undefined && model !== undefined;
     const part = this.partition(partition, useDense ? model : undefined);
@@ -354,7 +464,7 @@ export class SearchEngine implements HybridSearchEngine {
         if (n > 0) cos = dotAt(vector!, block.data, row * block.dims, block.dims) / n;
       }
     }
-    return calibrate(ownEvidence(new Coverage(part, similarityTerms(text)).of(slot), cos));
+    return calibrate(ownEvidence(new Coverage(part, this.scopedSimilarityTerms([part], part.live, text)).of(slot), cos));
   }
 
   /**
@@ -455,7 +565,9 @@ export class SearchEngine implements HybridSearchEngine {
   private denseTopK(parts: readonly Partition[], vector: Float32Array, model: string, k: number, accept?: (rid: number) => boolean) {
     const heap = new TopK(k);
     const qn = norm(vector);
-    if (qn === 0) return [];
+    if (qn === 0) return { hits: [], mean: 0 };
+    let sum = 0;
+    let count = 0;
     const qv = new Float32Array(vector.length);
     for (let i = 0; i < vector.length; i++) qv[i] = vector[i]! / qn;
     for (let pi = 0; pi < parts.length; pi++) {
@@ -468,11 +580,13 @@ export class SearchEngine implements HybridSearchEngine {
         const slot = rowSlot[row]!;
         if (!alive[slot]) continue;
         const s = dotAt(qv, data, row * dims, dims);
+        sum += s;
+        count++;
         if (s <= heap.threshold) continue;
         if (accept && !accept(part.rids[slot]!)) continue;
         heap.push(s, pi, slot);
       }
     }
-    return heap.sorted();
+    return { hits: heap.sorted(), mean: count > 0 ? sum / count : 0 };
   }
 }

@@ -1,3 +1,4 @@
+import type { DenseCalibration } from "../similarity";
 /**
  * Contract of the in-memory hybrid search engine shared by the embedded chunk
  * index and the embedded memory store. The durable copy of every record lives
@@ -61,6 +62,11 @@ export interface EngineQuery {
    * (`RankingConfig.agreementDepth`).
    */
   denseWeight: number;
+  /**
+   * The query model's calibration (Embedder.calibration): with it, candidates are ranked by their
+   * evidence, words and meaning combined, instead of by rank fusion (SearchEngine.byEvidence).
+   */
+  calibration?: DenseCalibration;
   /** Number of hits wanted (after `accept`). */
   limit: number;
   /**

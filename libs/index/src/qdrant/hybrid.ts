@@ -2,7 +2,7 @@ import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import { analyze } from "../text";
 import { DENSE_VECTOR, SPARSE_VECTOR } from "./collections";
 import { type QdrantCondition, type QdrantFilter, type QdrantScope, toQdrantFilter } from "./filter";
-import { calibrate, ownEvidence, rankedSimilarities, similarityTerms, termCoverage, warmSimilarity } from "../similarity";
+import { calibrate, ownEvidence, rankedSimilarities, scopedTerms, type SimilarityTerm, similarityTerms, termCoverage, warmSimilarity } from "../similarity";
 import { DEFAULT_FUSION, type FusedId, fuseRankingsWithAgreement, type RankedId } from "./ranking";
 import { querySparseVector } from "./sparse";
 
@@ -74,8 +74,10 @@ function denseOf(vector: Schemas["Record"]["vector"]): number[] | undefined {
  * Hybrid search over one Engram collection (named vectors `dense` and `text`,
  * payload `tenantId`, `namespace`, `model`, `terms`): candidate generation in
  * Qdrant, fusion (see `QdrantFusion`) and the engine's similarity rule
- * (similarity.ts) here: its weights come from the language, so no count of the
- * collection is needed. Shared by the chunk index and the memory search.
+ * (similarity.ts) here, with the query's words weighed for the scope as the
+ * embedded engine weighs them (`scopedTerms`: document frequencies from
+ * approximate counts of the scope's points, one request per query word).
+ * Shared by the chunk index and the memory search.
  */
 export class QdrantHybridSearch {
   constructor(
@@ -86,6 +88,16 @@ export class QdrantHybridSearch {
   ) {
     // The similarity's word counts load now, at start, not on the first search.
     warmSimilarity();
+  }
+
+  /** The query's similarity terms weighed for the scope (its point count, and each term's, from Qdrant's approximate counts). */
+  private async scoped(terms: SimilarityTerm[], filter: QdrantFilter): Promise<SimilarityTerm[]> {
+    if (terms.length === 0) return terms;
+    const count = async (extra?: QdrantCondition) =>
+      (await this.client.count(this.collection, { filter: extra ? { must: [...(filter.must as QdrantCondition[]), extra] } : filter, exact: false })).count;
+    const [n, ...dfs] = await Promise.all([count(), ...terms.map((t) => count({ key: "terms", match: { value: t.term } }))]);
+    const df = new Map(terms.map((t, i) => [t.term, dfs[i]!]));
+    return scopedTerms(terms, (t) => df.get(t) ?? 0, n!);
   }
 
   /** The best `limit` candidates, fused and calibrated, with the payload fields asked for. */
@@ -100,7 +112,7 @@ export class QdrantHybridSearch {
     const want = queryVector ? Math.max(limit, FUSION_CANDIDATES) : limit;
     const sparse = analyzed.length ? { query: querySparseVector(analyzed), using: SPARSE_VECTOR, filter, limit: want } : undefined;
     const dense = queryVector ? { query: queryVector, using: DENSE_VECTOR, filter: denseFilter, limit: want } : undefined;
-    const terms = similarityTerms(q.text);
+    const terms = await this.scoped(similarityTerms(q.text), filter);
 
     let fused: FusedId[];
     // The agreement of the two tops weighs the cosine in similarity (similarity.ts); Qdrant's own fusion does not

@@ -3,7 +3,7 @@ import { idf } from "../../src/engine/retrieve";
 import { SearchEngine } from "../../src/engine/search-engine";
 import type { EngineRecord } from "../../src/engine/types";
 import { agreement, fuseRankings, type RankedId, selectHits } from "../../src/qdrant/ranking";
-import { ownEvidence, rankedSimilarities, similarityTerms, termCoverage } from "../../src/similarity";
+import { ownEvidence, rankedSimilarities, scopedTerms, similarityTerms, termCoverage } from "../../src/similarity";
 import { documentSparseVector, querySparseVector, termId } from "../../src/qdrant/sparse";
 import { analyze } from "../../src/text";
 
@@ -93,7 +93,8 @@ describe("similarity", () => {
     const vectors = texts.map((t) => embedder.embedOne(t));
     const agreements: number[] = [];
     for (const query of ["orbit comet planet", "rocket launched", "signal of the crew station", "moon"]) {
-      const terms = similarityTerms(query);
+      // Weighed for the scope as both adapters weigh them: each term's document frequency among the texts.
+      const terms = scopedTerms(similarityTerms(query), (t) => analyzed.filter((a) => a.has(t)).length, texts.length);
       for (const dense of [false, true]) {
         const qv = embedder.embedOne(query);
         const hits = engine.search({ partitions: ["p"], text: query, denseWeight: dense ? 0.5 : 0, vector: qv, model: "m", limit: 30 });

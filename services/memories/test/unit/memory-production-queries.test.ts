@@ -518,6 +518,8 @@ describe("production store configuration", () => {
     QDRANT_TIMEOUT_MS: 1000,
     QDRANT_FUSION: "weighted" as const,
     EMBEDDER: "hashing" as const,
+    MEMORY_EMBEDDER: "auto" as const,
+    LOCAL_EMBED_THREADS: 1,
     EMBEDDING_TIMEOUT_MS: 1000,
     EMBEDDING_MAX_RETRIES: 0,
     EMBED_BATCH_SIZE: 8,

@@ -1,14 +1,22 @@
-import type { Embedder } from "@engram/index";
+import type { DenseCalibration, Embedder } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
 import type { QueryRewriter } from "@engram/nlp";
 
-export interface PreparedQuery {
-  /** The text searched (the rewritten query when asked for). */
-  text: string;
+/** A query's dense side for one index: its vector, the model that made it, and how it weighs. */
+export interface DenseQuery {
   vector: Float32Array;
   model: string;
   /** Weight of the dense side: 0 for an embedder without semantics (its vectors only echo the keywords). */
   denseWeight: number;
+  /** The model's measured cosine scale (Embedder.calibration): ranking by evidence instead of rank fusion. */
+  calibration?: DenseCalibration;
+}
+
+export interface PreparedQuery extends DenseQuery {
+  /** The text searched (the rewritten query when asked for). */
+  text: string;
+  /** The dense side for memories, whose embedder may differ from the chunks' (MEMORY_EMBEDDER). The top-level fields are the chunks'. */
+  memories: DenseQuery;
 }
 
 const NO_VECTOR = new Float32Array(0);
@@ -21,13 +29,14 @@ export const SEMANTIC_DENSE_WEIGHT = 0.5;
 
 /**
  * Turns the caller's q into what the indexes search: optionally rewritten,
- * and embedded. The dense side joins the ranking only when the embedder
+ * and embedded, once per distinct embedder (chunks and memories may have
+ * their own). The dense side joins the ranking only when the embedder
  * carries meaning (the offline hashing embedder's vectors would only repeat
  * the keyword evidence with noise).
  */
 export class QueryPreparer {
   constructor(
-    private readonly embedder: Embedder,
+    private readonly embedders: { chunks: Embedder; memories: Embedder },
     private readonly rewriter: QueryRewriter,
   ) {}
 
@@ -35,9 +44,21 @@ export class QueryPreparer {
     const original = q.trim();
     if (!original) throw new InvalidArgumentError("q must not be empty");
     const text = rewrite ? (await this.rewriter.rewrite(original)).trim() || original : original;
+    const { chunks, memories } = this.embedders;
+    const chunkSide = this.dense(chunks, text);
+    const memorySide = memories === chunks || memories.id === chunks.id ? chunkSide : this.dense(memories, text);
+    return { text, ...(await chunkSide), memories: await memorySide };
+  }
+
+  private async dense(embedder: Embedder, text: string): Promise<DenseQuery> {
     // Without semantics the dense side stays out of the ranking: no query vector is computed.
-    if (!this.embedder.semantic) return { text, vector: NO_VECTOR, model: this.embedder.id, denseWeight: 0 };
-    const [vector] = await this.embedder.embed([text], "query");
-    return { text, vector: vector!, model: this.embedder.id, denseWeight: SEMANTIC_DENSE_WEIGHT };
+    if (!embedder.semantic) return { vector: NO_VECTOR, model: embedder.id, denseWeight: 0 };
+    const [vector] = await embedder.embed([text], "query");
+    return {
+      vector: vector!,
+      model: embedder.id,
+      denseWeight: SEMANTIC_DENSE_WEIGHT,
+      ...(embedder.calibration ? { calibration: embedder.calibration } : {}),
+    };
   }
 }

@@ -205,9 +205,10 @@ export class SearchUseCase {
       tenantId: q.tenantId,
       namespaces: q.namespaces,
       text: prepared.text,
-      vector: prepared.vector,
-      model: prepared.model,
-      denseWeight: prepared.denseWeight,
+      vector: prepared.memories.vector,
+      model: prepared.memories.model,
+      denseWeight: prepared.memories.denseWeight,
+      ...(prepared.memories.calibration ? { calibration: prepared.memories.calibration } : {}),
       // A filepath filter is applied after the search: ask for more.
       limit: q.filepath ? Math.max(limit * 5, 50) : limit,
       filter: q.filter,

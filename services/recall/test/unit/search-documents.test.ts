@@ -38,13 +38,19 @@ class FakeIndex {
   }
 }
 
+/** The hashing embedder for chunks and memories alike (no dense side). */
+function hashingOnly() {
+  const e = new HashingEmbedder(32);
+  return { chunks: e, memories: e };
+}
+
 describe("SearchDocumentsUseCase", () => {
   const hits = [hit("a", 0, 0.9), hit("b", 2, 0.8), hit("a", 3, 0.7), hit("c", 0, 0.3), hit("b", 1, 0.2)];
 
   it("groups hits by document, best chunk first, drops those below the threshold and applies the limit", async () => {
     const index = new FakeIndex(hits);
     const uc = new SearchDocumentsUseCase(index as unknown as ChunkIndex);
-    const query = await new QueryPreparer(new HashingEmbedder(32), rewriter).prepare("  query  ", false);
+    const query = await new QueryPreparer(hashingOnly(), rewriter).prepare("  query  ", false);
     const res = await uc.execute({ tenantId: "t", namespaces: ["n"], query, limit: 2, threshold: 0.25, documentId: "a", perDocument: Infinity });
     expect(res.map((d) => [d.documentId, d.similarity, d.chunks.map((c) => c.chunk.position)])).toEqual([
       ["a", 0.9, [0, 3]],
@@ -60,7 +66,7 @@ describe("SearchDocumentsUseCase", () => {
   it("keeps the best chunk per document by default and asks the index to read back only the chunks kept", async () => {
     const index = new FakeIndex(hits);
     const uc = new SearchDocumentsUseCase(index as unknown as ChunkIndex);
-    const query = await new QueryPreparer(new HashingEmbedder(32), rewriter).prepare("query", false);
+    const query = await new QueryPreparer(hashingOnly(), rewriter).prepare("query", false);
     const res = await uc.execute({ tenantId: "t", query, limit: 3, threshold: 0.25 });
     expect(res.map((d) => [d.documentId, d.chunks.map((c) => c.chunk.position)])).toEqual([
       ["a", [0]],
@@ -75,11 +81,11 @@ describe("SearchDocumentsUseCase", () => {
 
 describe("QueryPreparer", () => {
   it("rejects an empty query", async () => {
-    await expect(new QueryPreparer(new HashingEmbedder(32), rewriter).prepare("   ", false)).rejects.toThrow(InvalidArgumentError);
+    await expect(new QueryPreparer(hashingOnly(), rewriter).prepare("   ", false)).rejects.toThrow(InvalidArgumentError);
   });
 
   it("searches the rewritten text only when asked, and keeps the original when the rewrite is empty", async () => {
-    const p = new QueryPreparer(new HashingEmbedder(32), { id: "test", rewrite: async (q) => (q.includes("blank") ? "  " : `rewritten ${q}`) });
+    const p = new QueryPreparer(hashingOnly(), { id: "test", rewrite: async (q) => (q.includes("blank") ? "  " : `rewritten ${q}`) });
     expect((await p.prepare("rate limits", false)).text).toBe("rate limits");
     expect((await p.prepare("rate limits", true)).text).toBe("rewritten rate limits");
     expect((await p.prepare("blank", true)).text).toBe("blank");

@@ -52,6 +52,12 @@ function chunk(documentId: string, similarity: number): ChunkHit {
 
 const label = (r: SearchResult) => (r.kind === "memory" ? r.memory.id : r.hit.documentId);
 
+/** The hashing embedder for chunks and memories alike (no dense side). */
+function hashingOnly() {
+  const e = new HashingEmbedder(32);
+  return { chunks: e, memories: e };
+}
+
 describe("groupHybrid", () => {
   const mr = (m: MemoryRecord, similarity = 0.9) => ({ kind: "memory" as const, memory: m, similarity });
   const cr = (doc: string, similarity = 0.8) => {
@@ -155,7 +161,7 @@ describe("SearchUseCase", () => {
     memories: memoryIndex,
     chunks: chunkIndex,
     documents: new SearchDocumentsUseCase(chunkIndex),
-    preparer: new QueryPreparer(new HashingEmbedder(32), rewriter),
+    preparer: new QueryPreparer(hashingOnly(), rewriter),
     reranker,
     aggregator,
     // D1 sits under docs/, D2 under notes/.

@@ -225,6 +225,7 @@ export class SqliteMemorySearch {
       vector: q.vector,
       model: q.model,
       denseWeight: q.denseWeight ?? 0,
+      ...(q.calibration ? { calibration: q.calibration } : {}),
       limit: q.limit,
       accept: (rid) => {
         const m = this.byRid.get(rid);
