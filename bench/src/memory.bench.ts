@@ -1,12 +1,16 @@
 /**
- * Memory recall on LoCoMo (issue #15, "Recall that answers out of the box"): the all-in-one stack at
- * its offline defaults, through the REST API only.
+ * Memory recall on LoCoMo (issue #15, "Recall that answers out of the box") and on the persona set
+ * (issue #30, item 5): the all-in-one stack at its offline defaults, through the REST API only.
+ * The persona set (bench/data/personas.json, see memory/personas.ts and memory/persona-recall.ts for
+ * what is measured) runs first, on the fresh stack, then LoCoMo in the same stack.
  *
- *   pnpm bench:memory                                   # all 10 conversations (~1.5 minutes on 2 cores)
- *   pnpm bench:memory -- --conversations 3              # quick mode: the first 3 conversations (~35 s)
+ *   pnpm bench:memory                                   # the persona set and all 10 conversations (1.5 to 7 minutes on 2 cores)
+ *   pnpm bench:memory -- --conversations 3              # quick mode: the persona set and the first 3 conversations (~0.5 to 2 minutes)
  *   pnpm bench:memory -- --verbose                      # also print missed questions per category with what came back
  *   pnpm bench:memory -- --dataset-dir ../shared/datasets/locomo --json bench/results/memory.json --limit 10
  *   pnpm bench:memory -- --self-check                   # only the answer-coverage scorer's own checks
+ *   pnpm bench:memory -- --only personas                # only the persona set (~25 s with start-up); --only locomo: only LoCoMo
+ *   pnpm bench:memory -- --personas-via-documents       # the persona facts as one document per person instead of direct memories
  * Other options: --off-topic 50, --seed 42, --parallel 10 (conversations ingested at once), --dump <file>
  * (the formed memories and chunks of every container, for bench/src/memory/calibrate.ts),
  * --provider-url <url> --provider-model <name> (embed with an OpenAI-compatible provider instead of offline),
@@ -38,6 +42,18 @@
  *     chunk positions, so two figures: "source session" (any turn of a source session counts) and
  *     "matched turn" (the turn of its source sessions whose content units best cover the memory).
  *   - empty: the share of questions answered with no result.
+ *   - What a client reads (issue #30): clients (a prompt, a UI) read the first 1 to 3 results, so
+ *     answer-coverage@1 and @3 are the same scorer on the texts of the first 1 or 3 results
+ *     together; MRR is the mean of 1/r over questions, r the rank of the first result that covers
+ *     the answer on its own (same scorer, one result's text), 0 when no result of the top `--limit`
+ *     (10) does; "right first" (the first result is about the right fact) is met when the first
+ *     result covers the answer on its own, or when it comes from the evidence: a memory one of whose
+ *     source documents is a session holding an evidence turn of the question (the "source session"
+ *     rule of evidence@10, so any memory of such a session counts), or a chunk that overlaps an
+ *     evidence turn. Also the stricter "matched turn" variant (a memory counts when its matched turn
+ *     is an evidence turn; rightFirstTurn in the JSON). A question answered only by two results
+ *     together counts for @3 / @10 but not for MRR. The JSON's clientFigures holds all of them as
+ *     shares per run and category, with the off-topic rate of the mode.
  *   - off-topic rate: per container, `--off-topic` (50) questions drawn with a seeded PRNG from the
  *     other conversations, asked at the default threshold; the share that returns anything.
  * Also memories formed per session, formation time (add → done, per session, per conversation and
@@ -49,7 +65,8 @@
  * Only 127.0.0.1 is contacted; every wait is bounded (a session: `--session-timeout` s; the whole
  * run: `--deadline` minutes, after which the stack is killed); the stack is stopped and its data
  * dir removed on every exit. Exit code 1 when the bench could not run (the stack did not start, a
- * session failed or timed out, a search answered non-200); a missed target prints MISS only.
+ * session failed or timed out, a search answered non-200, bench/data/personas.json is not the
+ * generator's output); a missed target prints MISS only.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -73,6 +90,7 @@ import {
   type Session,
   textUnits,
 } from "./memory/locomo";
+import { type PersonaReport, personaJson, printPersonas, runPersonas } from "./memory/persona-recall";
 
 // ---------------------------------------------------------------------------------------------
 // Options
@@ -114,6 +132,14 @@ const PROVIDER_MODEL = opt("provider-model");
 const PROVIDER_ENV = providerEnv(PROVIDER_URL, PROVIDER_MODEL) ?? {};
 /** Misses kept per category and run in the JSON (spread evenly over the questions); --verbose prints --examples of them. */
 const MISSES_KEPT = 20;
+
+/** --only personas | locomo: one part only (default both, the persona set first). */
+const ONLY = opt("only");
+if (ONLY !== undefined && ONLY !== "personas" && ONLY !== "locomo") throw new Error(`--only wants personas or locomo, got ${ONLY}`);
+const RUN_PERSONAS = ONLY !== "locomo";
+const RUN_LOCOMO = ONLY !== "personas";
+/** --personas-via-documents: each person's facts as one document (taskType memory) instead of direct memories. */
+const PERSONAS_VIA_DOCUMENTS = process.argv.includes("--personas-via-documents");
 
 const MODES = ["memories", "hybrid", "documents"] as const;
 type Mode = (typeof MODES)[number];
@@ -333,6 +359,12 @@ interface Answered {
   missing: string[];
   evidenceSession: boolean;
   evidenceTurn: boolean;
+  covered1: boolean;
+  covered3: boolean;
+  /** 1/rank of the first result that covers the answer on its own; 0 when none does. */
+  rr: number;
+  rightFirst: boolean;
+  rightFirstTurn: boolean;
 }
 interface Tally {
   questions: number;
@@ -340,8 +372,28 @@ interface Tally {
   evidenceSession: number;
   evidenceTurn: number;
   empty: number;
+  /** answer-coverage@1 and @3. */
+  covered1: number;
+  covered3: number;
+  /** Sum of the reciprocal ranks: MRR = rrSum / questions. */
+  rrSum: number;
+  /** The first result is about the right fact (covers the answer, or comes from an evidence session / turn). */
+  rightFirst: number;
+  /** The same with a memory's matched turn instead of its source sessions. */
+  rightFirstTurn: number;
 }
-const emptyTally = (): Tally => ({ questions: 0, covered: 0, evidenceSession: 0, evidenceTurn: 0, empty: 0 });
+const emptyTally = (): Tally => ({
+  questions: 0,
+  covered: 0,
+  evidenceSession: 0,
+  evidenceTurn: 0,
+  empty: 0,
+  covered1: 0,
+  covered3: 0,
+  rrSum: 0,
+  rightFirst: 0,
+  rightFirstTurn: 0,
+});
 
 function search(api: JsonClient, ns: string, q: string, mode: Mode, threshold: number | undefined) {
   return api("POST", "/v4/search", { q, containerTag: ns, searchMode: mode, limit: LIMIT, ...(threshold !== undefined ? { threshold } : {}) });
@@ -383,7 +435,30 @@ function judge(question: Question, conv: Conversation, hits: Hit[], ms: number, 
   const evidenceSessions = new Set(question.evidence.map((e) => conv.sessionOfTurn.get(e)).filter((n): n is number => n !== undefined));
   const evidenceSession = hits.some((h) => (h.kind === "memory" ? h.sessions.some((n) => evidenceSessions.has(n)) : h.turns.some((t) => evidence.has(t))));
   const evidenceTurn = hits.some((h) => h.turns.some((t) => evidence.has(t)));
-  return { question, ms, status, hits, share, covered: share >= COVERAGE_SHARE, missing, evidenceSession, evidenceTurn };
+  // What a client reads: the first results, each on its own and the first three together.
+  const alone = hits.map((h) => coverage(reqs, textUnits([h.text])).share >= COVERAGE_SHARE);
+  const firstAlone = alone.indexOf(true);
+  const covered3 = hits.length > 0 && coverage(reqs, textUnits(hits.slice(0, 3).map((h) => h.text))).share >= COVERAGE_SHARE;
+  const first = hits[0];
+  const firstFromSession =
+    !!first && (first.kind === "memory" ? first.sessions.some((n) => evidenceSessions.has(n)) : first.turns.some((t) => evidence.has(t)));
+  const firstFromTurn = !!first && first.turns.some((t) => evidence.has(t));
+  return {
+    question,
+    ms,
+    status,
+    hits,
+    share,
+    covered: share >= COVERAGE_SHARE,
+    missing,
+    evidenceSession,
+    evidenceTurn,
+    covered1: alone[0] === true,
+    covered3,
+    rr: firstAlone >= 0 ? 1 / (firstAlone + 1) : 0,
+    rightFirst: alone[0] === true || firstFromSession,
+    rightFirstTurn: alone[0] === true || firstFromTurn,
+  };
 }
 
 interface RunSummary {
@@ -419,6 +494,11 @@ function summarise(mode: RunSummary["mode"], threshold: string, answered: Answer
       if (a.evidenceSession) t.evidenceSession++;
       if (a.evidenceTurn) t.evidenceTurn++;
       if (a.hits.length === 0) t.empty++;
+      if (a.covered1) t.covered1++;
+      if (a.covered3) t.covered3++;
+      t.rrSum += a.rr;
+      if (a.rightFirst) t.rightFirst++;
+      if (a.rightFirstTurn) t.rightFirstTurn++;
     }
   }
   // Misses spread evenly over the questions of each category (so every conversation shows up), with what came back.
@@ -516,14 +596,15 @@ async function main(): Promise<void> {
     console.log("answer-coverage scorer self-check ok");
     return;
   }
-  const dataset = loadLocomo(DATASET_DIR);
+  const dataset = RUN_LOCOMO ? loadLocomo(DATASET_DIR) : [];
   const convs = dataset.slice(0, CONVERSATIONS);
   const questions = convs.flatMap((c) => c.questions);
   const src = sourceState();
   const probe: { before: number; after?: number } = { before: speedProbeMs() };
-  progress(
-    `LoCoMo from ${DATASET_DIR}: ${convs.length} conversations, ${convs.reduce((a, c) => a + c.sessions.length, 0)} sessions, ${questions.length} questions (categories ${CATEGORIES.join(", ")}); speed probe ${probe.before} ms`,
-  );
+  if (RUN_LOCOMO)
+    progress(
+      `LoCoMo from ${DATASET_DIR}: ${convs.length} conversations, ${convs.reduce((a, c) => a + c.sessions.length, 0)} sessions, ${questions.length} questions (categories ${CATEGORIES.join(", ")}); speed probe ${probe.before} ms`,
+    );
 
   const problems: string[] = [];
   const dataDir = tempDataDir("engram-bench-memory-");
@@ -542,7 +623,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", () => abort("received SIGINT", 130));
   process.once("SIGTERM", () => abort("received SIGTERM", 143));
 
-  const baselines = [bm25Baseline(convs, false), bm25Baseline(convs, true)];
+  const baselines = RUN_LOCOMO ? [bm25Baseline(convs, false), bm25Baseline(convs, true)] : [];
   const ceilings: Record<string, { perCategory: Record<string, Tally>; all: Tally }> = {
     "one turn": ceiling(convs, (c) => c.sessions.flatMap((s) => s.turns.map((t) => `${t.speaker}: ${t.text}`))),
     "one turn + its session date": ceiling(convs, (c) => c.sessions.flatMap((s) => s.turns.map((t) => `(${s.dateText}) ${t.speaker}: ${t.text}`))),
@@ -553,122 +634,136 @@ async function main(): Promise<void> {
   let formationWallSeconds = NaN;
   let rss: number | undefined;
   const memoryStats = { memories: 0, static: 0, inferences: 0, withEventDates: 0, withPronouns: 0, words: 0, withoutSession: 0, chunkOffsetMismatches: 0 };
+  let personas: PersonaReport | undefined;
   try {
     engram = await startEngram({ dataDir, timeoutMs: 60_000, env: { LOG_LEVEL, ...PROVIDER_ENV } });
     if (new URL(engram.url).hostname !== "127.0.0.1") throw new Error(`the stack is not on 127.0.0.1: ${engram.url}`);
     const api = jsonClient(engram.url, engram.apiKey, 32);
 
-    // 1. Sessions in order, conversations side by side.
-    progress(`ingesting: sessions in order, ${Math.min(PARALLEL, convs.length)} conversations at a time`);
-    const tForm = performance.now();
-    let next = 0;
-    const results: ConversationFormation[] = [];
-    await Promise.all(
-      Array.from({ length: Math.min(PARALLEL, convs.length) }, async () => {
-        while (next < convs.length) {
-          const conv = convs[next++]!;
-          const f = await ingestConversation(api, conv, problems);
-          results.push(f);
+    // 0. The persona set, on the fresh stack (memory/persona-recall.ts).
+    if (RUN_PERSONAS) personas = await runPersonas(api, { limit: LIMIT, viaDocuments: PERSONAS_VIA_DOCUMENTS, problems, progress });
+
+    if (RUN_LOCOMO) {
+      // 1. Sessions in order, conversations side by side.
+      progress(`ingesting: sessions in order, ${Math.min(PARALLEL, convs.length)} conversations at a time`);
+      const tForm = performance.now();
+      let next = 0;
+      const results: ConversationFormation[] = [];
+      await Promise.all(
+        Array.from({ length: Math.min(PARALLEL, convs.length) }, async () => {
+          while (next < convs.length) {
+            const conv = convs[next++]!;
+            const f = await ingestConversation(api, conv, problems);
+            results.push(f);
+            progress(
+              `${f.namespace} (${conv.sampleId}): ${f.sessions.length} sessions done in ${f.wallSeconds} s, ${f.memories} memories (${(f.memories / Math.max(1, f.sessions.length)).toFixed(1)} per session)`,
+            );
+          }
+        }),
+      );
+      formationWallSeconds = round((performance.now() - tForm) / 1000, 1);
+      formation = results.sort((a, b) => a.conversation - b.conversation);
+      const processing = await api("GET", "/v3/documents/processing");
+      if (processing.status !== 200 || processing.body.totalCount !== 0)
+        problems.push(`after ingestion, /v3/documents/processing answered ${processing.status} with ${processing.body?.totalCount} documents`);
+
+      // 2. Provenance maps.
+      const prov = new Map<number, Provenance>();
+      for (const conv of convs) {
+        const p = await provenance(api, conv);
+        prov.set(conv.index, p);
+        memoryStats.chunkOffsetMismatches += p.chunkOffsetMismatches;
+        for (const m of p.memories.values()) {
+          memoryStats.memories++;
+          if (m.isStatic) memoryStats.static++;
+          if (m.isInference) memoryStats.inferences++;
+          if (m.eventDates > 0) memoryStats.withEventDates++;
+          if (/\b(I|me|my|mine|we|us|our|you|your)\b/i.test(m.text)) memoryStats.withPronouns++;
+          if (m.sessions.length === 0) memoryStats.withoutSession++;
+          memoryStats.words += m.text.split(/\s+/).filter(Boolean).length;
+        }
+      }
+      if (DUMP) {
+        const containers = convs.map((c) => ({
+          conversation: c.index,
+          namespace: nsOf(c),
+          memories: [...prov.get(c.index)!.memories.values()].map((m) => ({ text: m.text, sessions: m.sessions })),
+          chunks: [...prov.get(c.index)!.chunks.values()].map((ch) => ({ text: ch.text, session: ch.session, turns: ch.turns })),
+        }));
+        fs.mkdirSync(path.dirname(path.resolve(REPO_ROOT, DUMP)), { recursive: true });
+        fs.writeFileSync(path.resolve(REPO_ROOT, DUMP), JSON.stringify({ source: src, containers }));
+        progress(`dumped the containers to ${DUMP}`);
+      }
+      ceilings["one memory of the container"] = ceiling(convs, (c) => [...prov.get(c.index)!.memories.values()].map((m) => m.text));
+      progress(`provenance: ${memoryStats.memories} memories, ${[...prov.values()].reduce((a, p) => a + p.chunks.size, 0)} chunks mapped to turns`);
+
+      // 3. Every question, every mode, both thresholds; one request at a time.
+      const warm = convs[0]!;
+      for (const mode of MODES)
+        for (let i = 0; i < 20; i++) await search(api, nsOf(warm), warm.questions[i % warm.questions.length]!.question, mode, undefined);
+      for (const threshold of THRESHOLDS)
+        for (const mode of MODES) {
+          checkDeadline();
+          const answered: Answered[] = [];
+          const unmapped = { n: 0 };
+          for (const conv of convs)
+            for (const q of conv.questions) {
+              const t = performance.now();
+              const res = await search(api, nsOf(conv), q.question, mode, threshold);
+              const ms = performance.now() - t;
+              if (res.status !== 200 && problems.length < 200)
+                problems.push(`search ${mode} threshold ${thresholdLabel(threshold)} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
+              answered.push(judge(q, conv, res.status === 200 ? hitsOf(res.body, prov.get(conv.index)!, unmapped) : [], ms, res.status));
+            }
+          const run = summarise(mode, thresholdLabel(threshold), answered, unmapped.n);
+          runs.push(run);
           progress(
-            `${f.namespace} (${conv.sampleId}): ${f.sessions.length} sessions done in ${f.wallSeconds} s, ${f.memories} memories (${(f.memories / Math.max(1, f.sessions.length)).toFixed(1)} per session)`,
+            `${mode}, threshold ${run.threshold}: answer-coverage@${LIMIT} ${pct(run.all.covered, run.all.questions)}, evidence@${LIMIT} ${pct(run.all.evidenceSession, run.all.questions)}, empty ${pct(run.all.empty, run.all.questions)}, p50 ${run.latencyMs?.p50} ms`,
           );
         }
-      }),
-    );
-    formationWallSeconds = round((performance.now() - tForm) / 1000, 1);
-    formation = results.sort((a, b) => a.conversation - b.conversation);
-    const processing = await api("GET", "/v3/documents/processing");
-    if (processing.status !== 200 || processing.body.totalCount !== 0)
-      problems.push(`after ingestion, /v3/documents/processing answered ${processing.status} with ${processing.body?.totalCount} documents`);
 
-    // 2. Provenance maps.
-    const prov = new Map<number, Provenance>();
-    for (const conv of convs) {
-      const p = await provenance(api, conv);
-      prov.set(conv.index, p);
-      memoryStats.chunkOffsetMismatches += p.chunkOffsetMismatches;
-      for (const m of p.memories.values()) {
-        memoryStats.memories++;
-        if (m.isStatic) memoryStats.static++;
-        if (m.isInference) memoryStats.inferences++;
-        if (m.eventDates > 0) memoryStats.withEventDates++;
-        if (/\b(I|me|my|mine|we|us|our|you|your)\b/i.test(m.text)) memoryStats.withPronouns++;
-        if (m.sessions.length === 0) memoryStats.withoutSession++;
-        memoryStats.words += m.text.split(/\s+/).filter(Boolean).length;
-      }
-    }
-    if (DUMP) {
-      const containers = convs.map((c) => ({
-        conversation: c.index,
-        namespace: nsOf(c),
-        memories: [...prov.get(c.index)!.memories.values()].map((m) => ({ text: m.text, sessions: m.sessions })),
-        chunks: [...prov.get(c.index)!.chunks.values()].map((ch) => ({ text: ch.text, session: ch.session, turns: ch.turns })),
-      }));
-      fs.mkdirSync(path.dirname(path.resolve(REPO_ROOT, DUMP)), { recursive: true });
-      fs.writeFileSync(path.resolve(REPO_ROOT, DUMP), JSON.stringify({ source: src, containers }));
-      progress(`dumped the containers to ${DUMP}`);
-    }
-    ceilings["one memory of the container"] = ceiling(convs, (c) => [...prov.get(c.index)!.memories.values()].map((m) => m.text));
-    progress(`provenance: ${memoryStats.memories} memories, ${[...prov.values()].reduce((a, p) => a + p.chunks.size, 0)} chunks mapped to turns`);
-
-    // 3. Every question, every mode, both thresholds; one request at a time.
-    const warm = convs[0]!;
-    for (const mode of MODES) for (let i = 0; i < 20; i++) await search(api, nsOf(warm), warm.questions[i % warm.questions.length]!.question, mode, undefined);
-    for (const threshold of THRESHOLDS)
+      // 4. Off-topic: questions of the other conversations (all ten in the data set), default threshold.
       for (const mode of MODES) {
-        checkDeadline();
-        const answered: Answered[] = [];
-        const unmapped = { n: 0 };
-        for (const conv of convs)
-          for (const q of conv.questions) {
-            const t = performance.now();
-            const res = await search(api, nsOf(conv), q.question, mode, threshold);
-            const ms = performance.now() - t;
-            if (res.status !== 200 && problems.length < 200)
-              problems.push(`search ${mode} threshold ${thresholdLabel(threshold)} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 200)}`);
-            answered.push(judge(q, conv, res.status === 200 ? hitsOf(res.body, prov.get(conv.index)!, unmapped) : [], ms, res.status));
+        const tally = { asked: 0, answered: 0, examples: [] as { from: string; question: string; top: string[] }[] };
+        for (const conv of convs) {
+          const pool = dataset.filter((c) => c.index !== conv.index).flatMap((c) => c.questions);
+          const rand = prng(SEED + conv.index);
+          for (let i = pool.length - 1; i > 0; i--) {
+            const j = Math.floor(rand() * (i + 1));
+            [pool[i], pool[j]] = [pool[j]!, pool[i]!];
           }
-        const run = summarise(mode, thresholdLabel(threshold), answered, unmapped.n);
-        runs.push(run);
-        progress(
-          `${mode}, threshold ${run.threshold}: answer-coverage@${LIMIT} ${pct(run.all.covered, run.all.questions)}, evidence@${LIMIT} ${pct(run.all.evidenceSession, run.all.questions)}, empty ${pct(run.all.empty, run.all.questions)}, p50 ${run.latencyMs?.p50} ms`,
-        );
-      }
-
-    // 4. Off-topic: questions of the other conversations (all ten in the data set), default threshold.
-    for (const mode of MODES) {
-      const tally = { asked: 0, answered: 0, examples: [] as { from: string; question: string; top: string[] }[] };
-      for (const conv of convs) {
-        const pool = dataset.filter((c) => c.index !== conv.index).flatMap((c) => c.questions);
-        const rand = prng(SEED + conv.index);
-        for (let i = pool.length - 1; i > 0; i--) {
-          const j = Math.floor(rand() * (i + 1));
-          [pool[i], pool[j]] = [pool[j]!, pool[i]!];
-        }
-        for (const q of pool.slice(0, OFF_TOPIC)) {
-          const res = await search(api, nsOf(conv), q.question, mode, undefined);
-          if (res.status !== 200) {
-            if (problems.length < 200) problems.push(`off-topic search ${mode} answered ${res.status}`);
-            continue;
-          }
-          tally.asked++;
-          const results = (res.body.results ?? []) as Record<string, unknown>[];
-          if (results.length > 0) {
-            tally.answered++;
-            if (tally.examples.length < 10)
-              tally.examples.push({
-                from: `${dataset[q.conv]!.sampleId} asked of ${nsOf(conv)}`,
-                question: q.question,
-                top: results.slice(0, 3).map((r) => `${round(Number(r.similarity), 3)} ${String(r.memory ?? r.chunk).slice(0, 160)}`),
-              });
+          for (const q of pool.slice(0, OFF_TOPIC)) {
+            const res = await search(api, nsOf(conv), q.question, mode, undefined);
+            if (res.status !== 200) {
+              if (problems.length < 200) problems.push(`off-topic search ${mode} answered ${res.status}`);
+              continue;
+            }
+            tally.asked++;
+            const results = (res.body.results ?? []) as Record<string, unknown>[];
+            if (results.length > 0) {
+              tally.answered++;
+              if (tally.examples.length < 10)
+                tally.examples.push({
+                  from: `${dataset[q.conv]!.sampleId} asked of ${nsOf(conv)}`,
+                  question: q.question,
+                  top: results.slice(0, 3).map((r) => `${round(Number(r.similarity), 3)} ${String(r.memory ?? r.chunk).slice(0, 160)}`),
+                });
+            }
           }
         }
+        offTopic[mode] = tally;
+        progress(`off-topic, ${mode}: ${tally.answered} of ${tally.asked} questions of other conversations returned something`);
       }
-      offTopic[mode] = tally;
-      progress(`off-topic, ${mode}: ${tally.answered} of ${tally.asked} questions of other conversations returned something`);
     }
     rss = rssMb(engram.child.pid!);
     api.close();
+  } catch (err) {
+    // The run failed (often: the stack went away mid-run): show what the stack said last.
+    if (engram)
+      console.error(
+        `memory bench: the run failed (${String(err).slice(0, 200)}); the stack's exit code ${engram.child.exitCode}, signal ${engram.child.signalCode}; its last output:\n${engram.output.slice(-30).join("\n")}`,
+      );
+    throw err;
   } finally {
     clearTimeout(watchdog);
     if (engram) {
@@ -680,7 +775,7 @@ async function main(): Promise<void> {
     cleanUp();
   }
   probe.after = speedProbeMs();
-  report({ convs, questions, runs, baselines, ceilings, offTopic, formation, formationWallSeconds, memoryStats, problems, probe, src, rss });
+  report({ convs, questions, runs, baselines, ceilings, offTopic, formation, formationWallSeconds, memoryStats, problems, probe, src, rss, personas });
   if (problems.length) process.exitCode = 1;
 }
 
@@ -698,9 +793,130 @@ interface Report {
   probe: { before: number; after?: number };
   src: { commit?: string; uncommitted?: string[] };
   rss: number | undefined;
+  personas: PersonaReport | undefined;
 }
 
 function report(r: Report): void {
+  console.log(
+    `\nEngram memory recall (${[RUN_PERSONAS ? "persona set" : "", RUN_LOCOMO ? "LoCoMo" : ""].filter(Boolean).join(", ")}) — ${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}, ${PROVIDER_URL ? `embedder ${PROVIDER_MODEL} at ${PROVIDER_URL}, offline language components` : "the stack's offline defaults (no embedder or language settings passed)"}`,
+  );
+  console.log(
+    `commit ${r.src.commit?.slice(0, 10) ?? "?"}${r.src.uncommitted?.length ? ` + ${r.src.uncommitted.length} uncommitted paths (${r.src.uncommitted.slice(0, 6).join(", ")}${r.src.uncommitted.length > 6 ? ", …" : ""})` : ""}; ` +
+      `machine speed probe (lower is faster): ${r.probe.before} ms before, ${r.probe.after} ms after; load average ${os.loadavg()[0]!.toFixed(2)}`,
+  );
+  if (r.personas) printPersonas(r.personas, { verbose: VERBOSE, examples: EXAMPLES });
+  const targets = RUN_LOCOMO ? reportLocomo(r) : [];
+  summary(r);
+  if (r.problems.length) {
+    console.log(`\nproblems (${r.problems.length}):`);
+    for (const p of r.problems.slice(0, 30)) console.log(`  ${p}`);
+  }
+
+  const { convs, questions, runs, baselines, offTopic, formation, memoryStats: ms } = r;
+  const sessions = formation.flatMap((f) => f.sessions);
+  const catCount = (c: Category) => questions.filter((q) => q.category === c).length;
+  const out = {
+    machine: { ...machineFacts(), loadAverage: os.loadavg(), speedProbeMs: r.probe },
+    source: r.src,
+    command: `pnpm bench:memory ${process.argv.slice(2).join(" ")}`.trim(),
+    settings: {
+      parts: [RUN_PERSONAS ? "personas" : "", RUN_LOCOMO ? "locomo" : ""].filter(Boolean),
+      conversations: convs.length,
+      datasetDir: DATASET_DIR,
+      limit: LIMIT,
+      offTopic: OFF_TOPIC,
+      seed: SEED,
+      parallel: PARALLEL,
+      coverageShare: COVERAGE_SHARE,
+      personasVia: PERSONAS_VIA_DOCUMENTS ? "documents" : "memories",
+    },
+    personas: r.personas ? personaJson(r.personas) : null,
+    ...(RUN_LOCOMO
+      ? {
+          targets: TARGETS,
+          verdicts: targets,
+          dataset: { sessions: sessions.length, questions: Object.fromEntries(CATEGORIES.map((c) => [c, catCount(c)])) },
+          formation: { wallSeconds: r.formationWallSeconds, conversations: formation, memoryStats: ms, rssAtEndMb: r.rss },
+          clientFigures: [...runs, ...baselines].map((s) => ({
+            mode: s.mode,
+            threshold: s.threshold,
+            all: clientFigures(s.all),
+            perCategory: Object.fromEntries(Object.entries(s.perCategory).map(([c, t]) => [c, clientFigures(t)])),
+            ...(s.threshold === "default" && offTopic[s.mode] ? { offTopic: offShare(offTopic[s.mode]) } : {}),
+          })),
+          runs,
+          baselines,
+          ceilings: r.ceilings,
+          offTopic,
+        }
+      : {}),
+    problems: r.problems,
+  };
+  fs.mkdirSync(path.dirname(JSON_OUT), { recursive: true });
+  fs.writeFileSync(JSON_OUT, JSON.stringify(out, null, 2) + "\n");
+  console.log(`\nfigures written to ${path.relative(REPO_ROOT, JSON_OUT)}`);
+}
+
+/** The figures of issue #30 as shares: answer-coverage@1, @3, @limit, MRR, right first. */
+function clientFigures(t: Tally) {
+  const share = (n: number) => (t.questions ? round(n / t.questions, 4) : null);
+  return {
+    questions: t.questions,
+    coverageAt1: share(t.covered1),
+    coverageAt3: share(t.covered3),
+    [`coverageAt${LIMIT}`]: share(t.covered),
+    mrr: share(t.rrSum),
+    rightFirst: share(t.rightFirst),
+    rightFirstTurn: share(t.rightFirstTurn),
+    empty: share(t.empty),
+  };
+}
+const offShare = (o: { asked: number; answered: number } | undefined) => (o && o.asked ? round(o.answered / o.asked, 4) : null);
+
+/** The compact table of what clients read: the persona set, the issue's table, LoCoMo at the default threshold. */
+function summary(r: Report): void {
+  const w = 36;
+  const col = (s: string, n = 12) => s.padStart(n);
+  console.log(`\nSummary: what clients read (default threshold, no threshold sent; limit ${LIMIT})`);
+  if (r.personas) {
+    console.log(`persona set (${r.personas.questions} questions)`.padEnd(w) + col("right first") + col("right@3") + col("MRR", 8) + col("empty", 9));
+    for (const run of r.personas.runs)
+      console.log(
+        run.mode.padEnd(w) +
+          col(pct(run.all.first, run.all.questions)) +
+          col(pct(run.all.at3, run.all.questions)) +
+          col(run.all.questions ? (run.all.rrSum / run.all.questions).toFixed(3) : "—", 8) +
+          col(pct(run.all.empty, run.all.questions), 9),
+      );
+    console.log(`issue table: ${r.personas.runs.map((run) => `${run.mode} ${run.issue.first} of ${run.issue.questions} first`).join(", ")}`);
+  }
+  if (RUN_LOCOMO) {
+    const n = r.questions.length;
+    console.log(
+      `LoCoMo (${n} questions)`.padEnd(w) + col("@1", 9) + col("@3", 9) + col(`@${LIMIT}`, 9) + col("MRR", 8) + col("right first") + col("off-topic"),
+    );
+    const rows: [string, RunSummary | undefined][] = [
+      ...MODES.map((m): [string, RunSummary | undefined] => [m, r.runs.find((x) => x.mode === m && x.threshold === "default")]),
+      ["raw turns + date + BM25", r.baselines[1]],
+    ];
+    for (const [label, s] of rows) {
+      if (!s) continue;
+      const off = r.offTopic[s.mode];
+      console.log(
+        label.padEnd(w) +
+          col(pct(s.all.covered1, s.all.questions), 9) +
+          col(pct(s.all.covered3, s.all.questions), 9) +
+          col(pct(s.all.covered, s.all.questions), 9) +
+          col(s.all.questions ? (s.all.rrSum / s.all.questions).toFixed(3) : "—", 8) +
+          col(pct(s.all.rightFirst, s.all.questions)) +
+          col(off ? pct(off.answered, off.asked) : "—"),
+      );
+    }
+  }
+}
+
+/** The LoCoMo tables; returns the verdicts on the targets. */
+function reportLocomo(r: Report): { target: string; value: number; ok: boolean }[] {
   const { convs, questions, runs, baselines, offTopic, formation, memoryStats: ms } = r;
   const run = (mode: Mode, t: string) => runs.find((x) => x.mode === mode && x.threshold === t);
   const share = (t: Tally | undefined, k: keyof Tally) => (t && t.questions ? t[k] / t.questions : NaN);
@@ -710,14 +926,7 @@ function report(r: Report): void {
   const catCount = (c: Category) => questions.filter((q) => q.category === c).length;
 
   console.log(
-    `\nEngram memory recall on LoCoMo — ${new Date().toISOString()}, ${os.cpus().length} cores, node ${process.version}, ${PROVIDER_URL ? `embedder ${PROVIDER_MODEL} at ${PROVIDER_URL}, offline language components` : "offline default (hashing embedder, offline language components)"}`,
-  );
-  console.log(
-    `commit ${r.src.commit?.slice(0, 10) ?? "?"}${r.src.uncommitted?.length ? ` + ${r.src.uncommitted.length} uncommitted paths (${r.src.uncommitted.slice(0, 6).join(", ")}${r.src.uncommitted.length > 6 ? ", …" : ""})` : ""}; ` +
-      `machine speed probe (lower is faster): ${r.probe.before} ms before, ${r.probe.after} ms after; load average ${os.loadavg()[0]!.toFixed(2)}`,
-  );
-  console.log(
-    `${convs.length} conversations, ${sessions.length} sessions, ${convs.reduce((a, c) => a + c.sessions.reduce((b, s) => b + s.turns.length, 0), 0)} turns; ` +
+    `\nLoCoMo: ${convs.length} conversations, ${sessions.length} sessions, ${convs.reduce((a, c) => a + c.sessions.reduce((b, s) => b + s.turns.length, 0), 0)} turns; ` +
       `${questions.length} questions: ${CATEGORIES.map((c) => `category ${c} (${CATEGORY_NAME[c]}) ${catCount(c)}`).join(", ")}; limit ${LIMIT}; ` +
       `covered = ≥ ${COVERAGE_SHARE * 100} % of the answer's content units in the top ${LIMIT} texts`,
   );
@@ -754,15 +963,21 @@ function report(r: Report): void {
     { label: "raw turns + BM25 (in process)", s: baselines[0] },
     { label: "raw turns + date + BM25", s: baselines[1] },
   ];
-  const table = (title: string, k: keyof Tally, target: (label: string, s: RunSummary) => string, withBaselines = true) => {
+  const table = (
+    title: string,
+    k: keyof Tally,
+    target: (label: string, s: RunSummary) => string,
+    withBaselines = true,
+    fmt: (n: number, d: number) => string = pct,
+  ) => {
     console.log(`\n${title}`);
     console.log("".padEnd(w) + CATEGORIES.map((c) => col(`${c} ${CATEGORY_NAME[c]}`)).join("") + col("all") + "  target");
     for (const { label, s } of rows) {
       if (!s || (!withBaselines && s.mode.startsWith("bm25"))) continue;
       console.log(
         label.padEnd(w) +
-          CATEGORIES.map((c) => col(pct(s.perCategory[String(c)]![k], s.perCategory[String(c)]!.questions))).join("") +
-          col(pct(s.all[k], s.all.questions)) +
+          CATEGORIES.map((c) => col(fmt(s.perCategory[String(c)]![k], s.perCategory[String(c)]!.questions))).join("") +
+          col(fmt(s.all[k], s.all.questions)) +
           "  " +
           target(label, s),
       );
@@ -796,6 +1011,16 @@ function report(r: Report): void {
         : "",
     false,
   );
+  const mean = (n: number, d: number) => (d ? (n / d).toFixed(3) : "—");
+  table("answer-coverage@1: the first result's text alone (what a client reading one result gets)", "covered1", () => "");
+  table("answer-coverage@3: the first three results' texts together", "covered3", () => "");
+  table(`MRR: 1/rank of the first result that covers the answer on its own (0 when none of the top ${LIMIT} does)`, "rrSum", () => "", true, mean);
+  table(
+    "right first: the first result covers the answer alone, or is a memory of an evidence session, or a chunk holding an evidence turn",
+    "rightFirst",
+    () => "",
+  );
+  table("right first, memories by matched turn: the first result covers the answer alone, or its matched turn is an evidence turn", "rightFirstTurn", () => "");
   console.log(`\nsearch latency, one request at a time (${questions.length} questions per row)`);
   for (const { label, s } of rows)
     if (s?.latencyMs)
@@ -854,37 +1079,7 @@ function report(r: Report): void {
     for (const mode of MODES)
       for (const e of offTopic[mode]?.examples.slice(0, 3) ?? []) console.log(`  off-topic ${mode}: ${e.from}: ${e.question} → ${e.top.join(" | ")}`);
   }
-  if (r.problems.length) {
-    console.log(`\nproblems (${r.problems.length}):`);
-    for (const p of r.problems.slice(0, 30)) console.log(`  ${p}`);
-  }
-
-  const out = {
-    machine: { ...machineFacts(), loadAverage: os.loadavg(), speedProbeMs: r.probe },
-    source: r.src,
-    command: `pnpm bench:memory ${process.argv.slice(2).join(" ")}`.trim(),
-    settings: {
-      conversations: convs.length,
-      datasetDir: DATASET_DIR,
-      limit: LIMIT,
-      offTopic: OFF_TOPIC,
-      seed: SEED,
-      parallel: PARALLEL,
-      coverageShare: COVERAGE_SHARE,
-    },
-    targets: TARGETS,
-    verdicts: targets,
-    dataset: { sessions: sessions.length, questions: Object.fromEntries(CATEGORIES.map((c) => [c, catCount(c)])) },
-    formation: { wallSeconds: r.formationWallSeconds, conversations: formation, memoryStats: ms, rssAtEndMb: r.rss },
-    runs,
-    baselines,
-    ceilings: r.ceilings,
-    offTopic,
-    problems: r.problems,
-  };
-  fs.mkdirSync(path.dirname(JSON_OUT), { recursive: true });
-  fs.writeFileSync(JSON_OUT, JSON.stringify(out, null, 2) + "\n");
-  console.log(`\nfigures written to ${path.relative(REPO_ROOT, JSON_OUT)}`);
+  return targets;
 }
 
 main().catch((err) => {
