@@ -32,6 +32,20 @@ export const embedderConfigShape = {
   EMBEDDING_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   EMBEDDING_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(5),
   EMBED_BATCH_SIZE: z.coerce.number().int().min(1).max(2048).default(64),
+  /**
+   * `floor,full`: the configured model's cosines above a query's baseline that read as no evidence
+   * and as full evidence (similarity.ts, DenseCalibration). Memories are ranked by evidence with any
+   * semantic model, on this scale or, unset, on DEFAULT_DENSE_CALIBRATION; chunks only with it set.
+   */
+  EMBEDDING_CALIBRATION: z
+    .string()
+    .regex(/^\s*-?\d*\.?\d+\s*,\s*-?\d*\.?\d+\s*$/, "must be two numbers, floor,full, such as 0.05,0.3")
+    .transform((v) => {
+      const [floor, full] = v.split(",").map(Number) as [number, number];
+      return { floor, full };
+    })
+    .refine((c) => c.full > c.floor, "full must be above floor")
+    .optional(),
 };
 
 /** The cross-field rule of the embedder settings, for every schema that spreads `embedderConfigShape`. */
@@ -57,6 +71,7 @@ type EmbedderChoice = Pick<
   | "EMBEDDING_MAX_RETRIES"
   | "EMBEDDING_TIMEOUT_MS"
   | "LOCAL_EMBED_THREADS"
+  | "EMBEDDING_CALIBRATION"
 >;
 
 /** The embedder of memories (`MEMORY_EMBEDDER`, see above): `auto` is `EMBEDDER` when that one is semantic, else the local model. */
@@ -78,6 +93,7 @@ export function createEmbedder(c: EmbedderChoice): Embedder {
       batchSize: c.EMBED_BATCH_SIZE,
       maxRetries: c.EMBEDDING_MAX_RETRIES,
       timeoutMs: c.EMBEDDING_TIMEOUT_MS,
+      ...(c.EMBEDDING_CALIBRATION ? { calibration: c.EMBEDDING_CALIBRATION } : {}),
     });
   }
   return new HashingEmbedder(c.EMBEDDING_DIMENSIONS ?? 384);

@@ -1,3 +1,4 @@
+import type { DenseCalibration } from "./similarity";
 import { ProviderError, type RetryPolicy, displayUrl, parseRetryAfter, postJson, withRetries } from "@engram/provider-http";
 import { type Embedder, normalize } from "./embedder";
 
@@ -25,6 +26,8 @@ export interface OpenAICompatibleEmbedderOptions {
   queryPrefix?: string;
   /** Prepended to every text embedded with kind "document" (e.g. "passage: "). */
   documentPrefix?: string;
+  /** The model's cosine scale, when the operator measured it (EMBEDDING_CALIBRATION; Embedder.calibration). */
+  calibration?: DenseCalibration;
 }
 
 /**
@@ -76,6 +79,7 @@ function nonNegative(name: string, v: number | undefined, fallback: number): num
 export class OpenAICompatibleEmbedder implements Embedder {
   readonly semantic = true;
   readonly id: string;
+  readonly calibration?: DenseCalibration;
   readonly model: string;
   private readonly url: string;
   private readonly apiKey: string | undefined;
@@ -92,6 +96,7 @@ export class OpenAICompatibleEmbedder implements Embedder {
     if (!options.baseUrl) throw new RangeError("OpenAICompatibleEmbedder: baseUrl is required");
     if (!options.model) throw new RangeError("OpenAICompatibleEmbedder: model is required");
     this.model = options.model;
+    if (options.calibration) this.calibration = options.calibration;
     this.url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
     this.apiKey = options.apiKey || undefined;
     this.configuredDimensions = options.dimensions === undefined ? undefined : positiveInt("dimensions", options.dimensions, 0);

@@ -145,6 +145,13 @@ export interface DenseCalibration {
   full: number;
 }
 
+/**
+ * The scale memories are ranked on with a semantic model nobody measured (an operator's
+ * EMBEDDER=openai without EMBEDDING_CALIBRATION): the shipped model's. It applies to the cosine above
+ * the query's baseline in the scope, which varies less between models than raw cosines do.
+ */
+export const DEFAULT_DENSE_CALIBRATION: DenseCalibration = { floor: 0.05, full: 0.3 };
+
 /** A cosine as evidence, on a calibrated model's scale (see DenseCalibration). */
 export function denseEvidence(cosine: number, c: DenseCalibration): number {
   if (!(c.full > c.floor)) return 0;

@@ -1,4 +1,4 @@
-import type { DenseCalibration, Embedder } from "@engram/index";
+import { DEFAULT_DENSE_CALIBRATION, type DenseCalibration, type Embedder } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
 import type { QueryRewriter } from "@engram/nlp";
 
@@ -46,8 +46,13 @@ export class QueryPreparer {
     const text = rewrite ? (await this.rewriter.rewrite(original)).trim() || original : original;
     const { chunks, memories } = this.embedders;
     const chunkSide = this.dense(chunks, text);
-    const memorySide = memories === chunks || memories.id === chunks.id ? chunkSide : this.dense(memories, text);
-    return { text, ...(await chunkSide), memories: await memorySide };
+    const memoryVector = memories === chunks || memories.id === chunks.id ? chunkSide : this.dense(memories, text);
+    const memorySide =
+      (await memoryVector).denseWeight > 0
+        ? // Memories are ranked by evidence with any semantic model: on its measured scale, else the default one.
+          { ...(await memoryVector), calibration: memories.calibration ?? DEFAULT_DENSE_CALIBRATION }
+        : await memoryVector;
+    return { text, ...(await chunkSide), memories: memorySide };
   }
 
   private async dense(embedder: Embedder, text: string): Promise<DenseQuery> {
