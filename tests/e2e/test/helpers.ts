@@ -143,3 +143,21 @@ export const gitHubEnv = (fake: FakeGitHub) => (url: string) => ({
   GITHUB_CLIENT_ID: fake.clientId,
   GITHUB_CLIENT_SECRET: fake.clientSecret,
 });
+
+/** Issue #30's container about one person: six facts, and six plain questions with the word of the memory that answers each. */
+export const MIRELA_MEMORIES = [
+  { content: "Mirela Horvat moved to Ljubljana in March 2024." },
+  { content: "Mirela Horvat is a veterinary surgeon." },
+  { content: "Mirela Horvat keeps three hens in her garden." },
+  { content: "Mirela Horvat sings in a jazz choir." },
+  { content: "Mirela Horvat gave up alcohol in 2021." },
+  { content: "Mirela Horvat's son Luka turned nine in May." },
+];
+export const MIRELA_QUESTIONS: [question: string, word: string][] = [
+  ["where does Mirela live", "Ljubljana"],
+  ["does Mirela have animals", "hens"],
+  ["what music is Mirela into", "jazz"],
+  ["does Mirela drink", "alcohol"],
+  ["how old is Mirela's child", "Luka"],
+  ["what does Mirela do for a living", "veterinary"],
+];

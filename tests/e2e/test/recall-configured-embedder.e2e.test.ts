@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { apiClient, type EngramProcess, REPO_ROOT, startEngram } from "@engram/testing";
-import { type Api, stopQuietly } from "./helpers";
+import { type Api, MIRELA_MEMORIES, MIRELA_QUESTIONS, stopQuietly } from "./helpers";
 
 /**
  * Issue #30, item 3: with an OpenAI-compatible embeddings endpoint configured (EMBEDDER=openai), the
@@ -46,14 +46,7 @@ describe("recall by meaning with a configured embedder (EMBEDDER=openai)", () =>
     api = apiClient(engram.url, KEY);
     const res = await api("POST", "/v4/memories", {
       containerTag: "mirela",
-      memories: [
-        { content: "Mirela Horvat moved to Ljubljana in March 2024." },
-        { content: "Mirela Horvat is a veterinary surgeon." },
-        { content: "Mirela Horvat keeps three hens in her garden." },
-        { content: "Mirela Horvat sings in a jazz choir." },
-        { content: "Mirela Horvat gave up alcohol in 2021." },
-        { content: "Mirela Horvat's son Luka turned nine in May." },
-      ],
+      memories: MIRELA_MEMORIES,
     });
     expect(res.status).toBe(201);
   }, 90_000);
@@ -62,14 +55,7 @@ describe("recall by meaning with a configured embedder (EMBEDDER=openai)", () =>
     server?.child.kill("SIGTERM");
   });
 
-  it.each([
-    ["where does Mirela live", "Ljubljana"],
-    ["does Mirela have animals", "hens"],
-    ["what music is Mirela into", "jazz"],
-    ["does Mirela drink", "alcohol"],
-    ["how old is Mirela's child", "Luka"],
-    ["what does Mirela do for a living", "veterinary"],
-  ])("%p answers first with the memory about %p", async (q, word) => {
+  it.each(MIRELA_QUESTIONS)("%p answers first with the memory about %p", async (q, word) => {
     const res = await api("POST", "/v4/search", { q, containerTag: "mirela" });
     expect(res.status).toBe(200);
     const results = res.body.results as Body[];

@@ -1,5 +1,5 @@
 import { apiClient, type EngramProcess, startEngram } from "@engram/testing";
-import { type Api, stopQuietly, waitDone } from "./helpers";
+import { type Api, MIRELA_MEMORIES, MIRELA_QUESTIONS, stopQuietly, waitDone } from "./helpers";
 
 /**
  * Issue #15's examples, through the REST API at the default settings a new
@@ -57,26 +57,12 @@ describe("recall at the default settings", () => {
     beforeAll(async () => {
       const res = await api("POST", "/v4/memories", {
         containerTag: "mirela",
-        memories: [
-          { content: "Mirela Horvat moved to Ljubljana in March 2024." },
-          { content: "Mirela Horvat is a veterinary surgeon." },
-          { content: "Mirela Horvat keeps three hens in her garden." },
-          { content: "Mirela Horvat sings in a jazz choir." },
-          { content: "Mirela Horvat gave up alcohol in 2021." },
-          { content: "Mirela Horvat's son Luka turned nine in May." },
-        ],
+        memories: MIRELA_MEMORIES,
       });
       expect(res.status).toBe(201);
     });
 
-    it.each([
-      ["where does Mirela live", "Ljubljana"],
-      ["does Mirela have animals", "hens"],
-      ["what music is Mirela into", "jazz"],
-      ["does Mirela drink", "alcohol"],
-      ["how old is Mirela's child", "Luka"],
-      ["what does Mirela do for a living", "veterinary"],
-    ])("%p answers first with the memory about %p", async (q, word) => {
+    it.each(MIRELA_QUESTIONS)("%p answers first with the memory about %p", async (q, word) => {
       const results = await search(api, { q, containerTag: "mirela" });
       expect(results[0]?.memory).toContain(word);
     });
