@@ -7,7 +7,16 @@ import { metrics } from "@engram/observability";
 import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion, userNameOf } from "../domain/memory";
 import type { KeyedMutex } from "./keyed-mutex";
 import type { MemoryWriter } from "./memory-writer";
-import type { BucketSource, DocumentRef, FormationContextSource, FormationEvents, MemoryRepository, SourceDocument, SourceDocumentReader } from "./ports";
+import type {
+  BucketSource,
+  DocumentRef,
+  FormationContextSource,
+  FormationEvents,
+  MemoryRepository,
+  MemoryVector,
+  SourceDocument,
+  SourceDocumentReader,
+} from "./ports";
 
 export interface FormCommand {
   ref: DocumentRef;
@@ -118,12 +127,14 @@ export class FormMemoriesUseCase {
       now: doc.createdAt,
       buckets,
     });
+    // Every fact's vector first, outside the lock (it depends on the text alone).
+    const vectors = await this.deps.writer.prepare(facts.map((f) => f.content));
     await this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async () => {
       // Facts this document already produced (an earlier generation, or an attempt cut short before its marker) are not written again.
       const seen = new Map<string, MemoryRecord>();
       for (const m of await this.deps.repo.findByDocument(ref.tenantId, ref.documentId)) if (m.isLatest) seen.set(contentKey(m.content), m);
       for (const fact of facts) {
-        const outcome = await this.relate(cmd, doc, fact, seen);
+        const outcome = await this.relate(cmd, doc, fact, seen, vectors);
         formed.labels(outcome).inc();
       }
       // The marker commits alone once every fact is written: a crash before it re-runs formation, which finds the facts already there.
@@ -140,7 +151,13 @@ export class FormMemoriesUseCase {
   }
 
   /** Writes one fact; returns what happened (for metrics). */
-  private async relate(cmd: FormCommand, doc: SourceDocument, fact: ExtractedFact, seen: Map<string, MemoryRecord>): Promise<string> {
+  private async relate(
+    cmd: FormCommand,
+    doc: SourceDocument,
+    fact: ExtractedFact,
+    seen: Map<string, MemoryRecord>,
+    vectors: ReadonlyMap<string, MemoryVector>,
+  ): Promise<string> {
     const { ref } = cmd;
     const now = this.deps.clock.now().toISOString();
     const key = contentKey(fact.content);
@@ -171,7 +188,7 @@ export class FormMemoriesUseCase {
     // instant: the document on its own (deduplicated within itself only), no lookups across the container.
     if (cmd.dreaming === "instant") {
       const m = fresh();
-      await this.deps.writer.write([m]);
+      await this.deps.writer.write([m], [], {}, vectors);
       seen.set(key, m);
       return "new";
     }
@@ -207,12 +224,12 @@ export class FormMemoriesUseCase {
         newId("memory"),
         now,
       );
-      await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }] });
+      await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }] }, vectors);
       seen.set(key, next);
       return "updates";
     }
     const m = (decision.kind === "extends" || decision.kind === "derives") && target ? fresh({ [target.id]: decision.kind }) : fresh();
-    await this.deps.writer.write([m]);
+    await this.deps.writer.write([m], [], {}, vectors);
     seen.set(key, m);
     return target ? decision.kind : "new";
   }

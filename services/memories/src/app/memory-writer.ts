@@ -24,9 +24,33 @@ export class MemoryWriter {
     return out;
   }
 
-  /** `fresh`: the records whose content is new (they need vectors); `changed`: updates of stored records. */
-  async write(fresh: MemoryRecord[], changed: MemoryRecord[] = [], extra: Omit<MemoryWrite, "records" | "vectors"> = {}): Promise<boolean> {
-    const vectors = await this.embed(fresh);
+  /**
+   * Vectors of texts about to be written, by text, in one call: memory formation embeds all of a
+   * document's facts before it takes the namespace lock (embedding is the costly part of a write and
+   * depends on nothing but the text), so the lock is held only for the lookups and writes.
+   */
+  async prepare(contents: readonly string[]): Promise<Map<string, MemoryVector>> {
+    const distinct = [...new Set(contents)];
+    const out = new Map<string, MemoryVector>();
+    if (distinct.length === 0) return out;
+    const vectors = await this.embedder.embed(distinct, "document");
+    distinct.forEach((c, i) => out.set(c, { vector: vectors[i]!, model: this.embedder.id }));
+    return out;
+  }
+
+  /**
+   * `fresh`: the records whose content is new (they need vectors); `changed`: updates of stored records;
+   * `prepared`: vectors already made for some contents (`prepare`), used instead of embedding again.
+   */
+  async write(
+    fresh: MemoryRecord[],
+    changed: MemoryRecord[] = [],
+    extra: Omit<MemoryWrite, "records" | "vectors"> = {},
+    prepared?: ReadonlyMap<string, MemoryVector>,
+  ): Promise<boolean> {
+    const missing = prepared ? fresh.filter((r) => !prepared.has(r.content)) : fresh;
+    const vectors = await this.embed(missing);
+    if (prepared) for (const r of fresh) if (prepared.has(r.content)) vectors.set(r.id, prepared.get(r.content)!);
     return this.repo.write({ records: [...changed, ...fresh], vectors, ...extra });
   }
 }
