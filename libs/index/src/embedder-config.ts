@@ -23,8 +23,8 @@ import { OpenAICompatibleEmbedder } from "./openai-embedder";
 export const embedderConfigShape = {
   EMBEDDER: z.enum(["hashing", "local", "openai"], { message: "must be hashing, local or openai" }).default("hashing"),
   MEMORY_EMBEDDER: z.enum(["auto", "local", "hashing"], { message: "must be auto, local or hashing" }).default("auto"),
-  /** Worker threads of each of the local model's pools (documents, queries). */
-  LOCAL_EMBED_THREADS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Worker threads of the local model's document pool (memories being written); its query pool has one. */
+  LOCAL_EMBED_THREADS: z.coerce.number().int().min(1).max(64).default(2),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(16).max(8192).optional(),
   EMBEDDING_BASE_URL: z.string().url("must be a URL such as http://localhost:11434/v1").optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
