@@ -160,13 +160,14 @@ export function denseEvidence(cosine: number, c: DenseCalibration): number {
 
 /**
  * A record's meaning evidence for a query: its cosine above the query's baseline in the scope (the
- * mean cosine over the scope's records, shrunk by n / (n + 1) so a lone record is not its own
- * baseline), on the model's calibrated scale. In a container about one person every record is
+ * median cosine over the scope's records, shrunk by n / (n + 1) so a lone record is not its own
+ * baseline; the median, not the mean, so a few unrelated records in a small container do not pull
+ * it below what the records naming the query's subject share), on the model's calibrated scale. In a container about one person every record is
  * "about" a question naming that person, and shares the cosine that the name brings; what tells
  * the records apart is how far one rises above the rest.
  */
-export function meaningEvidence(cosine: number, scopeMean: number, n: number, c: DenseCalibration): number {
-  const baseline = n > 0 ? Math.max(0, scopeMean) * (n / (n + 1)) : 0;
+export function meaningEvidence(cosine: number, scopeBaseline: number, n: number, c: DenseCalibration): number {
+  const baseline = n > 0 ? Math.max(0, scopeBaseline) * (n / (n + 1)) : 0;
   return denseEvidence(cosine - baseline, c);
 }
 

@@ -75,7 +75,7 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
       if (memoryEmbedder.calibration || chunkEmbedder.calibration) await warmLexicon();
       // The local model's query thread starts now (~0.3 s to load the model), not on the first search.
       if (memoryEmbedder.calibration) await memoryEmbedder.embed(["warm-up"], "query");
-      deps.logger.info({ ms: Math.round(performance.now() - started) }, "chunk index, memory store and lexicon loaded");
+      deps.logger.info({ ms: Math.round(performance.now() - started) }, "chunk index and memory store loaded");
     },
     async stop() {
       lookup.close();

@@ -185,6 +185,13 @@ export const RELATED_WEIGHT = 0.5;
  */
 export const WORDS_ALONE = 0.9;
 
+/** The median of a list (reorders it). */
+function median(xs: number[]): number {
+  xs.sort((a, b) => a - b);
+  const m = xs.length >> 1;
+  return xs.length % 2 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2;
+}
+
 function norm(v: Float32Array): number {
   let s = 0;
   for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
@@ -332,12 +339,12 @@ export class SearchEngine implements HybridSearchEngine {
     );
 
     let denseWeight = 0;
-    /** The query's mean cosine over the scope's vectors (its baseline there). */
+    /** The query's median cosine over the scope's vectors (its baseline there; ranking by evidence only). */
     let denseMean = 0;
     // How far the dense ranking's top corroborates the keyword ranking's: it weighs the dense side in fusion and the cosine in similarity.
     let agree = 0;
     if (useDense) {
-      const { hits: dense, mean } = this.denseTopK(parts, q.vector!, q.model!, want, q.accept);
+      const { hits: dense, mean } = this.denseTopK(parts, q.vector!, q.model!, want, q.accept, q.calibration !== undefined);
       denseMean = mean;
       agree = this.agreement(keyword, dense);
       denseWeight = q.denseWeight * agree;
@@ -565,12 +572,12 @@ export class SearchEngine implements HybridSearchEngine {
   }
 
   /** Exact cosine (vectors are unit length) over the same-model vectors of the partitions. */
-  private denseTopK(parts: readonly Partition[], vector: Float32Array, model: string, k: number, accept?: (rid: number) => boolean) {
+  private denseTopK(parts: readonly Partition[], vector: Float32Array, model: string, k: number, accept?: (rid: number) => boolean, collect = false) {
     const heap = new TopK(k);
     const qn = norm(vector);
     if (qn === 0) return { hits: [], mean: 0 };
-    let sum = 0;
-    let count = 0;
+    // Every cosine of the scope, for its median (the query's baseline there; ranking by evidence only).
+    const all: number[] | undefined = collect ? [] : undefined;
     const qv = new Float32Array(vector.length);
     for (let i = 0; i < vector.length; i++) qv[i] = vector[i]! / qn;
     for (let pi = 0; pi < parts.length; pi++) {
@@ -583,13 +590,12 @@ export class SearchEngine implements HybridSearchEngine {
         const slot = rowSlot[row]!;
         if (!alive[slot]) continue;
         const s = dotAt(qv, data, row * dims, dims);
-        sum += s;
-        count++;
+        all?.push(s);
         if (s <= heap.threshold) continue;
         if (accept && !accept(part.rids[slot]!)) continue;
         heap.push(s, pi, slot);
       }
     }
-    return { hits: heap.sorted(), mean: count > 0 ? sum / count : 0 };
+    return { hits: heap.sorted(), mean: all && all.length ? median(all) : 0 };
   }
 }
