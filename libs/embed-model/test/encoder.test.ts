@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { runTsxCheck } from "@engram/testing";
 import { modelFiles, SentenceEncoder } from "../src";
-
-const root = path.resolve(__dirname, "../../..");
 
 describe("the shipped sentence-embedding model", () => {
   const files = modelFiles();
@@ -44,12 +42,7 @@ describe("the model run (node --import tsx): the encoder, and LocalModelEmbedder
     batchIndependent: boolean;
   };
   beforeAll(async () => {
-    const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ["--import", "tsx", path.join(__dirname, "threaded-check.ts")], { cwd: root, timeout: 120_000 }, (err, out, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out),
-      ),
-    );
-    r = JSON.parse(stdout.trim().split("\n").pop()!);
+    r = await runTsxCheck(path.join(__dirname, "threaded-check.ts"));
   }, 120_000);
 
   it("gives unit vectors that carry meaning: a question is closer to the fact that answers it than to the person's other facts", () => {

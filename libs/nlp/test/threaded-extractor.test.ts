@@ -1,19 +1,12 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
+import { runTsxCheck } from "@engram/testing";
 
 /* jest compiles TypeScript itself (swc) and worker threads cannot load .ts here: the check runs under `node --import tsx`. */
-const root = path.resolve(__dirname, "../../..");
-
 describe("ThreadedFactExtractor (worker threads under node --import tsx)", () => {
   let result: { same: boolean; facts: number; id: string; bigFacts: number; limit?: { name: string; reason: string } };
 
   beforeAll(async () => {
-    const stdout = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ["--import", "tsx", path.join(__dirname, "threaded-check.ts")], { cwd: root, timeout: 120_000 }, (err, out, stderr) =>
-        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(out),
-      ),
-    );
-    result = JSON.parse(stdout.trim().split("\n").pop()!);
+    result = await runTsxCheck(path.join(__dirname, "threaded-check.ts"));
   }, 120_000);
 
   it("extracts on a worker thread exactly what the extractor extracts on the calling thread", () => {

@@ -13,3 +13,4 @@ export * from "./fake-gmail";
 export * from "./fake-s3";
 export * from "./fake-graph";
 export * from "./fake-notion";
+export * from "./tsx-check";

@@ -340,12 +340,12 @@ export class SearchEngine implements HybridSearchEngine {
 
     let denseWeight = 0;
     /** The query's median cosine over the scope's vectors (its baseline there; ranking by evidence only). */
-    let denseMean = 0;
+    let denseBaseline = 0;
     // How far the dense ranking's top corroborates the keyword ranking's: it weighs the dense side in fusion and the cosine in similarity.
     let agree = 0;
     if (useDense) {
-      const { hits: dense, mean } = this.denseTopK(parts, q.vector!, q.model!, want, q.accept, q.calibration !== undefined);
-      denseMean = mean;
+      const { hits: dense, baseline } = this.denseTopK(parts, q.vector!, q.model!, want, q.accept, q.calibration !== undefined);
+      denseBaseline = baseline;
       agree = this.agreement(keyword, dense);
       denseWeight = q.denseWeight * agree;
       const denseRanks = tiedRanks(dense);
@@ -366,7 +366,7 @@ export class SearchEngine implements HybridSearchEngine {
     // The query's words weighed for this scope: a word every record holds tells none apart (similarity.ts, specificity).
     const simTerms = this.scopedSimilarityTerms(parts, stats.n, q.text);
     const coverage: (Coverage | undefined)[] = [];
-    if (useDense && q.calibration) return this.byEvidence(parts, stats.n, cands, simTerms, coverage, q, limit, denseMean);
+    if (useDense && q.calibration) return this.byEvidence(parts, stats.n, cands, simTerms, coverage, q, limit, denseBaseline);
     for (const c of cands) c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? denseWeight / (k + c.denseRank) : 0);
     // Equal fused scores (a keyword tie, or dense-only records when the calibrated weight is 0) follow the dense ranking.
     const denseOrder = (c: Candidate) => c.denseRank || Number.MAX_SAFE_INTEGER;
@@ -429,7 +429,7 @@ export class SearchEngine implements HybridSearchEngine {
     coverage: (Coverage | undefined)[],
     q: EngineQuery,
     limit: number,
-    denseMean: number,
+    denseBaseline: number,
   ): EngineHit[] {
     const k = this.ranking.rrfK;
     // Names the scope never mentions: absent words the query capitalises or the lexicon does not know.
@@ -447,7 +447,7 @@ export class SearchEngine implements HybridSearchEngine {
         }
       }
       const covered = (coverage[c.part] ??= new Coverage(part, simTerms)).withRelated(c.slot, RELATED_WEIGHT);
-      const meaning = namesAbsent ? 0 : meaningEvidence(cosine, denseMean, n, q.calibration!);
+      const meaning = namesAbsent ? 0 : meaningEvidence(cosine, denseBaseline, n, q.calibration!);
       const evidence = combinedEvidence(covered * WORDS_ALONE, meaning);
       c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? 1 / (k + c.denseRank) : 0);
       return { c, evidence, cosine };
@@ -575,7 +575,7 @@ export class SearchEngine implements HybridSearchEngine {
   private denseTopK(parts: readonly Partition[], vector: Float32Array, model: string, k: number, accept?: (rid: number) => boolean, collect = false) {
     const heap = new TopK(k);
     const qn = norm(vector);
-    if (qn === 0) return { hits: [], mean: 0 };
+    if (qn === 0) return { hits: [], baseline: 0 };
     // Every cosine of the scope, for its median (the query's baseline there; ranking by evidence only).
     const all: number[] | undefined = collect ? [] : undefined;
     const qv = new Float32Array(vector.length);
@@ -596,6 +596,6 @@ export class SearchEngine implements HybridSearchEngine {
         heap.push(s, pi, slot);
       }
     }
-    return { hits: heap.sorted(), mean: all && all.length ? median(all) : 0 };
+    return { hits: heap.sorted(), baseline: all && all.length ? median(all) : 0 };
   }
 }

@@ -45,14 +45,12 @@ export class QueryPreparer {
     if (!original) throw new InvalidArgumentError("q must not be empty");
     const text = rewrite ? (await this.rewriter.rewrite(original)).trim() || original : original;
     const { chunks, memories } = this.embedders;
-    const chunkSide = this.dense(chunks, text);
-    const memoryVector = memories === chunks || memories.id === chunks.id ? chunkSide : this.dense(memories, text);
-    const memorySide =
-      (await memoryVector).denseWeight > 0
-        ? // Memories are ranked by evidence with any semantic model: on its measured scale, else the default one.
-          { ...(await memoryVector), calibration: memories.calibration ?? DEFAULT_DENSE_CALIBRATION }
-        : await memoryVector;
-    return { text, ...(await chunkSide), memories: memorySide };
+    const same = memories === chunks || memories.id === chunks.id;
+    const [chunkSide, memoryVector] = await Promise.all([this.dense(chunks, text), same ? undefined : this.dense(memories, text)]);
+    const memory = memoryVector ?? chunkSide;
+    // Memories are ranked by evidence with any semantic model: on its measured scale, else the default one.
+    const memorySide = memory.denseWeight > 0 ? { ...memory, calibration: memories.calibration ?? DEFAULT_DENSE_CALIBRATION } : memory;
+    return { text, ...chunkSide, memories: memorySide };
   }
 
   private async dense(embedder: Embedder, text: string): Promise<DenseQuery> {
