@@ -4,9 +4,14 @@
 // testcontainers and hands their addresses to the test workers through the
 // environment (workers are forked after globalSetup and inherit it):
 //   ENGRAM_TEST_MONGO_URL, ENGRAM_TEST_QDRANT_URL, ENGRAM_TEST_KAFKA_BROKERS.
-// Without a container runtime (or with ENGRAM_TEST_CONTAINERS=off) nothing is
-// started and ENGRAM_TEST_CONTAINERS_SKIP carries the reason, which the
-// suites print when they skip (libs/testing/src/containers.ts).
+// Without a container runtime (or with ENGRAM_TEST_CONTAINERS=off), MongoDB and
+// Qdrant are not started and ENGRAM_TEST_CONTAINERS_SKIP carries the reason,
+// which their suites print when they skip (libs/testing/src/containers.ts).
+// Kafka then runs from its own artifacts on the machine's JDK
+// (scripts/kafka-broker.cjs). A JDK broker that fails to start fails the run:
+// the Kafka suites run on every machine that has a JDK and Maven. Only without
+// them (or with ENGRAM_TEST_KAFKA=off) do they skip, with
+// ENGRAM_TEST_KAFKA_SKIP as the printed reason.
 "use strict";
 
 const IMAGES = {
@@ -25,6 +30,7 @@ async function setup() {
   }
   if (mode === "off") {
     skip("ENGRAM_TEST_CONTAINERS=off");
+    await jdkKafka();
     return;
   }
   const tc = require("../libs/testing/node_modules/testcontainers");
@@ -32,6 +38,7 @@ async function setup() {
     await tc.getContainerRuntimeClient();
   } catch (err) {
     skip(`no container runtime found (${firstLine(err)})`);
+    await jdkKafka();
     return;
   }
   const { MongoDBContainer } = require("../libs/testing/node_modules/@testcontainers/mongodb");
@@ -51,7 +58,24 @@ async function setup() {
 
 function skip(reason) {
   process.env.ENGRAM_TEST_CONTAINERS_SKIP = reason;
-  process.stdout.write(`\ncontract suites: production adapters (MongoDB, Qdrant, Kafka) skipped: ${reason}\n`);
+  process.stdout.write(`\ncontract suites: MongoDB and Qdrant adapters skipped: ${reason}\n`);
+}
+
+/** Kafka from Maven Central on the machine's JDK, unless given from outside or turned off. */
+async function jdkKafka() {
+  if (process.env.ENGRAM_TEST_KAFKA_BROKERS) return;
+  const { startKafkaBroker, missingTools } = require("./kafka-broker.cjs");
+  const off = (process.env.ENGRAM_TEST_KAFKA || "auto").toLowerCase() === "off";
+  const missing = off ? "ENGRAM_TEST_KAFKA=off" : missingTools();
+  if (missing) {
+    process.env.ENGRAM_TEST_KAFKA_SKIP = missing;
+    process.stdout.write(`contract suites: Kafka skipped: ${missing}\n`);
+    return;
+  }
+  const broker = await startKafkaBroker({ log: (line) => process.stdout.write(`contract suites: ${line}\n`) });
+  started.push(broker);
+  process.env.ENGRAM_TEST_KAFKA_BROKERS = broker.brokers.join(",");
+  process.env.ENGRAM_TEST_KAFKA_STARTED_MS = String(broker.startMs);
 }
 
 function firstLine(err) {

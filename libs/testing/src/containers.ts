@@ -9,8 +9,10 @@ export interface ProductionEngines {
   mongoUrl?: string;
   qdrantUrl?: string;
   kafkaBrokers?: string[];
-  /** Why the production engines are not available (undefined when they are). */
+  /** Why MongoDB and Qdrant are not available (undefined when they are). */
   skipReason?: string;
+  /** Why Kafka is not available (undefined when it is, or when no reason was given). */
+  kafkaSkipReason?: string;
 }
 
 export function productionEngines(env: NodeJS.ProcessEnv = process.env): ProductionEngines {
@@ -22,6 +24,7 @@ export function productionEngines(env: NodeJS.ProcessEnv = process.env): Product
     qdrantUrl: env.ENGRAM_TEST_QDRANT_URL || undefined,
     kafkaBrokers: kafka?.length ? kafka : undefined,
     skipReason: env.ENGRAM_TEST_CONTAINERS_SKIP || undefined,
+    kafkaSkipReason: env.ENGRAM_TEST_KAFKA_SKIP || undefined,
   };
 }
 
@@ -38,7 +41,8 @@ export function describeWithEngines(engines: Engine[], name: string, fn: (e: Req
     describe(name, () => fn({ mongoUrl: e.mongoUrl ?? "", qdrantUrl: e.qdrantUrl ?? "", kafkaBrokers: e.kafkaBrokers ?? [] }));
     return;
   }
-  const reason = e.skipReason ?? `no ${missing.join(", ")} configured (ENGRAM_TEST_${missing[0]!.toUpperCase()}_…)`;
+  const given = missing.map((k) => (k === "kafka" ? e.kafkaSkipReason : e.skipReason)).find(Boolean);
+  const reason = given ?? `no ${missing.join(", ")} configured (ENGRAM_TEST_${missing[0]!.toUpperCase()}_…)`;
   // eslint-disable-next-line no-console
   console.log(`skipped: ${name}: ${reason}`);
   describe.skip(`${name} (skipped: ${reason})`, () => fn({ mongoUrl: "", qdrantUrl: "", kafkaBrokers: [] }));
