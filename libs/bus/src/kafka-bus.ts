@@ -2,6 +2,7 @@ import type { ConnectionOptions } from "node:tls";
 import {
   type Admin,
   type Batch,
+  ConfigResourceTypes,
   type Consumer,
   type EachBatchPayload,
   type IHeaders,
@@ -27,6 +28,7 @@ import {
   traceDelivery,
 } from "./delivery";
 import {
+  type BusHealth,
   deadLetterTopic,
   type DeliveredMessage,
   type EventBus,
@@ -52,6 +54,16 @@ export interface KafkaBusOptions {
   topicPartitions?: number;
   /** Replication factor of the topics this bus creates. Default 1. */
   replicationFactor?: number;
+  /**
+   * min.insync.replicas of the topics this bus creates: with acks=all a write
+   * is acknowledged only once this many replicas hold it. Default: one less
+   * than the replication factor, at least 1 and at most 2 (3 replicas → 2).
+   */
+  minInsyncReplicas?: number;
+  /** retention.ms of the event topics this bus creates. Default 7 days. */
+  retentionMs?: number;
+  /** retention.ms of the `.dlq` topics this bus creates: long enough to notice and replay. Default 30 days. */
+  deadLetterRetentionMs?: number;
   /** Topics (and their `.dlq` topics) to create in connect(); others are created on first publish or subscribe. */
   topics?: string[];
   /** Handler attempts before a message is dead-lettered. Default 5. */
@@ -68,7 +80,11 @@ export interface KafkaBusOptions {
   sessionTimeoutMs?: number;
   /** Consumer heartbeat period, also while a handler runs or a retry waits. Default 3 000. */
   heartbeatIntervalMs?: number;
-  /** How long the group waits for members to re-join on a rebalance. Default 60 000. */
+  /**
+   * How long the group waits for members to re-join on a rebalance. Default
+   * 60 000; a subscription whose handlers may run longer (its maxHandlerMs)
+   * gets that plus a margin (derivedRebalanceTimeout).
+   */
   rebalanceTimeoutMs?: number;
   /** Longest a fetch waits for new messages; also bounds how long close() waits for an idle fetch. Default 1 000. */
   maxWaitTimeMs?: number;
@@ -81,6 +97,9 @@ export interface KafkaBusOptions {
 interface Settings {
   topicPartitions: number;
   replicationFactor: number;
+  minInsyncReplicas: number;
+  retentionMs: number;
+  deadLetterRetentionMs: number;
   maxAttempts: number;
   backoffMs: number;
   maxBackoffMs: number;
@@ -93,9 +112,13 @@ interface Settings {
 
 function resolveSettings(o: KafkaBusOptions): Settings {
   const topicPartitions = o.topicPartitions ?? 12;
+  const replicationFactor = o.replicationFactor ?? 1;
   const s: Settings = {
     topicPartitions,
-    replicationFactor: o.replicationFactor ?? 1,
+    replicationFactor,
+    minInsyncReplicas: o.minInsyncReplicas ?? Math.max(1, Math.min(2, replicationFactor - 1)),
+    retentionMs: o.retentionMs ?? 7 * DAY_MS,
+    deadLetterRetentionMs: o.deadLetterRetentionMs ?? 30 * DAY_MS,
     maxAttempts: o.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     backoffMs: o.backoffMs ?? DEFAULT_BACKOFF_MS,
     maxBackoffMs: o.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS,
@@ -111,8 +134,86 @@ function resolveSettings(o: KafkaBusOptions): Settings {
     if (!Number.isInteger(value) || value < (name === "backoffMs" ? 0 : 1)) problems.push(`${name}: must be a positive integer (got ${value})`);
   }
   if (s.heartbeatIntervalMs >= s.sessionTimeoutMs) problems.push("heartbeatIntervalMs: must be lower than sessionTimeoutMs");
+  if (s.minInsyncReplicas > s.replicationFactor) problems.push(`minInsyncReplicas: must not exceed the replication factor (${s.replicationFactor})`);
   if (problems.length) throw new Error(`invalid Kafka bus options:\n  - ${problems.join("\n  - ")}`);
   return s;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const isDeadLetterTopic = (topic: string) => topic.endsWith(".dlq");
+
+/**
+ * The rebalance timeout a subscription's consumer asks for. kafkajs re-joins
+ * a rebalancing group only after the current batch's handler returned, and
+ * the coordinator evicts a member that has not re-joined within this time, so
+ * it must exceed the longest handler call (plus two heartbeats to notice the
+ * rebalance and ten seconds to re-join). Never below the configured value.
+ */
+export function derivedRebalanceTimeout(configuredMs: number, heartbeatIntervalMs: number, maxHandlerMs?: number): number {
+  if (!maxHandlerMs || maxHandlerMs <= 0) return configuredMs;
+  return Math.max(configuredMs, Math.ceil(maxHandlerMs + 2 * heartbeatIntervalMs + 10_000));
+}
+
+/** The settings a topic is created with (event topics and their `.dlq` topics differ only in retention). */
+export function topicConfigEntries(
+  s: Pick<Settings, "minInsyncReplicas" | "retentionMs" | "deadLetterRetentionMs">,
+  topic: string,
+): { name: string; value: string }[] {
+  return [
+    { name: "min.insync.replicas", value: String(s.minInsyncReplicas) },
+    { name: "retention.ms", value: String(isDeadLetterTopic(topic) ? s.deadLetterRetentionMs : s.retentionMs) },
+    { name: "cleanup.policy", value: "delete" },
+  ];
+}
+
+/**
+ * Whether this member still owns the partitions it is handling. Lost when a
+ * heartbeat or commit says the member is unknown or of an old generation, or
+ * when a rebalance has been pending for nearly the rebalance timeout (the
+ * coordinator is about to hand the partitions to another member). Each group
+ * generation gets a fresh signal.
+ */
+export class PartitionOwnership {
+  private ctl = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly rebalanceTimeoutMs: number,
+    private readonly heartbeatIntervalMs: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+
+  /** A heartbeat reported a rebalance: the member must re-join before the timeout (less two heartbeats of slack). */
+  rebalancing(): void {
+    if (this.timer || this.ctl.signal.aborted) return;
+    const ms = Math.max(0, this.rebalanceTimeoutMs - 2 * this.heartbeatIntervalMs);
+    this.timer = setTimeout(() => this.lost("a rebalance outlasted the rebalance timeout while a handler ran"), ms);
+    this.timer.unref();
+  }
+
+  lost(reason: string): void {
+    this.clearTimer();
+    if (!this.ctl.signal.aborted) this.ctl.abort(new Error(`partition ownership lost: ${reason}`));
+  }
+
+  /** The member (re-)joined: a new generation, a new signal. */
+  rejoined(): void {
+    this.clearTimer();
+    if (this.ctl.signal.aborted) this.ctl = new AbortController();
+  }
+
+  close(): void {
+    this.clearTimer();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
 }
 
 // -- conversions between the port's messages and kafkajs's (pure; unit-tested) --
@@ -204,6 +305,12 @@ function isGroupChange(err: unknown): boolean {
   return type === "REBALANCE_IN_PROGRESS" || type === "NOT_COORDINATOR_FOR_GROUP" || type === "ILLEGAL_GENERATION" || type === "UNKNOWN_MEMBER_ID";
 }
 
+/** Errors that say the group has already moved on without this member: its partitions may be another's now. */
+function isAssignmentLost(err: unknown): boolean {
+  const type = (err as { type?: unknown } | null)?.type;
+  return type === "ILLEGAL_GENERATION" || type === "UNKNOWN_MEMBER_ID";
+}
+
 // -- consuming one fetched batch (one partition) --
 
 /** What consumeBatch uses of kafkajs's eachBatch payload. */
@@ -235,6 +342,8 @@ export interface BatchContext {
   groupChange: { error?: unknown };
   /** Durable attempt counts (the committed offset's metadata); without it, attempts start at 1 on every delivery. */
   attempts?: KafkaAttemptLedger;
+  /** Whether this member still owns its partitions (the delivered messages' signal). */
+  ownership?: PartitionOwnership;
 }
 
 /**
@@ -294,6 +403,8 @@ export async function consumeBatch(payload: BatchPayload, ctx: BatchContext): Pr
   const noteGroupChange = (err: unknown) => {
     if (!isGroupChange(err)) return false;
     ctx.groupChange.error ??= err;
+    if (isAssignmentLost(err)) ctx.ownership?.lost((err as Error).message);
+    else ctx.ownership?.rebalancing();
     return true;
   };
   /** Heartbeat that records a rebalance instead of throwing it; other failures are kafkajs's to retry. */
@@ -307,7 +418,7 @@ export async function consumeBatch(payload: BatchPayload, ctx: BatchContext): Pr
 
   for (const record of payload.batch.messages) {
     if (halted()) break;
-    const message = fromKafkaMessage(topic, partition, record);
+    const message: DeliveredMessage = { ...fromKafkaMessage(topic, partition, record), ...(ctx.ownership ? { signal: ctx.ownership.signal } : {}) };
     const outcome = await deliver(message, ctx, halted, beat);
     if (outcome === "abandoned") break;
     const next = (BigInt(record.offset) + 1n).toString();
@@ -382,8 +493,6 @@ interface Clients {
   admin: Admin;
   producer: Producer;
 }
-
-const isDeadLetterTopic = (topic: string) => topic.endsWith(".dlq");
 
 /**
  * The event bus on Kafka (distributed mode). Same delivery contract as the
@@ -487,6 +596,12 @@ export class KafkaEventBus implements EventBus {
     return this.closing;
   }
 
+  /** Every subscription still consuming? A consumer that crashed for good (kafkajs does not restart it) is a problem. */
+  health(): BusHealth {
+    const problems = [...this.subs.values()].map((s) => s.problem()).filter((p): p is string => p !== undefined);
+    return { ok: problems.length === 0, problems };
+  }
+
   /** Consumer lag of a group over topics: messages not yet committed (the hook behind dashboards and tests). */
   async lag(group: string, topics: string[]): Promise<number> {
     if (this.closed) throw new Error("event bus is closed");
@@ -557,11 +672,47 @@ export class KafkaEventBus implements EventBus {
     const { admin } = await this.clients();
     const existing = new Set(await admin.listTopics());
     const create = topics.filter((t) => !existing.has(t));
+    const found = topics.filter((t) => existing.has(t));
+    if (found.length > 0) await this.checkTopicSettings(admin, found);
     if (create.length === 0) return;
-    const { topicPartitions: numPartitions, replicationFactor } = this.settings;
+    const { topicPartitions: numPartitions, replicationFactor, minInsyncReplicas } = this.settings;
     // Another process may create some of them at the same moment; kafkajs then returns false instead of failing.
-    await admin.createTopics({ waitForLeaders: true, topics: create.map((topic) => ({ topic, numPartitions, replicationFactor })) });
-    this.log.info({ topics: create, partitions: numPartitions, replicationFactor }, "created Kafka topics");
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: create.map((topic) => ({ topic, numPartitions, replicationFactor, configEntries: topicConfigEntries(this.settings, topic) })),
+    });
+    this.log.info({ topics: create, partitions: numPartitions, replicationFactor, minInsyncReplicas }, "created Kafka topics");
+  }
+
+  /**
+   * Topics that already exist keep their settings (an operator may manage
+   * them); a durability setting weaker than this bus's is logged as a warning
+   * once per topic, naming the setting to change.
+   */
+  private async checkTopicSettings(admin: Admin, topics: string[]): Promise<void> {
+    try {
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ["min.insync.replicas", "retention.ms"] })),
+      });
+      for (const r of resources) {
+        const value = (name: string) => r.configEntries.find((e) => e.configName === name)?.configValue;
+        const isr = Number(value("min.insync.replicas"));
+        const retention = Number(value("retention.ms"));
+        const wanted = isDeadLetterTopic(r.resourceName) ? this.settings.deadLetterRetentionMs : this.settings.retentionMs;
+        const weaker: string[] = [];
+        if (Number.isFinite(isr) && isr < this.settings.minInsyncReplicas)
+          weaker.push(`min.insync.replicas=${isr} (this bus creates ${this.settings.minInsyncReplicas})`);
+        if (Number.isFinite(retention) && retention >= 0 && retention < wanted) weaker.push(`retention.ms=${retention} (this bus creates ${wanted})`);
+        if (weaker.length > 0)
+          this.log.warn(
+            { topic: r.resourceName, settings: weaker },
+            "an existing Kafka topic has weaker settings than Engram creates; change them with kafka-configs",
+          );
+      }
+    } catch (err) {
+      this.log.warn({ err, topics }, "could not read the settings of existing Kafka topics");
+    }
   }
 }
 
@@ -573,6 +724,8 @@ class KafkaSubscription {
   private stopping = false;
   private readonly wakers = new Set<() => void>();
   private readonly groupChange: { error?: unknown } = {};
+  private readonly ownership: PartitionOwnership;
+  private failure: string | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -581,7 +734,17 @@ class KafkaSubscription {
     private readonly log: Logger,
     private readonly deadLetter: (m: OutgoingMessage) => Promise<void>,
     private readonly fetchCommitted: (group: string, topic: string) => Promise<{ partition: number; offset: string; metadata: string | null }[]>,
-  ) {}
+  ) {
+    this.rebalanceTimeoutMs = derivedRebalanceTimeout(settings.rebalanceTimeoutMs, settings.heartbeatIntervalMs, opts.maxHandlerMs);
+    this.ownership = new PartitionOwnership(this.rebalanceTimeoutMs, settings.heartbeatIntervalMs);
+  }
+
+  readonly rebalanceTimeoutMs: number;
+
+  /** Why this consumer no longer consumes, or undefined while it does (or is restarting). */
+  problem(): string | undefined {
+    return this.failure;
+  }
 
   /** Resolves once the consumer has joined its group and fetches. */
   start(): Promise<void> {
@@ -598,6 +761,7 @@ class KafkaSubscription {
       // A consumer still joining would not see the stop; let it finish starting first.
       await this.started?.catch(() => undefined);
       await this.consumer?.disconnect();
+      this.ownership.close();
     })();
     return this.stopped;
   }
@@ -609,7 +773,7 @@ class KafkaSubscription {
       groupId: group,
       sessionTimeout: s.sessionTimeoutMs,
       heartbeatInterval: s.heartbeatIntervalMs,
-      rebalanceTimeout: s.rebalanceTimeoutMs,
+      rebalanceTimeout: this.rebalanceTimeoutMs,
       maxWaitTimeInMs: s.maxWaitTimeMs,
       allowAutoTopicCreation: false,
     });
@@ -618,8 +782,26 @@ class KafkaSubscription {
     const attempts = new KafkaAttemptLedger(group, { fetchCommitted: this.fetchCommitted, commit: (entries) => consumer.commitOffsets(entries) });
     consumer.on(consumer.events.GROUP_JOIN, () => {
       this.groupChange.error = undefined;
+      this.failure = undefined;
+      this.ownership.rejoined();
       attempts.forget();
     });
+    // kafkajs restarts a consumer after a retriable crash; after any other it stays stopped: readiness must say so.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      this.ownership.lost("the consumer crashed");
+      if (payload.restart || this.stopping) return;
+      this.failure = `consumer of group ${group} crashed and stopped: ${payload.error?.message ?? String(payload.error)}`;
+      this.log.error({ err: payload.error, group }, "Kafka consumer crashed and will not restart; this process is no longer ready");
+    });
+    consumer.on(consumer.events.STOP, () => {
+      if (!this.stopping) this.failure ??= `consumer of group ${group} stopped unexpectedly`;
+    });
+    if (this.rebalanceTimeoutMs !== s.rebalanceTimeoutMs) {
+      this.log.info(
+        { group, rebalanceTimeoutMs: this.rebalanceTimeoutMs, maxHandlerMs: this.opts.maxHandlerMs },
+        "rebalance timeout raised to outlast the longest handler",
+      );
+    }
     const ctx: BatchContext = {
       group,
       handler,
@@ -633,6 +815,7 @@ class KafkaSubscription {
       wait: (ms) => this.wait(ms),
       groupChange: this.groupChange,
       attempts,
+      ownership: this.ownership,
     };
     await consumer.connect();
     await consumer.subscribe({ topics, fromBeginning: true });

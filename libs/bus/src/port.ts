@@ -25,6 +25,15 @@ export interface DeliveredMessage extends OutgoingMessage {
   offset: number;
   /** 1 for the first delivery, 2+ for retries of the same message. */
   attempt: number;
+  /**
+   * Aborted once this consumer has lost the message's partition (Kafka: the
+   * group evicted it, or a rebalance has waited so long that it will have):
+   * another member may be handling the same message now. A handler checks it
+   * before a write that a newer owner must not see overwritten; the stores'
+   * own checks (generations, conditional writes) remain the guard. Absent
+   * where a partition cannot be lost (the embedded bus).
+   */
+  signal?: AbortSignal;
 }
 
 export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
@@ -34,6 +43,19 @@ export interface SubscribeOptions {
   group: string;
   topics: string[];
   handler: MessageHandler;
+  /**
+   * The longest one handler call can run (its own timeouts bound it). Kafka
+   * derives the group's rebalance timeout from it, so a member busy with a
+   * slow message re-joins in time instead of being evicted while it writes.
+   */
+  maxHandlerMs?: number;
+}
+
+/** A consumer that has stopped for good (Kafka: crashed without restarting), for readiness. */
+export interface BusHealth {
+  ok: boolean;
+  /** One line per failed consumer. */
+  problems: string[];
 }
 
 export interface Subscription {
@@ -45,6 +67,8 @@ export interface EventBus {
   /** Resolves once the messages are durably stored (acknowledged). */
   publish(messages: OutgoingMessage[]): Promise<void>;
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
+  /** Whether every subscription is still consuming (readiness); absent: always ok. */
+  health?(): BusHealth;
   close(): Promise<void>;
 }
 

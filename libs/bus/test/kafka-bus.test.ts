@@ -10,7 +10,10 @@ import {
   type BatchContext,
   type BatchPayload,
   consumeBatch,
+  derivedRebalanceTimeout,
   KafkaAttemptLedger,
+  PartitionOwnership,
+  topicConfigEntries,
   fromKafkaHeaders,
   fromKafkaMessage,
   KafkaEventBus,
@@ -414,5 +417,69 @@ describe("KafkaEventBus options", () => {
     await bus.close(); // idempotent
     await expect(bus.publish([textMessage("t", "k", "late")])).rejects.toThrow(/closed/);
     await expect(bus.subscribe({ group: "g", topics: ["t"], handler: async () => {} })).rejects.toThrow(/closed/);
+  });
+});
+
+describe("rebalance timeout and partition ownership", () => {
+  it("raises the rebalance timeout above the longest handler (plus two heartbeats and ten seconds), never below the configured one", () => {
+    expect(derivedRebalanceTimeout(60_000, 3_000)).toBe(60_000);
+    expect(derivedRebalanceTimeout(60_000, 3_000, 20_000)).toBe(60_000);
+    expect(derivedRebalanceTimeout(60_000, 3_000, 210_000)).toBe(226_000);
+  });
+
+  it("gives event topics and dead-letter topics explicit durability and retention", () => {
+    const s = { minInsyncReplicas: 2, retentionMs: 1000, deadLetterRetentionMs: 9000 };
+    expect(topicConfigEntries(s, "engram.documents.v1")).toEqual([
+      { name: "min.insync.replicas", value: "2" },
+      { name: "retention.ms", value: "1000" },
+      { name: "cleanup.policy", value: "delete" },
+    ]);
+    expect(topicConfigEntries(s, "engram.documents.v1.dlq")).toContainEqual({ name: "retention.ms", value: "9000" });
+  });
+
+  it("refuses min.insync.replicas above the replication factor", () => {
+    expect(() => new KafkaEventBus({ brokers: ["b:1"], clientId: "c", logger: silentLogger, replicationFactor: 1, minInsyncReplicas: 2 })).toThrow(
+      /minInsyncReplicas/,
+    );
+  });
+
+  it("aborts the delivered messages' signal when the member is evicted, and gives the next generation a fresh one", async () => {
+    const own = new PartitionOwnership(60_000, 1_000);
+    const d = driver(
+      [record(0, "k", "a")],
+      async () => {
+        d.set({ heartbeatError: Object.assign(new Error("The coordinator is not aware of this member"), { type: "UNKNOWN_MEMBER_ID" }) });
+        await d.payload.heartbeat().catch(() => undefined);
+        d.ctx.groupChange.error = undefined;
+      },
+      { ownership: own },
+    );
+    // The handler's own heartbeat failure is seen by the loop's next beat.
+    await consumeBatch(d.payload, d.ctx).catch(() => undefined);
+    const signal = d.delivered[0]!.signal!;
+    expect(signal.aborted).toBe(true);
+    own.rejoined();
+    expect(own.signal.aborted).toBe(false);
+    expect(own.signal).not.toBe(signal);
+  });
+
+  it("a rebalance that lasts nearly the rebalance timeout counts as lost ownership; a re-join in time keeps it", () => {
+    jest.useFakeTimers();
+    try {
+      const own = new PartitionOwnership(10_000, 1_000);
+      own.rebalancing();
+      jest.advanceTimersByTime(7_999);
+      expect(own.signal.aborted).toBe(false);
+      jest.advanceTimersByTime(1);
+      expect(own.signal.aborted).toBe(true);
+      own.rejoined();
+      own.rebalancing();
+      jest.advanceTimersByTime(5_000);
+      own.rejoined();
+      jest.advanceTimersByTime(60_000);
+      expect(own.signal.aborted).toBe(false);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -23,6 +23,8 @@ describe("kafkaConfigShape", () => {
       KAFKA_CLIENT_ID: "engram",
       KAFKA_TOPIC_PARTITIONS: 12,
       KAFKA_REPLICATION_FACTOR: 1,
+      KAFKA_RETENTION_MS: 604_800_000,
+      KAFKA_DLQ_RETENTION_MS: 2_592_000_000,
       KAFKA_SSL: false,
     });
   });
@@ -33,6 +35,9 @@ describe("kafkaConfigShape", () => {
       KAFKA_CLIENT_ID: "engram-ingestion",
       KAFKA_TOPIC_PARTITIONS: "24",
       KAFKA_REPLICATION_FACTOR: "3",
+      KAFKA_MIN_INSYNC_REPLICAS: "2",
+      KAFKA_RETENTION_MS: "86400000",
+      KAFKA_DLQ_RETENTION_MS: "1209600000",
       KAFKA_SSL: "true",
       KAFKA_SASL_MECHANISM: "scram-sha-512",
       KAFKA_SASL_USERNAME: "engram",
@@ -43,6 +48,9 @@ describe("kafkaConfigShape", () => {
       KAFKA_CLIENT_ID: "engram-ingestion",
       KAFKA_TOPIC_PARTITIONS: 24,
       KAFKA_REPLICATION_FACTOR: 3,
+      KAFKA_MIN_INSYNC_REPLICAS: 2,
+      KAFKA_RETENTION_MS: 86_400_000,
+      KAFKA_DLQ_RETENTION_MS: 1_209_600_000,
       KAFKA_SSL: true,
       KAFKA_SASL_MECHANISM: "scram-sha-512",
       KAFKA_SASL_USERNAME: "engram",
@@ -107,6 +115,8 @@ describe("kafkaOptionsFromConfig", () => {
       clientId: "engram",
       topicPartitions: 6,
       replicationFactor: 2,
+      retentionMs: 604_800_000,
+      deadLetterRetentionMs: 2_592_000_000,
       ssl: true,
       sasl: { mechanism: "scram-sha-256", username: "engram", password: "pw" },
     });
@@ -114,7 +124,23 @@ describe("kafkaOptionsFromConfig", () => {
 
   it("leaves SASL out when no mechanism is set, and refuses an empty broker list", () => {
     const c = loadConfig("svc", serviceSchema, { KAFKA_BROKERS: "kafka:9092" });
-    expect(kafkaOptionsFromConfig(c)).toEqual({ brokers: ["kafka:9092"], clientId: "engram", topicPartitions: 12, replicationFactor: 1, ssl: false });
+    expect(kafkaOptionsFromConfig(c)).toEqual({
+      brokers: ["kafka:9092"],
+      clientId: "engram",
+      topicPartitions: 12,
+      replicationFactor: 1,
+      retentionMs: 604_800_000,
+      deadLetterRetentionMs: 2_592_000_000,
+      ssl: false,
+    });
+    // min.insync.replicas given, and checked against the replication factor.
+    expect(
+      kafkaOptionsFromConfig(loadConfig("svc", serviceSchema, { KAFKA_BROKERS: "k:1", KAFKA_REPLICATION_FACTOR: "3", KAFKA_MIN_INSYNC_REPLICAS: "2" }))
+        .minInsyncReplicas,
+    ).toBe(2);
+    expect(problemsOf(() => loadConfig("svc", serviceSchema, { KAFKA_MIN_INSYNC_REPLICAS: "2" }))).toEqual([
+      'KAFKA_MIN_INSYNC_REPLICAS: must not exceed KAFKA_REPLICATION_FACTOR (got "2")',
+    ]);
     expect(() => kafkaOptionsFromConfig(loadConfig("svc", serviceSchema, {}))).toThrow(/KAFKA_BROKERS/);
   });
 });

@@ -36,6 +36,9 @@ export class ProcessRuntime {
   private readonly running: Running[] = [];
   private stopping: Promise<void> | undefined;
   private readonly extraStops: (() => Promise<void>)[] = [];
+  private readonly checks: { name: string; check: () => { ok: boolean; problems: string[] } }[] = [];
+  private failing: string[] = [];
+  private watcher: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -53,7 +56,7 @@ export class ProcessRuntime {
       entry.port = await entry.server.bind(grpcAddress);
     }
     await module.start?.({ grpcPort: entry.port });
-    entry.server?.setServing(true);
+    entry.server?.setServing(this.failing.length === 0);
     this.log.info({ module: module.name, grpcPort: entry.port }, "module started");
     return entry.port;
   }
@@ -68,7 +71,38 @@ export class ProcessRuntime {
   }
 
   ready(): boolean {
-    return !this.stopping && this.running.every((r) => r.module.ready?.() ?? true);
+    return !this.stopping && this.failing.length === 0 && this.running.every((r) => r.module.ready?.() ?? true);
+  }
+
+  /**
+   * A shared dependency this process cannot work without (the event bus's
+   * consumers): checked every `intervalMs`; while it fails, every gRPC server
+   * of the process answers grpc.health.v1 NOT_SERVING (so probes, and a
+   * gateway in front, see the process as not ready) and the problems are
+   * logged once; when it recovers, SERVING again.
+   */
+  watchReadiness(name: string, check: () => { ok: boolean; problems: string[] }, intervalMs = 1_000): void {
+    this.checks.push({ name, check });
+    this.watcher ??= setInterval(() => this.evaluateReadiness(), intervalMs);
+    this.watcher.unref();
+  }
+
+  /** Problems of the watched dependencies right now (empty when ready). */
+  readinessProblems(): string[] {
+    return this.failing;
+  }
+
+  private evaluateReadiness(): void {
+    if (this.stopping) return;
+    const problems = this.checks.flatMap(({ name, check }) => {
+      const h = check();
+      return h.ok ? [] : h.problems.map((p) => `${name}: ${p}`);
+    });
+    const was = this.failing.length > 0;
+    this.failing = problems;
+    if (problems.length > 0 && !was) this.log.error({ problems }, "not ready: a dependency failed");
+    if (problems.length === 0 && was) this.log.info("ready again: the failed dependency recovered");
+    if (problems.length > 0 !== was) for (const r of this.running) r.server?.setServing(problems.length === 0);
   }
 
   stop(): Promise<void> {
@@ -77,6 +111,7 @@ export class ProcessRuntime {
   }
 
   private async doStop(): Promise<void> {
+    if (this.watcher) clearInterval(this.watcher);
     const deadline = this.opts.shutdownDeadlineMs ?? 8000;
     for (const r of this.running) r.server?.setServing(false);
     if (this.opts.shutdownDelayMs) await new Promise((res) => setTimeout(res, this.opts.shutdownDelayMs));

@@ -55,6 +55,8 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   if (bus) runtime.onStopped(() => bus.close());
   // Topics exist before any service publishes or subscribes (a broker that cannot be reached fails the start).
   if (bus instanceof KafkaEventBus) await bus.connect();
+  // A consumer that crashed for good leaves the process not ready (its gRPC health NOT_SERVING) instead of idle.
+  if (bus?.health) runtime.watchReadiness("event bus", () => bus.health!());
   // The chunk index is written by the pipeline-worker and read by recall and memory formation.
   let index: ChunkIndex | undefined;
   if (CHUNK_INDEX_USERS.some((s) => targets.has(s))) {

@@ -124,6 +124,8 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         group: INGESTION_CONSUMER_GROUP,
         topics: [TOPICS.documentState],
         handler: stateEventsHandler(recordState, log),
+        // A state change is one store write.
+        maxHandlerMs: 30_000,
       });
       sweep = setInterval(() => {
         requeueStale.execute().then(

@@ -90,6 +90,8 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
         group: MEMORIES_CONSUMER_GROUP,
         topics: [TOPICS.documents, TOPICS.documentState],
         handler: memoryEventsHandler({ form, retire, maxAttempts: config.BUS_MAX_ATTEMPTS, logger: log }),
+        // Extraction is bounded by its timeout; relating the facts (up to two model calls' worth) and the writes get the rest.
+        maxHandlerMs: (config.MEMORY_EXTRACTION_TIMEOUT_MS ?? 60_000) + 2 * (config.LLM_TIMEOUT_MS ?? 30_000) + 30_000,
       });
       sweep = setInterval(() => {
         retire.expire().then(

@@ -65,6 +65,8 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
         group: WORKER_CONSUMER_GROUP,
         topics: [TOPICS.documents],
         handler: documentsHandler({ process, index: deps.index, maxAttempts: config.BUS_MAX_ATTEMPTS, logger: log }),
+        // A URL's fetch and the extraction are bounded by their timeouts; chunking, embedding and indexing get a minute.
+        maxHandlerMs: config.FETCH_TIMEOUT_MS + config.EXTRACT_TIMEOUT_MS + 60_000,
       });
     },
     async stop() {
