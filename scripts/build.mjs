@@ -14,6 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const entries = {
   "all-in-one": "services/all-in-one/src/main.ts",
   "keys-cli": "services/gateway/src/cli/keys.main.ts",
+  dlq: "libs/bus/src/cli/dlq.main.ts",
   // Loaded by the extraction pool's worker threads (found beside the bundle).
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",
   // Loaded by the offline fact extractor's worker threads (found beside the bundle).

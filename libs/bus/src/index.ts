@@ -6,3 +6,4 @@ export * from "./outbox";
 export * from "./delivery";
 export * from "./kafka-bus";
 export * from "./kafka-config";
+export * from "./dlq-replay";

@@ -786,6 +786,8 @@ class KafkaSubscription {
       this.ownership.rejoined();
       attempts.forget();
     });
+    // A rebalance started: this member must re-join before the rebalance timeout or lose its partitions.
+    consumer.on(consumer.events.REBALANCING, () => this.ownership.rebalancing());
     // kafkajs restarts a consumer after a retriable crash; after any other it stays stopped: readiness must say so.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       this.ownership.lost("the consumer crashed");

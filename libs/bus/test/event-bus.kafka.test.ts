@@ -1,8 +1,10 @@
-import { type Admin, Kafka, logLevel } from "kafkajs";
+import { type Admin, ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
+import type { DeliveredMessage } from "../src/port";
 import { describeWithEngines } from "@engram/testing";
+import { runDlqCli } from "../src/cli/dlq.cli";
 import { KafkaEventBus } from "../src/kafka-bus";
 import { eventBusContract } from "./contract/event-bus.contract";
-import { silentLogger } from "./helpers";
+import { silentLogger, sleep, textMessage, textOf, until } from "./helpers";
 
 // The same contract against a real broker: Kafka (KRaft) started by the jest
 // globalSetup through testcontainers, or given in ENGRAM_TEST_KAFKA_BROKERS.
@@ -104,6 +106,158 @@ describeWithEngines(["kafka"], "EventBus contract: KafkaEventBus", ({ kafkaBroke
       await bus.subscribe({ group: `${prefix}-specific-subscriber`, topics: [topic], handler: async () => {} });
       expect(await partitionsOf([topic, `${topic}.dlq`])).toEqual({ [topic]: 3, [`${topic}.dlq`]: 3 });
     }, 60_000);
+
+    it("creates topics with explicit min.insync.replicas and retention, longer for the .dlq topic", async () => {
+      const topic = `${prefix}.specific.durable`;
+      await open({ topics: [topic], retentionMs: 3_600_000, deadLetterRetentionMs: 7_200_000 }).connect();
+      const { resources } = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [topic, `${topic}.dlq`].map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ["min.insync.replicas", "retention.ms"] })),
+      });
+      const settings = Object.fromEntries(
+        resources.map((r) => [r.resourceName, Object.fromEntries(r.configEntries.map((e) => [e.configName, e.configValue]))]),
+      );
+      expect(settings).toEqual({
+        [topic]: { "min.insync.replicas": "1", "retention.ms": "3600000" },
+        [`${topic}.dlq`]: { "min.insync.replicas": "1", "retention.ms": "7200000" },
+      });
+    }, 60_000);
+
+    /**
+     * Two members of one group; the first is in the middle of a slow handler
+     * when the second joins. `effects` is what the handlers wrote: a write is
+     * refused once the delivered message's signal says the partition is lost.
+     */
+    const rebalanceRun = async (name: string, memberOpts: Partial<ConstructorParameters<typeof KafkaEventBus>[0]>, slowMs: number, maxHandlerMs?: number) => {
+      const topic = `${prefix}.specific.${name}`;
+      const group = `${prefix}-specific-${name}`;
+      const effects = new Map<string, string[]>();
+      const refused: string[] = [];
+      const handled: string[] = [];
+      let slowStarted = false;
+      let slowFinished = false;
+      const handler = (member: string) => async (m: DeliveredMessage) => {
+        const text = textOf(m.value);
+        handled.push(`${member}:${text}`);
+        if (text === "slow" && member === "A") {
+          slowStarted = true;
+          await sleep(slowMs);
+          slowFinished = true;
+        }
+        if (m.signal?.aborted) {
+          refused.push(`${member}:${text}`);
+          return;
+        }
+        effects.set(text, [...(effects.get(text) ?? []), member]);
+      };
+      const a = open({ topicPartitions: 2, ...memberOpts });
+      const b = open({ topicPartitions: 2, ...memberOpts });
+      await a.subscribe({ group, topics: [topic], handler: handler("A"), maxHandlerMs });
+      // "slow" first on its key, then nine more on both partitions.
+      await a.publish([textMessage(topic, "k-slow", "slow"), ...Array.from({ length: 9 }, (_, i) => textMessage(topic, `k-${i}`, `m${i}`))]);
+      await until(() => slowStarted, "the slow handler to start", 30_000);
+      // The second member joins while the first is inside the slow handler: a rebalance.
+      await b.subscribe({ group, topics: [topic], handler: handler("B"), maxHandlerMs });
+      const all = ["slow", ...Array.from({ length: 9 }, (_, i) => `m${i}`)];
+      await until(() => slowFinished && all.every((t) => effects.has(t)), "every message to take effect and the slow handler to end", 60_000);
+      await sleep(1_000); // anything late would show now
+      return { effects, refused, handled };
+    };
+
+    it("a rebalance in the middle of a slow handler: the rebalance timeout outlasts it, nothing is lost and nothing applied twice", async () => {
+      // The handler takes 6 s; the configured rebalance timeout is 3 s, raised by the declared maxHandlerMs.
+      const { effects, refused } = await rebalanceRun(
+        "rebalance",
+        { rebalanceTimeoutMs: 3_000, sessionTimeoutMs: 10_000, heartbeatIntervalMs: 500 },
+        6_000,
+        8_000,
+      );
+      for (const [text, by] of effects) expect([text, by.length]).toEqual([text, 1]);
+      expect(effects.get("slow")).toEqual(["A"]);
+      expect(refused).toEqual([]);
+    }, 120_000);
+
+    it("a member evicted while its handler runs: its late write is refused, the new owner applies the message once", async () => {
+      // No maxHandlerMs: the 3 s rebalance timeout is shorter than the 8 s handler, so the coordinator evicts A.
+      const { effects, refused, handled } = await rebalanceRun(
+        "evicted",
+        { rebalanceTimeoutMs: 3_000, sessionTimeoutMs: 10_000, heartbeatIntervalMs: 500 },
+        8_000,
+      );
+      expect(refused).toContain("A:slow");
+      expect(handled).toContain("B:slow");
+      for (const [text, by] of effects) expect([text, by.length]).toEqual([text, 1]);
+      expect(effects.get("slow")).toEqual(["B"]);
+    }, 120_000);
+
+    it("a consumer that crashes for good (a dead letter larger than its topic allows) makes the bus unhealthy", async () => {
+      const topic = `${prefix}.specific.crash`;
+      const group = `${prefix}-specific-crash`;
+      const bus = open({ maxAttempts: 1, topics: [topic] });
+      await bus.connect();
+      // The dead-letter topic refuses records above 200 bytes: the dead letter cannot be written, a non-retriable error.
+      await admin.alterConfigs({
+        validateOnly: false,
+        resources: [{ type: ConfigResourceTypes.TOPIC, name: `${topic}.dlq`, configEntries: [{ name: "max.message.bytes", value: "200" }] }],
+      });
+      expect(bus.health()).toEqual({ ok: true, problems: [] });
+      await bus.subscribe({
+        group,
+        topics: [topic],
+        handler: async () => {
+          throw new Error("poison");
+        },
+      });
+      await bus.publish([textMessage(topic, "k", "x".repeat(1_000))]);
+      await until(() => !bus.health().ok, "the crash to show in health", 60_000);
+      expect(bus.health().problems[0]).toMatch(new RegExp(`consumer of group ${group} crashed and stopped`));
+    }, 120_000);
+
+    it("pnpm dlq lists a poison event's dead letter and replays it to its topic once; a second replay finds nothing", async () => {
+      const topic = `${prefix}.specific.replay`;
+      const group = `${prefix}-specific-replay`;
+      const bus = open({ maxAttempts: 2, backoffMs: 10, topics: [topic] });
+      let fixed = false;
+      const handled: DeliveredMessage[] = [];
+      await bus.subscribe({
+        group,
+        topics: [topic],
+        handler: async (m) => {
+          if (textOf(m.value) === "poison" && !fixed) throw new Error("cannot handle this yet");
+          handled.push(m);
+        },
+      });
+      await bus.publish([textMessage(topic, "k1", "poison"), textMessage(topic, "k1", "fine")]);
+      await until(() => handled.some((m) => textOf(m.value) === "fine"), "the message behind the poison one", 60_000);
+
+      const run = async (...argv: string[]) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const code = await runDlqCli(
+          [...argv, "--topic", topic],
+          { KAFKA_BROKERS: kafkaBrokers.join(","), KAFKA_CLIENT_ID: `engram-dlq-${runId}` },
+          { out: (l) => out.push(l), err: (l) => err.push(l) },
+        );
+        return { code, out, err };
+      };
+      const listed = await run("list", "--json");
+      expect(listed.code).toBe(0);
+      expect(listed.out.map((l) => JSON.parse(l))).toEqual([
+        expect.objectContaining({ topic, key: "k1", group, attempts: 2, error: expect.stringContaining("cannot handle this yet"), originalOffset: 0 }),
+      ]);
+      // Listing changed nothing: it lists the same again.
+      expect((await run("list")).out.at(-1)).toBe(`${topic}: 1 dead letter(s) not replayed`);
+
+      fixed = true;
+      const replayed = await run("replay");
+      expect(replayed).toMatchObject({ code: 0, out: [expect.stringContaining("cannot handle this yet"), `${topic}: 1 dead letter(s) replayed`] });
+      await until(() => handled.some((m) => textOf(m.value) === "poison"), "the replayed event to be handled", 60_000);
+      const again = handled.find((m) => textOf(m.value) === "poison")!;
+      expect(again.headers["dlq-replayed-from"]).toMatch(/^\d+:0$/);
+      expect(Object.keys(again.headers).filter((h) => h.startsWith("dlq-") && h !== "dlq-replayed-from")).toEqual([]);
+      expect((await run("replay")).out).toEqual([`${topic}: 0 dead letter(s) replayed`]);
+      expect((await run("list", "--limit", "x")).code).toBe(2);
+    }, 120_000);
 
     it("allows one subscription per consumer group on a bus, and a new one after it closed", async () => {
       const topic = `${prefix}.specific.single`;
