@@ -242,6 +242,24 @@ export class MongoOutbox implements OutboxStore<ObjectId> {
     return rows.sort(bySeq).map(toEntry);
   }
 
+  /** A third of the claim: two renewals may fail before the claim lapses. */
+  get renewEveryMs(): number {
+    return Math.max(1, Math.floor(this.claimMs / 3));
+  }
+
+  /**
+   * Extends this relay's claim on rows it is still publishing. Rows whose
+   * claim another relay took over (this one stalled past the claim) are not
+   * touched and reported: that relay publishes them again (at least once).
+   */
+  async renew(ids: ObjectId[]): Promise<void> {
+    if (ids.length === 0) return;
+    const res = await this.rows.updateMany({ _id: { $in: ids }, claimedBy: this.owner, published: false }, [
+      { $set: { claimedUntil: { $add: ["$$NOW", this.claimMs] } } },
+    ]);
+    if (res.matchedCount < ids.length) throw new Error(`outbox claim lost on ${ids.length - res.matchedCount} of ${ids.length} rows`);
+  }
+
   /** Marks rows published (the bus acknowledged them). */
   async remove(ids: ObjectId[]): Promise<void> {
     if (ids.length === 0) return;

@@ -24,6 +24,14 @@ export interface OutboxStore<Id = number> {
   pending(limit: number): OutboxEntry<Id>[] | Promise<OutboxEntry<Id>[]>;
   remove(ids: Id[]): void | Promise<void>;
   backlog(): number | Promise<number>;
+  /**
+   * A store whose `pending` claims rows for a while (shared by several
+   * relays) extends the claim on a batch that is still being published; the
+   * relay calls it every `renewEveryMs` until the bus acknowledged, so a slow
+   * publish never lets another relay take the same rows.
+   */
+  renew?(ids: Id[]): void | Promise<void>;
+  readonly renewEveryMs?: number;
 }
 
 /** Table for services whose embedded store is SQLite; include it in their migrations. */
@@ -120,9 +128,24 @@ export class OutboxRelay<Id = number> {
     for (;;) {
       const batch = await this.store.pending(this.opts.batchSize ?? 256);
       if (batch.length === 0) return total;
-      await this.bus.publish(batch.map((e) => e.message));
+      await this.publishClaimed(batch);
       await this.store.remove(batch.map((e) => e.id));
       total += batch.length;
+    }
+  }
+
+  /** Publishes a claimed batch, renewing the claim while the bus has not acknowledged it. */
+  private async publishClaimed(batch: OutboxEntry<Id>[]): Promise<void> {
+    const { renew, renewEveryMs } = this.store;
+    if (!renew || !renewEveryMs) return this.bus.publish(batch.map((e) => e.message));
+    const ids = batch.map((e) => e.id);
+    const timer = setInterval(() => {
+      Promise.resolve(renew.call(this.store, ids)).catch((err) => this.log.warn({ err, rows: ids.length }, "could not renew the outbox claim"));
+    }, renewEveryMs);
+    try {
+      await this.bus.publish(batch.map((e) => e.message));
+    } finally {
+      clearInterval(timer);
     }
   }
 

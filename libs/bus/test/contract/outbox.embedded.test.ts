@@ -70,3 +70,27 @@ describe("OutboxRelay metrics", () => {
     }
   });
 });
+
+describe("OutboxRelay claim renewal", () => {
+  it("renews a claimed batch's claim while a slow publish is in flight, and stops renewing once it was acknowledged", async () => {
+    const renewals: number[][] = [];
+    const rows = [1, 2, 3].map((id) => ({ id, message: textMessage(TOPIC, `k${id}`, `m${id}`) }));
+    let served = false;
+    const store = {
+      renewEveryMs: 30,
+      pending: () => (served ? [] : ((served = true), rows)),
+      remove: () => undefined,
+      backlog: () => 0,
+      renew: (ids: number[]) => void renewals.push(ids),
+    };
+    // The broker takes ~10 renewal periods to acknowledge: a claim that is not renewed would lapse mid-publish.
+    const slow = { publish: () => new Promise<void>((r) => setTimeout(r, 320)), subscribe: () => Promise.reject(new Error("unused")), close: async () => {} };
+    const relay = new OutboxRelay("renew-test", store, slow, silentLogger);
+    expect(await relay.flush()).toBe(3);
+    expect(renewals.length).toBeGreaterThanOrEqual(5);
+    for (const ids of renewals) expect(ids).toEqual([1, 2, 3]);
+    const after = renewals.length;
+    await new Promise((r) => setTimeout(r, 120));
+    expect(renewals.length).toBe(after);
+  });
+});
