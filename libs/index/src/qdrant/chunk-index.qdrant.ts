@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { JsonObject } from "@engram/kernel";
+import { type JsonObject, raiseUnavailable } from "@engram/kernel";
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import {
   assertGeneration,
@@ -204,7 +204,8 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     // Generations rely on conditional updates (`update_filter`, Qdrant 1.16): an older server would ignore them.
     await assertQdrantVersion(client, QDRANT_MIN_VERSION);
     await ensureCollection(client, collection, chunkCollectionSpec(o.dimensions, o.indexedMetadataKeys ?? []));
-    return new QdrantChunkIndex({ ...o, client, collection });
+    // Outages of Qdrant (refused connections, timeouts, 502-504) reach callers as UnavailableError (503).
+    return raiseUnavailable(new QdrantChunkIndex({ ...o, client, collection }), "Qdrant");
   }
 
   private async count(filter: QdrantFilter): Promise<number> {
