@@ -44,7 +44,7 @@ export default tseslint.config(
           paths: [
             {
               name: "@engram/grpc",
-              importNames: ["createClient", "unaryCall", "serverStreamCall", "clientStreamCall"],
+              importNames: ["createClient", "unaryCall", "serverStreamCall", "serverStream", "clientStreamCall"],
               message: "call services through connect(Service, address): typed methods, no RPC names as strings",
             },
           ],

@@ -16,7 +16,7 @@
 
 const IMAGES = {
   mongo: process.env.ENGRAM_TEST_MONGO_IMAGE || "mongo:8.0",
-  qdrant: process.env.ENGRAM_TEST_QDRANT_IMAGE || "qdrant/qdrant:v1.15.5",
+  qdrant: process.env.ENGRAM_TEST_QDRANT_IMAGE || "qdrant/qdrant:v1.16.3",
   kafka: process.env.ENGRAM_TEST_KAFKA_IMAGE || "confluentinc/cp-kafka:7.9.2",
 };
 

@@ -227,7 +227,7 @@ async function main(): Promise<void> {
           createdAt,
         };
       });
-      await index.replaceDocumentChunks("bench", "chunks", documentId, chunks);
+      await index.replaceDocumentChunks("bench", "chunks", documentId, chunks, 1);
       written += n;
     }
     const writeMs = performance.now() - t0;

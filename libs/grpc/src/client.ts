@@ -99,6 +99,74 @@ export function unaryCall<Res>(client: grpc.Client, name: string, request: unkno
   });
 }
 
+/**
+ * A server-streaming call as it arrives: iterate it (`for await`) to pull
+ * messages one at a time. grpc-js asks the server for the next message only
+ * when the iteration wants one, so a consumer that stops pulling stops the
+ * server through HTTP/2 flow control (back-pressure end to end); at most the
+ * readable's small object buffer (16 messages) waits here. Ending the
+ * iteration early (`break`, a throw) or `cancel()` cancels the call. Errors
+ * reject the iteration with the grpc.ServiceError.
+ */
+export interface ServerStream<Res> extends AsyncIterable<Res> {
+  cancel(): void;
+}
+
+export function serverStream<Res>(client: grpc.Client, name: string, request: unknown, opts: CallOptions = {}): ServerStream<Res> {
+  const fn = method(client, name);
+  if (!fn) {
+    return {
+      cancel: () => undefined,
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error(`no RPC ${name} on client`)) }),
+    };
+  }
+  const { md, done } = clientSpan(fn, name, opts);
+  const stream = fn.call(client, request, md, deadline(opts)) as grpc.ClientReadableStream<Res>;
+  let finished = false;
+  // Until the iteration starts, errors are kept (an unhandled 'error' event would crash the process).
+  let early: grpc.ServiceError | undefined;
+  const keep = (err: grpc.ServiceError) => (early ??= err);
+  stream.on("error", keep);
+  const finish = (err: grpc.ServiceError | null) => {
+    if (finished) return;
+    finished = true;
+    done(err);
+  };
+  stream.once("end", () => finish(null));
+  async function* iterate(): AsyncGenerator<Res> {
+    stream.off("error", keep);
+    if (early) {
+      finish(early);
+      throw early;
+    }
+    let completed = false;
+    try {
+      for await (const m of stream as AsyncIterable<Res>) yield m;
+      completed = true;
+    } catch (err) {
+      finish(err as grpc.ServiceError);
+      throw err;
+    } finally {
+      // The consumer stopped early: the server is told (CANCELLED) instead of streaming into the void.
+      if (!completed && !finished) {
+        stream.cancel();
+        finish(null);
+      }
+    }
+  }
+  return {
+    cancel: () => stream.cancel(),
+    [Symbol.asyncIterator]: () => iterate(),
+  };
+}
+
+/** A server stream's messages collected into an array (for callers that need the whole answer anyway). */
+export async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const m of stream) out.push(m);
+  return out;
+}
+
 /** Server-streaming call collected into an array of messages. */
 export function serverStreamCall<Res>(client: grpc.Client, name: string, request: unknown, opts: CallOptions = {}): Promise<Res[]> {
   const fn = method(client, name);

@@ -1,5 +1,5 @@
 import * as grpc from "@grpc/grpc-js";
-import { type DomainError, type ErrorKind, isDomainError } from "@engram/kernel";
+import { type DomainError, type ErrorKind, isDomainError, isOutage } from "@engram/kernel";
 
 /** Metadata keys that carry the domain error across gRPC. */
 const KIND_KEY = "engram-error-kind";
@@ -22,7 +22,11 @@ const KIND_TO_GRPC: Record<ErrorKind, grpc.status> = {
   internal: grpc.status.INTERNAL,
 };
 
-/** Domain error (or anything thrown) -> gRPC status. The one mapping on the server side. */
+/**
+ * Domain error (or anything thrown) -> gRPC status. The one mapping on the server side. Anything else is
+ * INTERNAL, except an engine outage (`isOutage`: connection refused or reset, timeouts, no MongoDB primary,
+ * SQLite busy or locked, Qdrant 502-504, Kafka unreachable), which is UNAVAILABLE (HTTP 503 with Retry-After).
+ */
 export function toGrpcError(err: unknown): Partial<grpc.StatusObject> & { code: grpc.status; details: string } {
   const metadata = new grpc.Metadata();
   if (isDomainError(err)) {
@@ -34,9 +38,17 @@ export function toGrpcError(err: unknown): Partial<grpc.StatusObject> & { code: 
     // An error from a downstream call: pass its status through unchanged.
     return { code: err.code, details: err.details, metadata: err.metadata };
   }
+  if (isOutage(err)) {
+    // An engine outage an adapter let through (a refused connection, a busy SQLite file, a timeout): retryable.
+    metadata.set(KIND_KEY, "unavailable");
+    return { code: grpc.status.UNAVAILABLE, details: "a storage engine is unavailable", metadata };
+  }
   metadata.set(KIND_KEY, "internal");
   return { code: grpc.status.INTERNAL, details: "internal error", metadata };
 }
+
+/** Seconds an HTTP 503 asks the client to wait before retrying (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 5;
 
 export function isServiceError(err: unknown): err is grpc.ServiceError {
   return typeof err === "object" && err !== null && "code" in err && "metadata" in err && typeof (err as { code: unknown }).code === "number";

@@ -27,6 +27,18 @@ type ClientStreamImpl = (call: grpc.ServerReadableStream<any, any>) => Promise<u
 type ServerStreamImpl = (request: any, call: grpc.ServerWritableStream<any, any>) => Promise<void>;
 type AnyImpl = UnaryImpl | ClientStreamImpl | ServerStreamImpl;
 
+/** An error and its causes in one line, with their codes: what a log says of an unavailable engine. */
+function outageText(err: unknown): string {
+  const parts: string[] = [];
+  for (let cur = err, depth = 0; cur !== undefined && cur !== null && depth < 6; depth++) {
+    const e = cur as { name?: unknown; message?: unknown; code?: unknown; details?: unknown };
+    const code = typeof e.code === "string" || typeof e.code === "number" ? ` [${e.code}]` : "";
+    parts.push(`${typeof e.name === "string" ? e.name : "Error"}: ${String(e.message ?? e.details ?? cur)}${code}`);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return parts.join(" <- ");
+}
+
 const rpcDuration = metrics.histogram(
   "engram_grpc_server_duration_seconds",
   "gRPC server call duration",
@@ -129,6 +141,9 @@ export class GrpcServer {
       const st = toGrpcError(err);
       if (st.code === grpc.status.INTERNAL || st.code === grpc.status.UNKNOWN)
         log.error({ err, rpc: `${service}/${method}`, requestId: requestIdOf(call) }, "rpc failed");
+      else if (st.code === grpc.status.UNAVAILABLE)
+        // An engine outage: the caller gets a generic 503; the log keeps what failed (no stack: not Engram's bug).
+        log.warn({ cause: outageText(err), rpc: `${service}/${method}`, requestId: requestIdOf(call) }, "rpc unavailable");
       else log.debug({ rpc: `${service}/${method}`, code: grpc.status[st.code], msg: st.details, requestId: requestIdOf(call) }, "rpc rejected");
       return st;
     };

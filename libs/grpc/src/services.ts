@@ -8,7 +8,7 @@ import type { ConversationServiceDefinition, ConversationServiceHandlers } from 
 import type { IngestionServiceDefinition, IngestionServiceHandlers } from "./gen/engram/ingestion/v1/IngestionService";
 import type { MemoriesServiceDefinition, MemoriesServiceHandlers } from "./gen/engram/memories/v1/MemoriesService";
 import type { RecallServiceDefinition, RecallServiceHandlers } from "./gen/engram/recall/v1/RecallService";
-import { type CallOptions, clientStreamCall, createClient, serverStreamCall, unaryCall } from "./client";
+import { type CallOptions, clientStreamCall, createClient, type ServerStream, serverStream, unaryCall } from "./client";
 import { serviceDefinition } from "./protos";
 
 /**
@@ -69,12 +69,12 @@ export type RpcKind<S, K extends RpcName<S>> =
 
 type ClientMethod<S, K extends RpcName<S>> =
   RpcKind<S, K> extends "serverStream"
-    ? (request: RequestOf<S, K>, opts?: CallOptions) => Promise<ReceivedResponseOf<S, K>[]>
+    ? (request: RequestOf<S, K>, opts?: CallOptions) => ServerStream<ReceivedResponseOf<S, K>>
     : RpcKind<S, K> extends "clientStream"
       ? (messages: AsyncIterable<RequestOf<S, K>> | Iterable<RequestOf<S, K>>, opts?: CallOptions) => Promise<ReceivedResponseOf<S, K>>
       : (request: RequestOf<S, K>, opts?: CallOptions) => Promise<ReceivedResponseOf<S, K>>;
 
-/** A client: one promise-returning method per RPC (server streams collected into an array), plus close(). */
+/** A client: one promise-returning method per RPC (server streams as `ServerStream`s, pulled as they arrive), plus close(). */
 export type ServiceClient<S> = { readonly [K in RpcName<S>]: ClientMethod<S, K> } & { close(): void };
 
 /**
@@ -97,7 +97,7 @@ export function connect<S extends ServiceDescriptor<unknown, unknown>>(
     methods[name] = md.requestStream
       ? (messages: Iterable<unknown>, o?: CallOptions) => clientStreamCall(client, name, messages, options(o))
       : md.responseStream
-        ? (request: unknown, o?: CallOptions) => serverStreamCall(client, name, request, options(o))
+        ? (request: unknown, o?: CallOptions) => serverStream(client, name, request, options(o))
         : (request: unknown, o?: CallOptions) => unaryCall(client, name, request, options(o));
   }
   return Object.freeze(methods) as ServiceClient<S>;

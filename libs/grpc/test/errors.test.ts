@@ -60,6 +60,20 @@ describe("toGrpcError + grpcToHttp", () => {
     expect(grpcToHttp(asServiceError(st))).toEqual({ status: 500, error: "Internal server error", internal: true });
   });
 
+  it("an engine outage an adapter let through (a refused connection, a busy SQLite file) -> UNAVAILABLE -> 503 generic", () => {
+    for (const err of [
+      Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:27017"), { code: "ECONNREFUSED" }),
+      Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }),
+      Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ETIMEDOUT"), { code: "ETIMEDOUT" }) }),
+    ]) {
+      const st = toGrpcError(err);
+      expect(st.code).toBe(grpc.status.UNAVAILABLE);
+      expect(st.metadata?.get("engram-error-kind")).toEqual(["unavailable"]);
+      expect(st.details).not.toMatch(/10\.0\.0\.7|locked|ETIMEDOUT/);
+      expect(grpcToHttp(asServiceError(st))).toEqual({ status: 503, ...GENERIC_HTTP_ERRORS[503], internal: true });
+    }
+  });
+
   it("a non-Error throw is internal too", () => {
     expect(viaGrpc("a string").status).toBe(500);
     expect(viaGrpc(undefined).status).toBe(500);

@@ -4,6 +4,7 @@ import { rootLogger } from "@engram/observability";
 import { loadProtos } from "../src/protos";
 import { GrpcServer } from "../src/server";
 import { connect, implement, IngestionService, MemoriesService, SERVICES, type ServiceClient } from "../src/services";
+import { collect } from "../src/client";
 
 const log = rootLogger({ level: "silent" });
 
@@ -11,6 +12,7 @@ describe("typed service boundary", () => {
   const server = new GrpcServer(log);
   let client: ServiceClient<typeof IngestionService>;
   const uploaded: string[] = [];
+  const streamed = { written: 0, cancelled: false };
 
   beforeAll(async () => {
     server.add(
@@ -20,6 +22,16 @@ describe("typed service boundary", () => {
           return { document: { id: req.id, namespace: req.namespace, status: "DOCUMENT_STATUS_DONE", sourceKind: "SOURCE_KIND_TEXT" } };
         },
         async ReadDocumentFile(req, call) {
+          if (req.token === "many") {
+            // 4096 frames of 16 KiB (64 MiB), written as ingestion writes them: waiting for room.
+            streamed.written = 0;
+            call.on("cancelled", () => (streamed.cancelled = true));
+            for (let i = 0; i < 4096 && !call.cancelled; i++) {
+              if (!call.write({ data: Buffer.alloc(16 * 1024, i % 256) })) await new Promise((r) => call.once("drain", r));
+              streamed.written++;
+            }
+            return;
+          }
           call.write({ info: { fileName: `${req.token}.txt`, mimeType: "text/plain" } });
           call.write({ data: Buffer.from("hello ") });
           call.write({ data: Buffer.from("world") });
@@ -45,12 +57,28 @@ describe("typed service boundary", () => {
     expect(document).toMatchObject({ id: "d_9", namespace: "ns", status: "DOCUMENT_STATUS_DONE", sourceKind: "SOURCE_KIND_TEXT" });
   });
 
+  it("pulls a server stream as it is read: a consumer that stops reading stops the server; leaving the loop cancels the call", async () => {
+    let read = 0;
+    for await (const m of client.ReadDocumentFile({ token: "many" })) {
+      expect(m.data![0]).toBe(read % 256);
+      if (++read === 1) {
+        await new Promise((r) => setTimeout(r, 300));
+        // Only what HTTP/2 flow control and the socket buffers let through was written, not the 4096 frames.
+        expect(streamed.written).toBeLessThan(1024);
+      }
+      if (read === 2000) break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(streamed.cancelled).toBe(true);
+    expect(streamed.written).toBeLessThan(4096);
+  });
+
   it("maps a handler's domain error to its gRPC status", async () => {
     await expect(client.GetDocument({ context: { tenantId: "t1" }, namespace: "ns", id: "missing" })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
   });
 
   it("collects a server stream and sends a client stream", async () => {
-    const parts = await client.ReadDocumentFile({ token: "abc" });
+    const parts = await collect(client.ReadDocumentFile({ token: "abc" }));
     expect(parts[0]!.info).toMatchObject({ fileName: "abc.txt", mimeType: "text/plain" });
     expect(Buffer.concat(parts.flatMap((p) => (p.data ? [p.data] : []))).toString()).toBe("hello world");
     const out = await client.UploadDocumentFile([{ data: Buffer.from("a") }, { data: Buffer.from("b") }]);

@@ -91,12 +91,27 @@ export interface ListChunksQuery {
   order: "asc" | "desc";
 }
 
+/** What `replaceDocumentChunks` did: `written`, or `stale` (a newer generation of the document is stored; nothing changed). */
+export type ReplaceOutcome = "written" | "stale";
+
 export interface ChunkIndex {
   /**
-   * Replaces every chunk of the document (idempotent for redeliveries). Chunks
-   * of the document in any other namespace of the tenant go too (a moved document).
+   * Replaces every chunk of the document with those of one processing
+   * `generation` (the document's generation, `DocumentRef.generation`).
+   * Chunks of the document in any other namespace of the tenant go too (a
+   * moved document). A write of an older generation than the newest one
+   * stored is refused with no effect (`stale`): a worker evicted by a
+   * rebalance cannot bring back older content. A write of the same generation
+   * replaces (a redelivery, a stale sweep). Readers (search,
+   * `listDocumentChunks`, `listChunks`) see each document's chunks of one
+   * whole generation, never a mix and never part of one.
    */
-  replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void>;
+  replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[], generation: number): Promise<ReplaceOutcome>;
+  /**
+   * Deletes the document's chunks in one namespace. The newest generation
+   * written stays recorded, so a late write of an older generation is still
+   * refused after the delete.
+   */
   deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number>;
   /** Refreshes the document fields copied onto its chunks (metadata after an update). */
   updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number>;
@@ -111,4 +126,9 @@ export interface ChunkIndex {
    */
   warm?(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A processing generation is a non-negative integer (`DocumentRef.generation`); anything else is a programming error. */
+export function assertGeneration(generation: number): void {
+  if (!Number.isSafeInteger(generation) || generation < 0) throw new Error(`invalid document generation ${generation}`);
 }

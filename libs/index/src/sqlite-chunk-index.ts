@@ -1,7 +1,15 @@
 import { openSqlite, jsonColumn, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import { type FilterExpr, matchesFilter } from "@engram/filters";
 import type { JsonObject } from "@engram/kernel";
-import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk, ListChunksQuery } from "./chunk-index";
+import {
+  assertGeneration,
+  type ChunkHit,
+  type ChunkIndex,
+  type ChunkSearchQuery,
+  type IndexedChunk,
+  type ListChunksQuery,
+  type ReplaceOutcome,
+} from "./chunk-index";
 import { analyzeForStorage } from "./engine/analysis";
 import { SearchEngine } from "./engine/search-engine";
 import { type EngineHit, type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
@@ -34,6 +42,12 @@ const MIGRATIONS = [
   // every row of the tenant, so each re-index cost grew with the index (bench/README.md, scale).
   `CREATE INDEX chunks_by_document_id_ns ON chunks (tenant_id, document_id, namespace);
    DROP INDEX chunks_by_document_id;`,
+  // Chunks carry the processing generation that wrote them, and each document the newest generation written (kept
+  // after a delete), so a late write of an older generation (a worker evicted by a rebalance) is refused.
+  `ALTER TABLE chunks ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE document_generations (
+     tenant_id TEXT NOT NULL, document_id TEXT NOT NULL, generation INTEGER NOT NULL,
+     PRIMARY KEY (tenant_id, document_id)) WITHOUT ROWID;`,
 ];
 
 /** A document's rows in every namespace of its tenant (every re-index reads it first; its plan is checked by a test). */
@@ -197,19 +211,33 @@ export class SqliteChunkIndex implements ChunkIndex {
     for (const key of keys) await this.engine.warm(key, sliceMs);
   }
 
-  async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void> {
+  /**
+   * One transaction: the document's stored generation is read, a write of an older one is refused (`stale`), else the
+   * document's rows in every namespace are replaced and the generation recorded. Readers of the file (this process,
+   * another one) see the rows before or after, never a mix.
+   */
+  async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[], generation: number): Promise<ReplaceOutcome> {
+    assertGeneration(generation);
     for (const c of chunks)
       if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
     const insert = this.stmt(
-      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model, terms)
-       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model, @terms)`,
+      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model, terms, generation)
+       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model, @terms, @generation)`,
+    );
+    const stored = this.stmt("SELECT generation FROM document_generations WHERE tenant_id = ? AND document_id = ?").pluck();
+    const record = this.stmt(
+      `INSERT INTO document_generations (tenant_id, document_id, generation) VALUES (?, ?, ?)
+       ON CONFLICT (tenant_id, document_id) DO UPDATE SET generation = excluded.generation`,
     );
     const analyzed = chunks.map((c) => c.analyzed ?? analyzeForStorage(c.content));
     const doc = chunks.length ? jsonColumn.write(chunks[0]!.document) : null;
     const rids: number[] = [];
     this.syncWithOtherWriters();
     const removed = this.tx(() => {
+      const newest = stored.get(tenantId, documentId) as number | undefined;
+      if (newest !== undefined && newest > generation) return undefined;
       const gone = this.deleteSync(tenantId, undefined, documentId);
+      record.run(tenantId, documentId, generation);
       chunks.forEach((c, i) => {
         const info = insert.run({
           id: c.id,
@@ -226,17 +254,19 @@ export class SqliteChunkIndex implements ChunkIndex {
           doc: i === 0 || c.document !== chunks[0]!.document ? jsonColumn.write(c.document) : doc,
           vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength),
           terms: analyzed[i]!,
+          generation,
         });
         rids.push(Number(info.lastInsertRowid));
       });
       return gone;
     });
+    if (removed === undefined) return "stale";
     this.dataVersion = this.readDataVersion();
     this.forget(tenantId, removed);
-    if (chunks.length === 0) return;
+    if (chunks.length === 0) return "written";
     this.noteNamespace(tenantId, namespace);
     const p = partitionKey(tenantId, namespace);
-    if (!this.engine.isLoaded(p) && !this.engine.isWarming(p)) return;
+    if (!this.engine.isLoaded(p) && !this.engine.isWarming(p)) return "written";
     const infos = new Map<string, DocInfo>();
     const records: EngineRecord[] = chunks.map((c, i) => {
       let d = infos.get(JSON.stringify(c.document.metadata ?? null));
@@ -245,6 +275,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       return { rid: rids[i]!, analyzed: analyzed[i]!, vector: c.vector, ...(c.model !== undefined ? { model: c.model } : {}) };
     });
     this.engine.upsert(p, records);
+    return "written";
   }
 
   /** Removes deleted rows from the loaded partitions and the rid map. */

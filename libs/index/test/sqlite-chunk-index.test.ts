@@ -35,7 +35,7 @@ describe("SqliteChunkIndex", () => {
   });
 
   it("finds a document's rows by id through an index, never by walking the tenant's rows (re-index cost independent of the index size)", async () => {
-    for (let d = 0; d < 30; d++) await index.replaceDocumentChunks("t1", `ns${d % 3}`, `doc${d}`, [chunk("t1", `ns${d % 3}`, `doc${d}`, 0, `walrus ${d}`)]);
+    for (let d = 0; d < 30; d++) await index.replaceDocumentChunks("t1", `ns${d % 3}`, `doc${d}`, [chunk("t1", `ns${d % 3}`, `doc${d}`, 0, `walrus ${d}`)], 1);
     await index.close();
     const db = new Database(
       path.join(
@@ -59,6 +59,7 @@ describe("SqliteChunkIndex", () => {
         doc.ns,
         doc.id,
         Array.from({ length: 4 }, (_, p) => chunk(doc.tenant, doc.ns, doc.id, p, `walrus ${d} tusk ${p} ${"ice floe ".repeat(p + 1)}`)),
+        1,
       );
     await index.close();
     index = new SqliteChunkIndex(dir);
@@ -69,7 +70,7 @@ describe("SqliteChunkIndex", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(index.engine.isWarming(partitions[0]!)).toBe(true);
     // Meanwhile: writes, and a search (which loads what it needs at once).
-    await index.replaceDocumentChunks("t1", "ns1", "new", [chunk("t1", "ns1", "new", 0, "narwhal horn")]);
+    await index.replaceDocumentChunks("t1", "ns1", "new", [chunk("t1", "ns1", "new", 0, "narwhal horn")], 1);
     await index.deleteDocument("t1", "ns1", "doc1");
     expect((await search({ tenantId: "t2", namespaces: ["ns0"], text: "walrus tusk", limit: 3, denseWeight: 0 })).length).toBe(3);
     await warming;

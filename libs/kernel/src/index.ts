@@ -6,3 +6,4 @@ export * from "./clock";
 export * from "./scope";
 export * from "./buckets";
 export * from "./filepath";
+export * from "./outage";

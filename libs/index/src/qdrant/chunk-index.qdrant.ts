@@ -1,10 +1,29 @@
-import type { JsonObject } from "@engram/kernel";
+import { randomUUID } from "node:crypto";
+import { type JsonObject, raiseUnavailable } from "@engram/kernel";
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
-import type { ChunkHit, ChunkIndex, ChunkSearchQuery, IndexedChunk, ListChunksQuery } from "../chunk-index";
+import {
+  assertGeneration,
+  type ChunkHit,
+  type ChunkIndex,
+  type ChunkSearchQuery,
+  type IndexedChunk,
+  type ListChunksQuery,
+  type ReplaceOutcome,
+} from "../chunk-index";
 import { parseStoredTerms } from "../engine/analysis";
 import { analyze } from "../text";
-import { chunkCollectionSpec, collectionName, DENSE_VECTOR, ensureCollection, epochMs, pointId, SPARSE_VECTOR } from "./collections";
-import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantFilter, toQdrantFilter, translateFilter } from "./filter";
+import {
+  assertQdrantVersion,
+  chunkCollectionSpec,
+  collectionName,
+  DENSE_VECTOR,
+  ensureCollection,
+  epochMs,
+  pointId,
+  QDRANT_MIN_VERSION,
+  SPARSE_VECTOR,
+} from "./collections";
+import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantCondition, type QdrantFilter, toQdrantFilter, translateFilter } from "./filter";
 import { type QdrantCollectionOptions, QdrantCollectionAdapter } from "./collection-adapter";
 import { selectHits } from "./ranking";
 import { CHUNK_SPARSE_PARAMS, documentSparseVector, type SparseBm25Params } from "./sparse";
@@ -25,8 +44,67 @@ const CHUNK_FIELDS = [
   "createdAt",
 ] as const;
 
-/** Fields a list reads to order and page chunks before reading the page in full. */
-const ORDER_FIELDS = ["createdAtMs", "documentId", "position"];
+/** Fields a list reads to order and page chunks before reading the page in full (and to see which write made them). */
+const ORDER_FIELDS = ["createdAtMs", "documentId", "position", "writeId"];
+
+/**
+ * One write of a document's chunks: the document's processing generation, a
+ * stamp ordering writes of the same generation (the later one wins), and an id
+ * naming the write's points.
+ */
+export interface ChunkWrite {
+  generation: number;
+  stamp: number;
+  writeId: string;
+}
+
+/** Reads of a document's chunks while writes of it keep finishing, before the last one's answer is taken as it is. */
+const LIST_ATTEMPTS = 5;
+
+/** Payload keys of a chunk point naming its write, and of a document's generation marker. */
+const GENERATION = "generation";
+const STAMP = "stamp";
+const WRITE_ID = "writeId";
+
+/**
+ * Id of a document's generation marker: one point per (tenant, document), with
+ * no vectors and no `tenantId` payload key (its tenant is `markerTenantId`), so
+ * no chunk query (every one filters by `tenantId`) can ever match it.
+ */
+export function generationMarkerId(tenantId: string, documentId: string): string {
+  return pointId(tenantId, `\u0000generation\u0000${documentId}`);
+}
+
+function markerPoint(tenantId: string, documentId: string, w: ChunkWrite): Schemas["PointStruct"] {
+  return {
+    id: generationMarkerId(tenantId, documentId),
+    vector: {},
+    payload: { markerTenantId: tenantId, markerDocumentId: documentId, [GENERATION]: w.generation, [STAMP]: w.stamp, [WRITE_ID]: w.writeId },
+  };
+}
+
+function markerFromPayload(p: Record<string, unknown> | null | undefined): ChunkWrite | undefined {
+  if (!p || typeof p[GENERATION] !== "number" || typeof p[STAMP] !== "number" || typeof p[WRITE_ID] !== "string") return undefined;
+  return { generation: p[GENERATION], stamp: p[STAMP], writeId: p[WRITE_ID] };
+}
+
+const equals = (key: string, n: number): QdrantCondition => ({ key, range: { gte: n, lte: n } });
+
+/** Points (or a marker) of a write ordered after `w`: a newer generation, or the same one with a later stamp. */
+function after(w: Pick<ChunkWrite, "generation" | "stamp">): QdrantCondition {
+  return { should: [{ key: GENERATION, range: { gt: w.generation } }, { must: [equals(GENERATION, w.generation), { key: STAMP, range: { gt: w.stamp } }] }] };
+}
+
+/** A marker that `w` may replace: one of an older generation, or of the same one with an earlier stamp. */
+function before(w: Pick<ChunkWrite, "generation" | "stamp">): QdrantFilter {
+  return { should: [{ key: GENERATION, range: { lt: w.generation } }, { must: [equals(GENERATION, w.generation), { key: STAMP, range: { lt: w.stamp } }] }] };
+}
+
+/** A stamp above `Date.now()`-based stamps of the same instant (random low digits) and above the stored one of the same generation. */
+function nextStamp(current: ChunkWrite | undefined, generation: number): number {
+  const now = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+  return current && current.generation === generation ? Math.max(now, current.stamp + 1) : now;
+}
 
 type Chunk = Omit<IndexedChunk, "vector">;
 
@@ -57,8 +135,15 @@ export function chunkFromPayload(p: Record<string, unknown>): Chunk {
  * distinct stems, for the similarity calibration) and the filter copies of the
  * document metadata (`_filter`); vectors `dense` (left out when it is zero or
  * empty) and `text` (BM25 term weights of the stems; left out without stems).
+ * With `write`, the point belongs to that write: `generation`, `stamp`,
+ * `writeId` in the payload, and an id of its own for each write.
  */
-export function chunkPoint(c: IndexedChunk, dimensions: number, sparseParams: SparseBm25Params = CHUNK_SPARSE_PARAMS): Schemas["PointStruct"] {
+export function chunkPoint(
+  c: IndexedChunk,
+  dimensions: number,
+  sparseParams: SparseBm25Params = CHUNK_SPARSE_PARAMS,
+  write?: ChunkWrite,
+): Schemas["PointStruct"] {
   const terms = c.analyzed !== undefined ? parseStoredTerms(c.analyzed) : analyze(c.content);
   const vector: Record<string, Schemas["Vector"]> = {};
   if (c.vector.length > 0 && c.vector.some((x) => x !== 0)) {
@@ -68,9 +153,12 @@ export function chunkPoint(c: IndexedChunk, dimensions: number, sparseParams: Sp
   }
   if (terms.length > 0) vector[SPARSE_VECTOR] = documentSparseVector(terms, sparseParams);
   return {
-    id: pointId(c.tenantId, c.id),
+    // A write's points are its own (the chunk id and the write's id), so a later write never overwrites the points
+    // readers are shown until its marker is set.
+    id: pointId(c.tenantId, write ? `${c.id}\u0000${write.writeId}` : c.id),
     vector,
     payload: {
+      ...(write ? { [GENERATION]: write.generation, [STAMP]: write.stamp, [WRITE_ID]: write.writeId } : {}),
       id: c.id,
       tenantId: c.tenantId,
       namespace: c.namespace,
@@ -113,25 +201,83 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     o: { prefix: string; dimensions: number; indexedMetadataKeys?: readonly string[] } & Omit<QdrantChunkIndexOptions, "client" | "collection" | "dimensions">,
   ): Promise<QdrantChunkIndex> {
     const collection = collectionName(o.prefix, "chunks");
+    // Generations rely on conditional updates (`update_filter`, Qdrant 1.16): an older server would ignore them.
+    await assertQdrantVersion(client, QDRANT_MIN_VERSION);
     await ensureCollection(client, collection, chunkCollectionSpec(o.dimensions, o.indexedMetadataKeys ?? []));
-    return new QdrantChunkIndex({ ...o, client, collection });
+    // Outages of Qdrant (refused connections, timeouts, 502-504) reach callers as UnavailableError (503).
+    return raiseUnavailable(new QdrantChunkIndex({ ...o, client, collection }), "Qdrant");
   }
 
   private async count(filter: QdrantFilter): Promise<number> {
     return (await this.client.count(this.collection, { filter, exact: true })).count;
   }
 
-  async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[]): Promise<void> {
+  /** The document's generation marker (undefined: none yet, or chunks written before generations). */
+  private async marker(tenantId: string, documentId: string): Promise<ChunkWrite | undefined> {
+    const [r] = await this.client.retrieve(this.collection, { ids: [generationMarkerId(tenantId, documentId)], with_payload: true, with_vector: false });
+    return markerFromPayload(r?.payload as Record<string, unknown> | undefined);
+  }
+
+  /** The markers of documents of a tenant (documents without one are left out). */
+  private async markers(tenantId: string, documentIds: Iterable<string>): Promise<Map<string, ChunkWrite>> {
+    const ids = [...new Set(documentIds)];
+    const out = new Map<string, ChunkWrite>();
+    if (ids.length === 0) return out;
+    const records = await this.client.retrieve(this.collection, {
+      ids: ids.map((d) => generationMarkerId(tenantId, d)),
+      with_payload: true,
+      with_vector: false,
+    });
+    for (const r of records) {
+      const p = (r.payload ?? {}) as Record<string, unknown>;
+      const m = markerFromPayload(p);
+      if (m && p.markerTenantId === tenantId && typeof p.markerDocumentId === "string") out.set(p.markerDocumentId, m);
+    }
+    return out;
+  }
+
+  /**
+   * Whether readers are shown a chunk point: the one write its document's marker names (a document without a marker
+   * was written before generations: all its points). Points of an older write awaiting deletion, of a newer write
+   * still in progress, or left by a writer that died are not shown.
+   */
+  private static visible(payload: Record<string, unknown>, markers: Map<string, ChunkWrite>): boolean {
+    const m = markers.get(String(payload.documentId));
+    return m === undefined || payload[WRITE_ID] === m.writeId;
+  }
+
+  /**
+   * Qdrant has no transactions, so a replace is ordered so that every step is safe on its own:
+   * 1. the marker is read; a write of an older generation stops here (`stale`);
+   * 2. the new points are upserted under ids of their own, tagged with the write (readers do not show them yet);
+   * 3. the marker is moved to this write by a conditional upsert (`update_filter`: only over a marker of an older
+   *    generation, or of the same generation with an earlier stamp), the one step readers switch on: from here on
+   *    they show this write's points (complete since step 2);
+   * 4. the marker is read again, and every point of the document that is neither of the marker's write nor of a
+   *    newer one is deleted (older generations; this write's points too when a newer write won meanwhile).
+   * Two writers race safely: the marker only moves forward in (generation, stamp) order, and a point is deleted only
+   * when a marker at or after it names another write. What Qdrant cannot make atomic: a writer dying between 2 and 4
+   * leaves points readers never show (cleaned by the document's next write), and `listChunks` counts them meanwhile.
+   */
+  async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[], generation: number): Promise<ReplaceOutcome> {
+    assertGeneration(generation);
     for (const c of chunks)
       if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
-    const points = chunks.map((c) => chunkPoint(c, this.dimensions, this.sparse));
+    const current = await this.marker(tenantId, documentId);
+    if (current && current.generation > generation) return "stale";
+    const write: ChunkWrite = { generation, stamp: nextStamp(current, generation), writeId: randomUUID() };
+    const points = chunks.map((c) => chunkPoint(c, this.dimensions, this.sparse, write));
+    for (let i = 0; i < points.length; i += this.upsertBatch)
+      await this.client.upsert(this.collection, { points: points.slice(i, i + this.upsertBatch), wait: true });
+    await this.client.upsert(this.collection, { points: [markerPoint(tenantId, documentId, write)], update_filter: before(write), wait: true });
+    const winner = (await this.marker(tenantId, documentId)) ?? write;
     // Every namespace of the tenant: a document re-indexed elsewhere leaves nothing behind.
-    const gone: Schemas["UpdateOperation"] = { delete: { filter: toQdrantFilter({ tenantId, documentId }) } };
-    const batches: Schemas["PointStruct"][][] = [];
-    for (let i = 0; i < points.length; i += this.upsertBatch) batches.push(points.slice(i, i + this.upsertBatch));
-    const first = batches.shift();
-    await this.client.batchUpdate(this.collection, { operations: first ? [gone, { upsert: { points: first } }] : [gone], wait: true });
-    for (const batch of batches) await this.client.upsert(this.collection, { points: batch, wait: true });
+    const obsolete: QdrantFilter = {
+      must: [...(toQdrantFilter({ tenantId, documentId }).must as QdrantCondition[])],
+      must_not: [{ key: WRITE_ID, match: { value: winner.writeId } }, after(winner)],
+    };
+    await this.client.delete(this.collection, { filter: obsolete, wait: true });
+    return winner.generation > generation ? "stale" : "written";
   }
 
   async deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number> {
@@ -166,10 +312,15 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
       model: q.model ?? "",
       denseWeight: q.denseWeight ?? 0.5,
       limit: q.limit,
-      payload: q.group || q.minSimilarity !== undefined ? ["documentId"] : [...CHUNK_FIELDS],
+      payload: q.group || q.minSimilarity !== undefined ? ["documentId", WRITE_ID] : [...CHUNK_FIELDS, WRITE_ID],
     });
+    // Each document's points of one write only (see `visible`): one request for the markers of the documents ranked.
+    const markers = await this.markers(
+      q.tenantId,
+      candidates.map((c) => String(c.payload.documentId)),
+    );
     const kept = selectHits(
-      candidates,
+      candidates.filter((c) => QdrantChunkIndex.visible(c.payload, markers)),
       (c) => c.similarity,
       (c) => String(c.payload.documentId),
       q.minSimilarity,
@@ -210,9 +361,26 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     }
   }
 
+  /**
+   * The document's points of the write its marker names. A scroll is not a snapshot, so the marker is read before
+   * and after it: when both name the same write, no delete of that write's points can have started (one starts only
+   * once the marker moved past it) and the scroll saw all of them (they were complete before the marker named them).
+   * Otherwise a write finished meanwhile: read again.
+   */
   async listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Chunk[]> {
-    const records = await this.scrollAll(toQdrantFilter({ tenantId, namespaces: [namespace], documentId }), CHUNK_FIELDS);
-    return records.map((r) => chunkFromPayload((r.payload ?? {}) as Record<string, unknown>)).sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+    const filter = toQdrantFilter({ tenantId, namespaces: [namespace], documentId });
+    let before = await this.markers(tenantId, [documentId]);
+    for (let attempt = 1; ; attempt++) {
+      const records = await this.scrollAll(filter, [...CHUNK_FIELDS, WRITE_ID]);
+      const after = await this.markers(tenantId, [documentId]);
+      if (before.get(documentId)?.writeId === after.get(documentId)?.writeId || attempt === LIST_ATTEMPTS)
+        return records
+          .map((r) => (r.payload ?? {}) as Record<string, unknown>)
+          .filter((p) => QdrantChunkIndex.visible(p, after))
+          .map(chunkFromPayload)
+          .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+      before = after;
+    }
   }
 
   async listChunks(q: ListChunksQuery): Promise<{ items: Chunk[]; total: number }> {
@@ -220,7 +388,12 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     const offset = Math.max(0, Math.floor(q.offset));
     const limit = Math.max(0, Math.floor(q.limit));
     const [total, ordered] = await Promise.all([this.count(filter), limit > 0 ? this.firstInOrder(filter, q.order, offset + limit) : Promise.resolve([])]);
-    const page = ordered.slice(offset, offset + limit);
+    // Points of writes readers are not shown (see `visible`) leave the page; `total` still counts them while they last.
+    const markers = await this.markers(
+      q.tenantId,
+      ordered.map((p) => p.documentId),
+    );
+    const page = ordered.filter((p) => QdrantChunkIndex.visible({ documentId: p.documentId, [WRITE_ID]: p.writeId }, markers)).slice(offset, offset + limit);
     if (page.length === 0) return { items: [], total };
     const records = await this.client.retrieve(this.collection, { ids: page.map((p) => p.id), with_payload: [...CHUNK_FIELDS], with_vector: false });
     const byId = new Map(records.map((r) => [String(r.id), r]));
@@ -244,8 +417,8 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     filter: QdrantFilter,
     order: "asc" | "desc",
     need: number,
-  ): Promise<{ id: string; ms: number; documentId: string; position: number }[]> {
-    const seen = new Map<string, { id: string; ms: number; documentId: string; position: number }>();
+  ): Promise<{ id: string; ms: number; documentId: string; position: number; writeId: unknown }[]> {
+    const seen = new Map<string, { id: string; ms: number; documentId: string; position: number; writeId: unknown }>();
     const inOrder: number[] = [];
     let startFrom: number | undefined;
     let pageSize = Math.min(Math.max(need, 64), 1024);
@@ -263,7 +436,7 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
         if (seen.has(id)) continue;
         const p = (r.payload ?? {}) as Record<string, unknown>;
         const ms = typeof p.createdAtMs === "number" ? p.createdAtMs : 0;
-        seen.set(id, { id, ms, documentId: String(p.documentId), position: Number(p.position) });
+        seen.set(id, { id, ms, documentId: String(p.documentId), position: Number(p.position), writeId: p[WRITE_ID] });
         inOrder.push(ms);
         fresh++;
       }

@@ -184,6 +184,34 @@ export async function ensureCollection(client: QdrantClient, name: string, spec:
   return created;
 }
 
+/**
+ * Oldest Qdrant server Engram's chunk index works with: replacing a document's chunks moves its generation marker
+ * with a conditional update (`update_filter`, added in Qdrant 1.16), which an older server would not honour.
+ */
+export const QDRANT_MIN_VERSION = "1.16.0";
+
+function versionParts(v: string): number[] | undefined {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)/.exec(v.trim());
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
+}
+
+/** Refuses (at start-up) a Qdrant server older than `min`, naming both versions. A version it cannot read is let through. */
+export async function assertQdrantVersion(client: QdrantClient, min: string = QDRANT_MIN_VERSION): Promise<void> {
+  let version: string;
+  try {
+    version = (await client.versionInfo()).version;
+  } catch (err) {
+    throw new Error(`Qdrant: reading the server version failed: ${qdrantErrorDetail(err)}`, { cause: err });
+  }
+  const have = versionParts(version);
+  const need = versionParts(min)!;
+  if (!have) return;
+  for (let i = 0; i < 3; i++) {
+    if (have[i]! > need[i]!) return;
+    if (have[i]! < need[i]!) throw new QdrantSchemaError(`Qdrant ${version} is too old: Engram needs Qdrant ${min} or later (conditional updates)`);
+  }
+}
+
 export interface QdrantCollectionsOptions {
   /** `QDRANT_COLLECTION_PREFIX`: collections are `<prefix>_chunks` and `<prefix>_memories`. */
   prefix: string;

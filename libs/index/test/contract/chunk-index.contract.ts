@@ -85,7 +85,7 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
 
   describe("writes and reads", () => {
     it("stores chunks with their document fields and lists them by position", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 1, "second part"), chunk("t1", "ns", "doc1", 0, "first part")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 1, "second part"), chunk("t1", "ns", "doc1", 0, "first part")], 1);
       const listed = await index.listDocumentChunks("t1", "ns", "doc1");
       expect(listed.map((c) => c.content)).toEqual(["first part", "second part"]);
       expect(listed[0]).toMatchObject({ tenantId: "t1", namespace: "ns", documentId: "doc1", position: 0, startOffset: 0, endOffset: 10, tokenCount: 2 });
@@ -105,11 +105,14 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     });
 
     it("replaceDocumentChunks replaces: the second call leaves only the new chunks", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [
-        chunk("t1", "ns", "doc1", 0, "zebras graze on savanna grass"),
-        chunk("t1", "ns", "doc1", 1, "lions hunt at dusk"),
-      ]);
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "penguins swim in cold water")]);
+      await index.replaceDocumentChunks(
+        "t1",
+        "ns",
+        "doc1",
+        [chunk("t1", "ns", "doc1", 0, "zebras graze on savanna grass"), chunk("t1", "ns", "doc1", 1, "lions hunt at dusk")],
+        1,
+      );
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "penguins swim in cold water")], 1);
       expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["penguins swim in cold water"]);
       expect(await search({ tenantId: "t1", text: "zebras savanna" })).toEqual([]);
       expect(await search({ tenantId: "t1", text: "lions" })).toEqual([]);
@@ -119,31 +122,64 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
 
     it("replacing with the same chunks again (a redelivery) changes nothing", async () => {
       const chunks = [chunk("t1", "ns", "doc1", 0, "idempotent heron notes"), chunk("t1", "ns", "doc1", 1, "more heron notes")];
-      await index.replaceDocumentChunks("t1", "ns", "doc1", chunks);
-      await index.replaceDocumentChunks("t1", "ns", "doc1", chunks);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", chunks, 1);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", chunks, 1);
       expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
       expect((await search({ tenantId: "t1", text: "heron" })).length).toBe(2);
     });
 
     it("replacing one document leaves other documents alone", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "alpha content")]);
-      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "beta content")]);
-      await index.replaceDocumentChunks("t1", "ns", "doc1", []);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "alpha content")], 1);
+      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "beta content")], 1);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [], 1);
       expect(await index.listDocumentChunks("t1", "ns", "doc1")).toEqual([]);
       expect((await index.listDocumentChunks("t1", "ns", "doc2")).map((c) => c.content)).toEqual(["beta content"]);
     });
 
+    it("generations: a late write of an older generation (an evicted worker) is refused and changes nothing", async () => {
+      expect(await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "second generation about otters")], 2)).toBe("written");
+      // The worker of generation 1, evicted by a rebalance, finishes late.
+      expect(
+        await index.replaceDocumentChunks(
+          "t1",
+          "ns",
+          "doc1",
+          [chunk("t1", "ns", "doc1", 0, "first generation about beavers"), chunk("t1", "ns", "doc1", 1, "more beavers")],
+          1,
+        ),
+      ).toBe("stale");
+      expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["second generation about otters"]);
+      expect(await search({ tenantId: "t1", text: "beavers" })).toEqual([]);
+      expect(docIds(await search({ tenantId: "t1", text: "otters" }))).toEqual(["doc1"]);
+      // Nor can it move the document to another namespace.
+      expect(await index.replaceDocumentChunks("t1", "elsewhere", "doc1", [chunk("t1", "elsewhere", "doc1", 0, "beavers elsewhere")], 1)).toBe("stale");
+      expect(await index.listDocumentChunks("t1", "elsewhere", "doc1")).toEqual([]);
+      // Newer generations replace; other documents have generations of their own.
+      expect(await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "third generation about seals")], 3)).toBe("written");
+      expect(await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "another document")], 1)).toBe("written");
+      expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["third generation about seals"]);
+      await expect(index.replaceDocumentChunks("t1", "ns", "doc1", [], -1)).rejects.toThrow(/generation/);
+    });
+
+    it("generations: a delete keeps the newest generation, so a late older write does not bring the document back", async () => {
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "walrus tusks")], 4);
+      expect(await index.deleteDocument("t1", "ns", "doc1")).toBe(1);
+      expect(await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "walrus tusks again")], 3)).toBe("stale");
+      expect(await index.listDocumentChunks("t1", "ns", "doc1")).toEqual([]);
+      expect(await search({ tenantId: "t1", text: "walrus" })).toEqual([]);
+    });
+
     it("rejects chunks whose scope does not match the document, atomically", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "kept")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "kept")], 1);
       await expect(
-        index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "new"), chunk("t2", "ns", "doc1", 1, "foreign")]),
+        index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "new"), chunk("t2", "ns", "doc1", 1, "foreign")], 1),
       ).rejects.toThrow(/scope/);
       expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["kept"]);
     });
 
     it("re-indexing a document under another namespace moves it (no copy stays behind)", async () => {
-      await index.replaceDocumentChunks("t1", "old", "doc1", [chunk("t1", "old", "doc1", 0, "migrating albatross colonies")]);
-      await index.replaceDocumentChunks("t1", "new", "doc1", [chunk("t1", "new", "doc1", 0, "migrating albatross colonies")]);
+      await index.replaceDocumentChunks("t1", "old", "doc1", [chunk("t1", "old", "doc1", 0, "migrating albatross colonies")], 1);
+      await index.replaceDocumentChunks("t1", "new", "doc1", [chunk("t1", "new", "doc1", 0, "migrating albatross colonies")], 1);
       expect(await search({ tenantId: "t1", namespaces: ["old"], text: "albatross" })).toEqual([]);
       expect(await index.listDocumentChunks("t1", "old", "doc1")).toEqual([]);
       expect(docIds(await search({ tenantId: "t1", namespaces: ["new"], text: "albatross" }))).toEqual(["doc1"]);
@@ -151,8 +187,8 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
 
     it("deleteDocument removes the document from keyword and vector search, in its namespace only", async () => {
       const text = "Quarterly revenue grew by twelve percent.";
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, text), chunk("t1", "ns", "doc1", 1, "Costs stayed flat.")]);
-      await index.replaceDocumentChunks("t1", "other", "doc2", [chunk("t1", "other", "doc2", 0, text)]);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, text), chunk("t1", "ns", "doc1", 1, "Costs stayed flat.")], 1);
+      await index.replaceDocumentChunks("t1", "other", "doc2", [chunk("t1", "other", "doc2", 0, text)], 1);
       expect(await index.deleteDocument("t1", "other", "doc1")).toBe(0);
       expect(await index.deleteDocument("t2", "ns", "doc1")).toBe(0);
       expect(await index.listDocumentChunks("t1", "ns", "doc1")).toHaveLength(2);
@@ -168,13 +204,13 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     });
 
     it("data survives reopening the index, and a second index on the same store sees the first one's writes", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "persistent giraffe facts")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "persistent giraffe facts")], 1);
       const other = await open();
       expect((await other.search({ tenantId: "t1", text: "giraffe", vector: embedder.embedOne("giraffe"), limit: 5 })).map((h) => h.chunk.content)).toEqual([
         "persistent giraffe facts",
       ]);
       expect(await other.search({ tenantId: "t1", text: "narwhal", vector: embedder.embedOne("narwhal"), limit: 5 })).toEqual([]);
-      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "narwhal horn")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "narwhal horn")], 1);
       expect(docIds(await other.search({ tenantId: "t1", text: "narwhal", vector: embedder.embedOne("narwhal"), limit: 5 }))).toEqual(["doc2"]);
       await index.deleteDocument("t1", "ns", "doc2");
       expect(await other.search({ tenantId: "t1", text: "narwhal", vector: embedder.embedOne("narwhal"), limit: 5 })).toEqual([]);
@@ -183,11 +219,17 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
 
   describe("search", () => {
     it("finds chunks by keyword, stemmed, with scores and similarity in [0, 1]", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [
-        chunk("t1", "ns", "doc1", 0, "Sarah is being promoted to VP of Product."),
-        chunk("t1", "ns", "doc1", 1, "The office kitchen has a new coffee machine."),
-      ]);
-      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "Our API rate limit is 100 requests per minute.")]);
+      await index.replaceDocumentChunks(
+        "t1",
+        "ns",
+        "doc1",
+        [
+          chunk("t1", "ns", "doc1", 0, "Sarah is being promoted to VP of Product."),
+          chunk("t1", "ns", "doc1", 1, "The office kitchen has a new coffee machine."),
+        ],
+        1,
+      );
+      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "Our API rate limit is 100 requests per minute.")], 1);
       const hits = await search({ tenantId: "t1", text: "promotion of Sarah" });
       expect(hits[0]!.chunk.content).toBe("Sarah is being promoted to VP of Product.");
       expect(hits[0]!.keywordScore).toBeGreaterThan(0);
@@ -207,9 +249,10 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
         "ns",
         "noise",
         filler.map((t, i) => chunk("t1", "ns", "noise", i, t)),
+        1,
       );
-      await index.replaceDocumentChunks("t1", "ns", "target", [chunk("t1", "ns", "target", 0, "The glacier report measured glacier retreat in the Alps.")]);
-      await index.replaceDocumentChunks("t1", "ns", "partial", [chunk("t1", "ns", "partial", 0, "A glacier is a slow river of ice.")]);
+      await index.replaceDocumentChunks("t1", "ns", "target", [chunk("t1", "ns", "target", 0, "The glacier report measured glacier retreat in the Alps.")], 1);
+      await index.replaceDocumentChunks("t1", "ns", "partial", [chunk("t1", "ns", "partial", 0, "A glacier is a slow river of ice.")], 1);
       for (const denseWeight of [0, 0.5]) {
         const hits = await search({ tenantId: "t1", text: "glacier retreat report", denseWeight, model: "" });
         expect(docIds(hits).slice(0, 2)).toEqual(["target", "partial"]);
@@ -226,13 +269,14 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
         "ns",
         "doc1",
         Array.from({ length: 10 }, (_, i) => chunk("t1", "ns", "doc1", i, `widget number ${i} specification`)),
+        1,
       );
       expect(await search({ tenantId: "t1", text: "widget specification", limit: 3 })).toHaveLength(3);
       expect(await search({ tenantId: "t1", text: "widget specification", limit: 0 })).toEqual([]);
     });
 
     it("an empty query (no terms, zero vector) finds nothing; queries with quotes and operators are plain words", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "foo fighters play bar music")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "foo fighters play bar music")], 1);
       expect(await search({ tenantId: "t1", text: "" })).toEqual([]);
       expect(await search({ tenantId: "t1", text: "the of and" })).toEqual([]);
       for (const q of ['foo" OR bar*', '"unbalanced', "NEAR(foo bar)", "foo AND NOT bar", "col:foo ^bar", "-foo +bar", "*", '""', "(((", "foo' OR '1'='1"]) {
@@ -242,9 +286,9 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     });
 
     it("minSimilarity leaves out chunks below it: all query terms present = 1, some = their idf share", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "all", [chunk("t1", "ns", "all", 0, "ferret tunnels under the garden shed")]);
-      await index.replaceDocumentChunks("t1", "ns", "some", [chunk("t1", "ns", "some", 0, "a ferret sleeps all day")]);
-      await index.replaceDocumentChunks("t1", "ns", "other", [chunk("t1", "ns", "other", 0, "garden furniture for sale")]);
+      await index.replaceDocumentChunks("t1", "ns", "all", [chunk("t1", "ns", "all", 0, "ferret tunnels under the garden shed")], 1);
+      await index.replaceDocumentChunks("t1", "ns", "some", [chunk("t1", "ns", "some", 0, "a ferret sleeps all day")], 1);
+      await index.replaceDocumentChunks("t1", "ns", "other", [chunk("t1", "ns", "other", 0, "garden furniture for sale")], 1);
       const hits = await search({ tenantId: "t1", text: "ferret tunnels", denseWeight: 0 });
       expect(new Set(docIds(hits))).toEqual(new Set(["all", "some"]));
       const sim = new Map(hits.map((h) => [h.chunk.documentId, h.similarity]));
@@ -267,6 +311,7 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
           Array.from({ length: 4 }, (_, p) =>
             chunk("t1", "ns", `doc${d}`, p, `${words.slice(0, 1 + ((d + p) % 5)).join(" ")} orchard ${"filler ".repeat(1 + ((d * 3 + p) % 7))}`),
           ),
+          1,
         );
       const all = await search({ tenantId: "t1", text: "apple banana cherry grape", limit: 50, denseWeight: 0 });
       expect(all.length).toBe(32);
@@ -318,13 +363,21 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
 
     it("a filtered search returns `limit` accepted chunks even when better chunks are filtered out", async () => {
       for (let d = 0; d < 30; d++)
-        await index.replaceDocumentChunks("t1", "ns", `red${d}`, [
-          withMeta(chunk("t1", "ns", `red${d}`, 0, "orbital mechanics orbital mechanics"), { team: "red" }),
-        ]);
+        await index.replaceDocumentChunks(
+          "t1",
+          "ns",
+          `red${d}`,
+          [withMeta(chunk("t1", "ns", `red${d}`, 0, "orbital mechanics orbital mechanics"), { team: "red" })],
+          1,
+        );
       for (let d = 0; d < 4; d++)
-        await index.replaceDocumentChunks("t1", "ns", `blue${d}`, [
-          withMeta(chunk("t1", "ns", `blue${d}`, 0, `a long note that mentions orbital mechanics once among many other words ${d}`), { team: "blue" }),
-        ]);
+        await index.replaceDocumentChunks(
+          "t1",
+          "ns",
+          `blue${d}`,
+          [withMeta(chunk("t1", "ns", `blue${d}`, 0, `a long note that mentions orbital mechanics once among many other words ${d}`), { team: "blue" })],
+          1,
+        );
       const hits = await index.search({
         tenantId: "t1",
         text: "orbital mechanics",
@@ -338,9 +391,9 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     });
 
     it("sees writes made after earlier searches (replace, delete, metadata)", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "walrus tusks")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "walrus tusks")], 1);
       expect(docIds(await search({ tenantId: "t1", text: "walrus" }))).toEqual(["doc1"]);
-      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "walrus colony on ice floes")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc2", [chunk("t1", "ns", "doc2", 0, "walrus colony on ice floes")], 1);
       expect(docIds(await search({ tenantId: "t1", text: "walrus" })).sort()).toEqual(["doc1", "doc2"]);
       await index.deleteDocument("t1", "ns", "doc1");
       expect(docIds(await search({ tenantId: "t1", text: "walrus" }))).toEqual(["doc2"]);
@@ -353,8 +406,8 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     it("only vectors of the query's model join the dense ranking", async () => {
       const tagged = (c: IndexedChunk, model: string) => ({ ...c, model });
       const text = "completely unrelated words";
-      await index.replaceDocumentChunks("t1", "ns", "m1", [tagged(chunk("t1", "ns", "m1", 0, text), "model-a")]);
-      await index.replaceDocumentChunks("t1", "ns", "m2", [tagged(chunk("t1", "ns", "m2", 0, text), "model-b")]);
+      await index.replaceDocumentChunks("t1", "ns", "m1", [tagged(chunk("t1", "ns", "m1", 0, text), "model-a")], 1);
+      await index.replaceDocumentChunks("t1", "ns", "m2", [tagged(chunk("t1", "ns", "m2", 0, text), "model-b")], 1);
       const q = (model: string) => index.search({ tenantId: "t1", text: "zzz", vector: embedder.embedOne(text), model, denseWeight: 0.5, limit: 5 });
       expect(docIds(await q("model-a"))).toEqual(["m1"]);
       expect(docIds(await q("model-b"))).toEqual(["m2"]);
@@ -377,12 +430,20 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
         ["globex", "alpha"],
       ] as const) {
         // Document ids are unique per tenant; identical content lives in each namespace under its own id.
-        await index.replaceDocumentChunks(tenant, ns, `shared-doc-${ns}`, [
-          withMeta(chunk(tenant, ns, `shared-doc-${ns}`, 0, text), { owner: tenant, team: "red" }),
-        ]);
-        await index.replaceDocumentChunks(tenant, ns, `${ns}-only`, [
-          withMeta(chunk(tenant, ns, `${ns}-only`, 0, `${text} (copy in ${ns})`), { owner: tenant }),
-        ]);
+        await index.replaceDocumentChunks(
+          tenant,
+          ns,
+          `shared-doc-${ns}`,
+          [withMeta(chunk(tenant, ns, `shared-doc-${ns}`, 0, text), { owner: tenant, team: "red" })],
+          1,
+        );
+        await index.replaceDocumentChunks(
+          tenant,
+          ns,
+          `${ns}-only`,
+          [withMeta(chunk(tenant, ns, `${ns}-only`, 0, `${text} (copy in ${ns})`), { owner: tenant })],
+          1,
+        );
       }
     });
 
@@ -460,8 +521,8 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
 
   describe("filters and metadata", () => {
     it("filters by document metadata and follows metadata updates", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "a", [withMeta(chunk("t1", "ns", "a", 0, "pelican survey results"), { team: "red", year: 2023 })]);
-      await index.replaceDocumentChunks("t1", "ns", "b", [withMeta(chunk("t1", "ns", "b", 0, "pelican survey results"), { team: "blue", year: 2024 })]);
+      await index.replaceDocumentChunks("t1", "ns", "a", [withMeta(chunk("t1", "ns", "a", 0, "pelican survey results"), { team: "red", year: 2023 })], 1);
+      await index.replaceDocumentChunks("t1", "ns", "b", [withMeta(chunk("t1", "ns", "b", 0, "pelican survey results"), { team: "blue", year: 2024 })], 1);
       const filtered = (filter: unknown) =>
         index.search({ tenantId: "t1", text: "pelican survey", vector: embedder.embedOne("pelican survey"), limit: 10, filter: parseFilter(filter) });
       expect(docIds(await filtered({ AND: [{ key: "team", value: "red" }] }))).toEqual(["a"]);
@@ -473,7 +534,7 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     });
 
     it("updateDocumentMetadata rewrites metadata and updatedAt on every chunk, keeps the other fields, and can clear it", async () => {
-      await index.replaceDocumentChunks("t1", "ns", "doc", [chunk("t1", "ns", "doc", 0, "first heron"), chunk("t1", "ns", "doc", 1, "second heron")]);
+      await index.replaceDocumentChunks("t1", "ns", "doc", [chunk("t1", "ns", "doc", 0, "first heron"), chunk("t1", "ns", "doc", 1, "second heron")], 1);
       expect(await index.updateDocumentMetadata("t1", "doc", { stage: "final" }, "2025-06-01T00:00:00.000Z")).toBe(2);
       for (const c of await index.listDocumentChunks("t1", "ns", "doc"))
         expect(c.document).toEqual({
@@ -504,7 +565,7 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
         d6: { team: "BLUE", year: -1, tags: [], title: "", draft: "false" },
       };
       for (const [id, metadata] of Object.entries(docs))
-        await index.replaceDocumentChunks("t1", "ns", id, [withMeta(chunk("t1", "ns", id, 0, `pelican sighting ${id}`), metadata)]);
+        await index.replaceDocumentChunks("t1", "ns", id, [withMeta(chunk("t1", "ns", id, 0, `pelican sighting ${id}`), metadata)], 1);
       const filters: unknown[] = [
         { key: "team", value: "red" },
         { key: "team", value: "RED", ignoreCase: true },
@@ -572,14 +633,17 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
   describe("listChunks", () => {
     beforeEach(async () => {
       const at = (c: IndexedChunk, createdAt: string, team: string) => ({ ...withMeta(c, { team }), createdAt });
-      await index.replaceDocumentChunks("t1", "ns", "b", [
-        at(chunk("t1", "ns", "b", 1, "b1"), "2024-02-01T00:00:00.000Z", "red"),
-        at(chunk("t1", "ns", "b", 0, "b0"), "2024-02-01T00:00:00.000Z", "red"),
-      ]);
-      await index.replaceDocumentChunks("t1", "ns", "a", [at(chunk("t1", "ns", "a", 0, "a0"), "2024-02-01T00:00:00.000Z", "blue")]);
-      await index.replaceDocumentChunks("t1", "ns", "c", [at(chunk("t1", "ns", "c", 0, "c0"), "2024-01-01T00:00:00.000Z", "red")]);
-      await index.replaceDocumentChunks("t1", "other", "d", [at(chunk("t1", "other", "d", 0, "d0"), "2024-01-01T00:00:00.000Z", "red")]);
-      await index.replaceDocumentChunks("t2", "ns", "e", [at(chunk("t2", "ns", "e", 0, "e0"), "2024-01-01T00:00:00.000Z", "red")]);
+      await index.replaceDocumentChunks(
+        "t1",
+        "ns",
+        "b",
+        [at(chunk("t1", "ns", "b", 1, "b1"), "2024-02-01T00:00:00.000Z", "red"), at(chunk("t1", "ns", "b", 0, "b0"), "2024-02-01T00:00:00.000Z", "red")],
+        1,
+      );
+      await index.replaceDocumentChunks("t1", "ns", "a", [at(chunk("t1", "ns", "a", 0, "a0"), "2024-02-01T00:00:00.000Z", "blue")], 1);
+      await index.replaceDocumentChunks("t1", "ns", "c", [at(chunk("t1", "ns", "c", 0, "c0"), "2024-01-01T00:00:00.000Z", "red")], 1);
+      await index.replaceDocumentChunks("t1", "other", "d", [at(chunk("t1", "other", "d", 0, "d0"), "2024-01-01T00:00:00.000Z", "red")], 1);
+      await index.replaceDocumentChunks("t2", "ns", "e", [at(chunk("t2", "ns", "e", 0, "e0"), "2024-01-01T00:00:00.000Z", "red")], 1);
     });
     const list = (more: Partial<ListChunksQuery> = {}) => index.listChunks({ tenantId: "t1", namespace: "ns", offset: 0, limit: 10, order: "asc", ...more });
 
@@ -615,8 +679,9 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
         "ns",
         "big",
         Array.from({ length: 150 }, (_, p) => ({ ...chunk("t1", "ns", "big", p, `big part ${p}`), createdAt: same })),
+        1,
       );
-      await index.replaceDocumentChunks("t1", "ns", "after", [{ ...chunk("t1", "ns", "after", 0, "after"), createdAt: "2024-04-01T00:00:00.000Z" }]);
+      await index.replaceDocumentChunks("t1", "ns", "after", [{ ...chunk("t1", "ns", "after", 0, "after"), createdAt: "2024-04-01T00:00:00.000Z" }], 1);
       const page = await list({ offset: 64, limit: 50 });
       expect(page.total).toBe(155);
       expect(page.items.map((c) => c.content)).toEqual(Array.from({ length: 50 }, (_, i) => `big part ${i + 60}`));

@@ -93,7 +93,7 @@ describeWithEngines(["qdrant"], "QdrantChunkIndex: collections and Qdrant specif
   it("start-up is idempotent, adds indexes for newly configured metadata keys and keeps the data", async () => {
     const prefix = next();
     const index = await QdrantChunkIndex.open(client, { prefix, dimensions: 64 });
-    await index.replaceDocumentChunks("t1", "ns", "d1", [chunk("t1", "d1", 0, "kestrel hovering")]);
+    await index.replaceDocumentChunks("t1", "ns", "d1", [chunk("t1", "d1", 0, "kestrel hovering")], 1);
     expect(await ensureCollection(client, `${prefix}_chunks`, chunkCollectionSpec(64))).toBe(false);
     await QdrantChunkIndex.open(client, { prefix, dimensions: 64, indexedMetadataKeys: ["region"] });
     const info = await client.getCollection(`${prefix}_chunks`);
@@ -124,8 +124,8 @@ describeWithEngines(["qdrant"], "QdrantChunkIndex: collections and Qdrant specif
   it("stores one point per chunk under a UUID derived from tenant and chunk id; the same chunk id in two tenants are two points", async () => {
     const prefix = next();
     const index = await QdrantChunkIndex.open(client, { prefix, dimensions: 64 });
-    await index.replaceDocumentChunks("t1", "ns", "d1", [chunk("t1", "d1", 0, "osprey fishing", "c_same")]);
-    await index.replaceDocumentChunks("t2", "ns", "d1", [chunk("t2", "d1", 0, "osprey nesting", "c_same")]);
+    await index.replaceDocumentChunks("t1", "ns", "d1", [chunk("t1", "d1", 0, "osprey fishing", "c_same")], 1);
+    await index.replaceDocumentChunks("t2", "ns", "d1", [chunk("t2", "d1", 0, "osprey nesting", "c_same")], 1);
     const [p1, p2] = await client.retrieve(`${prefix}_chunks`, { ids: [pointId("t1", "c_same"), pointId("t2", "c_same")], with_payload: ["content"] });
     expect([p1?.payload?.content, p2?.payload?.content].sort()).toEqual(["osprey fishing", "osprey nesting"]);
     expect((await index.listDocumentChunks("t1", "ns", "d1")).map((c) => c.content)).toEqual(["osprey fishing"]);
@@ -135,9 +135,9 @@ describeWithEngines(["qdrant"], "QdrantChunkIndex: collections and Qdrant specif
     const prefix = next();
     const index = await QdrantChunkIndex.open(client, { prefix, dimensions: 64, upsertBatch: 7 });
     const chunks = Array.from({ length: 30 }, (_, p) => chunk("t1", "big", p, `heron part ${p}`));
-    await index.replaceDocumentChunks("t1", "ns", "big", chunks);
+    await index.replaceDocumentChunks("t1", "ns", "big", chunks, 1);
     expect((await index.listDocumentChunks("t1", "ns", "big")).map((c) => c.position)).toEqual(chunks.map((c) => c.position));
-    await index.replaceDocumentChunks("t1", "ns", "big", chunks.slice(0, 3));
+    await index.replaceDocumentChunks("t1", "ns", "big", chunks.slice(0, 3), 1);
     expect((await index.listDocumentChunks("t1", "ns", "big")).length).toBe(3);
   });
 
@@ -146,9 +146,15 @@ describeWithEngines(["qdrant"], "QdrantChunkIndex: collections and Qdrant specif
     async (fusion) => {
       const prefix = next();
       const index = await QdrantChunkIndex.open(client, { prefix, dimensions: 64, fusion });
-      await index.replaceDocumentChunks("t1", "ns", "target", [chunk("t1", "target", 0, "the lighthouse keeper logs every passing ship")]);
-      await index.replaceDocumentChunks("t1", "ns", "noise", [chunk("t1", "noise", 0, "bakery opening hours"), chunk("t1", "noise", 1, "a ship in a bottle")]);
-      await index.replaceDocumentChunks("t2", "ns", "other", [chunk("t2", "other", 0, "the lighthouse keeper logs every passing ship")]);
+      await index.replaceDocumentChunks("t1", "ns", "target", [chunk("t1", "target", 0, "the lighthouse keeper logs every passing ship")], 1);
+      await index.replaceDocumentChunks(
+        "t1",
+        "ns",
+        "noise",
+        [chunk("t1", "noise", 0, "bakery opening hours"), chunk("t1", "noise", 1, "a ship in a bottle")],
+        1,
+      );
+      await index.replaceDocumentChunks("t2", "ns", "other", [chunk("t2", "other", 0, "the lighthouse keeper logs every passing ship")], 1);
       const q = "lighthouse keeper ship";
       const hits = await index.search({ tenantId: "t1", text: q, vector: embedder.embedOne(q), model: "", denseWeight: 0.5, limit: 10 });
       expect(hits[0]!.chunk.documentId).toBe("target");

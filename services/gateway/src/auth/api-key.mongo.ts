@@ -1,4 +1,4 @@
-import { AlreadyExistsError } from "@engram/kernel";
+import { AlreadyExistsError, raiseUnavailable } from "@engram/kernel";
 import { type Collection, type Db, ensureIndexes, type IndexSpec, isDuplicateKeyError } from "@engram/storage/mongo";
 import type { ApiKeyRecord, ApiKeyStore } from "./api-key";
 
@@ -90,5 +90,6 @@ export class MongoApiKeyStore implements ApiKeyStore {
 export async function createMongoApiKeyStore(db: Db, opts: { collection?: string } = {}): Promise<MongoApiKeyStore> {
   const store = new MongoApiKeyStore(db, opts);
   await store.ensureIndexes();
-  return store;
+  // Outages of MongoDB (no primary, refused connections, timeouts) reach callers as UnavailableError (503).
+  return raiseUnavailable(store, "MongoDB");
 }

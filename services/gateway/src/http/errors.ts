@@ -2,8 +2,8 @@ import type http from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ZodError } from "zod";
-import { domainToHttp, grpcToHttp, isServiceError } from "@engram/grpc";
-import { isDomainError, newId } from "@engram/kernel";
+import { domainToHttp, GENERIC_HTTP_ERRORS, grpcToHttp, isServiceError, RETRY_AFTER_SECONDS } from "@engram/grpc";
+import { isDomainError, isOutage, newId } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 
 /** An HTTP-level failure the gateway itself detects (route, body, size). */
@@ -76,6 +76,8 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
     const h = grpcToHttp(err);
     return { status: h.status, body: { error: h.error, ...(h.details ? { details: h.details } : {}) }, internal: h.internal };
   }
+  // The gateway's own store (API keys) unreachable or busy: retryable, like a backend's outage.
+  if (isOutage(err)) return { status: 503, body: { ...GENERIC_HTTP_ERRORS[503] }, internal: true };
   return { status: 500, body: { error: "Internal server error" }, internal: true };
 }
 
@@ -104,6 +106,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       }
     }
     if (res.headersSent) return res.end();
+    // A 503 is temporary (a backend or an engine unavailable): the client is told when to try again.
+    if (mapped.status === 503 && mapped.internal) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
     res.status(mapped.status).json(mapped.body);
   };
 }

@@ -8,6 +8,7 @@ import { protoEnum } from "@engram/grpc";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
 import { HttpProblem } from "../http/errors";
+import { writeStream } from "../http/stream";
 import { defaultSpoolDir, UploadSpool } from "../http/upload-spool";
 import { fileQuery, pathNamespace, v3FileParts, v5FileParts } from "./schemas";
 
@@ -35,6 +36,9 @@ interface UploadHeader {
 }
 
 const FRAME = 256 * 1024;
+
+/** Deadline of a file download's gRPC stream: the whole transfer, to a slow client too (files are at most 50 MB). */
+const DOWNLOAD_DEADLINE_MS = 10 * 60_000;
 
 /**
  * Multipart uploads: multer spools the file to a temporary file (bounded
@@ -151,11 +155,35 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
 
   /** Expiring file links (GET /v3/documents/{id}/file-url) are served here, without an API key. */
   const open = Router();
+  /**
+   * Streamed end to end: the file's frames go from ingestion's gRPC stream to the response as they come, the gRPC
+   * stream pulled only while the response accepts more (`writeStream`), so a download of any size holds about one
+   * frame here and a slow client slows ingestion's reads instead of filling the gateway's memory. The first message
+   * (the file's name, type and size) sets the headers; a failure before it is an API error (403 for a bad link), one
+   * after it cuts the response off (its Content-Length then tells the client the file is incomplete).
+   */
   open.get("/files/:token", async (req, res) => {
-    const parts = await b.ingestion.ReadDocumentFile({ token: req.params.token }, { requestId: req.requestId });
-    const info = parts.find((x) => x.info)?.info;
+    const stream = b.ingestion.ReadDocumentFile({ token: req.params.token }, { requestId: req.requestId, deadlineMs: DOWNLOAD_DEADLINE_MS });
+    const messages = stream[Symbol.asyncIterator]();
+    const first = await messages.next();
+    const info = first.done ? undefined : first.value.info;
     setFileHeaders(res, info?.mimeType, info?.fileName);
-    for (const x of parts) if (x.data) res.write(x.data);
+    const size = Number(info?.sizeBytes ?? 0);
+    if (Number.isSafeInteger(size) && size > 0) res.setHeader("content-length", String(size));
+    async function* bytes(): AsyncIterable<Uint8Array> {
+      if (!first.done && first.value.data) yield first.value.data;
+      for (let m = await messages.next(); !m.done; m = await messages.next()) if (m.value.data) yield m.value.data;
+    }
+    try {
+      const written = await writeStream(bytes(), res);
+      if (res.hasHeader("content-length") && written !== size) throw new Error(`the stored file has ${written} bytes, its record says ${size}`);
+    } catch (err) {
+      stream.cancel();
+      // Headers (and part of the file) are out: nothing else can be said; the client sees a cut-off transfer.
+      opts.logger.warn({ err, requestId: req.requestId, path: "/files/[token]" }, "file download cut off");
+      res.destroy();
+      return;
+    }
     res.end();
   });
   return { authed, open };

@@ -52,7 +52,7 @@ describe("gateway error mapping (toHttpError, errorHandler)", () => {
   async function get(p: string, err: unknown) {
     toThrow = err;
     const res = await fetch(base + p);
-    return { status: res.status, body: (await res.json()) as Record<string, string> };
+    return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as Record<string, string> };
   }
 
   it("a path parameter that is not valid percent-encoding is a 400, not a 500", async () => {
@@ -93,10 +93,22 @@ describe("gateway error mapping (toHttpError, errorHandler)", () => {
     ]) {
       const r = await get("/v3/documents/d_1", err);
       expect(r.status).toBe(503);
+      expect(r.retryAfter).toBe("5");
       expect(r.body.error).toBe("Service temporarily unavailable");
       expect(JSON.stringify(r.body)).not.toMatch(/ECONNREFUSED|qdrant|10\.1\.2\.3/);
     }
     expect(logged.map((l) => l.level)).toEqual(["warn", "warn"]);
+  });
+
+  it("an engine outage thrown in the gateway itself (its key store unreachable) is a 503 with Retry-After; a 503 the gateway decides has none", async () => {
+    const r = await get("/v3/documents/d_1", Object.assign(new Error("connect ECONNREFUSED 10.9.9.9:27017"), { code: "ECONNREFUSED" }));
+    expect(r.status).toBe(503);
+    expect(r.retryAfter).toBe("5");
+    expect(r.body).toEqual({ error: "Service temporarily unavailable", details: expect.stringMatching(/retry shortly \(error id e_\w+\)$/) });
+    expect(logged.map((l) => l.level)).toEqual(["warn"]);
+    const console503 = await get("/v3/documents/d_1", new HttpProblem(503, "Console unavailable", "not built"));
+    expect(console503.status).toBe(503);
+    expect(console503.retryAfter).toBeNull();
   });
 
   it("a 500 logs the error with its stack and answers only the error id; file tokens are not logged", async () => {

@@ -173,7 +173,13 @@ export class ProcessDocumentUseCase {
       },
       createdAt: now,
     }));
-    await this.time("index", () => index.replaceDocumentChunks(cmd.tenantId, cmd.namespace, cmd.documentId, chunks));
+    // Written with this generation: the index refuses it when a newer generation is already stored (this worker was
+    // evicted by a rebalance and another one processed newer content); then this work is stale and reports nothing.
+    const outcome = await this.time("index", () => index.replaceDocumentChunks(cmd.tenantId, cmd.namespace, cmd.documentId, chunks, cmd.generation));
+    if (outcome === "stale") {
+      this.deps.logger.info({ documentId: cmd.documentId, generation: cmd.generation }, "a newer generation is indexed: stale chunks not written");
+      return;
+    }
 
     // taskType=memory: the document is done once the memories service has formed its memories (it publishes done);
     // superrag ends here.

@@ -316,6 +316,30 @@ describe("ProcessDocumentUseCase", () => {
     expect(await index.listDocumentChunks("acme", "user_1", "d_doc1")).toEqual(before);
   });
 
+  it("an evicted worker whose generation was overtaken while it worked writes nothing and reports nothing", async () => {
+    // Generation 2 passes the `current` check; while it extracts, another worker indexes generation 3.
+    sources.put(source({ text: "Old generation text about walruses." }));
+    const late = useCaseWith(
+      {
+        extract: async (s: DocumentSource) => {
+          const other = useCaseWith(new FakeExtractor(), 2);
+          sources.put(source({ generation: 3, text: "New generation text about zebras." }));
+          await other.execute(cmd({ generation: 3 }));
+          return new FakeExtractor().extract(s);
+        },
+      },
+      2,
+    );
+    await late.execute(cmd({ generation: 2 }));
+    expect((await index.listDocumentChunks("acme", "user_1", "d_doc1")).map((c) => c.content)).toEqual(["New generation text about zebras."]);
+    // Generation 3 reported its states; generation 2 (whose progress states ingestion ignores) no indexing, done or DocumentIndexed.
+    expect(events.indexedCalls.map((c) => c.generation)).toEqual([3]);
+    const lateStates = events.states.filter((s) => s.generation === 2).map((s) => s.status);
+    expect(lateStates).toContain("extracting");
+    expect(lateStates).not.toContain("indexing");
+    expect(lateStates).not.toContain("done");
+  });
+
   it("uses the vectors a local preparer made and calls the embedder for none", async () => {
     sources.put(source());
     const local = new ProcessDocumentUseCase({

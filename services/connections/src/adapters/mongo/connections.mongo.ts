@@ -1,4 +1,12 @@
-import { AlreadyExistsError, ConflictError, FailedPreconditionError, InvalidArgumentError, type JsonObject, NotFoundError } from "@engram/kernel";
+import {
+  AlreadyExistsError,
+  ConflictError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  type JsonObject,
+  NotFoundError,
+  raiseUnavailable,
+} from "@engram/kernel";
 import {
   type AnyBulkWriteOperation,
   type Binary,
@@ -795,5 +803,6 @@ function itemUpsert(tenantId: string, item: ConnectionItem): AnyBulkWriteOperati
 export async function createMongoConnectionRepository(db: Db, opts: MongoConnectionRepositoryOptions = {}): Promise<MongoConnectionRepository> {
   const repo = new MongoConnectionRepository(db, opts);
   await repo.ensureIndexes();
-  return repo;
+  // Outages of MongoDB (no primary, refused connections, timeouts) reach callers as UnavailableError (503).
+  return raiseUnavailable(repo, "MongoDB");
 }

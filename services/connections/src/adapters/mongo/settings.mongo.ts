@@ -1,4 +1,4 @@
-import type { JsonValue } from "@engram/kernel";
+import { type JsonValue, raiseUnavailable } from "@engram/kernel";
 import { type Binary, type Collection, type Db, ensureIndexes, isDuplicateKeyError, withTransaction } from "@engram/storage/mongo";
 import type { SettingsRepository } from "../../app/ports";
 import { isOAuthProvider, type OAuthAppRecord, type OAuthProvider, type OrgSettings, type ProfileBucket } from "../../domain/settings";
@@ -202,5 +202,6 @@ export class MongoSettingsRepository implements SettingsRepository {
 export async function createMongoSettingsRepository(db: Db, opts: MongoSettingsRepositoryOptions = {}): Promise<MongoSettingsRepository> {
   const repo = new MongoSettingsRepository(db, opts);
   await repo.ensureIndexes();
-  return repo;
+  // Outages of MongoDB (no primary, refused connections, timeouts) reach callers as UnavailableError (503).
+  return raiseUnavailable(repo, "MongoDB");
 }

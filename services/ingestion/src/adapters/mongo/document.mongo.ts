@@ -1,7 +1,7 @@
 import type { OutgoingMessage } from "@engram/bus";
 import { MongoOutbox, type MongoOutboxOptions } from "@engram/bus/mongo";
 import { escapeRegex, filterToMongo, type MetadataEntry, metadataEntries, metadataFromEntries } from "@engram/filters";
-import { AlreadyExistsError, DOCUMENT_STATUSES, type JsonObject, isFinalStatus } from "@engram/kernel";
+import { AlreadyExistsError, DOCUMENT_STATUSES, type JsonObject, isFinalStatus, raiseUnavailable } from "@engram/kernel";
 import {
   type ClientSession,
   type Collection,
@@ -496,5 +496,6 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
 export async function createMongoDocumentRepository(db: Db, opts: MongoDocumentRepositoryOptions = {}): Promise<MongoDocumentRepository> {
   const repo = new MongoDocumentRepository(db, opts);
   await repo.ensureIndexes();
-  return repo;
+  // Outages of MongoDB (no primary, refused connections, timeouts) reach callers as UnavailableError (503).
+  return raiseUnavailable(repo, "MongoDB");
 }

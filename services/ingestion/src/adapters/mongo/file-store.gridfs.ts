@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { NotFoundError, PayloadTooLargeError } from "@engram/kernel";
+import { NotFoundError, PayloadTooLargeError, raiseUnavailable } from "@engram/kernel";
 import {
   type Collection,
   type Db,
@@ -187,5 +187,6 @@ export async function createGridFsFileStore(db: Db, opts: GridFsFileStoreOptions
   const store = new GridFsFileStore(db, opts);
   await store.ensureIndexes();
   await store.sweepAbandonedUploads();
-  return store;
+  // Outages of MongoDB (no primary, refused connections, timeouts) reach callers as UnavailableError (503).
+  return raiseUnavailable(store, "MongoDB");
 }

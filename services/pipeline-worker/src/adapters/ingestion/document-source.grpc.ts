@@ -1,5 +1,5 @@
 import * as grpc from "@grpc/grpc-js";
-import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError, protoEnum, type ReceivedResponseOf } from "@engram/grpc";
+import { collect, connect, fromStruct, fromTimestamp, IngestionService, isServiceError, protoEnum, type ReceivedResponseOf } from "@engram/grpc";
 import type { DocumentSource, DocumentSourceReader } from "../../app/ports";
 
 /** Reads sources from ingestion's GetDocumentSource stream. */
@@ -12,7 +12,8 @@ export class GrpcDocumentSourceReader implements DocumentSourceReader {
   async read(tenantId: string, namespace: string, documentId: string, generation: number, traceparent?: string): Promise<DocumentSource | undefined> {
     let parts: ReceivedResponseOf<typeof IngestionService, "GetDocumentSource">[];
     try {
-      parts = await this.client.GetDocumentSource({ context: { tenantId }, namespace, id: documentId, generation }, { traceparent });
+      // The worker needs the whole source (extraction reads it at once): collected.
+      parts = await collect(this.client.GetDocumentSource({ context: { tenantId }, namespace, id: documentId, generation }, { traceparent }));
     } catch (err) {
       if (isServiceError(err) && err.code === grpc.status.NOT_FOUND) return undefined;
       throw err;
