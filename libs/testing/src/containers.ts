@@ -34,7 +34,11 @@ type Engine = "mongo" | "qdrant" | "kafka";
  * `describe` for a production adapter: runs when every engine it needs is
  * available, else `describe.skip` with the reason printed.
  */
-export function describeWithEngines(engines: Engine[], name: string, fn: (e: Required<Omit<ProductionEngines, "skipReason" | "kafkaSkipReason">>) => void): void {
+export function describeWithEngines(
+  engines: Engine[],
+  name: string,
+  fn: (e: Required<Omit<ProductionEngines, "skipReason" | "kafkaSkipReason">>) => void,
+): void {
   const e = productionEngines();
   const missing = engines.filter((k) => (k === "mongo" ? !e.mongoUrl : k === "qdrant" ? !e.qdrantUrl : !e.kafkaBrokers));
   if (missing.length === 0) {
