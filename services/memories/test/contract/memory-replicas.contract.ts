@@ -33,7 +33,6 @@ const NS = "user_1";
  * deleted document. The clock is shared and does not move, as two replicas'
  * clocks may agree to the millisecond.
  */
-// Marked `failing` while issue #31 stands: each shows its race corrupting the state today.
 export function memoryReplicasContract(name: string, make: () => Promise<ReplicaStoreHarness>): void {
   describe(`two memories replicas on one store: ${name}`, () => {
     let h: ReplicaStoreHarness;
@@ -112,7 +111,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
     const latestOf = async (m: MemoryRecord) => (await h.repo.chains(T, [m.rootMemoryId ?? m.id])).filter((v) => v.isLatest);
     const withRecords = (w: MemoryWrite) => w.records.length > 0;
 
-    it.failing("(a) two formations of the same fact: one active memory, with both documents as its sources", async () => {
+    it("(a) two formations of the same fact: one active memory, with both documents as its sources", async () => {
       const [a, b] = [replica(), replica()];
       doc("d_a", "Sarah lives in Seattle");
       doc("d_b", "Sarah lives in Seattle");
@@ -129,7 +128,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
       expect([...a.events.dones, ...b.events.dones].map((r) => r.documentId).sort()).toEqual(["d_a", "d_b"]);
     });
 
-    it.failing("(a') two creations of the same memory: one memory, both calls answer with it", async () => {
+    it("(a') two creations of the same memory: one memory, both calls answer with it", async () => {
       const [a, b] = [replica(), replica()];
       const hold = a.view.holdBefore("write");
       const creatingA = a.create.execute({ tenantId: T, namespace: NS, memories: [{ content: "Dana prefers aisle seats" }] });
@@ -141,7 +140,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
       expect(fromA!.id).toBe(fromB!.id);
     });
 
-    it.failing("(b) update against update of one memory: one wins, the other fails with a conflict; never two latest versions", async () => {
+    it("(b) update against update of one memory: one wins, the other fails with a conflict; never two latest versions", async () => {
       const [a, b] = [replica(), replica()];
       const [m] = await a.create.execute({ tenantId: T, namespace: NS, memories: [{ content: "Sarah works at Acme" }] });
       const hold = a.view.holdBefore("write");
@@ -155,7 +154,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
       expect((await active()).map((x) => x.content)).toEqual(["Sarah works at Initech"]);
     });
 
-    it.failing("(b') update against a source added by a formation: the update re-reads and applies on the newer version, keeping the source", async () => {
+    it("(b') update against a source added by a formation: the update re-reads and applies on the newer version, keeping the source", async () => {
       const [a, b] = [replica(), replica()];
       const [m] = await a.create.execute({ tenantId: T, namespace: NS, memories: [{ content: "Sarah lives in Seattle" }] });
       doc("d_b", "Sarah lives in Seattle");
@@ -171,7 +170,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
       expect((await h.repo.findById(T, m!.id))!.sources.map((s) => s.documentId)).toEqual(["d_b"]);
     });
 
-    it.failing("(c) a delete while a formation extracts: the formation writes nothing, no memory cites the document", async () => {
+    it("(c) a delete while a formation extracts: the formation writes nothing, no memory cites the document", async () => {
       const [a, b] = [replica(), replica()];
       doc("d_a", "Sarah lives in Seattle\nSarah has a dog");
       // A read the document (it existed) and extracted its facts; before A writes, the document is deleted and B retires it.
@@ -188,7 +187,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
       expect(a.events.failures).toEqual([]);
     });
 
-    it.failing("(c') a delete between two facts of a formation: the fact written before is retired, the next one is not written", async () => {
+    it("(c') a delete between two facts of a formation: the fact written before is retired, the next one is not written", async () => {
       const [a, b] = [replica(), replica()];
       doc("d_a", "Sarah lives in Seattle\nSarah has a dog");
       const hold = a.view.holdBefore("write", withRecords, 2);
@@ -204,7 +203,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
       expect(a.events.dones).toEqual([]);
     });
 
-    it.failing("(c'') a formation writing after the retire read the document's memories: the retire re-reads and drops it too", async () => {
+    it("(c'') a formation writing after the retire read the document's memories: the retire re-reads and drops it too", async () => {
       const [a, b] = [replica(), replica()];
       doc("d_a", "Sarah lives in Seattle");
       await formDoc(a, "d_a");
@@ -233,7 +232,7 @@ export function memoryReplicasContract(name: string, make: () => Promise<Replica
       expect(b.events.dones.map((r) => r.generation)).toEqual([2]);
     });
 
-    it.failing("(d) the expiry sweep against an update: the superseded version is never made latest again", async () => {
+    it("(d) the expiry sweep against an update: the superseded version is never made latest again", async () => {
       const [a, b] = [replica(), replica()];
       const past = new Date(clock.t - 3_600_000).toISOString();
       const future = new Date(clock.t + 86_400_000).toISOString();
