@@ -44,7 +44,10 @@ export function createEmbeddedMemoryStore(config: MemoriesConfig, engine: (load:
 /**
  * The memories service: memories API (write, list, update, forget,
  * forget-matching), memory formation on DocumentIndexed, provenance
- * retirement on DocumentDeleted, and the expiry sweep.
+ * retirement on DocumentDeleted, and the expiry sweep. Any number of replicas
+ * may run on one store: the KeyedMutex only spares one process's own work
+ * conflicts; the store's conditional writes guard memory versions across
+ * replicas (docs/architecture.md, "Memories across replicas").
  */
 export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
   const { config, store } = deps;
@@ -97,6 +100,10 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
         retire.expire().then(
           (n) => n && log.info({ forgotten: n }, "memories past forgetAfter forgotten"),
           (err) => log.error({ err }, "memory expiry sweep failed"),
+        );
+        retire.pruneTombstones().then(
+          (n) => n && log.debug({ pruned: n }, "tombstones of long-deleted documents removed"),
+          (err) => log.error({ err }, "pruning the tombstones of deleted documents failed"),
         );
       }, config.MEMORY_EXPIRY_SWEEP_MS);
       sweep.unref();

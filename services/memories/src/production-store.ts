@@ -30,8 +30,8 @@ export interface ProductionMemoryStoreOptions {
   reconcileIntervalMs?: number;
   /** Keep embeddings for the dense side of search (default true; the embedder's `semantic`, as the embedded store decides). */
   vectors?: boolean;
-  /** MongoDB collection names; defaults `memories` and `memory_formations`. */
-  collections?: { memories?: string; formations?: string };
+  /** MongoDB collection names; defaults `memories`, `memory_formations` and `memory_guards`. */
+  collections?: { memories?: string; formations?: string; guards?: string };
 }
 
 /**

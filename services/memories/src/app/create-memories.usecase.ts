@@ -1,6 +1,6 @@
 import { partitionKey } from "@engram/index";
 import { isActiveMemory } from "@engram/memory-model";
-import { type Clock, ConflictError, InvalidArgumentError, type JsonObject, newId } from "@engram/kernel";
+import { type Clock, InvalidArgumentError, type JsonObject, newId } from "@engram/kernel";
 import type { BucketClassifier } from "@engram/nlp";
 import {
   contentKey,
@@ -16,7 +16,8 @@ import {
 } from "../domain/memory";
 import type { KeyedMutex } from "./keyed-mutex";
 import type { MemoryWriter } from "./memory-writer";
-import type { BucketSource, MemoryRepository } from "./ports";
+import type { BucketSource, MemoryRepository, MemoryWrite } from "./ports";
+import { retryOnConflict, RETRY } from "./write-conflicts";
 
 export interface MemoryInput {
   content: string;
@@ -75,61 +76,66 @@ export class CreateMemoriesUseCase {
         )
       : [];
 
-    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), async () => {
-      const now = this.deps.clock.now().toISOString();
-      const out: MemoryRecord[] = [];
-      const fresh: MemoryRecord[] = [];
-      const changed: MemoryRecord[] = [];
-      const expect: { id: string; updatedAt: string }[] = [];
-      const inThisCall = new Map<string, MemoryRecord>();
-      for (const [i, input] of inputs.entries()) {
-        const key = contentKey(input.content);
-        const repeated = inThisCall.get(key);
-        if (repeated) {
-          out.push(repeated);
-          continue;
+    // The lock spares this process's own requests a conflict; the conditional write is the guard across replicas.
+    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), () =>
+      retryOnConflict("create memories", async () => {
+        const now = this.deps.clock.now().toISOString();
+        const out: MemoryRecord[] = [];
+        const fresh: MemoryRecord[] = [];
+        const changed: MemoryRecord[] = [];
+        const expect: NonNullable<MemoryWrite["expect"]> = [];
+        // What this call writes: no other replica may have written the same memory meanwhile.
+        const expectNoDuplicate: NonNullable<MemoryWrite["expectNoDuplicate"]> = [];
+        const inThisCall = new Map<string, MemoryRecord>();
+        for (const [i, input] of inputs.entries()) {
+          const key = contentKey(input.content);
+          const repeated = inThisCall.get(key);
+          if (repeated) {
+            out.push(repeated);
+            continue;
+          }
+          const existing = (await this.deps.repo.findByContentKey(cmd.tenantId, cmd.namespace, key)).find((m) => isActiveMemory(m, now));
+          let written: MemoryRecord;
+          if (!existing) {
+            written = createMemory({ id: newId("memory"), tenantId: cmd.tenantId, namespace: cmd.namespace, ...input, bucketKeys: keys[i] ?? [], now });
+            fresh.push(written);
+            expectNoDuplicate.push({ tenantId: cmd.tenantId, namespace: cmd.namespace, contentKey: key, now });
+          } else if (
+            existing.isStatic === input.isStatic &&
+            same(existing.metadata, input.metadata) &&
+            same(existing.forgetAfter, input.forgetAfter) &&
+            same(existing.forgetReason, input.forgetReason) &&
+            same(existing.temporalContext, input.temporalContext)
+          ) {
+            written = existing;
+          } else {
+            const { next, previous } = nextVersion(
+              existing,
+              {
+                content: input.content,
+                isStatic: input.isStatic,
+                metadata: { value: input.metadata },
+                forgetAfter: { value: input.forgetAfter },
+                forgetReason: { value: input.forgetReason },
+                temporalContext: { value: input.temporalContext },
+                bucketKeys: keys[i] ?? existing.bucketKeys,
+              },
+              newId("memory"),
+              now,
+            );
+            fresh.push(next);
+            changed.push(previous);
+            expect.push({ id: existing.id, updatedAt: existing.updatedAt });
+            expectNoDuplicate.push({ tenantId: cmd.tenantId, namespace: cmd.namespace, contentKey: key, now });
+            written = next;
+          }
+          inThisCall.set(key, written);
+          out.push(written);
         }
-        const existing = (await this.deps.repo.findByContentKey(cmd.tenantId, cmd.namespace, key)).find((m) => isActiveMemory(m, now));
-        let written: MemoryRecord;
-        if (!existing) {
-          written = createMemory({ id: newId("memory"), tenantId: cmd.tenantId, namespace: cmd.namespace, ...input, bucketKeys: keys[i] ?? [], now });
-          fresh.push(written);
-        } else if (
-          existing.isStatic === input.isStatic &&
-          same(existing.metadata, input.metadata) &&
-          same(existing.forgetAfter, input.forgetAfter) &&
-          same(existing.forgetReason, input.forgetReason) &&
-          same(existing.temporalContext, input.temporalContext)
-        ) {
-          written = existing;
-        } else {
-          const { next, previous } = nextVersion(
-            existing,
-            {
-              content: input.content,
-              isStatic: input.isStatic,
-              metadata: { value: input.metadata },
-              forgetAfter: { value: input.forgetAfter },
-              forgetReason: { value: input.forgetReason },
-              temporalContext: { value: input.temporalContext },
-              bucketKeys: keys[i] ?? existing.bucketKeys,
-            },
-            newId("memory"),
-            now,
-          );
-          fresh.push(next);
-          changed.push(previous);
-          expect.push({ id: existing.id, updatedAt: existing.updatedAt });
-          written = next;
-        }
-        inThisCall.set(key, written);
-        out.push(written);
-      }
-      if (fresh.length || changed.length) {
-        if (!(await this.deps.writer.write(fresh, changed, { expect })))
-          throw new ConflictError("a memory changed while this call was writing it", "send the request again");
-      }
-      return out;
-    });
+        if (fresh.length === 0 && changed.length === 0) return out;
+        // A conflict: another replica wrote one of these memories, or changed one this call versions; decide again on what it wrote.
+        return (await this.deps.writer.write(fresh, changed, { expect, expectNoDuplicate })) === "written" ? out : RETRY;
+      }),
+    );
   }
 }

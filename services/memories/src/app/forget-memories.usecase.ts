@@ -4,6 +4,7 @@ import { assertMemoryId, forgetMemory, forgetTopic, type MemoryRecord, validateN
 import type { KeyedMutex } from "./keyed-mutex";
 import type { MemoryRepository } from "./ports";
 import { type MemorySelector, selectMemory } from "./update-memory.usecase";
+import { retryOnConflict, RETRY } from "./write-conflicts";
 
 export interface Selected {
   memory: MemoryRecord;
@@ -86,14 +87,16 @@ export class ForgetMemoriesUseCase {
   /** DELETE /v4/memories: NOT_FOUND when there is no such memory; ALREADY_EXISTS (409) when it is already forgotten. */
   async forgetOne(cmd: { tenantId: string; namespace: string; selector: MemorySelector; reason?: string }): Promise<MemoryRecord> {
     validateNamespace(cmd.namespace);
-    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), async () => {
-      const now = this.deps.clock.now().toISOString();
-      const m = await selectMemory(this.deps.repo, cmd.tenantId, cmd.namespace, cmd.selector, now);
-      if (m.isForgotten) throw new AlreadyExistsError(`memory ${m.id} is already forgotten`);
-      const forgotten = forgetMemory(m, now, cmd.reason?.trim() || undefined);
-      await this.deps.repo.write({ records: [forgotten] });
-      return forgotten;
-    });
+    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), () =>
+      retryOnConflict("forget memory", async () => {
+        const now = this.deps.clock.now().toISOString();
+        const m = await selectMemory(this.deps.repo, cmd.tenantId, cmd.namespace, cmd.selector, now);
+        if (m.isForgotten) throw new AlreadyExistsError(`memory ${m.id} is already forgotten`);
+        const forgotten = forgetMemory(m, now, cmd.reason?.trim() || undefined);
+        // A conflict: the memory changed meanwhile (a new version, a source); select it again.
+        return (await this.deps.repo.write({ records: [forgotten], expect: [{ id: m.id, updatedAt: m.updatedAt }] })) === "written" ? forgotten : RETRY;
+      }),
+    );
   }
 
   async byQuery(cmd: ForgetByQueryCommand): Promise<ForgetOutcome> {
@@ -107,43 +110,47 @@ export class ForgetMemoriesUseCase {
     if (!Number.isInteger(max) || max < 1 || max > ForgetMemoriesUseCase.MAX)
       throw new InvalidArgumentError(`maxForget must be a whole number from 1 to ${ForgetMemoriesUseCase.MAX}`);
     const topic = forgetTopic(query);
-    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), async () => {
-      const now = this.deps.clock.now().toISOString();
-      const hits = await this.deps.repo.search({ tenantId: cmd.tenantId, namespaces: [cmd.namespace], text: topic, limit: max, now });
-      const score = forgetScorer(topic);
-      const selected = hits.map((h) => ({ memory: h.memory, score: score(h) })).filter((s) => s.score >= threshold);
-      const what = `matching "${topic}" (similarity ≥ ${threshold})`;
-      return this.apply(cmd, selected, [], what, now);
-    });
+    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), () =>
+      retryOnConflict("forget matching memories", async () => {
+        const now = this.deps.clock.now().toISOString();
+        const hits = await this.deps.repo.search({ tenantId: cmd.tenantId, namespaces: [cmd.namespace], text: topic, limit: max, now });
+        const score = forgetScorer(topic);
+        const selected = hits.map((h) => ({ memory: h.memory, score: score(h) })).filter((s) => s.score >= threshold);
+        const what = `matching "${topic}" (similarity ≥ ${threshold})`;
+        return this.apply(cmd, selected, [], what, now);
+      }),
+    );
   }
 
   async byIds(cmd: ForgetByIdsCommand): Promise<ForgetOutcome> {
     validateNamespace(cmd.namespace);
     if (cmd.ids.length < 1 || cmd.ids.length > ForgetMemoriesUseCase.MAX)
       throw new InvalidArgumentError(`ids must hold 1 to ${ForgetMemoriesUseCase.MAX} memory ids`, `got ${cmd.ids.length}`);
-    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), async () => {
-      const now = this.deps.clock.now().toISOString();
-      const errors: ForgetOutcome["errors"] = [];
-      const ids = [...new Set(cmd.ids)];
-      const valid: string[] = [];
-      for (const id of ids) {
-        try {
-          assertMemoryId(id);
-          valid.push(id);
-        } catch (err) {
-          errors.push({ id, error: (err as Error).message + (idKindOf(id) === "document" ? "; delete documents with DELETE /ns/{namespace}/document" : "") });
-        }
+    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), () => retryOnConflict("forget memories by id", () => this.selectByIds(cmd)));
+  }
+
+  private async selectByIds(cmd: ForgetByIdsCommand): Promise<ForgetOutcome | typeof RETRY> {
+    const now = this.deps.clock.now().toISOString();
+    const errors: ForgetOutcome["errors"] = [];
+    const ids = [...new Set(cmd.ids)];
+    const valid: string[] = [];
+    for (const id of ids) {
+      try {
+        assertMemoryId(id);
+        valid.push(id);
+      } catch (err) {
+        errors.push({ id, error: (err as Error).message + (idKindOf(id) === "document" ? "; delete documents with DELETE /ns/{namespace}/document" : "") });
       }
-      const found = new Map((await this.deps.repo.getMany(cmd.tenantId, valid, cmd.namespace)).map((m) => [m.id, m]));
-      const selected: Selected[] = [];
-      for (const id of valid) {
-        const m = found.get(id);
-        if (!m) errors.push({ id, error: "memory not found in this container" });
-        else if (m.isForgotten) errors.push({ id, error: "memory is already forgotten" });
-        else selected.push({ memory: m, score: 1 });
-      }
-      return this.apply(cmd, selected, errors, `by id (${plural(ids.length)} asked for)`, now);
-    });
+    }
+    const found = new Map((await this.deps.repo.getMany(cmd.tenantId, valid, cmd.namespace)).map((m) => [m.id, m]));
+    const selected: Selected[] = [];
+    for (const id of valid) {
+      const m = found.get(id);
+      if (!m) errors.push({ id, error: "memory not found in this container" });
+      else if (m.isForgotten) errors.push({ id, error: "memory is already forgotten" });
+      else selected.push({ memory: m, score: 1 });
+    }
+    return this.apply(cmd, selected, errors, `by id (${plural(ids.length)} asked for)`, now);
   }
 
   private async apply(
@@ -152,7 +159,7 @@ export class ForgetMemoriesUseCase {
     errors: ForgetOutcome["errors"],
     what: string,
     now: string,
-  ): Promise<ForgetOutcome> {
+  ): Promise<ForgetOutcome | typeof RETRY> {
     if (cmd.dryRun) {
       return { dryRun: true, selected, errors, summary: `Dry run: would forget ${plural(selected.length)} ${what}; nothing was changed.` };
     }
@@ -160,7 +167,9 @@ export class ForgetMemoriesUseCase {
     const batchId = newId("batch");
     const reason = cmd.reason?.trim() || undefined;
     const records = selected.map((s) => forgetMemory(s.memory, now, reason, batchId));
-    await this.deps.repo.write({ records });
+    // A conflict: one of them changed since it was selected; the caller selects again.
+    const expect = selected.map((s) => ({ id: s.memory.id, updatedAt: s.memory.updatedAt }));
+    if ((await this.deps.repo.write({ records, expect })) !== "written") return RETRY;
     return {
       dryRun: false,
       selected: selected.map((s, i) => ({ memory: records[i]!, score: s.score })),

@@ -6,9 +6,11 @@ import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
 import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion, userNameOf } from "../domain/memory";
 import type { KeyedMutex } from "./keyed-mutex";
+import { RETRY, retryOnConflict } from "./write-conflicts";
 import type { MemoryWriter } from "./memory-writer";
 import type {
   BucketSource,
+  DocumentGeneration,
   DocumentRef,
   FormationContextSource,
   FormationEvents,
@@ -16,7 +18,23 @@ import type {
   MemoryVector,
   SourceDocument,
   SourceDocumentReader,
+  WriteOutcome,
 } from "./ports";
+
+/**
+ * How a formation ended: its memories formed (or it had already), or it
+ * stopped without writing because the document went away meanwhile (deleted
+ * or withdrawn, or newer content superseded it; not a failure), or it failed
+ * the document.
+ */
+export type FormOutcome = "formed" | "already-formed" | "document-deleted" | "generation-superseded" | "failed";
+
+/** The formation's outcome when a write of it was refused because the document is gone; undefined when it was written. */
+function stopped(outcome: string): FormOutcome | undefined {
+  if (outcome === "source-deleted") return "document-deleted";
+  if (outcome === "source-superseded") return "generation-superseded";
+  return undefined;
+}
 
 export interface FormCommand {
   ref: DocumentRef;
@@ -77,34 +95,47 @@ export class FormMemoriesUseCase {
     },
   ) {}
 
-  async execute(cmd: FormCommand): Promise<void> {
+  async execute(cmd: FormCommand): Promise<FormOutcome> {
     const { ref } = cmd;
     const info = { title: cmd.title, contentType: cmd.contentType };
     const end = formationSeconds.startTimer();
     try {
-      if (await this.deps.repo.isFormed(ref.tenantId, ref.documentId, ref.generation)) return await this.deps.events.done(ref, info);
+      if (await this.deps.repo.isFormed(ref.tenantId, ref.documentId, ref.generation)) {
+        await this.deps.events.done(ref, info);
+        return "already-formed";
+      }
       const doc = await this.deps.reader.read(ref.tenantId, ref.namespace, ref.documentId, ref.traceparent);
-      if (!doc) return; // deleted meanwhile: DocumentDeleted follows
-      if (doc.generation > ref.generation) return; // newer content is queued; its own event forms memories
-      await this.form(cmd, doc);
-      await this.deps.events.done(ref, info);
+      if (!doc) return "document-deleted"; // deleted meanwhile: DocumentDeleted follows
+      if (doc.generation > ref.generation) return "generation-superseded"; // newer content is queued; its own event forms memories
+      const outcome = await this.form(cmd, doc);
+      if (outcome === "formed") await this.deps.events.done(ref, info);
+      // Deleted (or given newer content) while its facts were extracted: nothing of it was written, and the document is
+      // not reported, neither done nor failed (it is gone, or its newer generation reports).
+      else
+        this.deps.logger.info({ documentId: ref.documentId, generation: ref.generation, outcome }, "memory formation stopped: the document changed meanwhile");
+      return outcome;
     } catch (err) {
       if (err instanceof ExtractionLimitError) {
         // Over the extractor's budget: the same input would fail the same way, so no retry.
         this.deps.logger.warn({ documentId: ref.documentId, reason: err.reason }, "memory formation over budget");
         await this.deps.events.failed(ref, err.reason);
-        return;
+        return "failed";
       }
       if (!cmd.lastAttempt) throw err;
       this.deps.logger.error({ err, documentId: ref.documentId }, "memory formation failed on its last attempt");
       await this.deps.events.failed(ref, `memory formation failed after retries: ${(err as Error).message ?? String(err)}`);
+      return "failed";
     } finally {
       end();
     }
   }
 
-  private async form(cmd: FormCommand, doc: SourceDocument): Promise<void> {
+  private async form(cmd: FormCommand, doc: SourceDocument): Promise<FormOutcome> {
     const { ref } = cmd;
+    // Every write of this formation is refused once the document is deleted at this generation or later (its
+    // tombstone) or a newer generation formed: the store checks it inside the write, so a delete that lands while the
+    // facts are extracted leaves nothing citing the document.
+    const source = { tenantId: ref.tenantId, documentId: ref.documentId, generation: ref.generation };
     const [buckets, tag] = await Promise.all([
       this.deps.buckets.buckets(ref.tenantId, doc.namespace),
       this.deps.tags.formationContext(ref.tenantId, doc.namespace),
@@ -112,8 +143,7 @@ export class FormMemoriesUseCase {
     if (!formsMemoriesAt(doc.filepath, tag.memoryFilesystemPaths)) {
       // Outside the tag's memory paths: chunked and searchable, no memories (as taskType=superrag); marked formed, so a redelivery stops here.
       this.deps.logger.info({ documentId: ref.documentId, filepath: doc.filepath }, "no memories: the document is outside the container tag's memory paths");
-      await this.deps.repo.write({ records: [], formation: { tenantId: ref.tenantId, documentId: ref.documentId, generation: ref.generation } });
-      return;
+      return stopped(await this.deps.repo.write({ records: [], source, formation: source })) ?? "formed";
     }
     // The tag's entity context goes with the document's own (which comes first).
     const given = [doc.supportingContext, tag.entityContext].filter((x): x is string => !!x?.trim()).join("\n");
@@ -129,16 +159,23 @@ export class FormMemoriesUseCase {
     });
     // Every fact's vector first, outside the lock (it depends on the text alone).
     const vectors = await this.deps.writer.prepare(facts.map((f) => f.content));
-    await this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async () => {
+    // The lock spares this process's own formations conflicts; the conditional writes are the guard across replicas.
+    return this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async (): Promise<FormOutcome> => {
       // Facts this document already produced (an earlier generation, or an attempt cut short before its marker) are not written again.
       const seen = new Map<string, MemoryRecord>();
       for (const m of await this.deps.repo.findByDocument(ref.tenantId, ref.documentId)) if (m.isLatest) seen.set(contentKey(m.content), m);
       for (const fact of facts) {
-        const outcome = await this.relate(cmd, doc, fact, seen, vectors);
+        // A conflict (another replica wrote the same fact, or changed the memory this one relates to): relate it again.
+        const outcome = await retryOnConflict("form a memory", async () => {
+          const written = await this.relate(cmd, doc, fact, seen, vectors, source);
+          return written === "conflict" ? RETRY : written;
+        });
+        const stop = stopped(outcome);
+        if (stop) return stop;
         formed.labels(outcome).inc();
       }
       // The marker commits alone once every fact is written: a crash before it re-runs formation, which finds the facts already there.
-      await this.deps.repo.write({ records: [], formation: { tenantId: ref.tenantId, documentId: ref.documentId, generation: ref.generation } });
+      return stopped(await this.deps.repo.write({ records: [], source, formation: source })) ?? "formed";
     });
   }
 
@@ -150,19 +187,23 @@ export class FormMemoriesUseCase {
     return name ? `The user is ${name}.` : undefined;
   }
 
-  /** Writes one fact; returns what happened (for metrics). */
+  /**
+   * Writes one fact; returns what happened (for metrics), or why nothing was
+   * written: a conflict (decide again), or the document is gone.
+   */
   private async relate(
     cmd: FormCommand,
     doc: SourceDocument,
     fact: ExtractedFact,
     seen: Map<string, MemoryRecord>,
     vectors: ReadonlyMap<string, MemoryVector>,
-  ): Promise<string> {
+    source: DocumentGeneration,
+  ): Promise<string | Exclude<WriteOutcome, "written">> {
     const { ref } = cmd;
     const now = this.deps.clock.now().toISOString();
     const key = contentKey(fact.content);
     if (seen.has(key)) return "duplicate_in_document";
-    const source = { documentId: ref.documentId, chunkPositions: fact.chunkPositions };
+    const cited = { documentId: ref.documentId, chunkPositions: fact.chunkPositions };
     // Dates of this statement: its document's date and the events it names (a new version states them anew).
     const temporalContext =
       doc.date || fact.eventDates.length
@@ -177,7 +218,7 @@ export class FormMemoriesUseCase {
         isStatic: fact.isStatic,
         metadata: doc.metadata,
         temporalContext,
-        sources: [source],
+        sources: [cited],
         relations,
         isInference: fact.isInference,
         bucketKeys: fact.bucketKeys ?? [],
@@ -188,14 +229,19 @@ export class FormMemoriesUseCase {
     // instant: the document on its own (deduplicated within itself only), no lookups across the container.
     if (cmd.dreaming === "instant") {
       const m = fresh();
-      await this.deps.writer.write([m], [], {}, vectors);
+      const outcome = await this.deps.writer.write([m], [], { source }, vectors);
+      if (outcome !== "written") return outcome;
       seen.set(key, m);
       return "new";
     }
+    // A memory this fact adds must still be the only active one of its content when it is written (another replica
+    // may be forming the same fact from another document).
+    const unique = { expectNoDuplicate: [{ tenantId: ref.tenantId, namespace: doc.namespace, contentKey: key, now }], source };
     // The same content already remembered: this document becomes one more source of it.
     const same = (await this.deps.repo.findByContentKey(ref.tenantId, doc.namespace, key)).find((m) => isActiveMemory(m, now));
     if (same) {
-      await this.deps.repo.write({ records: [addSources(same, [source], now)] });
+      const outcome = await this.deps.repo.write({ records: [addSources(same, [cited], now)], expect: [{ id: same.id, updatedAt: same.updatedAt }], source });
+      if (outcome !== "written") return outcome;
       seen.set(key, same);
       return "duplicate";
     }
@@ -206,7 +252,12 @@ export class FormMemoriesUseCase {
     );
     const target = decision.targetId ? hits.find((h) => h.memory.id === decision.targetId)?.memory : undefined;
     if (decision.kind === "duplicate" && target) {
-      await this.deps.repo.write({ records: [addSources(target, [source], now)] });
+      const outcome = await this.deps.repo.write({
+        records: [addSources(target, [cited], now)],
+        expect: [{ id: target.id, updatedAt: target.updatedAt }],
+        source,
+      });
+      if (outcome !== "written") return outcome;
       seen.set(key, target);
       return "duplicate";
     }
@@ -216,7 +267,7 @@ export class FormMemoriesUseCase {
         {
           content: fact.content,
           isStatic: fact.isStatic,
-          addSources: [source],
+          addSources: [cited],
           isInference: fact.isInference,
           temporalContext: { value: temporalContext },
           ...(fact.bucketKeys ? { bucketKeys: fact.bucketKeys } : {}),
@@ -224,12 +275,14 @@ export class FormMemoriesUseCase {
         newId("memory"),
         now,
       );
-      await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }] }, vectors);
+      const outcome = await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }], ...unique }, vectors);
+      if (outcome !== "written") return outcome;
       seen.set(key, next);
       return "updates";
     }
     const m = (decision.kind === "extends" || decision.kind === "derives") && target ? fresh({ [target.id]: decision.kind }) : fresh();
-    await this.deps.writer.write([m], [], {}, vectors);
+    const outcome = await this.deps.writer.write([m], [], unique, vectors);
+    if (outcome !== "written") return outcome;
     seen.set(key, m);
     return target ? decision.kind : "new";
   }

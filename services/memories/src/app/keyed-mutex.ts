@@ -1,7 +1,10 @@
 /**
  * Serialises work per key inside this process (one namespace's memory
  * writes): deciding whether a fact is new, a duplicate or an update reads the
- * namespace and then writes, so two such decisions must not interleave.
+ * namespace and then writes, so two such decisions of this process do not
+ * interleave and conflict. An optimisation only, never the guard: other
+ * replicas do not see it, so every such write is conditional on what was read
+ * (MemoryWrite.expect / expectNoDuplicate) and decided again on a conflict.
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<unknown>>();

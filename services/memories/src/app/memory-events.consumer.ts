@@ -2,7 +2,7 @@ import { decodeEvent, type DeliveredMessage, eventTypeOf } from "@engram/bus";
 import { protoEnum } from "@engram/grpc";
 import type { Logger } from "@engram/observability";
 import type { FormMemoriesUseCase } from "./form-memories.usecase";
-import type { RetireMemoriesUseCase } from "./retire-memories.usecase";
+import { EVERY_GENERATION, type RetireMemoriesUseCase } from "./retire-memories.usecase";
 
 /**
  * engram.document-state.v1 DocumentIndexed (taskType=memory) forms memories;
@@ -30,7 +30,10 @@ export function memoryEventsHandler(deps: { form: FormMemoriesUseCase; retire: R
       if (!ref?.tenantId || !ref.documentId) return;
       // withdrawn: the document's latest content failed; what its earlier content formed goes as for a delete.
       const reason = ev.withdrawn ? `source document ${ref.documentId} failed to process` : `source document ${ref.documentId} was deleted`;
-      const retired = await deps.retire.documentDeleted(ref.tenantId, ref.documentId, reason);
+      // A deleted document's ids never come back (re-adding makes a new document), so without a generation every one
+      // of them is gone; a withdrawn one keeps its id, and its next generation must still form.
+      const generation = ref.generation > 0 ? ref.generation : ev.withdrawn ? 0 : EVERY_GENERATION;
+      const retired = await deps.retire.documentDeleted({ tenantId: ref.tenantId, documentId: ref.documentId, generation }, reason);
       if (retired) deps.logger.debug({ documentId: ref.documentId, retired, withdrawn: ev.withdrawn }, "memories retired with their source document");
     }
   };

@@ -1,6 +1,6 @@
 import type { Embedder } from "@engram/index";
 import type { MemoryRecord } from "../domain/memory";
-import type { MemoryRepository, MemoryVector, MemoryWrite } from "./ports";
+import type { MemoryRepository, MemoryVector, MemoryWrite, WriteOutcome } from "./ports";
 
 /**
  * Writes memories with their embeddings: new or re-worded records are
@@ -47,7 +47,7 @@ export class MemoryWriter {
     changed: MemoryRecord[] = [],
     extra: Omit<MemoryWrite, "records" | "vectors"> = {},
     prepared?: ReadonlyMap<string, MemoryVector>,
-  ): Promise<boolean> {
+  ): Promise<WriteOutcome> {
     const missing = prepared ? fresh.filter((r) => !prepared.has(r.content)) : fresh;
     const vectors = await this.embed(missing);
     if (prepared) for (const r of fresh) if (prepared.has(r.content)) vectors.set(r.id, prepared.get(r.content)!);

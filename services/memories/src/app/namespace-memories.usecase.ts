@@ -3,6 +3,7 @@ import { type Clock, newId } from "@engram/kernel";
 import { forgetMemory, validateNamespace } from "../domain/memory";
 import type { KeyedMutex } from "./keyed-mutex";
 import type { MemoryRepository } from "./ports";
+import { retryOnConflict, RETRY } from "./write-conflicts";
 
 export interface NamespaceMemoryCount {
   namespace: string;
@@ -52,11 +53,17 @@ export class NamespaceMemoriesUseCase {
       const why = reason?.trim() || undefined;
       let forgotten = 0;
       for (;;) {
-        const now = this.deps.clock.now().toISOString();
-        const { items } = await this.deps.repo.list({ tenantId, namespaces: [namespace], sort: "createdAt", order: "asc", offset: 0, limit: PAGE, now });
-        if (items.length === 0) return forgotten;
-        if (!(await this.deps.repo.write({ records: items.map((m) => forgetMemory(m, now, why, batchId)) }))) return forgotten;
-        forgotten += items.length;
+        // Page by page; a page that changed meanwhile (another replica wrote one of its memories) is listed again.
+        const page = await retryOnConflict("forget a container tag's memories", async () => {
+          const now = this.deps.clock.now().toISOString();
+          const { items } = await this.deps.repo.list({ tenantId, namespaces: [namespace], sort: "createdAt", order: "asc", offset: 0, limit: PAGE, now });
+          if (items.length === 0) return 0;
+          const records = items.map((m) => forgetMemory(m, now, why, batchId));
+          const expect = items.map((m) => ({ id: m.id, updatedAt: m.updatedAt }));
+          return (await this.deps.repo.write({ records, expect })) === "written" ? items.length : RETRY;
+        });
+        if (page === 0) return forgotten;
+        forgotten += page;
       }
     });
   }

@@ -8,20 +8,67 @@ export interface MemoryVector {
   model: string;
 }
 
+/**
+ * One write of memories: all of it commits, or nothing does. Every change of a
+ * stored memory is conditional on the version its writer read (`expect`), so
+ * two replicas deciding on the same memories never both win: the store, not an
+ * in-process lock, is the guard.
+ */
 export interface MemoryWrite {
-  /** Records to insert, or to replace by id (a memory changed: new flags, sources, latest). */
+  /**
+   * Records to write. A record not stored yet is inserted; a stored one is
+   * replaced only when `expect` names it with the updatedAt it still has (a
+   * stored record the write does not expect is a conflict: no blind replace).
+   * A write never moves a record to another tenant or namespace.
+   */
   records: MemoryRecord[];
   /** Vectors of new or re-worded records, by memory id. */
   vectors?: Map<string, MemoryVector>;
   /**
    * Optimistic check: each listed memory must still have this updatedAt in
-   * the store, otherwise nothing is written and `write` returns false (a
-   * concurrent change won; the caller re-reads and decides again).
+   * the store (every change moves updatedAt forward: `changedAt`), otherwise
+   * nothing is written and the outcome is a conflict (a concurrent change
+   * won; the caller re-reads and decides again).
    */
   expect?: { id: string; updatedAt: string }[];
+  /**
+   * Optimistic check of an absence (deduplication): once the write is
+   * applied, no active memory (latest, not forgotten, not expired at `now`) of
+   * the namespace other than this write's records has this normalised content;
+   * otherwise a conflict (another replica wrote the same fact meanwhile).
+   */
+  expectNoDuplicate?: { tenantId: string; namespace: string; contentKey: string; now: string }[];
+  /**
+   * Memory formation of this document generation writes: refused, nothing
+   * written, when the document was deleted at or after this generation (its
+   * tombstone, `retire`) or a newer generation of it was formed already.
+   */
+  source?: DocumentGeneration;
   /** Marks a document generation as formed, in the same transaction (formation idempotency). */
-  formation?: { tenantId: string; documentId: string; generation: number };
+  formation?: DocumentGeneration;
+  /**
+   * A source document is gone: its tombstone (the generation it was deleted
+   * at, and when) is recorded in the same transaction, and the write is a
+   * conflict when any memory would still cite the document after it (a
+   * formation wrote one after the caller read the document's memories).
+   */
+  retire?: DocumentGeneration & { at: string };
 }
+
+/** One generation of one source document. */
+export interface DocumentGeneration {
+  tenantId: string;
+  documentId: string;
+  generation: number;
+}
+
+/**
+ * What a write did; anything but "written" wrote nothing. "conflict": an
+ * expectation or a unique constraint failed (re-read, decide again).
+ * "source-deleted" / "source-superseded": the write's `source` was deleted or
+ * a newer generation of it formed (formation stops; nothing failed).
+ */
+export type WriteOutcome = "written" | "conflict" | "source-deleted" | "source-superseded";
 
 /**
  * Storage of memories: writes, and the reads memory operations need. The
@@ -46,7 +93,13 @@ export interface MemoryRepository {
   /** Not-yet-forgotten memories whose forgetAfter is at or before `now`. */
   findExpired(now: string, limit: number): Promise<MemoryRecord[]>;
   isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean>;
-  write(w: MemoryWrite): Promise<boolean>;
+  write(w: MemoryWrite): Promise<WriteOutcome>;
+  /**
+   * Removes the deletion tombstones (`MemoryWrite.retire`) recorded before
+   * `before`; returns how many. Safe once no formation that read the document
+   * before its deletion can still be running (see RetireMemoriesUseCase).
+   */
+  pruneTombstones(before: string): Promise<number>;
   /**
    * Removes every memory row of the tenant for good (every version,
    * forgotten or not, with its provenance, vectors and formation marks):

@@ -18,6 +18,7 @@ import {
 import type { KeyedMutex } from "./keyed-mutex";
 import type { MemoryWriter } from "./memory-writer";
 import type { MemoryRepository } from "./ports";
+import { retryOnConflict, RETRY } from "./write-conflicts";
 
 /** Picks one memory of a namespace by id or by its exact (normalised) content. */
 export type MemorySelector = { id: string } | { content: string };
@@ -82,30 +83,33 @@ export class UpdateMemoryUseCase {
     if (cmd.forgetReason?.value !== undefined && cmd.forgetReason.value.length > 1000)
       throw new InvalidArgumentError("forgetReason is too long", "at most 1000 characters");
     const temporal = cmd.temporalContext ? { value: validateTemporalContext(cmd.temporalContext.value) } : undefined;
-    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), async () => {
-      const now = this.deps.clock.now().toISOString();
-      const target = await selectMemory(this.deps.repo, cmd.tenantId, cmd.namespace, cmd.selector, now);
-      if (target.isForgotten)
-        throw new AlreadyExistsError(`memory ${target.id} is forgotten`, "a forgotten memory cannot be updated; write a new memory instead");
-      if (!target.isLatest) {
-        const chain = await this.deps.repo.chains(cmd.tenantId, [target.rootMemoryId ?? target.id]);
-        const latest = chain.find((m) => m.isLatest);
-        throw new ConflictError(`memory ${target.id} is not the latest version`, latest ? `update the latest version, ${latest.id}` : undefined);
-      }
-      if (cmd.forgetReason?.value && !(forgetAfter ? forgetAfter.value : target.forgetAfter))
-        throw new InvalidArgumentError("forgetReason needs forgetAfter", "the memory has no scheduled forgetting time; send forgetAfter with the reason");
-      const patch: VersionPatch = {
-        content,
-        ...(metadata ? { metadata } : {}),
-        ...(forgetAfter ? { forgetAfter } : {}),
-        ...(cmd.forgetReason ? { forgetReason: { value: cmd.forgetReason.value || undefined } } : {}),
-        ...(temporal ? { temporalContext: temporal } : {}),
-      };
-      if (patchChangesNothing(target, patch)) return target;
-      const { next, previous } = nextVersion(target, patch, newId("memory"), now);
-      if (!(await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }] })))
-        throw new ConflictError(`memory ${target.id} changed while it was being updated`, "send the request again");
-      return next;
-    });
+    // The lock spares this process's own requests a conflict; the conditional write is the guard across replicas.
+    return this.deps.lock.run(partitionKey(cmd.tenantId, cmd.namespace), () =>
+      retryOnConflict("update memory", async () => {
+        const now = this.deps.clock.now().toISOString();
+        const target = await selectMemory(this.deps.repo, cmd.tenantId, cmd.namespace, cmd.selector, now);
+        if (target.isForgotten)
+          throw new AlreadyExistsError(`memory ${target.id} is forgotten`, "a forgotten memory cannot be updated; write a new memory instead");
+        if (!target.isLatest) {
+          const chain = await this.deps.repo.chains(cmd.tenantId, [target.rootMemoryId ?? target.id]);
+          const latest = chain.find((m) => m.isLatest);
+          throw new ConflictError(`memory ${target.id} is not the latest version`, latest ? `update the latest version, ${latest.id}` : undefined);
+        }
+        if (cmd.forgetReason?.value && !(forgetAfter ? forgetAfter.value : target.forgetAfter))
+          throw new InvalidArgumentError("forgetReason needs forgetAfter", "the memory has no scheduled forgetting time; send forgetAfter with the reason");
+        const patch: VersionPatch = {
+          content,
+          ...(metadata ? { metadata } : {}),
+          ...(forgetAfter ? { forgetAfter } : {}),
+          ...(cmd.forgetReason ? { forgetReason: { value: cmd.forgetReason.value || undefined } } : {}),
+          ...(temporal ? { temporalContext: temporal } : {}),
+        };
+        if (patchChangesNothing(target, patch)) return target;
+        const { next, previous } = nextVersion(target, patch, newId("memory"), now);
+        // A conflict: the memory changed since it was read (a new version, a source, forgotten); read it again and decide on that.
+        const outcome = await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }] });
+        return outcome === "written" ? next : RETRY;
+      }),
+    );
   }
 }

@@ -143,6 +143,18 @@ export function createMemory(m: NewMemory): MemoryRecord {
   };
 }
 
+/**
+ * The updatedAt of a changed record: `now`, or 1 ms past the previous value
+ * when the clock has not moved past it (two replicas changing a memory within
+ * one millisecond, or one replica's clock behind another's). updatedAt is the
+ * version the store's optimistic checks compare (MemoryWrite.expect), so every
+ * change of a record must move it forward.
+ */
+export function changedAt(previous: string, now: string): string {
+  const before = Date.parse(previous);
+  return Date.parse(now) > before ? now : new Date(before + 1).toISOString();
+}
+
 /** Fields a new version may set; absent = inherited from the previous version. */
 export interface VersionPatch {
   content: string;
@@ -195,7 +207,7 @@ export function nextVersion(prev: MemoryRecord, patch: VersionPatch, id: string,
     createdAt: now,
     updatedAt: now,
   };
-  return { next, previous: { ...prev, isLatest: false, updatedAt: now } };
+  return { next, previous: { ...prev, isLatest: false, updatedAt: changedAt(prev.updatedAt, now) } };
 }
 
 /** True when a patch would change nothing (then no new version is written). */
@@ -235,7 +247,7 @@ const isSortedSet = (xs: readonly number[]) => xs.every((x, i) => i === 0 || xs[
 
 /** Adds provenance to a memory without a new version (the same fact seen again). */
 export function addSources(m: MemoryRecord, sources: MemorySource[], now: string): MemoryRecord {
-  return { ...m, sources: mergeSources(m.sources, sources), updatedAt: now };
+  return { ...m, sources: mergeSources(m.sources, sources), updatedAt: changedAt(m.updatedAt, now) };
 }
 
 export function forgetMemory(m: MemoryRecord, now: string, reason?: string, batchId?: string): MemoryRecord {
@@ -245,7 +257,7 @@ export function forgetMemory(m: MemoryRecord, now: string, reason?: string, batc
     forgottenAt: now,
     ...(reason ? { forgetReason: reason } : {}),
     ...(batchId ? { forgetBatchId: batchId } : {}),
-    updatedAt: now,
+    updatedAt: changedAt(m.updatedAt, now),
   };
 }
 
@@ -257,8 +269,7 @@ export function forgetMemory(m: MemoryRecord, now: string, reason?: string, batc
 export function dropSource(m: MemoryRecord, documentId: string, now: string, reason = `source document ${documentId} was deleted`): MemoryRecord | undefined {
   if (!m.sources.some((s) => s.documentId === documentId)) return undefined;
   const sources = m.sources.filter((s) => s.documentId !== documentId);
-  const next = { ...m, sources, updatedAt: now };
-  return sources.length === 0 && !m.isForgotten ? forgetMemory(next, now, reason) : next;
+  return sources.length === 0 && !m.isForgotten ? forgetMemory({ ...m, sources }, now, reason) : { ...m, sources, updatedAt: changedAt(m.updatedAt, now) };
 }
 
 const FORGET_INSTRUCTION =

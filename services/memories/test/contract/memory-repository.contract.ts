@@ -49,6 +49,8 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       await h.cleanup();
     });
 
+    /** A change of a stored memory, conditional on the version read (`stored`), as every change is. */
+    const change = (stored: MemoryRecord, next: MemoryRecord) => repo.write({ records: [next], expect: [{ id: stored.id, updatedAt: stored.updatedAt }] });
     const search = (text: string, over: Partial<Parameters<MemoryRepository["search"]>[0]> = {}) =>
       repo.search({ tenantId: "t1", namespaces: ["ns1"], text, limit: 10, now: NOW, ...over }).then((hits) => hits.map((x) => x.memory.content));
 
@@ -56,7 +58,7 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       const a = memory({ content: "Alice works at Acme Corporation", metadata: { team: "sales" } });
       const b = memory({ content: "Alice lives in Lisbon", isStatic: true, temporalContext: { documentDate: "2026-10-01T00:00:00.000Z" } });
       const other = memory({ content: "Bob works at Initech", tenantId: "t2" });
-      expect(await repo.write({ records: [a, b, other] })).toBe(true);
+      expect(await repo.write({ records: [a, b, other] })).toBe("written");
       expect(await repo.findById("t1", a.id)).toEqual(a);
       expect(await repo.findById("t2", a.id)).toBeUndefined();
       expect((await repo.getMany("t1", [b.id, "m_unknown", a.id])).map((m) => m.id)).toEqual([b.id, a.id]);
@@ -127,7 +129,7 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
         filepath: "/notes/a.md",
         updatedAt: NOW,
       };
-      await repo.write({ records: [changed] });
+      expect(await change(a, changed)).toBe("written");
       expect(await repo.findById("t1", a.id)).toEqual(changed);
     });
 
@@ -136,11 +138,13 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       await repo.write({ records: [a] });
       const b = memory({ content: "Dave drives a blue car" });
       const ok = await repo.write({ records: [b, { ...a, isLatest: false }], expect: [{ id: a.id, updatedAt: "1999-01-01T00:00:00.000Z" }] });
-      expect(ok).toBe(false);
+      expect(ok).toBe("conflict");
       expect(await repo.findById("t1", b.id)).toBeUndefined();
       expect((await repo.findById("t1", a.id))!.isLatest).toBe(true);
-      expect(await repo.write({ records: [b], expect: [{ id: a.id, updatedAt: a.updatedAt }] })).toBe(true);
-      expect(await repo.write({ records: [b], expect: [{ id: "m_missing", updatedAt: a.updatedAt }] })).toBe(false);
+      expect(await repo.write({ records: [b], expect: [{ id: a.id, updatedAt: a.updatedAt }] })).toBe("written");
+      const c = memory({ content: "Dave drives a green car" });
+      expect(await repo.write({ records: [c], expect: [{ id: "m_missing", updatedAt: a.updatedAt }] })).toBe("conflict");
+      expect(await repo.findById("t1", c.id)).toBeUndefined();
     });
 
     it("finds by normalised content, latest versions first, only in the namespace", async () => {
@@ -166,7 +170,7 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       await repo.write({ records: [a, b, c] });
       expect((await repo.findByDocument("t1", "d1")).map((m) => m.id).sort()).toEqual([a.id, b.id].sort());
       expect((await repo.findByDocument("t1", "d2")).map((m) => m.id)).toEqual([b.id]);
-      await repo.write({ records: [{ ...b, sources: [{ documentId: "d2", chunkPositions: [] }] }] });
+      await change(b, { ...b, sources: [{ documentId: "d2", chunkPositions: [] }] });
       expect((await repo.findByDocument("t1", "d1")).map((m) => m.id)).toEqual([a.id]);
       expect((await repo.findByDocument("t2", "d1")).map((m) => m.id)).toEqual([c.id]);
     });
@@ -247,7 +251,7 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       const a = memory({ content: "Liam owns a sailboat" });
       await repo.write({ records: [a] });
       expect(await search("sailboat")).toEqual(["Liam owns a sailboat"]);
-      await repo.write({ records: [{ ...a, content: "Liam owns a motorbike", updatedAt: NOW }] });
+      await change(a, { ...a, content: "Liam owns a motorbike", updatedAt: NOW });
       expect(await search("sailboat")).toEqual([]);
       expect(await search("motorbike")).toEqual(["Liam owns a motorbike"]);
     });
@@ -311,16 +315,16 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       const a = memory({ content: "Olga collects stamps", sources: [src("d3", 2), src("d1", 0)] });
       await repo.write({ records: [a] });
       const gained = { ...a, sources: [src("d3", 2), src("d1", 0), src("d2", 1, 4)] };
-      await repo.write({ records: [gained] });
+      await change(a, gained);
       expect((await repo.findById("t1", a.id))?.sources).toEqual(gained.sources);
       const changed = { ...a, sources: [src("d1", 0, 5), src("d2", 1, 4)] };
-      await repo.write({ records: [changed] });
+      await change(a, changed);
       expect((await repo.findById("t1", a.id))?.sources).toEqual(changed.sources);
       // One source at a time, as formation adds them: every one kept, in the order gained.
       let many = changed;
       for (let i = 0; i < 120; i++) {
         many = { ...many, sources: [...many.sources, src(`x${i}`, i % 3)] };
-        await repo.write({ records: [many] });
+        await change(a, many);
       }
       expect((await repo.findById("t1", a.id))?.sources).toEqual(many.sources);
       expect((await repo.findByDocument("t1", "x77")).map((m) => m.id)).toEqual([a.id]);
@@ -329,7 +333,7 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       expect(await repo.findById("t1", a.id)).toEqual(many);
       // A write before anything loaded the memory's scope still changes only what changed.
       const later = { ...many, sources: [...many.sources.filter((s) => s.documentId !== "d2"), src("d0")] };
-      await repo.write({ records: [later] });
+      await change(a, later);
       expect((await repo.findById("t1", a.id))?.sources).toEqual(later.sources);
       expect((await repo.search({ tenantId: "t1", namespaces: ["ns1"], text: "stamps", limit: 5, now: NOW }))[0]?.memory.sources).toEqual(later.sources);
       expect(await repo.findByDocument("t1", "d2")).toEqual([]);

@@ -4,8 +4,17 @@ import { UnavailableError } from "@engram/kernel";
 import { connectMongo, type Filter, type MongoConnection } from "@engram/storage/mongo";
 import { describeWithEngines, uniqueMongoDbName, waitFor } from "@engram/testing";
 import type { QdrantClient } from "@qdrant/js-client-rest";
-import { decodeVector, type MemoryDoc } from "../../src/adapters/production/memory-doc";
-import { FORMATION_INDEXES, MEMORY_INDEXES, memoryQueries, unindexedPage } from "../../src/adapters/production/memory-queries";
+import { decodeVector, type MemoryDoc, toMemoryDoc } from "../../src/adapters/production/memory-doc";
+import {
+  activeCopies,
+  FORMATION_INDEXES,
+  GUARD_INDEXES,
+  MEMORY_INDEXES,
+  memoryQueries,
+  newerFormation,
+  ONE_LATEST_PER_CHAIN,
+  unindexedPage,
+} from "../../src/adapters/production/memory-queries";
 import { MongoQdrantMemoryStore } from "../../src/adapters/production/memory.mongo-qdrant";
 import { type MemorySearchRecord, QdrantMemorySearch } from "../../src/adapters/production/memory-search.qdrant";
 import type { MemoryRepository } from "../../src/app/ports";
@@ -13,6 +22,8 @@ import { contentKey } from "../../src/domain/memory";
 import { createProductionMemoryStore } from "../../src/production-store";
 import { logger } from "../unit/helpers";
 import { memory, memoryRepositoryContract, type MemoryStoreHarness } from "./memory-repository.contract";
+import { memoryReplicasContract } from "./memory-replicas.contract";
+import { memoryWriteGuardsContract } from "./memory-write-guards.contract";
 
 const DIM = 32;
 const NOW = "2026-11-20T10:00:00.000Z";
@@ -45,7 +56,7 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
   /** Collections of its own for one store (memories_N, memory_formations_N, <run>_N_memories): empty for every test. */
   function scope() {
     const k = ++n;
-    return { prefix: `${RUN}_${k}`, collections: { memories: `memories_${k}`, formations: `memory_formations_${k}` } };
+    return { prefix: `${RUN}_${k}`, collections: { memories: `memories_${k}`, formations: `memory_formations_${k}`, guards: `memory_guards_${k}` } };
   }
 
   async function dropScope(s: ReturnType<typeof scope>): Promise<void> {
@@ -56,6 +67,10 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
       .catch(() => undefined);
     await conn.db
       .collection(s.collections.formations)
+      .drop()
+      .catch(() => undefined);
+    await conn.db
+      .collection(s.collections.guards)
       .drop()
       .catch(() => undefined);
   }
@@ -87,6 +102,31 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
         repo = await openFactory(s);
         return repo;
       },
+      async cleanup() {
+        await repo.close();
+        await dropScope(s);
+      },
+    };
+  });
+
+  memoryWriteGuardsContract("production (MongoDB records + Qdrant search)", async () => {
+    const s = scope();
+    const repo = await openFactory(s);
+    return {
+      repo,
+      async cleanup() {
+        await repo.close();
+        await dropScope(s);
+      },
+    };
+  });
+
+  memoryReplicasContract("production (MongoDB records + Qdrant search)", async () => {
+    const s = scope();
+    const repo = await openFactory(s);
+    return {
+      repo,
+      embedder,
       async cleanup() {
         await repo.close();
         await dropScope(s);
@@ -128,6 +168,11 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
         expect({ name: spec.name, key: found?.key }).toEqual({ name: spec.name, key: spec.key });
         if (spec.partialFilterExpression) expect(found?.partialFilterExpression).toEqual(spec.partialFilterExpression);
       }
+      // The unique index of one latest version per chain, and the guards' pruning index.
+      const chainIdx = memIdx.find((i) => i.name === ONE_LATEST_PER_CHAIN.name);
+      expect(chainIdx).toMatchObject({ key: ONE_LATEST_PER_CHAIN.key, unique: true, partialFilterExpression: ONE_LATEST_PER_CHAIN.partialFilterExpression });
+      const guardIdx = await again.guards.listIndexes().toArray();
+      for (const spec of GUARD_INDEXES) expect(guardIdx.find((i) => i.name === spec.name)?.key).toEqual(spec.key);
       const formIdx = await again.formations.listIndexes().toArray();
       expect(formIdx.find((i) => i.name === FORMATION_INDEXES[0]!.name)).toMatchObject({ key: FORMATION_INDEXES[0]!.key, unique: true });
       await again.close();
@@ -161,6 +206,11 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
         ["unindexed page", find(unindexedPage(10, { updatedAt: a.updatedAt, id: a.id }))],
         ["namespaces", conn.db.command({ explain: { distinct: c.collectionName, key: "namespace", query: memoryQueries.namespaces("t1") } })],
         ["formation", store.formations.find({ tenantId: "t1", documentId: "d1", generation: 1 }).explain()],
+        ["newer formation", store.formations.find(newerFormation({ tenantId: "t1", documentId: "d1", generation: 1 })).explain()],
+        [
+          "active copies",
+          c.find(activeCopies({ tenantId: "t1", namespace: "ns1", contentKey: contentKey(a.content), now: NOW }, [a.id]) as Filter<MemoryDoc>).explain(),
+        ],
       ];
       for (const [label, plan] of plans) {
         const text = JSON.stringify(((await plan) as { queryPlanner: unknown }).queryPlanner);
@@ -182,7 +232,7 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
       expect(raw?.model).toBe(embedder.id);
       expect(Array.from(decodeVector(raw!.vector!))).toEqual(Array.from(vector));
       // A change of flags only (no new vector): the stored vector stays, in MongoDB and in Qdrant.
-      await store.write({ records: [{ ...a, isStatic: true, updatedAt: NOW }] });
+      expect(await store.write({ records: [{ ...a, isStatic: true, updatedAt: NOW }], expect: [{ id: a.id, updatedAt: a.updatedAt }] })).toBe("written");
       const after = await store.memories.findOne({ _id: a.id });
       expect(Array.from(decodeVector(after!.vector!))).toEqual(Array.from(vector));
       const dense = await store.search({ tenantId: "t1", text: "zzz", vector, model: embedder.id, denseWeight: 0.5, limit: 5, now: NOW });
@@ -195,12 +245,43 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
       await dropScope(s);
     });
 
-    it("never moves a memory to another tenant", async () => {
+    it("on its first start with the chain index, gives older documents their chain root and repairs chains with two latest versions", async () => {
+      const s = scope();
+      // Documents as an earlier version wrote them (no chainRoot), after races: v1 latest again beside v2, two v2s of w.
+      const raw = (m: ReturnType<typeof memory>) => {
+        const { chainRoot: _omitted, ...doc } = toMemoryDoc(m, "rev-old");
+        return { ...doc, indexed: true };
+      };
+      const v1 = memory({ content: "Ann is in Rome", isForgotten: true, forgottenAt: NOW });
+      const v2 = memory({ content: "Ann is in Oslo", version: 2, rootMemoryId: v1.id, parentMemoryId: v1.id, relation: "updates" });
+      const w1 = memory({ content: "Bo is 30", isLatest: false });
+      const w2a = memory({ content: "Bo is 31", version: 2, rootMemoryId: w1.id, parentMemoryId: w1.id, relation: "updates" });
+      const w2b = memory({ content: "Bo is 32", version: 2, rootMemoryId: w1.id, parentMemoryId: w1.id, relation: "updates", updatedAt: NOW });
+      await conn.db.collection<Omit<MemoryDoc, "chainRoot">>(s.collections.memories).insertMany([v1, v2, w1, w2a, w2b].map(raw));
+      const store = await openFactory(s);
+      const latest = async (root: string) => (await store.chains("t1", [root])).filter((m) => m.isLatest).map((m) => m.id);
+      expect(await latest(v1.id)).toEqual([v2.id]);
+      expect(await latest(w1.id)).toEqual([w2b.id]);
+      expect(await store.memories.countDocuments({ chainRoot: { $exists: false } })).toBe(0);
+      // The demoted versions went back to the reconciler (Qdrant still had them latest): the start-up pass mirrored them.
+      expect(await store.memories.countDocuments({ indexed: false })).toBe(0);
+      const stale = (await store.findById("t1", v1.id))!;
+      expect(
+        await store.write({
+          records: [{ ...stale, isLatest: true, updatedAt: "2026-11-21T00:00:00.000Z" }],
+          expect: [{ id: v1.id, updatedAt: stale.updatedAt }],
+        }),
+      ).toBe("conflict");
+      await store.close();
+      await dropScope(s);
+    });
+
+    it("never moves a memory to another tenant (the conditional update matches nothing)", async () => {
       const s = scope();
       const store = await openFactory(s);
       const a = memory({ content: "Pia owns a kayak" });
       await store.write({ records: [a] });
-      await expect(store.write({ records: [{ ...a, tenantId: "t2" }] })).rejects.toThrow(/another tenant/);
+      expect(await store.write({ records: [{ ...a, tenantId: "t2", updatedAt: NOW }], expect: [{ id: a.id, updatedAt: a.updatedAt }] })).toBe("conflict");
       expect(await store.findById("t1", a.id)).toEqual(a);
       expect(await store.findById("t2", a.id)).toBeUndefined();
       await store.close();
@@ -253,7 +334,9 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
       const b = memory({ content: "Sam restores antique watches" });
       await store.close();
       const dead = await openOn(s, (c) => new FailingSearch(c, Infinity));
-      await expect(dead.write({ records: [b, { ...a, isLatest: false, updatedAt: NOW }] })).rejects.toBeInstanceOf(UnavailableError);
+      await expect(
+        dead.write({ records: [b, { ...a, isLatest: false, updatedAt: NOW }], expect: [{ id: a.id, updatedAt: a.updatedAt }] }),
+      ).rejects.toBeInstanceOf(UnavailableError);
       await dead.close();
       // Qdrant still has the old state: `a` latest, `b` unknown; MongoDB has the new one.
       const restarted = await openFactory(s);
@@ -281,7 +364,8 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
       await store.write({ records: [a] });
       await store.close();
       const lagging = await openOn(s, (c) => new FailingSearch(c, Infinity));
-      await expect(lagging.write({ records: [{ ...a, isForgotten: true, forgottenAt: NOW, updatedAt: NOW }] })).rejects.toBeInstanceOf(UnavailableError);
+      const forgotten = { ...a, isForgotten: true, forgottenAt: NOW, updatedAt: NOW };
+      await expect(lagging.write({ records: [forgotten], expect: [{ id: a.id, updatedAt: a.updatedAt }] })).rejects.toBeInstanceOf(UnavailableError);
       // Qdrant still says active; MongoDB says forgotten: the hit is dropped.
       expect(contents(await query(lagging, "Finnish"))).toEqual([]);
       await lagging.close();
@@ -307,9 +391,11 @@ describeWithEngines(["mongo", "qdrant"], "MongoQdrantMemoryStore", ({ mongoUrl, 
       const a = memory({ content: "Vic lives in Oslo" });
       const older = store.write({ records: [a] });
       await waitFor(() => held === 1, { what: "the first mirror to start" });
-      expect(await store.write({ records: [{ ...a, content: "Vic lives in Bergen", updatedAt: NOW }] })).toBe(true);
+      expect(await store.write({ records: [{ ...a, content: "Vic lives in Bergen", updatedAt: NOW }], expect: [{ id: a.id, updatedAt: a.updatedAt }] })).toBe(
+        "written",
+      );
       release();
-      await expect(older).resolves.toBe(true);
+      await expect(older).resolves.toBe("written");
       expect(contents(await query(store, "Oslo"))).toEqual([]);
       expect(contents(await query(store, "Bergen"))).toEqual(["Vic lives in Bergen"]);
       expect(await store.memories.findOne({ _id: a.id })).toMatchObject({ indexed: true, content: "Vic lives in Bergen" });

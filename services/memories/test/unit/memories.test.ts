@@ -373,7 +373,7 @@ describe("memory formation", () => {
     extractor.extract = async () => {
       throw new ExtractionLimitError("reading memories from the document took longer than 60 s and was stopped; split it into smaller documents");
     };
-    await expect(formDoc("d_big", { lastAttempt: false })).resolves.toBeUndefined();
+    await expect(formDoc("d_big", { lastAttempt: false })).resolves.toBe("failed");
     expect(events.failures).toEqual([
       { ref: expect.objectContaining({ documentId: "d_big" }), reason: expect.stringMatching(/^reading memories from the document took longer than 60 s/) },
     ]);
@@ -509,7 +509,7 @@ describe("memory formation", () => {
     doc("d_b", "Sarah has a dog");
     await formDoc("d_b");
     const retire = new RetireMemoriesUseCase(store, clock);
-    expect(await retire.documentDeleted(T, "d_a")).toBe(1);
+    expect(await retire.documentDeleted({ tenantId: T, documentId: "d_a", generation: 1 })).toBe(1);
     const left = await active();
     expect(left.map((m) => [m.content, m.sources.map((s) => s.documentId)])).toEqual([["Sarah has a dog", ["d_b"]]]);
     const all = await store.list({

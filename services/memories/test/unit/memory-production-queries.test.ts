@@ -182,6 +182,7 @@ describe("production memory queries against the embedded store", () => {
     const contents = ["Alice likes tea", "alice likes TEA.", "Alice  likes tea!", "Bob drives a van", "Carol is in Rome", "Dan plays chess"];
     records = [];
     const roots: MemoryRecord[] = [];
+    const chains = new Set<string>();
     for (let i = 0; i < 320; i++) {
       const metadata: JsonObject = {};
       if (rand() < 0.8) metadata.type = pick(["note", "Note", "email", "chat"]);
@@ -210,7 +211,10 @@ describe("production memory queries against the embedded store", () => {
         updatedAt: minute(1000 + ((i * 37) % 320)),
       });
       if (!chainOf && rand() < 0.4) roots.push(r);
-      records.push(r);
+      // One latest version per chain (the stores' invariant): a later one drawn latest is a superseded one.
+      const chain = r.rootMemoryId ?? r.id;
+      records.push(r.isLatest && chains.has(chain) ? { ...r, isLatest: false } : r);
+      if (r.isLatest) chains.add(chain);
     }
     // Expiring exactly at a reference time the queries use (at `now` a memory counts as expired).
     records.push(base({ id: "m_edge1", content: "Edge one", forgetAfter: NOW, createdAt: minute(400), updatedAt: minute(2000) }));

@@ -46,7 +46,27 @@ export const MEMORY_MIGRATIONS = [
      chunk_positions = COALESCE((SELECT json_extract(j.value, '$.chunkPositions') FROM memories m, json_each(m.sources) j
                      WHERE m.rid = memory_sources.memory_rid AND json_extract(j.value, '$.documentId') = memory_sources.document_id), '[]');
    UPDATE memories SET sources = '[]';`,
+  // Issue #31, replicas on one store. The invariant of versions: a chain (its root and every version naming it as
+  // root) has exactly one latest version, forgotten or not (forgetting keeps a version latest, and only the latest
+  // gets a next version). The normalised content is deliberately not unique: instant formation keeps each document's
+  // facts on their own, an update may word a memory like another, an expired memory stays latest until the sweep.
+  // Rows a race left with two latest versions of one chain keep the highest version (then the newest) as latest.
+  // Tombstones of deleted source documents (RetireMemoriesUseCase): formation writes of a generation at or below the
+  // tombstone's are refused.
+  `UPDATE memories SET is_latest = 0 WHERE rid IN (
+     SELECT rid FROM (
+       SELECT rid, ROW_NUMBER() OVER (PARTITION BY tenant_id, COALESCE(root_id, id) ORDER BY version DESC, updated_at DESC, rid DESC) AS n
+       FROM memories WHERE is_latest = 1)
+     WHERE n > 1);
+   CREATE UNIQUE INDEX memories_one_latest_per_chain ON memories (tenant_id, COALESCE(root_id, id)) WHERE is_latest = 1;
+   CREATE TABLE tombstones (
+     tenant_id TEXT NOT NULL, document_id TEXT NOT NULL, generation INTEGER NOT NULL, deleted_at TEXT NOT NULL,
+     PRIMARY KEY (tenant_id, document_id)) WITHOUT ROWID;
+   CREATE INDEX tombstones_by_time ON tombstones (deleted_at);`,
 ];
+
+/** The name of the unique index of one latest version per chain (its violation is a write conflict). */
+export const ONE_LATEST_PER_CHAIN = "memories_one_latest_per_chain";
 
 export interface Row {
   rid: number;

@@ -1,10 +1,34 @@
 import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery, MemorySource } from "@engram/memory-model";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
-import type { MemoryRepository, MemoryWrite } from "../../app/ports";
-import { COLUMNS, fromRow, groupSources, MEMORY_MIGRATIONS, type Row, SELECT, type SourceRow, toParams } from "./memory-schema.sqlite";
+import type { DocumentGeneration, MemoryRepository, MemoryWrite, WriteOutcome } from "../../app/ports";
+import { COLUMNS, fromRow, groupSources, MEMORY_MIGRATIONS, ONE_LATEST_PER_CHAIN, type Row, SELECT, type SourceRow, toParams } from "./memory-schema.sqlite";
 import { type CommittedMemory, type MemorySearchOptions, SqliteMemorySearch } from "./memory-search.sqlite";
 
 export type MemoryStoreOptions = MemorySearchOptions;
+
+/** What a write checks of a stored row. */
+interface StoredRow {
+  rid: number;
+  tenant_id: string;
+  namespace: string;
+  updated_at: string;
+}
+
+/** Rolls a write's transaction back with its outcome (a check after some of its statements failed). */
+class Refused extends Error {
+  constructor(readonly outcome: Exclude<WriteOutcome, "written">) {
+    super(`memory write refused: ${outcome}`);
+  }
+}
+
+/** The unique index of one latest version per chain refused a statement: another writer's version won. */
+function isOneLatestViolation(err: unknown): boolean {
+  // By shape, not `instanceof`: the driver's error class may come from another realm (a native module loaded once per process).
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return (
+    typeof e === "object" && e !== null && e.code === "SQLITE_CONSTRAINT_UNIQUE" && typeof e.message === "string" && e.message.includes(ONE_LATEST_PER_CHAIN)
+  );
+}
 
 /**
  * Memories of a tenant by id (`@ids`: a JSON array). The tenant is compared with `+tenant_id`, which keeps it out of
@@ -106,7 +130,17 @@ export class SqliteMemoryStore implements MemoryRepository {
     return !!this.stmt("SELECT 1 FROM formations WHERE tenant_id = ? AND document_id = ? AND generation = ?").get(tenantId, documentId, generation);
   }
 
-  async write(w: MemoryWrite): Promise<boolean> {
+  /**
+   * One transaction (SQLite serialises them, so the checks and the writes
+   * are atomic against every other write): the formation source check, the
+   * expectations (a stored record must be expected; no blind replace), the
+   * rows, the absence of duplicates, the formation marker, the tombstone and
+   * the check that nothing cites a retired document. A refusal rolls it all
+   * back; the unique index of one latest version per chain is a conflict too.
+   */
+  async write(w: MemoryWrite): Promise<WriteOutcome> {
+    // One row per id: the last record given for an id wins.
+    const records = [...new Map(w.records.map((m) => [m.id, m])).values()];
     const upsert = this.stmt(
       `INSERT INTO memories (${COLUMNS.join(", ")}, vector, model) VALUES (${COLUMNS.map((c) => "@" + c).join(", ")}, @vector, @model)
        ON CONFLICT(id) DO UPDATE SET ${COLUMNS.filter((c) => c !== "id")
@@ -114,7 +148,7 @@ export class SqliteMemoryStore implements MemoryRepository {
          .join(", ")}, vector = COALESCE(excluded.vector, memories.vector), model = COALESCE(excluded.model, memories.model)`,
     );
     const ridOf = this.stmt("SELECT rid FROM memories WHERE id = ?");
-    const check = this.stmt("SELECT updated_at FROM memories WHERE id = ?");
+    const storedRow = this.stmt("SELECT rid, tenant_id, namespace, updated_at FROM memories WHERE id = ?");
     const storedSources = this.stmt("SELECT memory_rid, document_id, chunk_positions FROM memory_sources WHERE memory_rid = ? ORDER BY seq");
     const clearSources = this.stmt("DELETE FROM memory_sources WHERE memory_rid = ?");
     const putSource = this.stmt(
@@ -122,63 +156,115 @@ export class SqliteMemoryStore implements MemoryRepository {
        ON CONFLICT (tenant_id, document_id, memory_rid) DO UPDATE SET chunk_positions = excluded.chunk_positions`,
     );
     const written: CommittedMemory[] = [];
-    const ok = this.tx(() => {
-      for (const e of w.expect ?? []) {
-        const cur = check.get(e.id) as { updated_at: string } | undefined;
-        if (!cur || cur.updated_at !== e.updatedAt) return false;
-      }
-      for (const m of w.records) {
-        const v = this.opts.vectors ? w.vectors?.get(m.id) : undefined;
-        // A memory gaining a source or a flag keeps its text: its stored analysis is not recomputed.
-        const known = ridOf.get(m.id) as { rid: number } | undefined;
-        const before = known ? this.reads.loaded(known.rid) : undefined;
-        const params = toParams(m, !v && before !== undefined && before.content === m.content);
-        if (known && before && before.tenantId === m.tenantId && !v) {
-          // An update of a row known in memory writes only the columns that changed (a memory gaining a
-          // source changes updated_at alone), so SQLite leaves the indexes of the others untouched.
-          const was = toParams(before, true);
-          const changed = COLUMNS.filter((c) => params[c] !== was[c]);
-          if (changed.length > 0)
-            this.stmt(`UPDATE memories SET ${changed.map((c) => `${c} = @${c}`).join(", ")} WHERE rid = @rid`).run({
-              rid: known.rid,
-              ...Object.fromEntries(changed.map((c) => [c, params[c]])),
-            });
-        } else upsert.run({ ...params, vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
-        // An update keeps its row (ON CONFLICT DO UPDATE): only a new memory needs its rid read back.
-        const rid = known?.rid ?? (ridOf.get(m.id) as { rid: number }).rid;
-        // Provenance rows, seq = place in the memory's list. The common change appends sources (a memory
-        // seen in many documents gains one at a time) or changes positions in place: only those rows are
-        // written. Anything else (a source dropped, a new order) rewrites the memory's rows.
-        const prev =
-          before && before.tenantId === m.tenantId
-            ? before.sources
-            : known
-              ? (groupSources(storedSources.all(rid) as SourceRow[], new Map()).get(rid) ?? [])
-              : [];
-        const appended = m.sources.length >= prev.length && prev.every((x, i) => x.documentId === m.sources[i]!.documentId);
-        if (!appended) clearSources.run(rid);
-        m.sources.forEach((x, seq) => {
-          const was = appended ? prev[seq] : undefined;
-          if (was === x) return; // the same (immutable) source object: unchanged
-          const positions = JSON.stringify(x.chunkPositions);
-          if (was !== undefined && positions === JSON.stringify(was.chunkPositions)) return;
-          putSource.run(m.tenantId, x.documentId, rid, seq, positions);
-        });
-        written.push({ rid, m, analyzed: params.analyzed as string, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
-      }
-      if (w.formation)
-        this.stmt("INSERT OR IGNORE INTO formations (tenant_id, document_id, generation, formed_at) VALUES (?, ?, ?, ?)").run(
-          w.formation.tenantId,
-          w.formation.documentId,
-          w.formation.generation,
-          new Date().toISOString(),
-        );
-      return true;
-    });
-    if (!ok) return false;
+    let outcome: WriteOutcome;
+    try {
+      outcome = this.tx((): WriteOutcome => {
+        if (w.source) {
+          const refused = this.sourceRefusal(w.source);
+          if (refused) return refused;
+        }
+        const expected = new Set<string>();
+        for (const e of w.expect ?? []) {
+          const cur = storedRow.get(e.id) as StoredRow | undefined;
+          if (!cur || cur.updated_at !== e.updatedAt) return "conflict";
+          expected.add(e.id);
+        }
+        const plan = records.map((m) => ({ m, cur: storedRow.get(m.id) as StoredRow | undefined }));
+        // A stored row is replaced only when expected, and never moved to another tenant or namespace (moveNamespaces does that).
+        if (plan.some(({ m, cur }) => cur && (!expected.has(m.id) || cur.tenant_id !== m.tenantId || cur.namespace !== m.namespace))) return "conflict";
+        // Replacements before insertions: a version demoted before its successor is inserted keeps one latest version per
+        // chain at every statement (the unique index checks each one).
+        for (const { m, cur } of [...plan.filter((p) => p.cur), ...plan.filter((p) => !p.cur)]) {
+          const v = this.opts.vectors ? w.vectors?.get(m.id) : undefined;
+          // A memory gaining a source or a flag keeps its text: its stored analysis is not recomputed.
+          const before = cur ? this.reads.loaded(cur.rid) : undefined;
+          const params = toParams(m, !v && before !== undefined && before.content === m.content);
+          if (cur && before && before.tenantId === m.tenantId && !v) {
+            // An update of a row known in memory writes only the columns that changed (a memory gaining a
+            // source changes updated_at alone), so SQLite leaves the indexes of the others untouched.
+            const was = toParams(before, true);
+            const changed = COLUMNS.filter((c) => params[c] !== was[c]);
+            if (changed.length > 0)
+              this.stmt(`UPDATE memories SET ${changed.map((c) => `${c} = @${c}`).join(", ")} WHERE rid = @rid`).run({
+                rid: cur.rid,
+                ...Object.fromEntries(changed.map((c) => [c, params[c]])),
+              });
+          } else upsert.run({ ...params, vector: v ? Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength) : null, model: v?.model ?? null });
+          // An update keeps its row (ON CONFLICT DO UPDATE): only a new memory needs its rid read back.
+          const rid = cur?.rid ?? (ridOf.get(m.id) as { rid: number }).rid;
+          // Provenance rows, seq = place in the memory's list. The common change appends sources (a memory
+          // seen in many documents gains one at a time) or changes positions in place: only those rows are
+          // written. Anything else (a source dropped, a new order) rewrites the memory's rows.
+          const prev =
+            before && before.tenantId === m.tenantId
+              ? before.sources
+              : cur
+                ? (groupSources(storedSources.all(rid) as SourceRow[], new Map()).get(rid) ?? [])
+                : [];
+          const appended = m.sources.length >= prev.length && prev.every((x, i) => x.documentId === m.sources[i]!.documentId);
+          if (!appended) clearSources.run(rid);
+          m.sources.forEach((x, seq) => {
+            const was = appended ? prev[seq] : undefined;
+            if (was === x) return; // the same (immutable) source object: unchanged
+            const positions = JSON.stringify(x.chunkPositions);
+            if (was !== undefined && positions === JSON.stringify(was.chunkPositions)) return;
+            putSource.run(m.tenantId, x.documentId, rid, seq, positions);
+          });
+          written.push({ rid, m, analyzed: params.analyzed as string, ...(v ? { vector: { rid, vector: v.vector, model: v.model } } : {}) });
+        }
+        const ours = new Set(records.map((m) => m.id));
+        for (const d of w.expectNoDuplicate ?? []) {
+          const active = this.stmt(
+            `SELECT id FROM memories WHERE tenant_id = ? AND namespace = ? AND content_key = ? AND is_latest = 1 AND is_forgotten = 0
+               AND (forget_after IS NULL OR forget_after > ?)`,
+          ).all(d.tenantId, d.namespace, d.contentKey, d.now) as { id: string }[];
+          if (active.some((r) => !ours.has(r.id))) throw new Refused("conflict");
+        }
+        if (w.formation)
+          this.stmt("INSERT OR IGNORE INTO formations (tenant_id, document_id, generation, formed_at) VALUES (?, ?, ?, ?)").run(
+            w.formation.tenantId,
+            w.formation.documentId,
+            w.formation.generation,
+            new Date().toISOString(),
+          );
+        if (w.retire) {
+          const { tenantId, documentId, generation, at } = w.retire;
+          this.stmt(
+            `INSERT INTO tombstones (tenant_id, document_id, generation, deleted_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (tenant_id, document_id) DO UPDATE SET generation = MAX(generation, excluded.generation), deleted_at = MAX(deleted_at, excluded.deleted_at)`,
+          ).run(tenantId, documentId, generation, at);
+          // A memory that still cites the document was written after the caller read the document's memories.
+          if (this.stmt("SELECT 1 FROM memory_sources WHERE tenant_id = ? AND document_id = ? LIMIT 1").get(tenantId, documentId))
+            throw new Refused("conflict");
+        }
+        return "written";
+      });
+    } catch (err) {
+      if (err instanceof Refused) return err.outcome;
+      if (isOneLatestViolation(err)) return "conflict";
+      throw err;
+    }
+    if (outcome !== "written") return outcome;
     // Loaded partitions follow the commit; text changes reach the engine.
     this.reads.apply(written);
-    return true;
+    return "written";
+  }
+
+  /** Why a formation write of this document generation is refused (inside the write's transaction); undefined: it is not. */
+  private sourceRefusal(s: DocumentGeneration): "source-deleted" | "source-superseded" | undefined {
+    const tomb = this.stmt("SELECT generation FROM tombstones WHERE tenant_id = ? AND document_id = ?").get(s.tenantId, s.documentId) as
+      { generation: number } | undefined;
+    if (tomb && tomb.generation >= s.generation) return "source-deleted";
+    const newer = this.stmt("SELECT 1 FROM formations WHERE tenant_id = ? AND document_id = ? AND generation > ? LIMIT 1").get(
+      s.tenantId,
+      s.documentId,
+      s.generation,
+    );
+    return newer ? "source-superseded" : undefined;
+  }
+
+  async pruneTombstones(before: string): Promise<number> {
+    return this.stmt("DELETE FROM tombstones WHERE deleted_at < ?").run(before).changes;
   }
 
   // --- read model ---
@@ -209,6 +295,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     });
   }
 
+  /** Tombstones stay (a formation in flight during the reset must still find them); they are pruned in time. */
   async purgeTenant(tenantId: string): Promise<number> {
     const removed = this.tx(() => {
       this.stmt("DELETE FROM memory_sources WHERE tenant_id = ?").run(tenantId);

@@ -17,6 +17,9 @@ import { type MemorySearchRecord, searchFieldsOf } from "./memory-search.qdrant"
  *   `sources` (multikey index for `findByDocument`);
  * - `vector` (BSON Binary, float32 vector subtype) and `model`: the
  *   embedding, so the Qdrant collection can always be rebuilt from MongoDB;
+ * - `chainRoot`: the id of the version chain's root (`rootMemoryId`, or the
+ *   memory's own id for a first version), the key of the unique index of one
+ *   latest version per chain;
  * - `rev`: the id of the write that stored this version of the document,
  *   `indexed`: whether Qdrant holds this `rev` (set false by every write, set
  *   true only by a mirror of the same `rev`), `indexedAt`: when it was
@@ -32,6 +35,8 @@ export type MemoryDoc = Omit<MemoryRecord, "id" | "metadata" | "relations"> & {
   meta?: MetadataEntry[];
   relations: { id: string; kind: MemoryRelationKind }[];
   sourceDocumentIds: string[];
+  /** Absent only on documents written before it existed (backfilled at start-up; see MongoQdrantMemoryStore.open). */
+  chainRoot?: string;
   vector?: Binary;
   model?: string;
   rev: string;
@@ -90,6 +95,7 @@ export function toMemoryDoc(m: MemoryRecord, rev: string, vector?: StoredVector)
     relations: Object.entries(m.relations).map(([id, kind]) => ({ id, kind })),
     sources: m.sources.map((s) => ({ documentId: s.documentId, chunkPositions: [...s.chunkPositions] })),
     sourceDocumentIds: [...new Set(m.sources.map((s) => s.documentId))],
+    chainRoot: m.rootMemoryId ?? m.id,
     isInference: m.isInference,
     bucketKeys: [...m.bucketKeys],
     filepath: m.filepath,

@@ -1,6 +1,8 @@
 import { type FilterExpr, filterToMongo, matchesFilter } from "@engram/filters";
 import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
-import type { Document, IndexSpec } from "@engram/storage/mongo";
+import { createHash } from "node:crypto";
+import type { AnyBulkWriteOperation, Document, IndexSpec } from "@engram/storage/mongo";
+import type { DocumentGeneration, MemoryWrite } from "../../app/ports";
 import type { MemoryDoc } from "./memory-doc";
 import type { MemorySearchHit } from "./memory-search.qdrant";
 
@@ -51,8 +53,34 @@ export const MEMORY_INDEXES: IndexSpec[] = [
   { name: "unindexed", key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { indexed: false } },
 ];
 
+/**
+ * The guard of versions across replicas (issue #31): a chain (its root and
+ * every version naming it as root) has exactly one latest version, forgotten
+ * or not (forgetting keeps a version latest; only the latest gets a next
+ * version). The normalised content is deliberately not unique: instant
+ * formation keeps each document's facts on their own, an update may word a
+ * memory like another, an expired memory stays latest until the sweep; its
+ * deduplication is `expectNoDuplicate`, serialised by a content guard. A write
+ * this index refuses (E11000) is a conflict: the writer reads again. Documents
+ * without `chainRoot` (written by a replica of an earlier version during a
+ * rolling upgrade) are outside it until rewritten; the embedded store's
+ * partial unique index is the same rule.
+ */
+export const ONE_LATEST_PER_CHAIN: IndexSpec = {
+  name: "one_latest_per_chain",
+  key: { tenantId: 1, chainRoot: 1 },
+  unique: true,
+  partialFilterExpression: { isLatest: true, chainRoot: { $exists: true } },
+};
+
 /** The `memory_formations` collection: one document per formed (tenant, document, generation). */
 export const FORMATION_INDEXES: IndexSpec[] = [{ name: "formation_unique", key: { tenantId: 1, documentId: 1, generation: 1 }, unique: true }];
+
+/**
+ * The `memory_guards` collection (a document per source document or content
+ * key that writes met on; see GuardDoc): pruned by the time of its last write.
+ */
+export const GUARD_INDEXES: IndexSpec[] = [{ name: "touched", key: { touchedAt: 1 } }];
 
 /** Reads never need the embedding (only the mirror to Qdrant does). */
 export const WITHOUT_VECTOR = { vector: 0 } as const;
@@ -229,4 +257,176 @@ export function handBack(ids: string[], rev: string): { filter: Document; update
 export function changedSinceMirror(mirrored: Pick<MemoryDoc, "_id" | "rev">[], current: Pick<MemoryDoc, "_id" | "rev">[]): string[] {
   const now = new Map(current.map((d) => [d._id, d.rev]));
   return mirrored.filter((d) => now.has(d._id) && now.get(d._id) !== d.rev).map((d) => d._id);
+}
+
+// --- conditional writes (issue #31: replicas on one store) ---
+
+/**
+ * A document of `memory_guards`: where writes that must not interleave
+ * meet. Snapshot isolation makes two transactions conflict only when they
+ * write the same document; a check of an absence (no tombstone, no memory
+ * citing a document, no active memory of a content) is not such a write. So
+ * every writer whose decision rests on one of those absences writes the guard
+ * of what it checked, in its transaction: of two concurrent ones, the second
+ * to write it gets a write conflict, the driver runs its transaction again,
+ * and it sees what the first one committed.
+ *
+ * - A source document's guard (`sourceGuardId`) carries the document's
+ *   tombstone (`deletedGeneration`, `deletedAt`): written by a retire, and
+ *   touched by every formation write of the document.
+ * - A content key's guard (`contentGuardId`) is touched by every write that
+ *   expects no duplicate of that content in its namespace.
+ *
+ * `touchedAt`: the latest write that met here, by which guards are pruned.
+ */
+export interface GuardDoc {
+  _id: string;
+  tenantId: string;
+  documentId?: string;
+  deletedGeneration?: number;
+  deletedAt?: string;
+  touchedAt: string;
+}
+
+/** The guard of a source document of a tenant (its tombstone lives there). */
+export function sourceGuardId(tenantId: string, documentId: string): string {
+  return `doc\u0000${tenantId}\u0000${documentId}`;
+}
+
+/** The guard of a normalised content in a namespace (hashed: a content key may be 10,000 characters long). */
+export function contentGuardId(d: { tenantId: string; namespace: string; contentKey: string }): string {
+  return `key\u0000${createHash("sha256").update(`${d.tenantId}\u0000${d.namespace}\u0000${d.contentKey}`).digest("hex")}`;
+}
+
+/** Why a formation write of this generation is refused by the document's guard: its tombstone covers the generation. */
+export function formationRefusal(guard: Pick<GuardDoc, "deletedGeneration"> | null | undefined, generation: number): "source-deleted" | undefined {
+  return guard?.deletedGeneration !== undefined && guard.deletedGeneration >= generation ? "source-deleted" : undefined;
+}
+
+export const guardWrites = {
+  /** Touches a guard (upsert): the write that conflicts with any concurrent one on the same guard. */
+  touch(tenantId: string, at: string, documentId?: string): Document {
+    return { $max: { touchedAt: at }, $setOnInsert: { tenantId, ...(documentId !== undefined ? { documentId } : {}) } };
+  },
+
+  /** Records a document's tombstone on its guard (upsert); a later or higher one wins, so a delete never lowers it. */
+  tombstone(r: DocumentGeneration & { at: string }): Document {
+    return { $max: { deletedGeneration: r.generation, deletedAt: r.at, touchedAt: r.at }, $setOnInsert: { tenantId: r.tenantId, documentId: r.documentId } };
+  },
+
+  /** Tombstones last written before `before` (pruneTombstones counts these). */
+  prunedTombstones(before: string): Document {
+    return { deletedGeneration: { $exists: true }, touchedAt: { $lt: before } };
+  },
+
+  /** Other guards last written before `before` (no information in them: pruned with the tombstones). */
+  prunedGuards(before: string): Document {
+    return { deletedGeneration: { $exists: false }, touchedAt: { $lt: before } };
+  },
+};
+
+/** A formation marker of a newer generation of the document (a write of an older one is stale). */
+export function newerFormation(s: DocumentGeneration): Document {
+  return { tenantId: s.tenantId, documentId: s.documentId, generation: { $gt: s.generation } };
+}
+
+/**
+ * Active memories of the content in the namespace (latest, not forgotten, not
+ * expired at `now`) other than the given ids: what `expectNoDuplicate` must not
+ * find once the write is applied.
+ */
+export function activeCopies(d: NonNullable<MemoryWrite["expectNoDuplicate"]>[number], except: string[]): Document {
+  return {
+    tenantId: d.tenantId,
+    namespace: d.namespace,
+    contentKey: d.contentKey,
+    isLatest: true,
+    isForgotten: false,
+    $or: [{ forgetAfter: { $exists: false } }, { forgetAfter: { $gt: d.now } }],
+    _id: { $nin: except },
+  };
+}
+
+/** Fields a memory document may lack: a conditional update unsets each one the new version does not have (as a replace would). */
+const OPTIONAL_FIELDS = [
+  "meta",
+  "forgottenAt",
+  "forgetAfter",
+  "forgetReason",
+  "forgetBatchId",
+  "temporalContext",
+  "parentMemoryId",
+  "rootMemoryId",
+  "relation",
+  "isInference",
+  "filepath",
+  "indexedAt",
+  "lockRev",
+] as const satisfies readonly (keyof MemoryDoc)[];
+
+/**
+ * The write of one memory document: an insert for a memory not stored yet
+ * (an id already stored refuses it: E11000, a conflict), or an update
+ * conditional on the version the writer read: same id, tenant, namespace and
+ * `updatedAt`, else it matches nothing (a conflict). The update sets the whole
+ * version (and unsets what it lacks); the stored embedding stays unless the
+ * write brings a new one (`newVector`: the document's vector is new).
+ */
+export function memoryWriteOp(doc: MemoryDoc, expectedUpdatedAt: string | undefined, newVector = false): AnyBulkWriteOperation<MemoryDoc> {
+  if (expectedUpdatedAt === undefined) return { insertOne: { document: doc } };
+  const { _id, vector, model, ...rest } = doc;
+  const fields = newVector && vector && model ? { ...rest, vector, model } : rest;
+  const $unset: Record<string, ""> = Object.fromEntries(OPTIONAL_FIELDS.filter((f) => !(f in fields)).map((f) => [f, ""] as const));
+  return {
+    updateOne: {
+      filter: { _id, tenantId: doc.tenantId, namespace: doc.namespace, updatedAt: expectedUpdatedAt },
+      update: { $set: fields, ...(Object.keys($unset).length ? { $unset } : {}) },
+    },
+  };
+}
+
+/**
+ * Every operation of a write on `memories`, and how many of them must match
+ * a document (the conditional ones): updates of expected memories first, so a
+ * version is demoted before its successor is inserted (the unique index of one
+ * latest version per chain checks each operation), then inserts; an expected
+ * memory the write does not rewrite is still written to (`lockRev`), so a
+ * concurrent change of it conflicts with this transaction.
+ */
+export function memoryWriteOps(
+  docs: MemoryDoc[],
+  expect: { id: string; updatedAt: string }[],
+  rev: string,
+  newVectors: ReadonlySet<string> = new Set(),
+): { ops: AnyBulkWriteOperation<MemoryDoc>[]; conditional: number } {
+  const expected = new Map(expect.map((e) => [e.id, e.updatedAt]));
+  const rewritten = new Set(docs.map((d) => d._id));
+  const updates = docs.filter((d) => expected.has(d._id)).map((d) => memoryWriteOp(d, expected.get(d._id), newVectors.has(d._id)));
+  const locks: AnyBulkWriteOperation<MemoryDoc>[] = [...expected]
+    .filter(([id]) => !rewritten.has(id))
+    .map(([id, updatedAt]) => ({ updateOne: { filter: { _id: id, updatedAt }, update: { $set: { lockRev: rev } } } }));
+  const inserts = docs.filter((d) => !expected.has(d._id)).map((d) => memoryWriteOp(d, undefined));
+  return { ops: [...updates, ...locks, ...inserts], conditional: updates.length + locks.length };
+}
+
+/** Gives documents written before `chainRoot` existed their chain root (an update pipeline). */
+export const CHAIN_ROOT_BACKFILL = {
+  filter: { chainRoot: { $exists: false } } as Document,
+  update: [{ $set: { chainRoot: { $ifNull: ["$rootMemoryId", "$_id"] } } }] as Document[],
+};
+
+/**
+ * Chains a race left with two or more latest versions (before the unique
+ * index existed): per chain, the versions to demote, keeping the highest
+ * version latest (then the most recently changed, then the greatest id), as
+ * the embedded store's upgrade does.
+ */
+export function latestDuplicatesPipeline(): Document[] {
+  return [
+    { $match: { isLatest: true } },
+    { $sort: { version: -1, updatedAt: -1, _id: -1 } },
+    { $group: { _id: { tenantId: "$tenantId", chain: { $ifNull: ["$chainRoot", { $ifNull: ["$rootMemoryId", "$_id"] }] } }, ids: { $push: "$_id" } } },
+    { $match: { "ids.1": { $exists: true } } },
+    { $project: { _id: 0, demote: { $slice: ["$ids", 1, { $size: "$ids" }] } } },
+  ];
 }

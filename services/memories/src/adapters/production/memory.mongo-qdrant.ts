@@ -2,21 +2,27 @@ import { UnavailableError } from "@engram/kernel";
 import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery } from "@engram/memory-model";
 import type { Logger } from "@engram/observability";
 import {
-  type AnyBulkWriteOperation,
   type ClientSession,
   type Collection,
   type Db,
   ensureIndexes,
   type Filter,
+  isDuplicateKeyError,
   type MongoClient,
   ObjectId,
   withTransaction,
 } from "@engram/storage/mongo";
-import type { MemoryRepository, MemoryWrite } from "../../app/ports";
-import { encodeVector, fromMemoryDoc, type MemoryDoc, type StoredVector, searchRecordOf, toMemoryDoc } from "./memory-doc";
+import type { MemoryRepository, MemoryWrite, WriteOutcome } from "../../app/ports";
+import { encodeVector, fromMemoryDoc, type MemoryDoc, type StoredVector, searchRecordOf } from "./memory-doc";
 import {
+  CHAIN_ROOT_BACKFILL,
   changedSinceMirror,
   FORMATION_INDEXES,
+  GUARD_INDEXES,
+  type GuardDoc,
+  guardWrites,
+  latestDuplicatesPipeline,
+  ONE_LATEST_PER_CHAIN,
   type FindSpec,
   handBack,
   markIndexed,
@@ -29,6 +35,7 @@ import {
   WITHOUT_VECTOR,
 } from "./memory-queries";
 import type { QdrantMemorySearch } from "./memory-search.qdrant";
+import { outcomeOf, writeTransaction, type WriteTxSteps } from "./memory-write";
 
 /** A document of `memory_formations`: one formed document generation. */
 export interface FormationDoc {
@@ -40,6 +47,7 @@ export interface FormationDoc {
 
 export const MEMORIES_COLLECTION = "memories";
 export const FORMATIONS_COLLECTION = "memory_formations";
+export const GUARDS_COLLECTION = "memory_guards";
 
 /** Default pause between two reconciler passes. */
 export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
@@ -48,7 +56,7 @@ export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const MIRROR_ROUNDS = 5;
 
 export interface MongoQdrantMemoryStoreOptions {
-  /** The database of the `memories` and `memory_formations` collections (a replica set: writes are transactions). */
+  /** The database of the `memories`, `memory_formations` and `memory_guards` collections (a replica set: writes are transactions). */
   db: Db;
   /** The search side, opened on its Qdrant collection (`QdrantMemorySearch.open`). */
   search: QdrantMemorySearch;
@@ -56,8 +64,8 @@ export interface MongoQdrantMemoryStoreOptions {
   dimensions: number;
   /** Keep embeddings (the dense side of search); false for an embedder without semantics, like the embedded store. Default true. */
   vectors?: boolean;
-  /** Collection names (tests use their own); defaults `memories` and `memory_formations`. */
-  collections?: { memories?: string; formations?: string };
+  /** Collection names (tests use their own); defaults `memories`, `memory_formations` and `memory_guards`. */
+  collections?: { memories?: string; formations?: string; guards?: string };
   logger: Logger;
   /** Pause between reconciler passes; 0 = only the pass at start-up. Default 30 s. */
   reconcileIntervalMs?: number;
@@ -71,14 +79,20 @@ export interface MongoQdrantMemoryStoreOptions {
  * The production memory store: records in MongoDB, search in Qdrant.
  *
  * MongoDB holds every version of every memory (`memories`, one document per
- * version with its embedding) and the formation markers
- * (`memory_formations`); it is the source of truth and answers every read
+ * version with its embedding), the formation markers (`memory_formations`)
+ * and the guards with the deleted documents' tombstones (`memory_guards`); it
+ * is the source of truth and answers every read
  * except `search`. Qdrant (`<prefix>_memories`, through QdrantMemorySearch)
  * holds what search ranks and filters on.
  *
- * Write path: one transaction checks the optimistic expectations, upserts the
- * records (a record without a new vector keeps its stored one) and marks the
- * formation; each written document carries the write's `rev` and
+ * Write path: one transaction (writeTransaction) checks the formation source
+ * against the document's tombstone, writes every record conditionally (an
+ * insert of a new id, or an update of the version the writer read: no blind
+ * replace; a record without a new vector keeps its stored one), checks the
+ * absence of duplicates and of memories citing a retired document, marks the
+ * formation and records tombstones (`memory_guards`); a failed check or the
+ * unique index of one latest version per chain makes it a conflict, nothing
+ * written. Each written document carries the write's `rev` and
  * `indexed: false`. After the commit the written versions are mirrored into
  * Qdrant and marked `indexed` (only while their `rev` is unchanged; a version
  * changed meanwhile is mirrored again from its current document), so in
@@ -100,6 +114,7 @@ export interface MongoQdrantMemoryStoreOptions {
 export class MongoQdrantMemoryStore implements MemoryRepository {
   readonly memories: Collection<MemoryDoc>;
   readonly formations: Collection<FormationDoc>;
+  readonly guards: Collection<GuardDoc>;
   private readonly client: MongoClient;
   private readonly log: Logger;
   private readonly intervalMs: number;
@@ -111,6 +126,7 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
   private constructor(private readonly o: MongoQdrantMemoryStoreOptions) {
     this.memories = o.db.collection<MemoryDoc>(o.collections?.memories ?? MEMORIES_COLLECTION);
     this.formations = o.db.collection<FormationDoc>(o.collections?.formations ?? FORMATIONS_COLLECTION);
+    this.guards = o.db.collection<GuardDoc>(o.collections?.guards ?? GUARDS_COLLECTION);
     this.client = o.db.client;
     this.log = o.logger.child({ component: "memory-store" });
     this.intervalMs = o.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS;
@@ -126,6 +142,8 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     const store = new MongoQdrantMemoryStore(o);
     await ensureIndexes(o.db, store.memories.collectionName, MEMORY_INDEXES);
     await ensureIndexes(o.db, store.formations.collectionName, FORMATION_INDEXES);
+    await ensureIndexes(o.db, store.guards.collectionName, GUARD_INDEXES);
+    await store.ensureOneLatestPerChain();
     // Qdrant answered just now (the collection is prepared before this): a record that fails here is one Qdrant
     // refuses, logged by the pass and tried again by every later one; it does not keep the service from starting.
     const first = await store.reconcile();
@@ -133,6 +151,42 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     if (first.failed > 0) store.log.error(first, "memories could not be mirrored into the search index at start-up");
     store.schedule();
     return store;
+  }
+
+  /**
+   * The unique index of one latest version per chain. The first start of a
+   * version with it gives older documents their `chainRoot` and demotes the
+   * extra latest versions a race may have left (keeping the highest version),
+   * then creates the index; when a replica of the earlier version wrote a
+   * duplicate meanwhile, once more. Later starts find the index and skip both.
+   */
+  private async ensureOneLatestPerChain(): Promise<void> {
+    const existing = await this.memories.listIndexes().toArray();
+    if (existing.some((i) => i.name === ONE_LATEST_PER_CHAIN.name)) return;
+    for (let round = 1; ; round++) {
+      const filled = await this.memories.updateMany(CHAIN_ROOT_BACKFILL.filter as Filter<MemoryDoc>, CHAIN_ROOT_BACKFILL.update);
+      const groups = await this.memories.aggregate<{ demote: string[] }>(latestDuplicatesPipeline()).toArray();
+      const demote = groups.flatMap((g) => g.demote);
+      if (demote.length > 0) {
+        // Qdrant follows through the reconciler (a fresh rev, unindexed).
+        await this.memories.updateMany(
+          { _id: { $in: demote }, isLatest: true },
+          { $set: { isLatest: false, rev: new ObjectId().toHexString(), indexed: false } },
+        );
+        this.log.warn(
+          { demoted: demote.length, sample: demote.slice(0, 10) },
+          "memory chains with more than one latest version repaired: the highest version stays latest",
+        );
+      }
+      if (filled.modifiedCount > 0) this.log.info({ documents: filled.modifiedCount }, "memory documents given their chain root");
+      try {
+        await ensureIndexes(this.o.db, this.memories.collectionName, [ONE_LATEST_PER_CHAIN]);
+        return;
+      } catch (err) {
+        // ensureIndexes wraps nothing but option conflicts: E11000 arrives as the server sent it.
+        if (round >= 2 || !isDuplicateKeyError(err)) throw err;
+      }
+    }
   }
 
   // --- reads ---
@@ -216,10 +270,18 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     }
   }
 
+  async pruneTombstones(before: string): Promise<number> {
+    const pruned = (await this.guards.deleteMany(guardWrites.prunedTombstones(before) as Filter<GuardDoc>)).deletedCount;
+    await this.guards.deleteMany(guardWrites.prunedGuards(before) as Filter<GuardDoc>);
+    return pruned;
+  }
+
   /**
    * MongoDB first (the record of truth): searches hydrate their hits from it
    * and drop ids it no longer has, so points a failed Qdrant delete leaves
-   * behind are never shown, and running the reset again removes them.
+   * behind are never shown, and running the reset again removes them. The
+   * guards stay (a formation in flight during the reset must still find a
+   * tombstone); they are pruned in time.
    */
   async purgeTenant(tenantId: string): Promise<number> {
     const removed = (await this.memories.deleteMany({ tenantId })).deletedCount;
@@ -239,7 +301,7 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
 
   // --- write ---
 
-  async write(w: MemoryWrite): Promise<boolean> {
+  async write(w: MemoryWrite): Promise<WriteOutcome> {
     // One document per id: the last record given for an id wins (as the embedded store's successive upserts).
     const records = [...new Map(w.records.map((m) => [m.id, m])).values()];
     const keep = this.o.vectors ?? true;
@@ -253,9 +315,12 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
         vectors.set(m.id, { vector: encodeVector(v.vector), model: v.model });
       }
     const rev = new ObjectId().toHexString();
-    const written = await withTransaction(this.client, (session) => this.writeTx(w, records, vectors, rev, session));
-    if (!written) return false;
-    if (written.length === 0) return true;
+    // The driver runs the callback again on a transient error (a write conflict with a concurrent transaction).
+    const { outcome, written } = await outcomeOf(() =>
+      withTransaction(this.client, (session) => writeTransaction(this.txSteps(session), w, records, vectors, rev, new Date().toISOString())),
+    );
+    if (outcome !== "written") return outcome;
+    if (written.length === 0) return "written";
     try {
       await this.mirror(written);
     } catch (err) {
@@ -266,54 +331,24 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
         { cause: err },
       );
     }
-    return true;
+    return "written";
   }
 
-  /** The transaction of a write; undefined when an expectation failed (nothing written). */
-  private async writeTx(
-    w: MemoryWrite,
-    records: MemoryRecord[],
-    vectors: Map<string, StoredVector>,
-    rev: string,
-    session: ClientSession,
-  ): Promise<MemoryDoc[] | undefined> {
-    const expect = w.expect ?? [];
-    if (expect.length) {
-      const ids = [...new Set(expect.map((e) => e.id))];
-      const current = await this.memories.find({ _id: { $in: ids } }, { session, projection: { updatedAt: 1 } }).toArray();
-      const at = new Map(current.map((d) => [d._id, d.updatedAt]));
-      if (!expect.every((e) => at.get(e.id) === e.updatedAt)) return undefined;
-    }
-    const stored = new Map<string, Pick<MemoryDoc, "_id" | "tenantId" | "vector" | "model">>();
-    if (records.length) {
-      const rows = await this.memories
-        .find({ _id: { $in: records.map((m) => m.id) } }, { session, projection: { tenantId: 1, vector: 1, model: 1 } })
-        .toArray();
-      for (const r of rows) stored.set(r._id, r);
-    }
-    const docs = records.map((m) => {
-      const before = stored.get(m.id);
-      // Ids are unique across tenants; a record never moves to another tenant (its search point is keyed by tenant).
-      if (before && before.tenantId !== m.tenantId) throw new Error(`memory ${m.id} belongs to another tenant; a write cannot move it`);
-      const kept = before?.vector && before.model ? { vector: before.vector, model: before.model } : undefined;
-      return toMemoryDoc(m, rev, vectors.get(m.id) ?? kept);
-    });
-    const ops: AnyBulkWriteOperation<MemoryDoc>[] = docs.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: d, upsert: true } }));
-    // An expected memory this write does not rewrite is still written to (lockRev): a concurrent change of it then
-    // conflicts with this transaction instead of slipping in between the check and the commit.
-    const rewritten = new Set(docs.map((d) => d._id));
-    for (const e of expect) if (!rewritten.has(e.id)) ops.push({ updateOne: { filter: { _id: e.id }, update: { $set: { lockRev: rev } } } });
-    if (ops.length) await this.memories.bulkWrite(ops, { session, ordered: true });
-    if (w.formation) {
-      const { tenantId, documentId, generation } = w.formation;
-      await this.formations.updateOne(
-        { tenantId, documentId, generation },
-        // An inserted marker takes tenantId, documentId and generation from the filter.
-        { $setOnInsert: { formedAt: new Date().toISOString() } },
-        { session, upsert: true },
-      );
-    }
-    return docs;
+  /** The steps of a write's transaction (writeTransaction) on this store's collections, inside `session`. */
+  private txSteps(session: ClientSession): WriteTxSteps {
+    return {
+      findGuard: (id) => this.guards.findOne({ _id: id }, { session, projection: { deletedGeneration: 1 } }),
+      upsertGuard: async (id, update) => {
+        await this.guards.updateOne({ _id: id }, update, { session, upsert: true });
+      },
+      countFormations: (filter) => this.formations.countDocuments(filter as Filter<FormationDoc>, { session, limit: 1 }),
+      upsertFormation: async (filter, update) => {
+        await this.formations.updateOne(filter as Filter<FormationDoc>, update, { session, upsert: true });
+      },
+      storedVectors: (ids) => this.memories.find({ _id: { $in: ids } }, { session, projection: { vector: 1, model: 1 } }).toArray(),
+      bulkMemories: (ops) => this.memories.bulkWrite(ops, { session, ordered: true }),
+      countMemories: (filter) => this.memories.countDocuments(filter as Filter<MemoryDoc>, { session, limit: 1 }),
+    };
   }
 
   /**
