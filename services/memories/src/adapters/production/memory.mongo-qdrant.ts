@@ -30,6 +30,9 @@ import {
 } from "./memory-queries";
 import type { QdrantMemorySearch } from "./memory-search.qdrant";
 
+/** The read side of the store, for a process that must not write (recall): see `MongoQdrantMemoryStore.openReadOnly`. */
+export type MemoryReadOnlyStore = Pick<MemoryRepository, "search" | "getMany" | "chains" | "list" | "close">;
+
 /** A document of `memory_formations`: one formed document generation. */
 export interface FormationDoc {
   tenantId: string;
@@ -133,6 +136,22 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     if (first.failed > 0) store.log.error(first, "memories could not be mirrored into the search index at start-up");
     store.schedule();
     return store;
+  }
+
+  /**
+   * The store for a process that only reads it (recall): no collection or index creation, no reconciler, and only
+   * the read side exposed (search, getMany, chains, list), so nothing it does writes to MongoDB or Qdrant. The
+   * memories service owns the schema and the reconciler; until it created the indexes, reads are only slower.
+   */
+  static openReadOnly(o: Omit<MongoQdrantMemoryStoreOptions, "reconcileIntervalMs" | "reconcileBatch">): MemoryReadOnlyStore {
+    const store = new MongoQdrantMemoryStore({ ...o, reconcileIntervalMs: 0 });
+    return {
+      search: (q) => store.search(q),
+      getMany: (tenantId, ids, namespace) => store.getMany(tenantId, ids, namespace),
+      chains: (tenantId, rootIds) => store.chains(tenantId, rootIds),
+      list: (q) => store.list(q),
+      close: () => store.close(),
+    };
   }
 
   // --- reads ---
