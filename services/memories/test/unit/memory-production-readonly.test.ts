@@ -92,3 +92,56 @@ describe("production memory store: the read-only open (recall)", () => {
     await reader.close();
   });
 });
+
+describe("production memory store: a namespace move reaches Qdrant through the reconciler", () => {
+  it("moved records are marked for re-indexing, so a move whose Qdrant update failed is repaired by the next pass", async () => {
+    const mongo = new FakeMongoDb();
+    const qdrant = new FakeQdrant();
+    const moved = [memory({ content: "Ada builds boats", namespace: "old" }), memory({ content: "Ada sails on Sundays", namespace: "old" })];
+    const stays = memory({ content: "Ada sails in the other tag", namespace: "other" });
+    const store = await createProductionMemoryStore({
+      mongo: { client: {} as MongoClient, db: mongo.asDb() },
+      qdrant: qdrant.client(),
+      prefix: "mv",
+      dimensions: DIMS,
+      logger,
+      reconcileIntervalMs: 0,
+    });
+    for (const m of [...moved, stays]) mongo.docs("memories").push(toMemoryDoc(m, "w1") as unknown as Record<string, unknown>);
+    await store.reconcile();
+    const namespaces = () =>
+      Object.fromEntries(
+        qdrant
+          .points("mv_memories")
+          .map((p) => [String(p.payload.content), p.payload.namespace])
+          .sort(),
+      );
+    expect(namespaces()).toEqual({ "Ada builds boats": "old", "Ada sails on Sundays": "old", "Ada sails in the other tag": "other" });
+    expect(mongo.docs("memories").every((d) => d.indexed === true)).toBe(true);
+
+    // The move's own Qdrant update fails (Qdrant unreachable for that request): MongoDB has moved, Qdrant has not.
+    qdrant.failing.set("setPayload", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+    await expect(store.moveNamespaces("t1", ["old"], "new")).rejects.toThrow(/ECONNREFUSED/);
+    qdrant.failing.clear();
+    expect(mongo.docs("memories").filter((d) => d.namespace === "new")).toHaveLength(2);
+    expect(namespaces()["Ada builds boats"]).toBe("old");
+    // The moved records wait for the reconciler; the others stay indexed.
+    expect(
+      mongo
+        .docs("memories")
+        .map((d) => [d.content, d.indexed])
+        .sort(),
+    ).toEqual([
+      ["Ada builds boats", false],
+      ["Ada sails in the other tag", true],
+      ["Ada sails on Sundays", false],
+    ]);
+    expect(await store.reconcile()).toEqual({ mirrored: 2, failed: 0 });
+    expect(namespaces()).toEqual({ "Ada builds boats": "new", "Ada sails on Sundays": "new", "Ada sails in the other tag": "other" });
+    const hits = await store.search({ tenantId: "t1", namespaces: ["new"], text: "Ada sails", limit: 5, now: "2026-11-20T00:00:00.000Z" });
+    expect(hits[0]!.memory.content).toBe("Ada sails on Sundays");
+    expect(hits.every((h) => h.memory.namespace === "new")).toBe(true);
+    expect(mongo.docs("memories").every((d) => d.indexed === true)).toBe(true);
+    await store.close();
+  });
+});

@@ -23,6 +23,7 @@ import {
   MEMORY_INDEXES,
   memoryQueries,
   mergeSearchHits,
+  moveNamespacesUpdate,
   type ReconcileCursor,
   searchFetchSize,
   unindexedPage,
@@ -247,11 +248,16 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     return removed;
   }
 
-  /** MongoDB first, as for the reset: a search hit whose namespace Qdrant still has wrong is hydrated from MongoDB; running the move again repairs Qdrant. */
+  /**
+   * MongoDB first, as for the reset: a search hit whose namespace Qdrant still has wrong is hydrated from MongoDB.
+   * The moved records are marked for re-indexing (`moveNamespacesUpdate`: fresh rev, `indexed: false`), so the
+   * reconciler brings Qdrant's namespaces in line even when the payload update below fails or never runs.
+   */
   async moveNamespaces(tenantId: string, sources: string[], target: string): Promise<number> {
     const from = sources.filter((ns) => ns !== target);
     if (from.length === 0) return 0;
-    const moved = (await this.memories.updateMany({ tenantId, namespace: { $in: from } }, { $set: { namespace: target } })).modifiedCount;
+    const op = moveNamespacesUpdate(tenantId, from, target, new ObjectId().toHexString());
+    const moved = (await this.memories.updateMany(op.filter as Filter<MemoryDoc>, op.update)).modifiedCount;
     await this.o.search.moveNamespaces(tenantId, from, target);
     return moved;
   }
