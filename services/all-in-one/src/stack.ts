@@ -95,14 +95,15 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   if (MEMORY_STORE_USERS.some((s) => targets.has(s))) {
     const production = memoryStoreKind({ store: p.STORE, index: p.INDEX }) === "production";
     const storeLog = logger.child({ component: "memory-store" });
-    const shared = { mongo: { client: mongo!.client, db: mongo!.db } };
+    // The process's MongoDB connection (opened above whenever the store is production).
+    const shared = () => ({ mongo: { client: mongo!.client, db: mongo!.db } });
     if (production && !targets.has("memories")) {
-      const reader = await (await import("@engram/memories/production")).createProductionMemoryReaderFromConfig({ ...c.memories, ...p }, storeLog, shared);
+      const reader = await (await import("@engram/memories/production")).createProductionMemoryReaderFromConfig({ ...c.memories, ...p }, storeLog, shared());
       memoryReads = reader;
       runtime.onStopped(() => reader.close());
     } else {
       const store: MemoryRepository & MemoryReadModel = production
-        ? await (await import("@engram/memories/production")).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, storeLog, shared)
+        ? await (await import("@engram/memories/production")).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, storeLog, shared())
         : createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING }));
       memoryStore = store;
       memoryReads = store;
