@@ -13,7 +13,7 @@ import { createEmbeddedMemoryStore, createMemoriesModule, type MemoryRepository 
 import { createRecallModule, type MemoryReadModel } from "@engram/recall";
 import { createConnectionsModule, embeddedConnectionRepository, embeddedSettingsRepository } from "@engram/connections";
 import { type AllInOneConfig, SERVICES } from "./config";
-import { BUS_PARTICIPANTS, CHUNK_INDEX_USERS, MEMORY_STORE_USERS, memoryStoreKind } from "./topology";
+import { BUS_PARTICIPANTS, CHUNK_INDEX_USERS, CHUNK_INDEX_WRITERS, MEMORY_STORE_USERS, memoryStoreKind } from "./topology";
 
 export interface RunningStack {
   runtime: ProcessRuntime;
@@ -60,15 +60,20 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   // The chunk index is written by the pipeline-worker and read by recall and memory formation.
   let index: ChunkIndex | undefined;
   if (CHUNK_INDEX_USERS.some((s) => targets.has(s))) {
-    // Qdrant: the collection is created (or checked against the embedder's size) before anything is served.
+    // Qdrant: the collection is created (or checked against the embedder's size) before anything is served. A process
+    // that only reads the index (recall alone) opens it read-only: it creates nothing and refuses writes.
+    const readsOnly = !CHUNK_INDEX_WRITERS.some((s) => targets.has(s));
+    const qdrantChunks = {
+      prefix: p.QDRANT_COLLECTION_PREFIX,
+      dimensions: createEmbedder(c.recall).dimensions,
+      indexedMetadataKeys: p.QDRANT_INDEXED_METADATA_KEYS,
+      fusion: p.QDRANT_FUSION,
+    };
     const idx =
       p.INDEX === "qdrant"
-        ? await QdrantChunkIndex.open(createQdrantClient(p), {
-            prefix: p.QDRANT_COLLECTION_PREFIX,
-            dimensions: createEmbedder(c.recall).dimensions,
-            indexedMetadataKeys: p.QDRANT_INDEXED_METADATA_KEYS,
-            fusion: p.QDRANT_FUSION,
-          })
+        ? readsOnly
+          ? await QdrantChunkIndex.openReadOnly(createQdrantClient(p), qdrantChunks)
+          : await QdrantChunkIndex.open(createQdrantClient(p), qdrantChunks)
         : new SqliteChunkIndex(dataDir);
     index = idx;
     runtime.onStopped(() => idx.close());
@@ -85,20 +90,27 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   const mongoDb = mongo?.db;
   // The memory store is written by memories and read by recall (its read-model port, which the store implements):
   // embedded (SQLite + in-memory engine), or records in MongoDB with their search mirrored to Qdrant.
-  let memoryStore: (MemoryRepository & MemoryReadModel) | undefined;
+  // The memories service owns the store's schema and its reconciler: a process without it (recall alone) opens the
+  // production store's read side only (no DDL, no reconcile pass, no writes).
+  let memoryStore: MemoryRepository | undefined;
+  let memoryReads: MemoryReadModel | undefined;
   if (MEMORY_STORE_USERS.some((s) => targets.has(s))) {
-    const store: MemoryRepository & MemoryReadModel =
-      memoryStoreKind({ store: p.STORE, index: p.INDEX }) === "production"
-        ? await (
-            await import("@engram/memories/production")
-          ).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, logger.child({ component: "memory-store" }), {
-            mongo: { client: mongo!.client, db: mongo!.db },
-            // The writer reconciles the search mirror; a recall-only process only reads.
-            reconcileIntervalMs: targets.has("memories") ? undefined : 0,
-          })
+    const production = memoryStoreKind({ store: p.STORE, index: p.INDEX }) === "production";
+    const storeLog = logger.child({ component: "memory-store" });
+    // The process's MongoDB connection (opened above whenever the store is production).
+    const shared = () => ({ mongo: { client: mongo!.client, db: mongo!.db } });
+    if (production && !targets.has("memories")) {
+      const reader = await (await import("@engram/memories/production")).createProductionMemoryReaderFromConfig({ ...c.memories, ...p }, storeLog, shared());
+      memoryReads = reader;
+      runtime.onStopped(() => reader.close());
+    } else {
+      const store: MemoryRepository & MemoryReadModel = production
+        ? await (await import("@engram/memories/production")).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, storeLog, shared())
         : createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING }));
-    memoryStore = store;
-    runtime.onStopped(() => store.close());
+      memoryStore = store;
+      memoryReads = store;
+      runtime.onStopped(() => store.close());
+    }
   }
   // One set of language components (extractor, relator, reranker, ...) for both services.
   // The offline extractor runs on worker threads: its cost grows with the document.
@@ -155,7 +167,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     if (targets.has("recall")) {
       const config = { ...c.recall, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, CONNECTIONS_ADDRESS: addresses.connections };
       grpcPorts.recall = (await runtime.add(
-        createRecallModule({ config, index: index!, memories: memoryStore!, nlp, logger }),
+        createRecallModule({ config, index: index!, memories: memoryReads!, nlp, logger }),
         bindAddress(c.recall.RECALL_GRPC_ADDRESS),
       ))!;
       addresses.recall = local(grpcPorts.recall);

@@ -23,6 +23,8 @@ export interface Topology {
 export const BUS_PARTICIPANTS: readonly ServiceName[] = ["ingestion", "pipeline-worker", "memories"];
 /** The chunk index: pipeline-worker writes it, recall and memories (memory formation reads a document's chunks) read it. */
 export const CHUNK_INDEX_USERS: readonly ServiceName[] = ["pipeline-worker", "recall", "memories"];
+/** The chunk index's writer, which owns its collection; the other users only read it (and open it read-only). */
+export const CHUNK_INDEX_WRITERS: readonly ServiceName[] = ["pipeline-worker"];
 /** The memory store: memories writes it, recall reads it. */
 export const MEMORY_STORE_USERS: readonly ServiceName[] = ["memories", "recall"];
 

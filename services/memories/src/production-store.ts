@@ -2,10 +2,10 @@ import { createMemoryEmbedder, createQdrantClient, type EmbedderConfig, type Qdr
 import type { Logger } from "@engram/observability";
 import { connectMongo, type Db, DEFAULT_MONGO_DB, type MongoClient } from "@engram/storage/mongo";
 import type { QdrantClient } from "@qdrant/js-client-rest";
-import { DEFAULT_RECONCILE_INTERVAL_MS, MongoQdrantMemoryStore } from "./adapters/production/memory.mongo-qdrant";
+import { DEFAULT_RECONCILE_INTERVAL_MS, type MemoryReadOnlyStore, MongoQdrantMemoryStore } from "./adapters/production/memory.mongo-qdrant";
 import { QdrantMemorySearch } from "./adapters/production/memory-search.qdrant";
 
-export type { MongoQdrantMemoryStore };
+export type { MemoryReadOnlyStore, MongoQdrantMemoryStore };
 
 /**
  * The production memory store (records in MongoDB, search in Qdrant), for
@@ -66,6 +66,34 @@ export async function createProductionMemoryStore(o: ProductionMemoryStoreOption
   }
 }
 
+/**
+ * Opens the production memory store's read side for a process that only reads it (recall): no MongoDB collection
+ * or index and no Qdrant collection or payload index is created, no reconcile pass runs, and only search, getMany,
+ * chains and list are exposed. The memories service owns the schema and the reconciler. An existing Qdrant
+ * collection is still checked against the embedder's size.
+ */
+export async function createProductionMemoryReader(
+  o: Omit<ProductionMemoryStoreOptions, "reconcileIntervalMs" | "indexedMetadataKeys">,
+): Promise<MemoryReadOnlyStore> {
+  const owned = "url" in o.mongo ? await connectMongo({ url: o.mongo.url, dbName: o.mongo.dbName ?? DEFAULT_MONGO_DB }) : undefined;
+  const db = owned ? owned.db : (o.mongo as { db: Db }).db;
+  try {
+    const search = await QdrantMemorySearch.openReadOnly(o.qdrant, { prefix: o.prefix, dimensions: o.dimensions, ...(o.fusion ? { fusion: o.fusion } : {}) });
+    return MongoQdrantMemoryStore.openReadOnly({
+      db,
+      search,
+      dimensions: o.dimensions,
+      vectors: o.vectors ?? true,
+      ...(o.collections ? { collections: o.collections } : {}),
+      logger: o.logger,
+      ...(owned ? { onClose: () => owned.close() } : {}),
+    });
+  } catch (err) {
+    await owned?.close().catch(() => undefined);
+    throw err;
+  }
+}
+
 /** The settings the production memory store reads: MONGO_URL/MONGO_DB (mongoConfigShape), the QDRANT_* settings and the embedder's. */
 export type ProductionMemoryStoreConfig = { MONGO_URL?: string; MONGO_DB: string } & Pick<
   QdrantConfig,
@@ -85,11 +113,31 @@ export async function createProductionMemoryStoreFromConfig(
   /** `mongo`: a connection to share (the process's other MongoDB adapters' one) instead of connecting to MONGO_URL. */
   extra: Partial<Pick<ProductionMemoryStoreOptions, "reconcileIntervalMs" | "mongo">> = {},
 ): Promise<MongoQdrantMemoryStore> {
-  const mongo = extra.mongo ?? (c.MONGO_URL ? { url: c.MONGO_URL, dbName: c.MONGO_DB } : undefined);
+  return createProductionMemoryStore({
+    ...optionsFromConfig(c, logger, extra.mongo),
+    ...(extra.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: extra.reconcileIntervalMs } : {}),
+  });
+}
+
+/** The production memory store's read side from configuration (see `createProductionMemoryReader`): what recall opens. */
+export async function createProductionMemoryReaderFromConfig(
+  c: ProductionMemoryStoreConfig,
+  logger: Logger,
+  extra: Partial<Pick<ProductionMemoryStoreOptions, "mongo">> = {},
+): Promise<MemoryReadOnlyStore> {
+  return createProductionMemoryReader(optionsFromConfig(c, logger, extra.mongo));
+}
+
+function optionsFromConfig(
+  c: ProductionMemoryStoreConfig,
+  logger: Logger,
+  shared: ProductionMemoryStoreOptions["mongo"] | undefined,
+): ProductionMemoryStoreOptions {
+  const mongo = shared ?? (c.MONGO_URL ? { url: c.MONGO_URL, dbName: c.MONGO_DB } : undefined);
   if (!mongo) throw new Error("MONGO_URL is required for the production memory store");
   const embedder = createMemoryEmbedder(c);
   if (embedder.dimensions <= 0) throw new Error("EMBEDDING_DIMENSIONS is required for the production memory store (the size of its Qdrant vectors)");
-  return createProductionMemoryStore({
+  return {
     mongo,
     qdrant: createQdrantClient(c),
     prefix: c.QDRANT_COLLECTION_PREFIX,
@@ -98,6 +146,5 @@ export async function createProductionMemoryStoreFromConfig(
     fusion: c.QDRANT_FUSION,
     logger,
     vectors: embedder.semantic,
-    ...(extra.reconcileIntervalMs !== undefined ? { reconcileIntervalMs: extra.reconcileIntervalMs } : {}),
-  });
+  };
 }

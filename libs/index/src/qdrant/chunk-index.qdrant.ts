@@ -14,6 +14,7 @@ import { parseStoredTerms } from "../engine/analysis";
 import { analyze } from "../text";
 import {
   assertQdrantVersion,
+  checkCollection,
   chunkCollectionSpec,
   collectionName,
   DENSE_VECTOR,
@@ -178,7 +179,10 @@ export function chunkPoint(
   };
 }
 
-export type QdrantChunkIndexOptions = QdrantCollectionOptions;
+export type QdrantChunkIndexOptions = QdrantCollectionOptions & {
+  /** Refuse every write (a reading process: see `QdrantChunkIndex.openReadOnly`). */
+  readOnly?: boolean;
+};
 
 /**
  * The `ChunkIndex` port on Qdrant: one point per chunk in `<prefix>_chunks`
@@ -188,8 +192,11 @@ export type QdrantChunkIndexOptions = QdrantCollectionOptions;
  * namespace where the port names one) in the Qdrant filter itself.
  */
 export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIndex {
+  private readonly readOnly: boolean;
+
   constructor(o: QdrantChunkIndexOptions) {
     super(o, CHUNK_SPARSE_PARAMS);
+    this.readOnly = o.readOnly ?? false;
   }
 
   /**
@@ -206,6 +213,24 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     await ensureCollection(client, collection, chunkCollectionSpec(o.dimensions, o.indexedMetadataKeys ?? []));
     // Outages of Qdrant (refused connections, timeouts, 502-504) reach callers as UnavailableError (503).
     return raiseUnavailable(new QdrantChunkIndex({ ...o, client, collection }), "Qdrant");
+  }
+
+  /**
+   * The index for a process that only reads it (recall): no collection or payload index is created (an existing
+   * collection is checked against the embedder's size) and every write is refused, so the process changes nothing
+   * in Qdrant; the pipeline worker owns the collection.
+   */
+  static async openReadOnly(
+    client: QdrantClient,
+    o: { prefix: string; dimensions: number } & Omit<QdrantChunkIndexOptions, "client" | "collection" | "dimensions">,
+  ): Promise<QdrantChunkIndex> {
+    const collection = collectionName(o.prefix, "chunks");
+    await checkCollection(client, collection, chunkCollectionSpec(o.dimensions));
+    return raiseUnavailable(new QdrantChunkIndex({ ...o, client, collection, readOnly: true }), "Qdrant");
+  }
+
+  private refuseWrite(what: string): void {
+    if (this.readOnly) throw new Error(`the chunk index was opened read-only: ${what} is not allowed here`);
   }
 
   private async count(filter: QdrantFilter): Promise<number> {
@@ -260,6 +285,7 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
    * leaves points readers never show (cleaned by the document's next write), and `listChunks` counts them meanwhile.
    */
   async replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[], generation: number): Promise<ReplaceOutcome> {
+    this.refuseWrite("replaceDocumentChunks");
     assertGeneration(generation);
     for (const c of chunks)
       if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
@@ -281,6 +307,7 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
   }
 
   async deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number> {
+    this.refuseWrite("deleteDocument");
     const filter = toQdrantFilter({ tenantId, namespaces: [namespace], documentId });
     const n = await this.count(filter);
     if (n > 0) await this.client.delete(this.collection, { filter, wait: true });
@@ -288,6 +315,7 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
   }
 
   async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
+    this.refuseWrite("updateDocumentMetadata");
     const filter = toQdrantFilter({ tenantId, documentId });
     const n = await this.count(filter);
     if (n === 0) return 0;

@@ -212,6 +212,19 @@ export async function assertQdrantVersion(client: QdrantClient, min: string = QD
   }
 }
 
+/**
+ * The read-only counterpart of `ensureCollection`, for processes that must not change the schema (recall): an
+ * existing collection is read and refused with a `QdrantSchemaError` when its vectors do not fit; nothing is
+ * created, not even missing payload indexes. Returns whether the collection exists (its owner creates it otherwise).
+ */
+export async function checkCollection(client: QdrantClient, name: string, spec: QdrantCollectionSpec): Promise<boolean> {
+  if (!(await step("the existence check", name, () => client.collectionExists(name))).exists) return false;
+  const info = await step("reading the configuration", name, () => client.getCollection(name));
+  const problems = vectorConfigProblems(name, info.config.params, spec);
+  if (problems.length) throw new QdrantSchemaError(problems.join("; "));
+  return true;
+}
+
 export interface QdrantCollectionsOptions {
   /** `QDRANT_COLLECTION_PREFIX`: collections are `<prefix>_chunks` and `<prefix>_memories`. */
   prefix: string;

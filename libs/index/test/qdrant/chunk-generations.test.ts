@@ -148,4 +148,20 @@ describe("QdrantChunkIndex generations", () => {
     fake.version = "2.0.0-dev";
     await expect(assertQdrantVersion(fake.client())).resolves.toBeUndefined();
   });
+
+  it("opened read-only (recall), the index creates nothing in Qdrant and refuses every write", async () => {
+    await index.replaceDocumentChunks("t1", "ns", "doc", chunks("doc", "g1", 2), 1);
+    fake.configs.set(COLLECTION, {
+      params: { vectors: { dense: { size: 32, distance: "Cosine" } }, sparse_vectors: { text: { modifier: "idf" } } },
+      payloadSchema: {},
+    });
+    fake.calls.length = 0;
+    const reader = await QdrantChunkIndex.openReadOnly(fake.client(), { prefix: "test", dimensions: 32 });
+    expect(labels((await reader.listDocumentChunks("t1", "ns", "doc")).map((c) => c.content))).toEqual(["g1"]);
+    await expect(reader.replaceDocumentChunks("t1", "ns", "doc", chunks("doc", "g2", 1), 2)).rejects.toThrow(/read-only/);
+    await expect(reader.deleteDocument("t1", "ns", "doc")).rejects.toThrow(/read-only/);
+    await expect(reader.updateDocumentMetadata("t1", "doc", undefined, "2024-01-01T00:00:00.000Z")).rejects.toThrow(/read-only/);
+    expect(fake.calls.filter((c) => ["createCollection", "createPayloadIndex", "upsert", "delete", "setPayload", "batchUpdate"].includes(c))).toEqual([]);
+    await expect(QdrantChunkIndex.openReadOnly(fake.client(), { prefix: "test", dimensions: 64 })).rejects.toThrow(/32 dimensions but the embedder makes 64/);
+  });
 });

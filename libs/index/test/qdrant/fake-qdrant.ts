@@ -12,7 +12,8 @@ import { evalQdrantFilter } from "./qdrant-filter-model";
  *
  * `onCall` runs before every request (with its method name), so a test can
  * interleave another client's work between the steps of a write; `fail` makes
- * every request throw the given error (an engine outage).
+ * every request throw the given error (an engine outage), `failing` only the
+ * requests of one method.
  */
 export interface FakePoint {
   id: string;
@@ -75,6 +76,8 @@ export class FakeQdrant {
   version = "1.16.3";
   onCall: ((method: string, args: unknown[]) => Promise<void> | void) | undefined;
   fail: Error | undefined;
+  /** Makes only the named request throw (one step of a sequence failing). */
+  readonly failing = new Map<string, Error>();
   readonly calls: string[] = [];
 
   points(collection: string): FakePoint[] {
@@ -94,6 +97,8 @@ export class FakeQdrant {
   private async enter(method: string, args: unknown[]): Promise<void> {
     this.calls.push(method);
     if (this.fail) throw this.fail;
+    const one = this.failing.get(method);
+    if (one) throw one;
     await this.onCall?.(method, args);
   }
 

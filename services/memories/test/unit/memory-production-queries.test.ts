@@ -17,6 +17,7 @@ import {
   MEMORY_INDEXES,
   memoryQueries,
   mergeSearchHits,
+  moveNamespacesUpdate,
   type ReconcileCursor,
   searchFetchSize,
   selection,
@@ -487,6 +488,29 @@ describe("reconciler decisions", () => {
     expect(changedSinceMirror([{ _id: "m_x", rev: "w5" }], collection)).toEqual(["m_x"]);
     expect(mark(collection, collection[0]!)).toBe(1);
     expect(ids(run(unindexedPage(10), collection))).toEqual(["m_y"]);
+  });
+
+  it("a namespace move hands the moved records (every version, only the tenant's sources) to the reconciler", () => {
+    const at = (id: string, namespace: string, tenantId = "t1") =>
+      viaBson(toMemoryDoc(base({ id, content: id, namespace, tenantId, updatedAt: minute(1) }), "w1"));
+    const collection = [at("m_a", "old"), at("m_b", "older"), at("m_c", "kept"), at("m_d", "old", "t2"), at("m_e", "new")];
+    for (const d of collection) mark(collection, d);
+    expect(run(unindexedPage(10), collection)).toEqual([]);
+    const op = moveNamespacesUpdate("t1", ["old", "older"], "new", "mv1");
+    expect(updateMany(collection as unknown as Record<string, unknown>[], op.filter, op.update).matchedCount).toBe(2);
+    expect(ids(run(unindexedPage(10), collection))).toEqual(["m_a", "m_b"]);
+    expect(collection.map((d) => [d._id, d.namespace, d.indexed])).toEqual([
+      ["m_a", "new", false],
+      ["m_b", "new", false],
+      ["m_c", "kept", true],
+      ["m_d", "old", true],
+      ["m_e", "new", true],
+    ]);
+    // A mirror of the version before the move, still in flight, cannot mark it; the reconciler's mirror of the moved one can.
+    expect(mark(collection, { _id: "m_a", rev: "w1" })).toBe(0);
+    expect(searchRecordOf(collection[0]!, 16).namespace).toBe("new");
+    expect(mark(collection, collection[0]!)).toBe(1);
+    expect(ids(run(unindexedPage(10), collection))).toEqual(["m_b"]);
   });
 
   it("walks every unindexed record once per pass, in order, even when none gets marked (failures do not hold the pass)", () => {

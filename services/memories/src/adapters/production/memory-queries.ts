@@ -238,6 +238,18 @@ export function markIndexed(d: Pick<MemoryDoc, "_id" | "rev">, at: string): { fi
 }
 
 /**
+ * A namespace move (a container-tag merge) of the tenant's memories: every
+ * version in the source namespaces goes to the target, with a fresh `rev` and
+ * `indexed: false`, so the reconciler re-mirrors each moved record and Qdrant's
+ * namespace follows even when the move's own payload update never reaches it
+ * (Qdrant unreachable, the process dying in between); a mirror of an older
+ * version in flight cannot mark a moved record (its `rev` no longer matches).
+ */
+export function moveNamespacesUpdate(tenantId: string, sources: string[], target: string, rev: string): { filter: Document; update: Document } {
+  return { filter: { tenantId, namespace: { $in: sources } }, update: { $set: { namespace: target, rev, indexed: false } } };
+}
+
+/**
  * Gives memories back to the reconciler when a mirror gives up on them (they
  * kept changing under it): a fresh `rev` and `indexed: false`. Whatever
  * Qdrant got last, nobody can mark it indexed any more (every mirror in

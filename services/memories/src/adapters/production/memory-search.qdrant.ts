@@ -1,5 +1,6 @@
 import {
   analyze,
+  checkCollection,
   collectionName,
   DENSE_VECTOR,
   documentSparseVector,
@@ -111,6 +112,20 @@ export class QdrantMemorySearch extends QdrantCollectionAdapter {
   ): Promise<QdrantMemorySearch> {
     const collection = collectionName(o.prefix, "memories");
     await ensureCollection(client, collection, memoryCollectionSpec(o.dimensions, o.indexedMetadataKeys ?? []));
+    return new QdrantMemorySearch({ ...o, client, collection });
+  }
+
+  /**
+   * The search side for a process that only reads (recall): no collection or payload index is created. An existing
+   * collection is still checked (its vectors must fit the embedder); a missing one is left to the memories service,
+   * which creates it (searches fail until then).
+   */
+  static async openReadOnly(
+    client: QdrantClient,
+    o: { prefix: string; dimensions: number } & Omit<QdrantMemorySearchOptions, "client" | "collection" | "dimensions">,
+  ): Promise<QdrantMemorySearch> {
+    const collection = collectionName(o.prefix, "memories");
+    await checkCollection(client, collection, memoryCollectionSpec(o.dimensions));
     return new QdrantMemorySearch({ ...o, client, collection });
   }
 

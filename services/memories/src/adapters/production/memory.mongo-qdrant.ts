@@ -29,6 +29,7 @@ import {
   MEMORY_INDEXES,
   memoryQueries,
   mergeSearchHits,
+  moveNamespacesUpdate,
   type ReconcileCursor,
   searchFetchSize,
   unindexedPage,
@@ -36,6 +37,9 @@ import {
 } from "./memory-queries";
 import type { QdrantMemorySearch } from "./memory-search.qdrant";
 import { outcomeOf, writeTransaction, type WriteTxSteps } from "./memory-write";
+
+/** The read side of the store, for a process that must not write (recall): see `MongoQdrantMemoryStore.openReadOnly`. */
+export type MemoryReadOnlyStore = Pick<MemoryRepository, "search" | "getMany" | "chains" | "list" | "close">;
 
 /** A document of `memory_formations`: one formed document generation. */
 export interface FormationDoc {
@@ -189,6 +193,22 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     }
   }
 
+  /**
+   * The store for a process that only reads it (recall): no collection or index creation, no reconciler, and only
+   * the read side exposed (search, getMany, chains, list), so nothing it does writes to MongoDB or Qdrant. The
+   * memories service owns the schema and the reconciler; until it created the indexes, reads are only slower.
+   */
+  static openReadOnly(o: Omit<MongoQdrantMemoryStoreOptions, "reconcileIntervalMs" | "reconcileBatch">): MemoryReadOnlyStore {
+    const store = new MongoQdrantMemoryStore({ ...o, reconcileIntervalMs: 0 });
+    return {
+      search: (q) => store.search(q),
+      getMany: (tenantId, ids, namespace) => store.getMany(tenantId, ids, namespace),
+      chains: (tenantId, rootIds) => store.chains(tenantId, rootIds),
+      list: (q) => store.list(q),
+      close: () => store.close(),
+    };
+  }
+
   // --- reads ---
 
   private async find(spec: FindSpec): Promise<MemoryRecord[]> {
@@ -290,11 +310,16 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     return removed;
   }
 
-  /** MongoDB first, as for the reset: a search hit whose namespace Qdrant still has wrong is hydrated from MongoDB; running the move again repairs Qdrant. */
+  /**
+   * MongoDB first, as for the reset: a search hit whose namespace Qdrant still has wrong is hydrated from MongoDB.
+   * The moved records are marked for re-indexing (`moveNamespacesUpdate`: fresh rev, `indexed: false`), so the
+   * reconciler brings Qdrant's namespaces in line even when the payload update below fails or never runs.
+   */
   async moveNamespaces(tenantId: string, sources: string[], target: string): Promise<number> {
     const from = sources.filter((ns) => ns !== target);
     if (from.length === 0) return 0;
-    const moved = (await this.memories.updateMany({ tenantId, namespace: { $in: from } }, { $set: { namespace: target } })).modifiedCount;
+    const op = moveNamespacesUpdate(tenantId, from, target, new ObjectId().toHexString());
+    const moved = (await this.memories.updateMany(op.filter as Filter<MemoryDoc>, op.update)).modifiedCount;
     await this.o.search.moveNamespaces(tenantId, from, target);
     return moved;
   }
