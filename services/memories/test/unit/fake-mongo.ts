@@ -1,5 +1,5 @@
 import type { Db } from "@engram/storage/mongo";
-import { Query } from "mingo";
+import { Aggregator, Query } from "mingo";
 import { updateMany } from "mingo/updater";
 
 type Doc = Record<string, unknown>;
@@ -107,6 +107,14 @@ function fakeCollection(db: FakeMongoDb, name: string) {
         },
       };
       return cursor;
+    },
+    aggregate(pipeline: Doc[]) {
+      return {
+        async toArray() {
+          db.note("aggregate", name);
+          return clone(new Aggregator(pipeline as never).run(db.docs(name)) as Doc[]);
+        },
+      };
     },
     async countDocuments(filter: Filter = {}, o: { limit?: number } = {}) {
       db.note("countDocuments", name);
