@@ -108,11 +108,14 @@ export interface ChunkIndex {
    */
   replaceDocumentChunks(tenantId: string, namespace: string, documentId: string, chunks: IndexedChunk[], generation: number): Promise<ReplaceOutcome>;
   /**
-   * Deletes the document's chunks in one namespace. The newest generation
-   * written stays recorded, so a late write of an older generation is still
-   * refused after the delete.
+   * Deletes the document's chunks (the event's namespace; a moved document's
+   * chunks elsewhere in the tenant too) as of `generation`: a later write of
+   * that generation or an older one is refused (`stale`), so a worker evicted
+   * mid-write cannot bring a deleted or withdrawn document back; a newer
+   * generation (new content after a withdrawal) is written as usual. Without a
+   * generation (or 0), every generation is covered.
    */
-  deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number>;
+  deleteDocument(tenantId: string, namespace: string, documentId: string, generation?: number): Promise<number>;
   /** Refreshes the document fields copied onto its chunks (metadata after an update). */
   updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number>;
   search(query: ChunkSearchQuery): Promise<ChunkHit[]>;

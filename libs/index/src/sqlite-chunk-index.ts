@@ -48,6 +48,8 @@ const MIGRATIONS = [
    CREATE TABLE document_generations (
      tenant_id TEXT NOT NULL, document_id TEXT NOT NULL, generation INTEGER NOT NULL,
      PRIMARY KEY (tenant_id, document_id)) WITHOUT ROWID;`,
+  // The generation a delete covered: a late write of it (or older) is refused too.
+  `ALTER TABLE document_generations ADD COLUMN deleted_through INTEGER NOT NULL DEFAULT -1;`,
 ];
 
 /** A document's rows in every namespace of its tenant (every re-index reads it first; its plan is checked by a test). */
@@ -224,7 +226,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model, terms, generation)
        VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model, @terms, @generation)`,
     );
-    const stored = this.stmt("SELECT generation FROM document_generations WHERE tenant_id = ? AND document_id = ?").pluck();
+    const stored = this.stmt("SELECT generation, deleted_through AS deletedThrough FROM document_generations WHERE tenant_id = ? AND document_id = ?");
     const record = this.stmt(
       `INSERT INTO document_generations (tenant_id, document_id, generation) VALUES (?, ?, ?)
        ON CONFLICT (tenant_id, document_id) DO UPDATE SET generation = excluded.generation`,
@@ -234,8 +236,8 @@ export class SqliteChunkIndex implements ChunkIndex {
     const rids: number[] = [];
     this.syncWithOtherWriters();
     const removed = this.tx(() => {
-      const newest = stored.get(tenantId, documentId) as number | undefined;
-      if (newest !== undefined && newest > generation) return undefined;
+      const known = stored.get(tenantId, documentId) as { generation: number; deletedThrough: number } | undefined;
+      if (known && (known.generation > generation || known.deletedThrough >= generation)) return undefined;
       const gone = this.deleteSync(tenantId, undefined, documentId);
       record.run(tenantId, documentId, generation);
       chunks.forEach((c, i) => {
@@ -302,9 +304,23 @@ export class SqliteChunkIndex implements ChunkIndex {
     return rows;
   }
 
-  async deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number> {
+  async deleteDocument(tenantId: string, namespace: string, documentId: string, generation?: number): Promise<number> {
+    const through = generation && generation > 0 ? generation : Number.MAX_SAFE_INTEGER;
+    const mark = this.stmt(
+      `INSERT INTO document_generations (tenant_id, document_id, generation, deleted_through) VALUES (?, ?, 0, ?)
+       ON CONFLICT (tenant_id, document_id) DO UPDATE SET deleted_through = MAX(deleted_through, excluded.deleted_through)`,
+    );
+    const newer = this.stmt("SELECT COUNT(*) FROM chunks WHERE tenant_id = ? AND document_id = ? AND generation > ?").pluck();
+    const elsewhere = this.stmt("SELECT COUNT(*) FROM chunks WHERE tenant_id = ? AND document_id = ? AND namespace <> ?").pluck();
     this.syncWithOtherWriters();
-    const removed = this.tx(() => this.deleteSync(tenantId, namespace, documentId));
+    const removed = this.tx(() => {
+      // Chunks of a newer generation than the delete covers (new content after a withdrawal) stay.
+      if ((newer.get(tenantId, documentId, through) as number) > 0) return [];
+      const gone = this.deleteSync(tenantId, namespace, documentId);
+      // The document is gone (not merely absent from a namespace it never was in): later writes it covers are refused.
+      if (gone.length > 0 || (elsewhere.get(tenantId, documentId, namespace) as number) === 0) mark.run(tenantId, documentId, through);
+      return gone;
+    });
     this.dataVersion = this.readDataVersion();
     this.forget(tenantId, removed);
     return removed.length;

@@ -62,6 +62,19 @@ export interface ChunkWrite {
 /** Reads of a document's chunks while writes of it keep finishing, before the last one's answer is taken as it is. */
 const LIST_ATTEMPTS = 5;
 
+/**
+ * A delete moves the marker to this write: no point carries its id, so readers show none of the document, and a
+ * later write of the generation it covers (or an older one) is refused. Its stamp orders it after every write of
+ * that generation.
+ */
+const DELETED_WRITE = "deleted";
+const DELETED_STAMP = Number.MAX_SAFE_INTEGER;
+
+/** Whether the marker refuses a write of `generation`: a newer generation, or a delete that covers it. */
+function refuses(m: ChunkWrite | undefined, generation: number): boolean {
+  return m !== undefined && (m.generation > generation || (m.writeId === DELETED_WRITE && m.generation >= generation));
+}
+
 /** Payload keys of a chunk point naming its write, and of a document's generation marker. */
 const GENERATION = "generation";
 const STAMP = "stamp";
@@ -290,7 +303,7 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     for (const c of chunks)
       if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
     const current = await this.marker(tenantId, documentId);
-    if (current && current.generation > generation) return "stale";
+    if (refuses(current, generation)) return "stale";
     const write: ChunkWrite = { generation, stamp: nextStamp(current, generation), writeId: randomUUID() };
     const points = chunks.map((c) => chunkPoint(c, this.dimensions, this.sparse, write));
     for (let i = 0; i < points.length; i += this.upsertBatch)
@@ -303,15 +316,34 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
       must_not: [{ key: WRITE_ID, match: { value: winner.writeId } }, after(winner)],
     };
     await this.client.delete(this.collection, { filter: obsolete, wait: true });
-    return winner.generation > generation ? "stale" : "written";
+    return winner.writeId === write.writeId || (winner.generation === generation && winner.writeId !== DELETED_WRITE) ? "written" : "stale";
   }
 
-  async deleteDocument(tenantId: string, namespace: string, documentId: string): Promise<number> {
+  /**
+   * The delete, ordered like a replace: the marker moves to a deletion write (conditional upsert: not over a newer
+   * generation), from which point readers show nothing of the document and a late write it covers is refused; then
+   * the points that are not of a newer write are deleted.
+   */
+  async deleteDocument(tenantId: string, namespace: string, documentId: string, generation?: number): Promise<number> {
     this.refuseWrite("deleteDocument");
     const filter = toQdrantFilter({ tenantId, namespaces: [namespace], documentId });
     const n = await this.count(filter);
-    if (n > 0) await this.client.delete(this.collection, { filter, wait: true });
-    return n;
+    // Not this namespace's document (it lives elsewhere in the tenant): nothing to delete, nothing to refuse.
+    if (n === 0 && (await this.count(toQdrantFilter({ tenantId, documentId }))) > 0) return 0;
+    const deletion: ChunkWrite = {
+      generation: generation && generation > 0 ? generation : Number.MAX_SAFE_INTEGER,
+      stamp: DELETED_STAMP,
+      writeId: DELETED_WRITE,
+    };
+    await this.client.upsert(this.collection, { points: [markerPoint(tenantId, documentId, deletion)], update_filter: before(deletion), wait: true });
+    const winner = (await this.marker(tenantId, documentId)) ?? deletion;
+    const obsolete: QdrantFilter = {
+      must: [...(filter.must as QdrantCondition[])],
+      must_not: [{ key: WRITE_ID, match: { value: winner.writeId } }, after(winner)],
+    };
+    const gone = await this.count(obsolete);
+    if (gone > 0) await this.client.delete(this.collection, { filter: obsolete, wait: true });
+    return gone;
   }
 
   async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {

@@ -169,6 +169,25 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
       expect(await search({ tenantId: "t1", text: "walrus" })).toEqual([]);
     });
 
+    it("generations: a delete covers its generation: a late write of it is refused, new content of the next generation is written", async () => {
+      await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "narwhal horns")], 5);
+      expect(await index.deleteDocument("t1", "ns", "doc1", 5)).toBe(1);
+      // The worker of generation 5, evicted by a rebalance, finishes its write after the delete.
+      expect(await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "narwhal horns late")], 5)).toBe("stale");
+      expect(await index.listDocumentChunks("t1", "ns", "doc1")).toEqual([]);
+      expect(await search({ tenantId: "t1", text: "narwhal" })).toEqual([]);
+      // Content withdrawn at generation 5 comes back with generation 6.
+      expect(await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "narwhal tusks, new content")], 6)).toBe("written");
+      expect((await index.listDocumentChunks("t1", "ns", "doc1")).map((c) => c.content)).toEqual(["narwhal tusks, new content"]);
+      // A late delete of generation 5 leaves generation 6 alone.
+      expect(await index.deleteDocument("t1", "ns", "doc1", 5)).toBe(0);
+      expect(await index.listDocumentChunks("t1", "ns", "doc1")).toHaveLength(1);
+      // A delete without a generation covers every generation.
+      await index.deleteDocument("t1", "ns", "doc1");
+      expect(await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "narwhal again")], 7)).toBe("stale");
+      expect(await index.listDocumentChunks("t1", "ns", "doc1")).toEqual([]);
+    });
+
     it("rejects chunks whose scope does not match the document, atomically", async () => {
       await index.replaceDocumentChunks("t1", "ns", "doc1", [chunk("t1", "ns", "doc1", 0, "kept")], 1);
       await expect(

@@ -118,12 +118,13 @@ describe("QdrantChunkIndex generations", () => {
     await index.replaceDocumentChunks("t1", "new", "doc", chunks("doc", "g2", 2, "new"), 2);
     expect(await index.listDocumentChunks("t1", "old", "doc")).toEqual([]);
     expect(await index.listDocumentChunks("t1", "new", "doc")).toHaveLength(2);
-    expect(await index.deleteDocument("t1", "new", "doc")).toBe(2);
+    expect(await index.deleteDocument("t1", "new", "doc", 2)).toBe(2);
     expect(await index.replaceDocumentChunks("t1", "new", "doc", chunks("doc", "g1", 2, "new"), 1)).toBe("stale");
+    expect(await index.replaceDocumentChunks("t1", "new", "doc", chunks("doc", "g2", 2, "new"), 2)).toBe("stale");
     expect(await index.listDocumentChunks("t1", "new", "doc")).toEqual([]);
-    // The marker has no tenantId key: no chunk query, count or list ever matches it.
+    // The marker (now the delete's, covering generation 2) has no tenantId key: no chunk query, count or list ever matches it.
     const marker = fake.points(COLLECTION).find((p) => p.id === generationMarkerId("t1", "doc"))!;
-    expect(marker.payload).toMatchObject({ markerTenantId: "t1", markerDocumentId: "doc", generation: 2 });
+    expect(marker.payload).toMatchObject({ markerTenantId: "t1", markerDocumentId: "doc", generation: 2, writeId: "deleted" });
     expect(marker.payload).not.toHaveProperty("tenantId");
     expect((await index.listChunks({ tenantId: "t1", namespace: "new", offset: 0, limit: 10, order: "asc" })).total).toBe(0);
   });

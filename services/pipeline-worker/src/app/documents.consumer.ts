@@ -32,7 +32,8 @@ export function documentsHandler(deps: { process: ProcessDocumentUseCase; index:
       const ev = decodeEvent("DocumentDeleted", msg.value);
       const ref = ev.document;
       if (!ref?.tenantId || !ref.documentId) return;
-      const n = await deps.index.deleteDocument(ref.tenantId, ref.namespace, ref.documentId);
+      // As of the event's generation: a worker still writing it (evicted by a rebalance) cannot bring the chunks back.
+      const n = await deps.index.deleteDocument(ref.tenantId, ref.namespace, ref.documentId, ref.generation);
       deps.logger.debug({ documentId: ref.documentId, chunks: n }, "document removed from the index");
     }
   };
