@@ -230,7 +230,13 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       webhookTarget,
       importPolicy: (c) => importPolicies.forConnection(c),
     },
-    { holder: leaseHolder(config.ENGRAM_DATA_DIR) },
+    // A sync asked for during a run follows it at once (the scheduler looks when the run ends).
+    {
+      holder: leaseHolder(config.ENGRAM_DATA_DIR),
+      onFollowUpDue: () => {
+        if (config.SYNC_SCHEDULER_INTERVAL_MS > 0) scheduler.tick().catch((err) => log.warn({ err }, "could not look for due syncs after a run"));
+      },
+    },
   );
   const connections = new ConnectionsUseCases({ repo: deps.connections, sink, sync, clock, logger: log, sealer: box, checkCredentials, oauth });
   const providerEndpoints = new ProviderEndpoints({
@@ -247,7 +253,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const scheduler = new SyncScheduler(
     {
       repo: deps.connections,
-      runSync: (due) => connections.runSync(due.tenantId, due.connectionId, due.requested ? "webhook" : "scheduled"),
+      runSync: (due) => connections.runSync(due.tenantId, due.connectionId, due.requested ? (due.requestedBy ?? "webhook") : "scheduled"),
       providers: CONNECTION_PROVIDERS.filter((p) => sync.supports(p)),
       clock,
       logger: log,

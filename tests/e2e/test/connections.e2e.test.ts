@@ -1,5 +1,5 @@
 import { answer, HTTPX_SITE, startStaticSite, type StaticSite, waitFor } from "@engram/testing";
-import { expectErrorBody, finishedRun, type Run, twoTenantStack } from "./helpers";
+import { documentChunks, expectErrorBody, finishedRun, type Run, twoTenantStack } from "./helpers";
 
 const KEY_A = "tenant-a-key-conn-0123456789abcdef";
 const KEY_B = "tenant-b-key-conn-0123456789abcdef";
@@ -95,6 +95,52 @@ describe("web-crawler connection end to end", () => {
     expect(await documents()).toEqual([]);
     expect((await a("GET", `/v3/documents/${docs[0]!.id}`)).status).toBe(404);
   });
+
+  it("an import asked for while the crawl is running is not dropped: a follow-up run picks up an edit made mid-crawl", async () => {
+    // The crawl stalls on one page until released; meanwhile a page it already fetched is edited and an import asked for.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    site.route("/async/", (_req, res) => {
+      void gate.then(() =>
+        res
+          .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+          .end("<html><head><title>Async</title></head><body><h1>Async</h1><p>Held back.</p></body></html>"),
+      );
+      return true;
+    });
+    try {
+      const created = await a("POST", "/v3/connections/web-crawler", { containerTag: "httpx-midcrawl", metadata: { startUrl: `${site.origin}/` } });
+      expect(created.status).toBe(200);
+      const id = created.body.id as string;
+      await waitFor(async () => (site.count("/async/") > 0 ? true : undefined), { timeoutMs: 60_000, what: "the crawl to reach the held page" });
+      expect(site.count("/")).toBeGreaterThan(0);
+      site.transformHtml = (html, pathname) => (pathname === "/" ? html.replace("<h1", "<p>Zanzibar edit made during the crawl.</p><h1") : html);
+      const imported = await a("POST", "/v3/connections/web-crawler/import", { containerTags: ["httpx-midcrawl"] });
+      expect(imported.status).toBe(202);
+      release();
+      // One more run follows the first, as the manual import it came from.
+      const history = await waitFor(
+        async () => {
+          const runs = (await a("GET", `/v3/connections/${id}/runs`)).body.runs as (Run & { trigger: string })[];
+          return runs.length === 2 && runs.every((r) => r.status !== "running") ? runs : undefined;
+        },
+        { timeoutMs: 120_000, what: "the crawl and its follow-up run to finish" },
+      );
+      expect(history.map((r) => r.status)).toEqual(["succeeded", "succeeded"]);
+      expect(history.map((r) => r.trigger)).toEqual(["manual", "initial"]);
+      await waitFor(
+        async () => ((await documentChunks(a, "httpx-midcrawl", "Zanzibar edit made during the crawl")).some((c) => c.includes("Zanzibar")) ? true : undefined),
+        {
+          timeoutMs: 120_000,
+          what: "the mid-crawl edit to be searchable",
+        },
+      );
+    } finally {
+      release();
+      site.route("/async/", undefined);
+      site.transformHtml = undefined;
+    }
+  }, 240_000);
 
   it("refuses a web-crawler connection without a usable start URL, and an OAuth connection with no OAuth application configured", async () => {
     for (const metadata of [{}, { startUrl: "ftp://example.com/" }, { startUrl: "not a url" }, { startUrl: "https://user:pw@example.com/" }]) {

@@ -8,6 +8,7 @@ import {
   type Lease,
   patchConnection,
   type SyncRun,
+  type SyncTrigger,
   validateItem,
 } from "../domain/connection";
 
@@ -25,6 +26,22 @@ export interface Page<T> {
   next?: string;
 }
 
+/** What can ask for a sync that runs later (requestSync): the run then carries it as its trigger. */
+export type RequestTrigger = Exclude<SyncTrigger, "initial">;
+export const REQUEST_TRIGGERS: readonly RequestTrigger[] = ["manual", "scheduled", "webhook"];
+
+/** A stored request trigger (older rows have none: their requests came from webhooks). */
+export function requestTrigger(stored: string | null | undefined): RequestTrigger {
+  return REQUEST_TRIGGERS.find((t) => t === stored) ?? "webhook";
+}
+
+/** Refuses a trigger requestSync does not know. */
+export function checkRequestTrigger(trigger: string): RequestTrigger {
+  const t = REQUEST_TRIGGERS.find((x) => x === trigger);
+  if (!t) throw new InvalidArgumentError(`a sync request's trigger is one of ${REQUEST_TRIGGERS.join(", ")}, not ${trigger}`);
+  return t;
+}
+
 /** A connection due for a scheduled sync: enough to start it (`SyncEngine.run`). */
 export interface DueConnection {
   tenantId: string;
@@ -32,8 +49,10 @@ export interface DueConnection {
   provider: ConnectionProvider;
   /** When its scheduled sync became due (ISO). */
   dueAt: string;
-  /** A provider notification asked for this sync (see requestSync): the run's trigger is `webhook`. */
+  /** A request asked for this sync (see requestSync): the run's trigger is `requestedBy`. */
   requested: boolean;
+  /** What made the pending request: a webhook, or a manual import or schedule tick that came while a run was going on. */
+  requestedBy?: RequestTrigger;
 }
 
 /** How long a webhook delivery id is remembered for de-duplication (providers redeliver within days). */
@@ -214,9 +233,10 @@ export interface ConnectionRepository {
    * (the due time is the schedule's again); when an event came during the
    * run, the request stays and is due at the run's completion.
    * `dueForSync` answers `requested: true` for a connection whose pending
-   * request is due. False when the connection is absent.
+   * request is due, with the latest request's trigger (`requestedBy`; default
+   * `webhook`). False when the connection is absent.
    */
-  requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date): Promise<boolean>;
+  requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date, trigger?: RequestTrigger): Promise<boolean>;
 
   /**
    * Remembers a webhook delivery id of the connection; true the first time,

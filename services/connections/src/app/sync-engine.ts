@@ -25,6 +25,11 @@ export interface SyncEngineOptions {
   leaseTtlMs?: number;
   /** This replica's name in leases. */
   holder?: string;
+  /**
+   * Called when a run of this engine ends after a sync of its connection was asked for during it (the follow-up
+   * request is due now): the composition root has the scheduler look at once instead of at its next interval.
+   */
+  onFollowUpDue?: () => void;
 }
 
 /**
@@ -50,6 +55,9 @@ export class SyncEngine {
   private readonly holder: string;
   /** Connections this engine is syncing now. */
   private readonly active = new Set<string>();
+  /** Connections of which a sync was asked for while this engine ran one (their follow-up is due when it ends). */
+  private readonly followUps = new Set<string>();
+  private readonly onFollowUpDue: (() => void) | undefined;
 
   constructor(
     private readonly deps: {
@@ -67,6 +75,7 @@ export class SyncEngine {
   ) {
     this.ttlMs = opts.leaseTtlMs ?? 5 * 60_000;
     this.holder = opts.holder ?? `connections-${randomUUID()}`;
+    this.onFollowUpDue = opts.onFollowUpDue;
   }
 
   /** The provider's connector (undefined: not available yet). */
@@ -87,13 +96,31 @@ export class SyncEngine {
     if (!conn || !connector || !canSync(conn, clock.now().toISOString()) || connector.ready?.(conn) === false)
       return { started: false, reason: "not_syncable" };
     // The lease is per replica: a second sync of the connection in this process is refused here.
-    if (this.active.has(connectionId)) return { started: false, reason: "busy" };
+    if (this.active.has(connectionId)) return this.followUp(conn, trigger);
     this.active.add(connectionId);
     try {
-      return await this.leased(conn, connector, trigger, signal);
+      const out = await this.leased(conn, connector, trigger, signal);
+      return out.started ? out : await this.followUp(conn, trigger);
     } finally {
       this.active.delete(connectionId);
+      if (this.followUps.delete(connectionId)) this.onFollowUpDue?.();
     }
+  }
+
+  /**
+   * A sync asked for while another run of the connection is going on (here or on another replica) is not dropped:
+   * it is recorded as a durable sync request made now, which the running run's finish keeps (its event came after
+   * the run started) and makes due at its completion, so one more run follows with this trigger. Webhooks record
+   * their request before they get here.
+   */
+  private async followUp(conn: Connection, trigger: SyncTrigger): Promise<SyncOutcome> {
+    if (trigger !== "webhook") {
+      const now = this.deps.clock.now();
+      await this.deps.repo.requestSync(conn.tenantId, conn.id, now, now, trigger === "initial" ? "manual" : trigger);
+      if (this.active.has(conn.id)) this.followUps.add(conn.id);
+      this.deps.logger.info({ connectionId: conn.id, trigger }, "a sync of the connection is running: one more run follows it");
+    }
+    return { started: false, reason: "busy" };
   }
 
   private async leased(conn: Connection, connector: Connector, trigger: SyncTrigger, signal: AbortSignal): Promise<SyncOutcome> {

@@ -659,12 +659,29 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
     });
 
     describe("sync requests (requestSync)", () => {
-      const due = (c: Connection, dueAtMin: number, requested: boolean) => ({
+      const due = (c: Connection, dueAtMin: number, requested: boolean, requestedBy = "webhook") => ({
         tenantId: c.tenantId,
         connectionId: c.id,
         provider: c.provider,
         dueAt: iso(dueAtMin),
         requested,
+        ...(requested ? { requestedBy } : {}),
+      });
+
+      it("names what made the request (the latest one): the follow-up run carries it as its trigger; an unknown trigger is refused", async () => {
+        const c = await active({ provider: "web-crawler", config: crawl() });
+        await ran(c, 0);
+        const run = await started(c, iso(10), "manual");
+        // A manual import while the run lists the site: one more run must follow, as a manual one.
+        await repo.requestSync("acme", c.id, at(12), at(12), "manual");
+        await repo.finishRun(finishSyncRun(run, { documentsImported: 1 }, iso(20)));
+        expect(await repo.dueForSync(at(20), { limit: 10 })).toEqual([due(c, 20, true, "manual")]);
+        await repo.requestSync("acme", c.id, at(21), at(21), "scheduled");
+        expect(await repo.dueForSync(at(21), { limit: 10 })).toEqual([due(c, 20, true, "scheduled")]);
+        await expect(repo.requestSync("acme", c.id, at(22), at(22), "initial" as never)).rejects.toThrow(/trigger/);
+        // Settled by a run that covers it: no request, no trigger.
+        await ran(c, 23, 24);
+        expect(await dueIds(24)).toEqual([]);
       });
 
       it("makes a connection due at the request's due time, not before, as requested, and keeps it through a reopen", async () => {

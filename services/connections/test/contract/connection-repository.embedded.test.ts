@@ -67,7 +67,7 @@ describe("SqliteConnectionRepository storage", () => {
     const settingsAgain = new SqliteSettingsRepository(dir);
     expect(await again.get("acme", c.id)).toEqual(c);
     expect((await settingsAgain.get("acme"))?.filterPrompt).toBe("p");
-    expect(again.db.pragma("user_version", { simple: true })).toBe(4);
+    expect(again.db.pragma("user_version", { simple: true })).toBe(5);
     await again.close();
     await settingsAgain.close();
   });

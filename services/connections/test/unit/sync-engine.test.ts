@@ -212,6 +212,34 @@ describe("SyncEngine", () => {
     expect(await engine.run("acme", "n_unknown", "manual")).toEqual({ started: false, reason: "not_syncable" });
   });
 
+  it("a manual import or a schedule tick during a run is not dropped: one more run follows it, with that trigger", async () => {
+    const c = await connection();
+    // The first run stops inside the listing until released; an import arrives meanwhile.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const blocking: Connector = {
+      async *changes() {
+        yield page("a", "1");
+        await gate;
+        yield page("b", "1");
+      },
+    };
+    const gated = new SyncEngine({ repo, sink, connectors: { "web-crawler": blocking }, clock, logger: log });
+    const first = gated.run("acme", c.id, "initial");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await gated.run("acme", c.id, "manual")).toEqual({ started: false, reason: "busy" });
+    // Another replica's look (the lease is held) is a follow-up too.
+    expect(await engine.run("acme", c.id, "scheduled")).toEqual({ started: false, reason: "busy" });
+    release();
+    expect(await first).toMatchObject({ started: true });
+    const due = await repo.dueForSync(new Date(now + 60_000), { limit: 10 });
+    expect(due).toEqual([expect.objectContaining({ connectionId: c.id, requested: true, requestedBy: "scheduled" })]);
+    // The follow-up runs and settles the request.
+    connector.script = [page("a", "1"), page("b", "2")];
+    expect(await engine.run("acme", c.id, due[0]!.requestedBy!)).toMatchObject({ started: true, run: { trigger: "scheduled" } });
+    expect(await repo.dueForSync(new Date(now + 60_000), { limit: 10 })).toEqual([]);
+  });
+
   it("runs one sync of a connection at a time within a replica too (its lease is the replica's)", async () => {
     const c = await connection();
     connector.script = [page("a", "1")];

@@ -9,6 +9,9 @@ import {
   type SyncPage,
   validateSyncPage,
   ACCOUNT_MATCH_LIMIT,
+  checkRequestTrigger,
+  type RequestTrigger,
+  requestTrigger,
 } from "../../app/connection-ports";
 import {
   abandonSyncRun,
@@ -114,6 +117,8 @@ const MIGRATIONS = [
   // The provider-side account (see findByAccount): notifications that do not name their connection find it by account.
   `ALTER TABLE connections ADD COLUMN account TEXT;
    CREATE INDEX connections_account ON connections (provider, account) WHERE account IS NOT NULL;`,
+  // What asked for the pending sync request (see requestSync): the follow-up run carries it as its trigger.
+  `ALTER TABLE connections ADD COLUMN sync_requested_trigger TEXT;  -- manual, scheduled or webhook; NULL when no request is pending`,
 ];
 
 interface ConnectionRow {
@@ -140,6 +145,7 @@ interface ConnectionRow {
   next_sync_at: string | null;
   sync_requested_due: string | null;
   sync_requested_last: string | null;
+  sync_requested_trigger: string | null;
 }
 
 interface ItemRow {
@@ -259,7 +265,7 @@ const CONNECTION_COLUMNS = `id, tenant_id, provider, namespace, container_tags, 
  * the request in the transaction that stores the run.
  */
 /** dueForSync's statement (its query plan is checked by the embedded contract test). */
-export const DUE_FOR_SYNC_SQL = `SELECT tenant_id, id, provider, next_sync_at, sync_requested_due FROM connections
+export const DUE_FOR_SYNC_SQL = `SELECT tenant_id, id, provider, next_sync_at, sync_requested_due, sync_requested_trigger FROM connections
    WHERE status = 'active' AND next_sync_at <= @now
      AND (expires_at IS NULL OR expires_at > @now)
      AND (lease_holder IS NULL OR lease_expires_ms <= @now_ms)
@@ -594,7 +600,7 @@ export class SqliteConnectionRepository implements ConnectionRepository {
       now_ms: now.getTime(),
       providers: opts.providers ? JSON.stringify(opts.providers) : null,
       limit,
-    }) as Pick<ConnectionRow, "tenant_id" | "id" | "provider" | "next_sync_at" | "sync_requested_due">[];
+    }) as Pick<ConnectionRow, "tenant_id" | "id" | "provider" | "next_sync_at" | "sync_requested_due" | "sync_requested_trigger">[];
     const at = now.toISOString();
     return rows.map((r) => ({
       tenantId: r.tenant_id,
@@ -602,23 +608,26 @@ export class SqliteConnectionRepository implements ConnectionRepository {
       provider: r.provider as ConnectionProvider,
       dueAt: r.next_sync_at!,
       requested: r.sync_requested_due !== null && r.sync_requested_due <= at,
+      ...(r.sync_requested_due !== null && r.sync_requested_due <= at ? { requestedBy: requestTrigger(r.sync_requested_trigger) } : {}),
     }));
   }
 
   // --- provider notifications ----------------------------------------------
 
-  async requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date): Promise<boolean> {
+  async requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date, trigger: RequestTrigger = "webhook"): Promise<boolean> {
     const event = isoTime(eventAt, "eventAt");
     const due = isoTime(dueAt, "dueAt");
+    checkRequestTrigger(trigger);
     // One statement by primary key: the earliest due and the latest event of the pending requests, and the due time moved
     // no later than the request's (next_sync_at is never NULL once the store opened: backfillSchedule).
     const res = this.stmt(
       `UPDATE connections SET
          sync_requested_due = min(coalesce(sync_requested_due, @due), @due),
          sync_requested_last = max(coalesce(sync_requested_last, @event), @event),
+         sync_requested_trigger = @trigger,
          next_sync_at = min(coalesce(next_sync_at, @due), @due)
        WHERE id = @id AND tenant_id = @tenant_id`,
-    ).run({ id: connectionId, tenant_id: tenantId, due, event });
+    ).run({ id: connectionId, tenant_id: tenantId, due, event, trigger });
     return res.changes === 1;
   }
 
@@ -718,9 +727,10 @@ export class SqliteConnectionRepository implements ConnectionRepository {
     }
     const conn = { provider: r.provider as ConnectionProvider, config: jsonColumn.read<JsonObject>(r.config), createdAt: r.created_at };
     this.stmt(
-      `UPDATE connections SET last_sync_started_at = ?, next_sync_at = ?, sync_requested_due = ?, sync_requested_last = ?
+      `UPDATE connections SET last_sync_started_at = ?, next_sync_at = ?, sync_requested_due = ?, sync_requested_last = ?,
+         sync_requested_trigger = CASE WHEN ? IS NULL THEN NULL ELSE sync_requested_trigger END
        WHERE id = ? AND tenant_id = ?`,
-    ).run(last ?? null, earliest(nextSyncAt(conn, last), requestDue), requestDue ?? null, requestLast ?? null, id, tenantId);
+    ).run(last ?? null, earliest(nextSyncAt(conn, last), requestDue), requestDue ?? null, requestLast ?? null, requestDue ?? null, id, tenantId);
   }
 
   /**

@@ -26,6 +26,9 @@ import {
   type Page,
   type SyncPage,
   validateSyncPage,
+  checkRequestTrigger,
+  type RequestTrigger,
+  requestTrigger,
 } from "../../app/connection-ports";
 import {
   abandonSyncRun,
@@ -77,6 +80,8 @@ export type ConnectionDoc = Omit<Connection, "id" | "metadata" | "config" | "sea
   syncRequestedDue?: string | null;
   /** The latest `eventAt` of the pending sync request (ISO). */
   syncRequestedLast?: string | null;
+  /** What made the pending request (manual, scheduled or webhook); absent when none is pending (or from before it was kept). */
+  syncRequestedTrigger?: string | null;
 };
 
 /** A ledger item as stored in `connection_items` (ObjectId `_id`; unique per connection and item key). */
@@ -619,7 +624,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
           // Nobody syncing it: the lease tryAcquireLease would grant.
           $or: [{ leaseHolder: null }, { leaseExpiresMs: { $lte: now.getTime() } }],
         },
-        { projection: { _id: 1, tenantId: 1, provider: 1, nextSyncAt: 1, syncRequestedDue: 1 } },
+        { projection: { _id: 1, tenantId: 1, provider: 1, nextSyncAt: 1, syncRequestedDue: 1, syncRequestedTrigger: 1 } },
       )
       .sort(DUE_FIRST)
       .limit(limit)
@@ -630,6 +635,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
       provider: d.provider,
       dueAt: d.nextSyncAt!,
       requested: typeof d.syncRequestedDue === "string" && d.syncRequestedDue <= at,
+      ...(typeof d.syncRequestedDue === "string" && d.syncRequestedDue <= at ? { requestedBy: requestTrigger(d.syncRequestedTrigger) } : {}),
     }));
   }
 
@@ -642,7 +648,8 @@ export class MongoConnectionRepository implements ConnectionRepository {
    * finishRun write the due time conditionally on the request they read, so
    * neither loses it.
    */
-  async requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date): Promise<boolean> {
+  async requestSync(tenantId: string, connectionId: string, eventAt: Date, dueAt: Date, trigger: RequestTrigger = "webhook"): Promise<boolean> {
+    checkRequestTrigger(trigger);
     const event = { $literal: isoTime(eventAt, "eventAt") };
     const due = { $literal: isoTime(dueAt, "dueAt") };
     const res = await this.connections.updateOne({ _id: connectionId, tenantId }, [
@@ -650,6 +657,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
         $set: {
           syncRequestedDue: { $min: [{ $ifNull: ["$syncRequestedDue", due] }, due] },
           syncRequestedLast: { $max: [{ $ifNull: ["$syncRequestedLast", event] }, event] },
+          syncRequestedTrigger: { $literal: trigger },
           nextSyncAt: { $min: [{ $ifNull: ["$nextSyncAt", due] }, due] },
         },
       },
@@ -746,7 +754,7 @@ export class MongoConnectionRepository implements ConnectionRepository {
             nextSyncAt: earliest(nextSyncAt(scheduleInputs(cur), started), requestDue),
             ...(requestDue !== undefined ? { syncRequestedDue: requestDue } : {}),
           },
-          ...(covered ? { $unset: { syncRequestedDue: "" as const, syncRequestedLast: "" as const } } : {}),
+          ...(covered ? { $unset: { syncRequestedDue: "" as const, syncRequestedLast: "" as const, syncRequestedTrigger: "" as const } } : {}),
         },
       );
       if (res.matchedCount === 1) return;
