@@ -36,7 +36,7 @@ export function apiKeyStoreContract(open: () => Promise<ApiKeyStoreHarness>): vo
     expect(key).toMatch(/^sk_engram_[0-9A-Za-z]{32}$/);
     expect(record).toMatchObject({ tenantId: "acme", name: "ci", prefix: key.slice(0, 14), hash: hashApiKey(key) });
     expect(record.id).toMatch(/^k_[0-9A-Za-z]{20}$/);
-    expect(await keys.authenticate(key)).toEqual({ tenantId: "acme", keyId: record.id });
+    expect(await keys.authenticate(key)).toEqual({ tenantId: "acme", keyId: record.id, rights: { scopes: ["read", "write", "admin"] } });
   });
 
   it("keys of different tenants resolve to their own tenant", async () => {
