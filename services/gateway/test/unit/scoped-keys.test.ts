@@ -232,6 +232,22 @@ describe("scoped keys through the gateway", () => {
     expect((await call(tagged, "POST", "/v3/settings/reset", {})).status).toBe(403);
   });
 
+  it("checks a v3 file upload's container-tag parts for a tag-limited key", async () => {
+    const upload = async (parts: Record<string, string>) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(parts)) form.append(k, v);
+      form.append("file", new Blob(["hello"], { type: "text/plain" }), "a.txt");
+      return (await fetch(`${gw.base}/v3/documents/file`, { method: "POST", headers: { authorization: `Bearer ${tagged}` }, body: form })).status;
+    };
+    expect(await upload({ containerTag: "other" })).toBe(403);
+    expect(await upload({ containerTags: JSON.stringify(["u1", "other"]) })).toBe(403);
+    expect(await upload({})).toBe(403);
+    expect(await upload({ containerTag: "u1" })).toBe(503);
+    const v5 = new FormData();
+    v5.append("file", new Blob(["hello"], { type: "text/plain" }), "a.txt");
+    expect((await fetch(`${gw.base}/ns/other/document/file`, { method: "POST", headers: { authorization: `Bearer ${tagged}` }, body: v5 })).status).toBe(403);
+  });
+
   it("keeps full rights for keys stored without scopes", async () => {
     expect((await call(full, "GET", "/v3/keys")).status).toBe(200);
     expect((await call(full, "POST", "/v3/connections/list", {})).status).toBe(503);
