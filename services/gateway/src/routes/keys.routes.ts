@@ -75,8 +75,10 @@ export function keyRoutes(keys: KeyService): Router {
   const r = Router();
 
   r.get("/v3/keys", async (req, res) => {
-    const { tenantId, keyId } = principalOf(req);
-    res.json({ keys: (await keys.list(tenantId)).map((k) => presentKey(k, keyId)) });
+    const { tenantId, keyId, rights: own } = principalOf(req);
+    // A key limited to container tags sees only the keys within its own rights (not the organisation's other keys).
+    const visible = (await keys.list(tenantId)).filter((k) => !own.containerTags || k.id === keyId || !exceedsRights(own, rightsOf(k)));
+    res.json({ keys: visible.map((k) => presentKey(k, keyId)) });
   });
 
   r.post("/v3/keys", async (req, res) => {

@@ -213,6 +213,10 @@ describe("scoped keys through the gateway", () => {
     const legacyId = list.keys.find((k) => k.name === "legacy")!.id;
     const res = await call(tagged, "DELETE", `/v3/keys/${legacyId}`);
     expect(res.status).toBe(403);
+    // Nor does it see the keys with more rights than its own.
+    const seen = (await call(tagged, "GET", "/v3/keys")).body as unknown as { keys: { name: string }[] };
+    expect(seen.keys.map((k) => k.name)).not.toContain("legacy");
+    expect(seen.keys.map((k) => k.name)).toContain("tagged");
   });
 
   it("confines a tag-limited key to its tags: other tags 403, untagged searches confined, tenant-wide routes refused", async () => {
