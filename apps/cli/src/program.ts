@@ -189,7 +189,7 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
   program
     .command("keys")
     .description("manage API keys in the server's key store (on the server host, from the repository: same as `pnpm keys`)")
-    .argument("[args...]", "create --tenant <t> [--name <n>] | list | revoke <key-id>")
+    .argument("[args...]", "create --tenant <t> [--name <n>] [--scopes read,write,admin] [--container-tags <tag>,…] | list | revoke <key-id>")
     .allowUnknownOption()
     .helpOption(false)
     .action(run((ctx, args: string[]) => keysCommand(ctx, args)));

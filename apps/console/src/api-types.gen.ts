@@ -80,15 +80,23 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Not allowed (stateless MCP: no event stream) */
+        /**
+         * Not allowed (stateless MCP: no event stream)
+         * @description Requires the `read` scope.
+         */
         get: operations["getMcp"];
         put?: never;
         /**
          * MCP over Streamable HTTP (stateless)
          * @description One JSON-RPC message per POST, read by the MCP transport (docs/mcp.md). Send `Accept: application/json, text/event-stream`. The session's container tag may be fixed with the header or `?containerTag=`.
+         *
+         *     Requires the `read` scope.
          */
         post: operations["postMcp"];
-        /** Not allowed (stateless MCP: no session to end) */
+        /**
+         * Not allowed (stateless MCP: no session to end)
+         * @description Requires the `read` scope.
+         */
         delete: operations["deleteMcp"];
         options?: never;
         head?: never;
@@ -121,9 +129,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add document */
+        /**
+         * Add document
+         * @description Requires the `write` scope.
+         */
         post: operations["postNsDocument"];
-        /** Delete documents */
+        /**
+         * Delete documents
+         * @description Requires the `write` scope.
+         */
         delete: operations["deleteNsDocuments"];
         options?: never;
         head?: never;
@@ -137,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get document */
+        /**
+         * Get document
+         * @description Requires the `read` scope.
+         */
         get: operations["getNsDocument"];
         put?: never;
         post?: never;
@@ -159,6 +176,8 @@ export interface paths {
         /**
          * Batch add documents
          * @description Each item of `documents` is a document as POST /ns/{namespace}/document takes it, validated one by one: an invalid item fails alone.
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postNsDocumentBatch"];
         delete?: never;
@@ -176,7 +195,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a file */
+        /**
+         * Upload a file
+         * @description Requires the `write` scope.
+         */
         post: operations["postNsDocumentFile"];
         delete?: never;
         options?: never;
@@ -193,7 +215,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List chunks */
+        /**
+         * List chunks
+         * @description Requires the `read` scope.
+         */
         post: operations["postNsListChunks"];
         delete?: never;
         options?: never;
@@ -210,7 +235,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List documents */
+        /**
+         * List documents
+         * @description Requires the `read` scope.
+         */
         post: operations["postNsListDocuments"];
         delete?: never;
         options?: never;
@@ -227,7 +255,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List memories */
+        /**
+         * List memories
+         * @description Requires the `read` scope.
+         */
         post: operations["postNsListMemories"];
         delete?: never;
         options?: never;
@@ -245,7 +276,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Forget memories by id */
+        /**
+         * Forget memories by id
+         * @description Requires the `write` scope.
+         */
         delete: operations["deleteNsMemories"];
         options?: never;
         head?: never;
@@ -262,7 +296,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Forget memories matching a query */
+        /**
+         * Forget memories matching a query
+         * @description Requires the `write` scope.
+         */
         delete: operations["deleteNsMemoriesSemantic"];
         options?: never;
         head?: never;
@@ -312,7 +349,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Configure connection */
+        /**
+         * Configure connection
+         * @description Requires the `admin` scope.
+         */
         post: operations["postV3ConnectionsByConnectionIdConfigure"];
         delete?: never;
         options?: never;
@@ -327,7 +367,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fetch resources */
+        /**
+         * Fetch resources
+         * @description Requires the `admin` scope.
+         */
         get: operations["getV3ConnectionsByConnectionIdResources"];
         put?: never;
         post?: never;
@@ -347,6 +390,8 @@ export interface paths {
         /**
          * List a connection's sync runs
          * @description Engram extension (docs/api-decisions.md section 14): the connection's sync runs, newest first, each as its `lastSyncRun` shows it. The last 100 runs of a connection are kept (older ones are removed as each run finishes). Another tenant's connection is answered as unknown (404).
+         *
+         *     Requires the `admin` scope.
          */
         get: operations["getV3ConnectionsByConnectionIdRuns"];
         put?: never;
@@ -367,17 +412,23 @@ export interface paths {
         /**
          * Get connection (by id)
          * @description `idOrProvider` is the connection's id.
+         *
+         *     Requires the `admin` scope.
          */
         get: operations["getV3ConnectionsByConnectionId"];
         put?: never;
         /**
          * Create connection
          * @description `idOrProvider` is the provider.
+         *
+         *     Requires the `admin` scope.
          */
         post: operations["postV3ConnectionsByProvider"];
         /**
          * Delete connection (by id, or by provider and container tags)
          * @description A provider name deletes that provider's connection of the body's `containerTags` (required then); anything else is a connection id (no body).
+         *
+         *     Requires the `admin` scope.
          */
         delete: operations["deleteV3Connections"];
         options?: never;
@@ -394,7 +445,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Get connection (by provider) */
+        /**
+         * Get connection (by provider)
+         * @description Requires the `admin` scope.
+         */
         post: operations["postV3ConnectionsByProviderConnection"];
         delete?: never;
         options?: never;
@@ -411,7 +465,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List documents */
+        /**
+         * List documents
+         * @description Requires the `admin` scope.
+         */
         post: operations["postV3ConnectionsByProviderDocuments"];
         delete?: never;
         options?: never;
@@ -428,7 +485,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sync connection */
+        /**
+         * Sync connection
+         * @description Requires the `admin` scope.
+         */
         post: operations["postV3ConnectionsByProviderImport"];
         delete?: never;
         options?: never;
@@ -462,7 +522,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List connections */
+        /**
+         * List connections
+         * @description Requires the `admin` scope.
+         */
         post: operations["postV3ConnectionsList"];
         delete?: never;
         options?: never;
@@ -494,15 +557,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get container tag settings */
+        /**
+         * Get container tag settings
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3ContainerTagsByContainerTag"];
         put?: never;
         post?: never;
-        /** Delete container tag */
+        /**
+         * Delete container tag
+         * @description Requires the `write` scope.
+         */
         delete: operations["deleteV3ContainerTagsByContainerTag"];
         options?: never;
         head?: never;
-        /** Update container tag settings */
+        /**
+         * Update container tag settings
+         * @description Requires the `write` scope.
+         */
         patch: operations["patchV3ContainerTagsByContainerTag"];
         trace?: never;
     };
@@ -513,7 +585,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List all container tags */
+        /**
+         * List all container tags
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3ContainerTagsList"];
         put?: never;
         post?: never;
@@ -532,7 +607,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Merge container tags */
+        /**
+         * Merge container tags
+         * @description Requires the `write` scope.
+         */
         post: operations["postV3ContainerTagsMerge"];
         delete?: never;
         options?: never;
@@ -547,7 +625,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get container tag merge status */
+        /**
+         * Get container tag merge status
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3ContainerTagsMergeByMergeId"];
         put?: never;
         post?: never;
@@ -566,7 +647,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add document */
+        /**
+         * Add document
+         * @description Requires the `write` scope.
+         */
         post: operations["postV3Documents"];
         delete?: never;
         options?: never;
@@ -581,15 +665,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get document */
+        /**
+         * Get document
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3DocumentsById"];
         put?: never;
         post?: never;
-        /** Delete document by ID or customId */
+        /**
+         * Delete document by ID or customId
+         * @description Requires the `write` scope.
+         */
         delete: operations["deleteV3DocumentsById"];
         options?: never;
         head?: never;
-        /** Update document */
+        /**
+         * Update document
+         * @description Requires the `write` scope.
+         */
         patch: operations["patchV3DocumentsById"];
         trace?: never;
     };
@@ -600,7 +693,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get document chunks */
+        /**
+         * Get document chunks
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3DocumentsByIdChunks"];
         put?: never;
         post?: never;
@@ -617,7 +713,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get presigned file URL */
+        /**
+         * Get presigned file URL
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3DocumentsByIdFileUrl"];
         put?: never;
         post?: never;
@@ -639,6 +738,8 @@ export interface paths {
         /**
          * Batch add documents
          * @description Each item of `documents` is a string (its content) or a document as POST /v3/documents takes it without documentDate, validated one by one.
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postV3DocumentsBatch"];
         delete?: never;
@@ -660,6 +761,8 @@ export interface paths {
         /**
          * Bulk delete documents
          * @description Give either `ids` or `containerTags`.
+         *
+         *     Requires the `write` scope.
          */
         delete: operations["deleteV3DocumentsBulk"];
         options?: never;
@@ -676,7 +779,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a file */
+        /**
+         * Upload a file
+         * @description Requires the `write` scope.
+         */
         post: operations["postV3DocumentsFile"];
         delete?: never;
         options?: never;
@@ -693,7 +799,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List documents */
+        /**
+         * List documents
+         * @description Requires the `read` scope.
+         */
         post: operations["postV3DocumentsList"];
         delete?: never;
         options?: never;
@@ -708,7 +817,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get processing documents */
+        /**
+         * Get processing documents
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3DocumentsProcessing"];
         put?: never;
         post?: never;
@@ -728,12 +840,16 @@ export interface paths {
         /**
          * List the tenant's API keys
          * @description The keys of the calling key's tenant, oldest first, revoked ones included; never a key's secret. `current` marks the calling key.
+         *
+         *     Requires the `admin` scope.
          */
         get: operations["getV3Keys"];
         put?: never;
         /**
          * Create an API key
-         * @description A new key for the calling key's tenant (never another tenant). `key` is the secret: answered this once, only its SHA-256 is stored. At most 100 active keys per tenant (409 beyond).
+         * @description A new key for the calling key's tenant (never another tenant). `key` is the secret: answered this once, only its SHA-256 is stored. At most 100 active keys per tenant (409 beyond). `scopes` and `containerTags` default to the calling key's own; a key never creates a key with more rights than its own (403).
+         *
+         *     Requires the `admin` scope.
          */
         post: operations["postV3Keys"];
         delete?: never;
@@ -755,6 +871,8 @@ export interface paths {
         /**
          * Revoke an API key
          * @description Revokes a key of the calling key's tenant: it is refused (401) from then on (within the key cache time on other gateway replicas). A key cannot revoke itself (409). Another tenant's key is answered as unknown (404). Revoking a revoked key answers it unchanged.
+         *
+         *     Requires the `admin` scope.
          */
         delete: operations["deleteV3KeysById"];
         options?: never;
@@ -771,7 +889,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search documents */
+        /**
+         * Search documents
+         * @description Requires the `read` scope.
+         */
         post: operations["postV3Search"];
         delete?: never;
         options?: never;
@@ -786,7 +907,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get settings */
+        /**
+         * Get settings
+         * @description Requires the `read` scope.
+         */
         get: operations["getV3Settings"];
         put?: never;
         post?: never;
@@ -796,6 +920,8 @@ export interface paths {
         /**
          * Update settings
          * @description Either `workspacePrompt` alone, or any of the other settings; null clears a setting.
+         *
+         *     Requires the `admin` scope.
          */
         patch: operations["patchV3Settings"];
         trace?: never;
@@ -809,7 +935,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reset organization data */
+        /**
+         * Reset organization data
+         * @description Requires the `admin` scope.
+         */
         post: operations["postV3SettingsReset"];
         delete?: never;
         options?: never;
@@ -826,7 +955,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Suggest profile buckets */
+        /**
+         * Suggest profile buckets
+         * @description Requires the `read` scope.
+         */
         post: operations["postV3SettingsSuggestBuckets"];
         delete?: never;
         options?: never;
@@ -843,7 +975,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ingest or update conversation */
+        /**
+         * Ingest or update conversation
+         * @description Requires the `write` scope.
+         */
         post: operations["postV4Conversations"];
         delete?: never;
         options?: never;
@@ -860,11 +995,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create memories directly */
+        /**
+         * Create memories directly
+         * @description Requires the `write` scope.
+         */
         post: operations["postV4Memories"];
         /**
          * Forget a memory
          * @description Name the memory by `id` or by its exact `content` (the id decides when both are given).
+         *
+         *     Requires the `write` scope.
          */
         delete: operations["deleteV4Memories"];
         options?: never;
@@ -872,6 +1012,8 @@ export interface paths {
         /**
          * Update a memory (creates new version)
          * @description Name the memory by `id` or by its exact `content` (the id decides when both are given).
+         *
+         *     Requires the `write` scope.
          */
         patch: operations["patchV4Memories"];
         trace?: never;
@@ -888,6 +1030,8 @@ export interface paths {
         /**
          * Forget memories matching a prompt/query
          * @description Give either `query` (or its alias `q`) or `ids`, not both. `dryRun` lists the candidates without forgetting them.
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postV4MemoriesForgetMatching"];
         delete?: never;
@@ -908,6 +1052,8 @@ export interface paths {
         /**
          * List memory entries with history
          * @description `containerTags` (or a single `containerTag`) is required.
+         *
+         *     Requires the `read` scope.
          */
         post: operations["postV4MemoriesList"];
         delete?: never;
@@ -925,7 +1071,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Get user profile */
+        /**
+         * Get user profile
+         * @description Requires the `read` scope.
+         */
         post: operations["postV4Profile"];
         delete?: never;
         options?: never;
@@ -942,7 +1091,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Get profile buckets */
+        /**
+         * Get profile buckets
+         * @description Requires the `read` scope.
+         */
         post: operations["postV4ProfileBuckets"];
         delete?: never;
         options?: never;
@@ -959,7 +1111,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search memory entries */
+        /**
+         * Search memory entries
+         * @description Requires the `read` scope.
+         */
         post: operations["postV4Search"];
         delete?: never;
         options?: never;
@@ -972,6 +1127,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ApiKey: {
+            /**
+             * @description The container tags the key is limited to; null: every container tag of the tenant
+             * @example null
+             */
+            containerTags: string[] | null;
             /** @example 2025-01-15T10:30:00.000Z */
             createdAt: string;
             /** @description Whether this is the key making the request */
@@ -987,6 +1147,15 @@ export interface components {
             prefix: string;
             /** @description When it was revoked; null while active */
             revokedAt: string | null;
+            /**
+             * @description What the key may do (keys created before scoped keys have all three)
+             * @example [
+             *       "read",
+             *       "write",
+             *       "admin"
+             *     ]
+             */
+            scopes: ("read" | "write" | "admin")[];
         };
         BatchAddResponse: {
             /** @description Items refused */
@@ -1741,6 +1910,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description The key lacks the operation's scope (named in the details) or is not allowed the container tag */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Internal server error (the details carry an error id) */
         InternalError: {
             headers: {
@@ -1768,7 +1946,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description Missing or invalid API key */
+        /** @description Missing or invalid API key (with a `WWW-Authenticate: Bearer` challenge) */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1925,6 +2103,7 @@ export interface operations {
         responses: {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description Method not allowed (Allow: POST) */
             405: {
@@ -1985,6 +2164,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description Accept does not list application/json and text/event-stream */
             406: {
@@ -2019,6 +2199,7 @@ export interface operations {
         responses: {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description Method not allowed (Allow: POST) */
             405: {
@@ -2111,6 +2292,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2155,6 +2337,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2188,6 +2371,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2250,6 +2434,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2303,6 +2488,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description The file is larger than the upload limit */
             413: {
@@ -2362,6 +2548,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2414,6 +2601,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2455,6 +2643,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2497,6 +2686,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2538,6 +2728,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2647,6 +2838,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2684,6 +2876,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2717,6 +2910,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2745,6 +2939,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2797,6 +2992,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2844,6 +3040,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2886,6 +3083,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2928,6 +3126,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2970,6 +3169,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3048,6 +3248,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3106,6 +3307,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3134,6 +3336,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3184,6 +3387,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3209,6 +3413,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3250,6 +3455,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3278,6 +3484,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3345,6 +3552,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3373,6 +3581,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3399,6 +3608,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3454,6 +3664,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description The customId names another document */
             409: {
@@ -3495,6 +3706,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3526,6 +3738,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3606,6 +3819,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3647,6 +3861,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3697,6 +3912,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description The file is larger than the upload limit */
             413: {
@@ -3790,6 +4006,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3818,6 +4035,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3845,6 +4063,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -3861,15 +4080,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "ci"
+                 *       "name": "ci",
+                 *       "scopes": [
+                 *         "read"
+                 *       ],
+                 *       "containerTags": [
+                 *         "user_123"
+                 *       ]
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description The container tags the key is limited to. Default: the calling key's own limit (none: every tag). A key limited to tags only creates keys limited to some of them.
+                     * @example [
+                     *       "user_123"
+                     *     ]
+                     */
+                    containerTags?: string[];
                     /**
                      * @description What the key is for, shown in listings
                      * @example ci
                      */
                     name: string;
+                    /**
+                     * @description What the key may do: `read` (search, profiles, reads and lists), `write` (adding and changing content), `admin` (keys, settings changes, connections, organisation reset). Default: the calling key's own scopes. Never more than the calling key's.
+                     * @example [
+                     *       "read"
+                     *     ]
+                     */
+                    scopes?: ("read" | "write" | "admin")[];
                 };
             };
         };
@@ -3881,6 +4120,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /**
+                         * @description The container tags the key is limited to; null: every container tag of the tenant
+                         * @example null
+                         */
+                        containerTags: string[] | null;
                         /** @example 2025-01-15T10:30:00.000Z */
                         createdAt: string;
                         /** @description Whether this is the key making the request */
@@ -3898,11 +4142,21 @@ export interface operations {
                         prefix: string;
                         /** @description When it was revoked; null while active */
                         revokedAt: string | null;
+                        /**
+                         * @description What the key may do (keys created before scoped keys have all three)
+                         * @example [
+                         *       "read",
+                         *       "write",
+                         *       "admin"
+                         *     ]
+                         */
+                        scopes: ("read" | "write" | "admin")[];
                     };
                 };
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description The tenant has too many active keys */
             409: {
@@ -3940,6 +4194,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description The key is the calling key */
             409: {
@@ -4008,6 +4263,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4033,6 +4289,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4092,6 +4349,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4128,6 +4386,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4158,6 +4417,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4224,6 +4484,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4316,6 +4577,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4360,6 +4622,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4416,6 +4679,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4464,6 +4728,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4518,6 +4783,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4564,6 +4830,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4605,6 +4872,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -4668,6 +4936,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -178,8 +178,8 @@ export function createApi(key: string, onRefused?: () => void) {
     deleteConnection: (id: string, deleteDocuments: boolean) =>
       op("delete", "/v3/connections/{idOrProvider}", `/v3/connections/${at(id)}?deleteDocuments=${deleteDocuments}`),
     listKeys: () => op("get", "/v3/keys", "/v3/keys").then((r) => r.keys),
-    /** A new key of this tenant; its secret (`key`) is answered this once. */
-    createKey: (name: string) => op("post", "/v3/keys", "/v3/keys", { name }),
+    /** A new key of this tenant; its secret (`key`) is answered this once. Scopes and tags default to this console key's own. */
+    createKey: (name: string, rights: { scopes?: ApiKey["scopes"]; containerTags?: string[] } = {}) => op("post", "/v3/keys", "/v3/keys", { name, ...rights }),
     revokeKey: (id: string) => op("delete", "/v3/keys/{id}", `/v3/keys/${at(id)}`),
     /** A file upload (multipart, `POST /v3/documents/file`) through XMLHttpRequest, for its upload progress. */
     uploadFile(

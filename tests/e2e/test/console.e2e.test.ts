@@ -429,6 +429,19 @@ describeBrowser("web console in Chromium", () => {
     expect(await page.getByLabel("New API key", { exact: true }).count()).toBe(0);
     expect((await withSecret(secret)).status).toBe(401);
     await renders(page, "keys-revoked");
+    // Scoped keys: a read-only key limited to one container tag, shown with its rights; it cannot manage keys.
+    await page.getByLabel("Name", { exact: true }).fill("reader-test");
+    await page.getByRole("checkbox", { name: "write" }).uncheck();
+    await page.getByRole("checkbox", { name: "admin" }).uncheck();
+    await page.getByLabel("Container tags", { exact: true }).fill("alice");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const readerRow = page.locator("tbody tr").filter({ hasText: "reader-test" });
+    await readerRow.getByText("tags: alice").waitFor();
+    expect(await readerRow.textContent()).toContain("read");
+    expect(await readerRow.textContent()).not.toContain("admin");
+    const readerSecret = await page.getByLabel("New API key", { exact: true }).inputValue();
+    expect((await withSecret(readerSecret)).status).toBe(403);
+    await renders(page, "keys-scoped");
     // The other tab's next call is refused: it signs out by itself and says why, keeping the page it was on.
     await go(other.page, "Memories").catch(() => undefined);
     await other.page.getByRole("alert").filter({ hasText: "no longer accepts this API key" }).waitFor();

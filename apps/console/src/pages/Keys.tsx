@@ -3,15 +3,25 @@ import type { ApiKey } from "../api";
 import type { PageProps } from "../App";
 import { ConfirmAction, Empty, ErrorMessage, Notice, PageTitle, TableHead, formatDate, useSubmit } from "../ui";
 
+const SCOPES = ["read", "write", "admin"] as const;
+const SCOPE_HELP: Record<(typeof SCOPES)[number], string> = {
+  read: "search and read",
+  write: "add, change and delete content",
+  admin: "keys, settings, connections",
+};
+
 /**
  * The tenant's API keys (GET/POST /v3/keys, DELETE /v3/keys/{id}): list, create (the secret shown once, with a copy
- * button), revoke after a confirmation. The key this console signed in with cannot be revoked from here.
+ * button) with its scopes and container tags (never more than this console key's own), revoke after a confirmation.
+ * The key this console signed in with cannot be revoked from here.
  */
 export function KeysPage({ api }: PageProps) {
   const [keys, setKeys] = useState<ApiKey[]>();
   // one error line for loading and creating
   const { busy, error, setError, submit } = useSubmit();
   const [name, setName] = useState("");
+  const [scopes, setScopes] = useState<Set<string>>(new Set(SCOPES));
+  const [tags, setTags] = useState("");
   const [created, setCreated] = useState<ApiKey & { key: string }>();
   const [copied, setCopied] = useState<string>();
   const [revoked, setRevoked] = useState<string>();
@@ -24,8 +34,18 @@ export function KeysPage({ api }: PageProps) {
   const create = submit(async () => {
     setCopied(undefined);
     setRevoked(undefined);
-    setCreated(await api.createKey(name.trim()));
+    const containerTags = tags
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
+    setCreated(
+      await api.createKey(name.trim(), {
+        scopes: SCOPES.filter((x) => scopes.has(x)),
+        ...(containerTags.length ? { containerTags } : {}),
+      }),
+    );
     setName("");
+    setTags("");
     await load();
   });
 
@@ -56,7 +76,29 @@ export function KeysPage({ api }: PageProps) {
         <form onSubmit={create} className="row">
           <label htmlFor="key-name">Name</label>
           <input id="key-name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} required placeholder="ci" />
-          <button type="submit" disabled={busy || !name.trim()}>
+          <fieldset className="row">
+            <legend>Scopes</legend>
+            {SCOPES.map((x) => (
+              <label key={x} className="check" title={SCOPE_HELP[x]}>
+                <input
+                  type="checkbox"
+                  checked={scopes.has(x)}
+                  onChange={(e) =>
+                    setScopes((c) => {
+                      const next = new Set(c);
+                      if (e.target.checked) next.add(x);
+                      else next.delete(x);
+                      return next;
+                    })
+                  }
+                />{" "}
+                {x}
+              </label>
+            ))}
+          </fieldset>
+          <label htmlFor="key-tags">Container tags</label>
+          <input id="key-tags" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="all (or user_1, user_2)" />
+          <button type="submit" disabled={busy || !name.trim() || scopes.size === 0}>
             {busy ? "Creating…" : "Create key"}
           </button>
         </form>
@@ -88,7 +130,7 @@ export function KeysPage({ api }: PageProps) {
         ) : (
           <div className="table-wrap">
             <table>
-              <TableHead columns={["Name", "Prefix", "Created", "Status"]} />
+              <TableHead columns={["Name", "Prefix", "Rights", "Created", "Status"]} />
               <tbody>
                 {keys.map((k) => (
                   <tr key={k.id} data-key-id={k.id}>
@@ -97,6 +139,10 @@ export function KeysPage({ api }: PageProps) {
                       <div className="muted mono">{k.id}</div>
                     </td>
                     <td className="mono">{k.prefix}…</td>
+                    <td>
+                      {k.scopes.join(", ")}
+                      <div className="muted">{k.containerTags ? `tags: ${k.containerTags.join(", ")}` : "all tags"}</div>
+                    </td>
                     <td>{formatDate(k.createdAt)}</td>
                     <td>
                       {k.revokedAt ? (

@@ -1,6 +1,7 @@
 import { AlreadyExistsError, raiseUnavailable } from "@engram/kernel";
 import { type Collection, type Db, ensureIndexes, type IndexSpec, isDuplicateKeyError } from "@engram/storage/mongo";
 import type { ApiKeyRecord, ApiKeyStore } from "./api-key";
+import { rightsOf, type Scope } from "./scopes";
 
 /** An API key in the `api_keys` collection: `_id` is the key id; only the key's SHA-256 is stored. */
 export interface ApiKeyDoc {
@@ -12,6 +13,9 @@ export interface ApiKeyDoc {
   createdAt: string;
   /** Absent while the key is active (queries match it as null). */
   revokedAt?: string | null;
+  /** Scoped keys; absent on keys stored before, which keep every scope and every tag (no migration needed). */
+  scopes?: string[];
+  containerTags?: string[];
 }
 
 export const API_KEYS_COLLECTION = "api_keys";
@@ -35,6 +39,8 @@ const fromDoc = (d: ApiKeyDoc): ApiKeyRecord => ({
   hash: d.hash,
   createdAt: d.createdAt,
   revokedAt: d.revokedAt ?? undefined,
+  ...(d.scopes ? { scopes: rightsOf({ scopes: d.scopes }).scopes as Scope[] } : {}),
+  ...(d.containerTags ? { containerTags: [...d.containerTags] } : {}),
 });
 
 /** Production key store. The connection belongs to the caller: `close` does not close it. */
@@ -60,6 +66,8 @@ export class MongoApiKeyStore implements ApiKeyStore {
   async insert(rec: ApiKeyRecord): Promise<void> {
     const doc: ApiKeyDoc = { _id: rec.id, tenantId: rec.tenantId, name: rec.name, prefix: rec.prefix, hash: rec.hash, createdAt: rec.createdAt };
     if (rec.revokedAt !== undefined) doc.revokedAt = rec.revokedAt;
+    if (rec.scopes) doc.scopes = [...rec.scopes];
+    if (rec.containerTags) doc.containerTags = [...rec.containerTags];
     try {
       await this.collection.insertOne(doc);
     } catch (err) {

@@ -1,11 +1,14 @@
 import { AlreadyExistsError } from "@engram/kernel";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache } from "@engram/storage";
 import type { ApiKeyRecord, ApiKeyStore } from "./api-key";
+import { rightsOf, type Scope } from "./scopes";
 
 const MIGRATIONS = [
   `CREATE TABLE api_keys (
      id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL, name TEXT NOT NULL, prefix TEXT NOT NULL,
      hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, revoked_at TEXT);`,
+  // Scoped keys: JSON arrays; NULL on keys stored before, which keep every scope and every tag.
+  `ALTER TABLE api_keys ADD COLUMN scopes TEXT; ALTER TABLE api_keys ADD COLUMN container_tags TEXT;`,
 ];
 
 interface Row {
@@ -16,6 +19,8 @@ interface Row {
   hash: string;
   created_at: string;
   revoked_at: string | null;
+  scopes: string | null;
+  container_tags: string | null;
 }
 
 const fromRow = (r: Row): ApiKeyRecord => ({
@@ -26,6 +31,8 @@ const fromRow = (r: Row): ApiKeyRecord => ({
   hash: r.hash,
   createdAt: r.created_at,
   revokedAt: r.revoked_at ?? undefined,
+  ...(r.scopes !== null ? { scopes: rightsOf({ scopes: JSON.parse(r.scopes) as string[] }).scopes as Scope[] } : {}),
+  ...(r.container_tags !== null ? { containerTags: JSON.parse(r.container_tags) as string[] } : {}),
 });
 
 /** Embedded key store: <dataDir>/gateway.db. */
@@ -42,7 +49,9 @@ export class SqliteApiKeyStore implements ApiKeyStore {
   }
   async insert(rec: ApiKeyRecord): Promise<void> {
     try {
-      this.stmt("INSERT INTO api_keys (id, tenant_id, name, prefix, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+      this.stmt(
+        "INSERT INTO api_keys (id, tenant_id, name, prefix, hash, created_at, revoked_at, scopes, container_tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(
         rec.id,
         rec.tenantId,
         rec.name,
@@ -50,6 +59,8 @@ export class SqliteApiKeyStore implements ApiKeyStore {
         rec.hash,
         rec.createdAt,
         rec.revokedAt ?? null,
+        rec.scopes ? JSON.stringify(rec.scopes) : null,
+        rec.containerTags ? JSON.stringify(rec.containerTags) : null,
       );
     } catch (err) {
       const code = (err as { code?: string }).code;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { newId } from "@engram/kernel";
+import type { KeyRights, Scope } from "./scopes";
 
 /** API keys: random secrets shown once; only their SHA-256 is stored. */
 export interface ApiKeyRecord {
@@ -11,6 +12,10 @@ export interface ApiKeyRecord {
   hash: string;
   createdAt: string;
   revokedAt?: string;
+  /** What the key may do; absent on keys stored before scopes existed, which have every scope (see rightsOf). */
+  scopes?: Scope[];
+  /** The container tags the key is limited to; absent = every tag of its tenant. */
+  containerTags?: string[];
 }
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -26,8 +31,17 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-export function newKeyRecord(key: string, tenantId: string, name: string, now: Date): ApiKeyRecord {
-  return { id: newId("key"), tenantId, name, prefix: key.slice(0, 14), hash: hashApiKey(key), createdAt: now.toISOString() };
+export function newKeyRecord(key: string, tenantId: string, name: string, now: Date, rights?: KeyRights): ApiKeyRecord {
+  return {
+    id: newId("key"),
+    tenantId,
+    name,
+    prefix: key.slice(0, 14),
+    hash: hashApiKey(key),
+    createdAt: now.toISOString(),
+    ...(rights ? { scopes: [...rights.scopes] } : {}),
+    ...(rights?.containerTags ? { containerTags: [...rights.containerTags] } : {}),
+  };
 }
 
 export interface ApiKeyStore {

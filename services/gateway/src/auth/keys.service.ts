@@ -1,9 +1,12 @@
 import { UnauthenticatedError } from "@engram/kernel";
 import { type ApiKeyRecord, type ApiKeyStore, generateApiKey, hashApiKey, newKeyRecord } from "./api-key";
+import { type KeyRights, rightsOf } from "./scopes";
 
 export interface Principal {
   tenantId: string;
   keyId: string;
+  /** The key's scopes and container-tag limit (every scope, no limit, for keys stored before scopes existed). */
+  rights: KeyRights;
 }
 
 /** Key operations shared by the gateway, its start-up bootstrap and the keys CLI. */
@@ -22,7 +25,7 @@ export class KeyService {
     let hit = this.cache.get(hash);
     if (!hit || hit.until < now) {
       const rec = await this.store.findByHash(hash);
-      hit = { principal: rec && !rec.revokedAt ? { tenantId: rec.tenantId, keyId: rec.id } : undefined, until: now + this.cacheMs };
+      hit = { principal: rec && !rec.revokedAt ? { tenantId: rec.tenantId, keyId: rec.id, rights: rightsOf(rec) } : undefined, until: now + this.cacheMs };
       if (this.cache.size > 10_000) this.cache.clear();
       this.cache.set(hash, hit);
     }
@@ -41,9 +44,10 @@ export class KeyService {
     return true;
   }
 
-  async create(tenantId: string, name: string): Promise<{ key: string; record: ApiKeyRecord }> {
+  /** A new key; without `rights` it has every scope and no tag limit (the CLI's and the first start's default). */
+  async create(tenantId: string, name: string, rights?: KeyRights): Promise<{ key: string; record: ApiKeyRecord }> {
     const key = generateApiKey();
-    const record = newKeyRecord(key, tenantId, name, new Date());
+    const record = newKeyRecord(key, tenantId, name, new Date(), rights);
     await this.store.insert(record);
     return { key, record };
   }

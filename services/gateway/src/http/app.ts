@@ -17,6 +17,7 @@ import type { Backends } from "./backends";
 import { consoleRoutes } from "./console";
 import { errorHandler, notFoundHandler } from "./errors";
 import { jsonBody, sendJson } from "./json";
+import { authorizeScopes, authorizeTags } from "./authorize";
 import { authenticate, observeRequests } from "./middleware";
 import { securityHeaders } from "./security";
 
@@ -77,8 +78,11 @@ export function createApp(o: AppOptions): Express {
   app.use(publicConnectionRoutes(o.backends));
   app.use(files.open);
   app.use(authenticate(o.keys));
+  // Scoped keys (docs/api-decisions.md, "Scoped keys"): the route → scope table, then container-tag limits on the body.
+  app.use(authorizeScopes());
   app.use(files.authed);
   app.use(jsonBody(o.jsonLimitBytes));
+  app.use(authorizeTags());
   // Most-called first: express tries each route in order (no two of these routers share a path).
   app.use(searchRoutes(o.backends));
   app.use(memoryRoutes(o.backends));

@@ -108,8 +108,20 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return res.end();
     // A 503 is temporary (a backend or an engine unavailable): the client is told when to try again.
     if (mapped.status === 503 && mapped.internal) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    if (mapped.status === 401) res.setHeader("WWW-Authenticate", wwwAuthenticate(err, req.header("authorization") !== undefined));
     res.status(mapped.status).json(mapped.body);
   };
+}
+
+/**
+ * RFC 6750's challenge on every 401: bare when no credentials were sent,
+ * `invalid_token` for an unknown or revoked key, `invalid_request` for an
+ * Authorization header that is not `Bearer <key>`.
+ */
+export function wwwAuthenticate(err: unknown, sentAuthorization: boolean): string {
+  if (isDomainError(err)) return 'Bearer realm="engram", error="invalid_token", error_description="the API key is unknown or was revoked"';
+  if (sentAuthorization) return 'Bearer realm="engram", error="invalid_request"';
+  return 'Bearer realm="engram"';
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {

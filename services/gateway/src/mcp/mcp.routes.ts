@@ -79,7 +79,12 @@ async function handlePost(req: Request, res: Response): Promise<void> {
     // The tools' REST calls join the trace of this request.
     ...(req.traceparent ? { defaultHeaders: { traceparent: req.traceparent } } : {}),
   });
-  const server = createEngramMcpServer({ client, ...(containerTag !== undefined ? { containerTag } : {}) });
+  // Only the tools the key's scopes allow (scoped keys); each tool's REST call is checked again with the same key.
+  const server = createEngramMcpServer({
+    client,
+    ...(containerTag !== undefined ? { containerTag } : {}),
+    ...(req.principal ? { rights: req.principal.rights } : {}),
+  });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   // The caller going away ends the wait (closing the server aborts the tools' REST calls).
   const gone = new Promise<undefined>((resolve) => res.once("close", () => resolve(undefined)));

@@ -6,6 +6,8 @@ import { CONTAINER_TAG_HEADER } from "../mcp/mcp.routes";
 import { containerTagMerge, containerTagPatch, mergeIdParam } from "../routes/container-tags.routes";
 import * as S from "../routes/schemas";
 import { createKeyBody, keyIdParam, MAX_ACTIVE_KEYS_PER_TENANT } from "../routes/keys.routes";
+import { SCOPES } from "../auth/scopes";
+import { ruleFor } from "../http/authorize";
 import { resetBody } from "../routes/settings.routes";
 
 /**
@@ -130,6 +132,13 @@ const ApiKey = z
     createdAt: z.string().meta({ example: "2025-01-15T10:30:00.000Z" }),
     revokedAt: z.string().nullable().meta({ description: "When it was revoked; null while active" }),
     current: z.boolean().meta({ description: "Whether this is the key making the request" }),
+    scopes: z
+      .array(z.enum(SCOPES))
+      .meta({ description: "What the key may do (keys created before scoped keys have all three)", example: ["read", "write", "admin"] }),
+    containerTags: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: "The container tags the key is limited to; null: every container tag of the tenant", example: null }),
   })
   .meta({ id: "ApiKey" });
 /** A sync run as presentSyncRun answers it (a connection's lastSyncRun, and GET /v3/connections/{connectionId}/runs). */
@@ -1060,8 +1069,8 @@ const OPERATIONS: Operation[] = [
     operationId: "postV3Keys",
     summary: "Create an API key",
     tag: "keys",
-    description: `A new key for the calling key's tenant (never another tenant). \`key\` is the secret: answered this once, only its SHA-256 is stored. At most ${MAX_ACTIVE_KEYS_PER_TENANT} active keys per tenant (409 beyond).`,
-    body: { schema: createKeyBody, example: { name: "ci" } },
+    description: `A new key for the calling key's tenant (never another tenant). \`key\` is the secret: answered this once, only its SHA-256 is stored. At most ${MAX_ACTIVE_KEYS_PER_TENANT} active keys per tenant (409 beyond). \`scopes\` and \`containerTags\` default to the calling key's own; a key never creates a key with more rights than its own (403).`,
+    body: { schema: createKeyBody, example: { name: "ci", scopes: ["read"], containerTags: ["user_123"] } },
     ok: {
       status: 201,
       description: "The key, with its secret",
@@ -1323,7 +1332,8 @@ const OPERATIONS: Operation[] = [
 /** The common error answers, shared as components (an operation's own text is inlined instead). */
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   400: { name: "InvalidRequest", description: "Invalid request: the body, a parameter or the path does not validate" },
-  401: { name: "Unauthorized", description: "Missing or invalid API key" },
+  401: { name: "Unauthorized", description: "Missing or invalid API key (with a `WWW-Authenticate: Bearer` challenge)" },
+  403: { name: "Forbidden", description: "The key lacks the operation's scope (named in the details) or is not allowed the container tag" },
   404: { name: "NotFound", description: "Not found" },
   500: { name: "InternalError", description: "Internal server error (the details carry an error id)" },
   503: { name: "Unavailable", description: "A backend service is unavailable; retry shortly" },
@@ -1339,7 +1349,10 @@ function routeConfig(op: Operation): RouteConfig {
       ? { description: op.ok.description, content: { [op.ok.mediaType ?? "application/json"]: { schema: op.ok.schema } } }
       : { description: op.ok?.description ?? "OK" };
   const statuses = new Set<number>([400, 404, 500, 503]);
-  if (!op.open) statuses.add(401);
+  // Scoped keys: each authenticated operation's scope, from the gateway's one route → scope table.
+  const rule = op.open ? undefined : ruleFor(op.method.toUpperCase(), op.path.replace(/\{[^}]+\}/g, "zz_sample"))?.rule;
+  if (!op.open && !rule) throw new Error(`${op.method.toUpperCase()} ${op.path} has no scope in ROUTE_SCOPES (http/authorize.ts)`);
+  if (!op.open) statuses.add(401).add(403);
   if (op.open && !op.params && !op.query) statuses.delete(400);
   for (const s of Object.keys(op.errors ?? {}).map(Number)) statuses.add(s);
   for (const s of [...statuses].sort()) {
@@ -1375,7 +1388,8 @@ function routeConfig(op: Operation): RouteConfig {
     path: op.path,
     operationId: op.operationId,
     summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
+    ...(op.description || rule ? { description: [op.description, rule && `Requires the \`${rule.scope}\` scope.`].filter(Boolean).join("\n\n") } : {}),
+    ...(rule ? { "x-engram-scope": rule.scope } : {}),
     tags: [op.tag],
     ...(op.open ? { security: [] } : {}),
     request,

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { checkNamedTags } from "../http/authorize";
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import multer from "multer";
 import type { Logger } from "@engram/observability";
@@ -137,6 +138,8 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
   authed.post("/v3/documents/file", single, async (req, res) => {
     const p = v3FileParts.parse(req.body ?? {});
     const tags = parseTags(p.containerTags);
+    // A key limited to container tags names its tags in the parts (the route table cannot see them).
+    if (req.principal) checkNamedTags(req.principal.rights, [...(p.containerTag ? [p.containerTag] : []), ...tags]);
     const out = await send(req, {
       namespace: p.containerTag ?? tags[0] ?? opts.defaultNamespace,
       containerTags: tags,

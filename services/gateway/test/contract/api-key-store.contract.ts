@@ -36,7 +36,22 @@ export function apiKeyStoreContract(open: () => Promise<ApiKeyStoreHarness>): vo
     expect(key).toMatch(/^sk_engram_[0-9A-Za-z]{32}$/);
     expect(record).toMatchObject({ tenantId: "acme", name: "ci", prefix: key.slice(0, 14), hash: hashApiKey(key) });
     expect(record.id).toMatch(/^k_[0-9A-Za-z]{20}$/);
-    expect(await keys.authenticate(key)).toEqual({ tenantId: "acme", keyId: record.id });
+    expect(await keys.authenticate(key)).toEqual({ tenantId: "acme", keyId: record.id, rights: { scopes: ["read", "write", "admin"] } });
+  });
+
+  it("keeps a key's scopes and container tags, also across a restart; a key stored without them has every right", async () => {
+    const scoped = await keys.create("acme", "reader", { scopes: ["read"], containerTags: ["u1", "u2"] });
+    const full = await keys.create("acme", "full");
+    expect((await keys.authenticate(scoped.key)).rights).toEqual({ scopes: ["read"], containerTags: ["u1", "u2"] });
+    expect((await keys.authenticate(full.key)).rights).toEqual({ scopes: ["read", "write", "admin"] });
+    store = await h.reopen();
+    keys = new KeyService(store, 0);
+    expect((await keys.authenticate(scoped.key)).rights).toEqual({ scopes: ["read"], containerTags: ["u1", "u2"] });
+    const listed = (await store.list("acme")).map((k) => [k.name, k.scopes ?? null, k.containerTags ?? null]);
+    expect(listed.sort((x, y) => String(x[0]).localeCompare(String(y[0])))).toEqual([
+      ["full", null, null],
+      ["reader", ["read"], ["u1", "u2"]],
+    ]);
   });
 
   it("keys of different tenants resolve to their own tenant", async () => {

@@ -43,7 +43,18 @@ describe("API key routes", () => {
   it("lists the caller's tenant's keys only, never a secret, marking the calling key", async () => {
     const res = await call<{ keys: Key[] }>(keyA, "GET", "/v3/keys");
     expect(res.status).toBe(200);
-    expect(res.body.keys).toEqual([{ id: keyAId, name: "first", prefix: keyA.slice(0, 14), createdAt: expect.any(String), revokedAt: null, current: true }]);
+    expect(res.body.keys).toEqual([
+      {
+        id: keyAId,
+        name: "first",
+        prefix: keyA.slice(0, 14),
+        createdAt: expect.any(String),
+        revokedAt: null,
+        current: true,
+        scopes: ["read", "write", "admin"],
+        containerTags: null,
+      },
+    ]);
     expect(JSON.stringify(res.body)).not.toContain(keyA);
     const b = await call<{ keys: Key[] }>(keyB, "GET", "/v3/keys");
     expect(b.body.keys.map((k) => k.id)).not.toContain(keyAId);
@@ -60,6 +71,8 @@ describe("API key routes", () => {
       createdAt: expect.any(String),
       revokedAt: null,
       current: false,
+      scopes: ["read", "write", "admin"],
+      containerTags: null,
       key: expect.stringMatching(/^sk_engram_[0-9A-Za-z]{32}$/),
     });
     // The new key is tenant a's: it sees a's keys (and is current there), not b's.

@@ -57,6 +57,25 @@ describe("runKeysCli", () => {
     expect(lines).toEqual([`no active key ${keyId}`]);
   });
 
+  it("creates a scoped key with --scopes and --container-tags, and refuses unknown scopes", async () => {
+    expect(await run("create", "--tenant", "acme", "--name", "app", "--scopes", "read,write", "--container-tags", "u1, u2")).toBe(0);
+    expect(lines[0]).toMatch(/^created key k_[0-9A-Za-z]{20} for tenant acme, scopes read,write, container tags u1,u2 \(shown once\):\n/);
+    const key = lines[0]!.split("\n")[1]!;
+    const store = new SqliteApiKeyStore(dir);
+    try {
+      expect((await new KeyService(store, 0).authenticate(key)).rights).toEqual({ scopes: ["read", "write"], containerTags: ["u1", "u2"] });
+    } finally {
+      await store.close();
+    }
+    lines = [];
+    expect(await run("list")).toBe(0);
+    expect(lines[0]).toContain("scopes=read,write  tags=u1,u2");
+    lines = [];
+    expect(await run("create", "--tenant", "acme", "--scopes", "read,root")).toBe(2);
+    expect(lines[0]).toMatch(/^--scopes/);
+    expect(await run("create", "--tenant", "acme", "--container-tags", "bad tag")).toBe(2);
+  });
+
   it("defaults the key name to cli", async () => {
     expect(await run("create", "--tenant", "beta")).toBe(0);
     lines = [];
