@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /**
- * Idempotent writes (docs/api-decisions.md section 13): a creating request
+ * Idempotent writes (docs/api-decisions.md section 15): a creating request
  * sent with an `Idempotency-Key` is done once per tenant and key; a repeat
  * with the same fingerprint within the retention time gets the first answer.
  * Pure: no I/O here, the store is a port.

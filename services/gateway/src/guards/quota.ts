@@ -1,5 +1,5 @@
 /**
- * Per-tenant quotas on documents and memories (docs/api-decisions.md section 14). Pure.
+ * Per-tenant quotas on documents and memories (docs/api-decisions.md section 16). Pure.
  */
 
 /** The tenant-wide counts the quotas compare with; the gateway asks the services (see UsageCounts). */

@@ -1,5 +1,5 @@
 /**
- * Rate limits and quotas (docs/api-decisions.md section 14). Pure: the clock
+ * Rate limits and quotas (docs/api-decisions.md section 16). Pure: the clock
  * is an argument and the shared state lives behind the RateStore port.
  */
 

@@ -21,7 +21,7 @@ export class HttpProblem extends Error {
 
 /**
  * The 504 of a write: the backend may still store it. A retry is safe only
- * with the same Idempotency-Key (docs/api-decisions.md section 13).
+ * with the same Idempotency-Key (docs/api-decisions.md section 15).
  */
 export const WRITE_TIMEOUT_DETAILS =
   "a backend service did not answer in time; the write may have been stored. Retry with the same Idempotency-Key header to get its outcome without storing it twice (a retry without one may store it twice)";
