@@ -237,8 +237,9 @@ export function createGuards(o: GuardOptions) {
       timer?.unref();
       res.once("close", () => {
         clearTimeout(timer);
-        // Answered without a JSON body (or the client left before any answer): nothing to replay.
-        if (!res.locals.answeredEarly) settle(res.statusCode, undefined);
+        // Answered without a JSON body: nothing to replay. A client that left before any answer does not
+        // free the key: the request goes on, and its answer is recorded for the client's retry.
+        if (!res.locals.answeredEarly && res.writableFinished) settle(res.statusCode, undefined);
       });
       next();
     };

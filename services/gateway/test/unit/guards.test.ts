@@ -96,6 +96,26 @@ describe("guards", () => {
     await g.close();
   });
 
+  it("a client that leaves before the answer does not free the key: its retry gets the outcome, stored once", async () => {
+    const g = await start();
+    const key = { "idempotency-key": "k-left" };
+    const ac = new AbortController();
+    const left = fetch(`${g.base}/v3/documents`, {
+      method: "POST",
+      headers: { authorization: "Bearer good", "content-type": "application/json", ...key },
+      body: JSON.stringify({ content: "x", delay: 100 }),
+      signal: ac.signal,
+    }).catch(() => "aborted");
+    await new Promise((r) => setTimeout(r, 30));
+    ac.abort();
+    expect(await left).toBe("aborted");
+    await new Promise((r) => setTimeout(r, 200));
+    const retry = await g.post({ content: "x", delay: 100 }, key);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(g.stored()).toBe(1);
+    await g.close();
+  });
+
   it("the same key with another body answers 422; another tenant's same key is its own; no key means no replay", async () => {
     const g = await start();
     expect((await g.post({ content: "a" }, { "idempotency-key": "k1" })).status).toBe(200);
