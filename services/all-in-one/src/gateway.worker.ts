@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { GatewayConfig } from "@engram/gateway";
-import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway";
+import { createGatewayModule, openGatewayKeyStore, openGuardStores } from "@engram/gateway";
 import { LoopHeartbeat, type metrics, readLoopHealth, rootLogger, startTracing } from "@engram/observability";
 import type { FromGateway, ToGateway } from "./gateway-thread";
 
@@ -27,11 +27,13 @@ const send = (m: FromGateway) => port.postMessage(m);
 
 async function main(): Promise<void> {
   const keyStore = await openGatewayKeyStore(config, mongo);
+  const guardStores = await openGuardStores(config, mongo);
   // /healthz: this thread's loop and the services thread's (whose heartbeat the parent shares).
   const own = loop ? new LoopHeartbeat({ maxLagMs: loop.maxLagMs }).start() : undefined;
   const gateway = createGatewayModule({
     config,
     keyStore,
+    guardStores,
     logger,
     health: loop
       ? () => {

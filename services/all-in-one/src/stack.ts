@@ -5,7 +5,7 @@ import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { LoopHeartbeat, metrics, startMetricsServer } from "@engram/observability";
 import { ProcessRuntime } from "@engram/runtime";
-import { createGatewayModule, openGatewayKeyStore } from "@engram/gateway";
+import { createGatewayModule, openGatewayKeyStore, openGuardStores } from "@engram/gateway";
 import { createGatewayThreadModule } from "./gateway-thread";
 import { createIngestionModule, embeddedIngestionStorage } from "@engram/ingestion";
 import { createWorkerModule } from "@engram/pipeline-worker";
@@ -225,7 +225,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
               void runtime.stop().finally(() => process.exit(1));
             },
           })
-        : createGatewayModule({ config, logger, print, keyStore: await openGatewayKeyStore(config, mongoSettings), health: () => heartbeat.status() });
+        : createGatewayModule({
+            config,
+            logger,
+            print,
+            keyStore: await openGatewayKeyStore(config, mongoSettings),
+            guardStores: await openGuardStores(config, mongoSettings),
+            health: () => heartbeat.status(),
+          });
       await runtime.add(gateway);
       httpPort = gateway.port();
     }

@@ -6,6 +6,7 @@
 export { createGatewayModule, type GatewayDeps, type GatewayModule } from "./module";
 export { type GatewayConfig, gatewayConfigSchema, loadGatewayConfig } from "./config";
 export { openGatewayKeyStore } from "./auth/open-key-store";
+export { type GuardStores, openGuardStores } from "./guards/open-guard-stores";
 export { runKeysCli } from "./cli/keys.cli";
 export { type AppOptions, createApp } from "./http/app";
 export { type Backends, backendsAt, createBackends } from "./http/backends";

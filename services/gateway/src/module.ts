@@ -11,6 +11,9 @@ import { type AppOptions, createApp } from "./http/app";
 import { createBackends } from "./http/backends";
 import { answerClientErrors } from "./http/errors";
 import { securityHeaderValues } from "./http/security";
+import type { GuardStores } from "./guards/open-guard-stores";
+import { CachedUsage } from "./guards/quota";
+import { usageFromBackends } from "./http/usage.grpc";
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -23,6 +26,12 @@ export interface GatewayDeps {
   health?: AppOptions["health"];
   /** The API key store, opened by the composition root (openGatewayKeyStore). Closed on stop. */
   keyStore: ApiKeyStore;
+  /**
+   * Idempotency records and rate-limit state, opened by the composition root
+   * (openGuardStores, next to the keys). Closed on stop. Absent: Idempotency-Key,
+   * rate limits and quotas are off (tests that drive other parts).
+   */
+  guardStores?: GuardStores;
 }
 
 export interface GatewayModule extends ServiceModule {
@@ -35,8 +44,12 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
   const { config } = deps;
   const log = deps.logger.child({ component: "gateway" });
   const store = deps.keyStore;
-  const keys = new KeyService(store, config.GATEWAY_KEY_CACHE_SECONDS * 1000);
+  const keys = new KeyService(store, config.GATEWAY_KEY_CACHE_SECONDS * 1000, {
+    maxValid: config.GATEWAY_KEY_CACHE_ENTRIES,
+    maxUnknown: config.GATEWAY_KEY_CACHE_ENTRIES,
+  });
   const backends = createBackends(config);
+  const gs = deps.guardStores;
   let stopping = false;
   let backendsReady = false;
   // Readiness follows each backend's grpc.health.v1 status, polled in the background.
@@ -64,6 +77,25 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     ready: () => backendsReady && !stopping,
     otherMetrics: deps.otherMetrics,
     health: deps.health,
+    trustProxy: config.GATEWAY_TRUST_PROXY,
+    guards: gs && {
+      idempotency: gs.idempotency,
+      rates: gs.rates,
+      usage: new CachedUsage(usageFromBackends(backends), config.GATEWAY_QUOTA_CACHE_SECONDS * 1000),
+      logger: log,
+      answerWithinMs: config.GATEWAY_RPC_DEADLINE_MS,
+      completionMs: config.GATEWAY_IDEMPOTENT_COMPLETION_MS,
+      retentionMs: config.GATEWAY_IDEMPOTENCY_TTL_HOURS * 3600_000,
+      limits: {
+        enabled: config.GATEWAY_LIMITS_ENABLED,
+        authFailuresPerMinute: config.GATEWAY_AUTH_FAILURES_PER_MINUTE,
+        keyRequestsPerSecond: config.GATEWAY_KEY_REQUESTS_PER_SECOND,
+        keyBurst: config.GATEWAY_KEY_BURST,
+        tenantMaxDocuments: config.GATEWAY_TENANT_MAX_DOCUMENTS,
+        tenantMaxMemories: config.GATEWAY_TENANT_MAX_MEMORIES,
+        tenants: config.GATEWAY_TENANT_LIMITS,
+      },
+    },
   });
   const server = http.createServer(app);
   // Requests refused by node's HTTP parser answer with the API error body and the security headers too.
@@ -103,6 +135,7 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
       });
       backends.close();
       await store.close();
+      await gs?.close();
     },
   };
 }

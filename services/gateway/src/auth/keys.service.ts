@@ -1,6 +1,7 @@
 import { UnauthenticatedError } from "@engram/kernel";
 import { type ApiKeyRecord, type ApiKeyStore, generateApiKey, hashApiKey, newKeyRecord } from "./api-key";
 import { type KeyRights, rightsOf } from "./scopes";
+import { KeyLookupCache } from "./key-cache";
 
 export interface Principal {
   tenantId: string;
@@ -11,23 +12,26 @@ export interface Principal {
 
 /** Key operations shared by the gateway, its start-up bootstrap and the keys CLI. */
 export class KeyService {
-  private readonly cache = new Map<string, { principal: Principal | undefined; until: number }>();
+  /** Valid keys in a bounded LRU, unknown and revoked ones in a separate bounded cache (a spray of bad keys never evicts good ones). */
+  private readonly cache: KeyLookupCache<Principal>;
 
   constructor(
     private readonly store: ApiKeyStore,
-    private readonly cacheMs: number,
-  ) {}
+    cacheMs: number,
+    cacheSizes: { maxValid?: number; maxUnknown?: number } = {},
+  ) {
+    this.cache = new KeyLookupCache<Principal>({ ttlMs: cacheMs, ...cacheSizes });
+  }
 
   /** Resolves a bearer key to its tenant; unknown and revoked keys are rejected alike. */
   async authenticate(key: string): Promise<Principal> {
     const hash = hashApiKey(key);
     const now = Date.now();
-    let hit = this.cache.get(hash);
-    if (!hit || hit.until < now) {
+    let hit = this.cache.get(hash, now);
+    if (!hit) {
       const rec = await this.store.findByHash(hash);
-      hit = { principal: rec && !rec.revokedAt ? { tenantId: rec.tenantId, keyId: rec.id, rights: rightsOf(rec) } : undefined, until: now + this.cacheMs };
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, hit);
+      hit = { principal: rec && !rec.revokedAt ? { tenantId: rec.tenantId, keyId: rec.id, rights: rightsOf(rec) } : undefined };
+      this.cache.set(hash, hit.principal, now);
     }
     if (!hit.principal) throw new UnauthenticatedError("Invalid API key", "the key is unknown or was revoked");
     return hit.principal;

@@ -9,7 +9,7 @@ import { v5DocumentRoutes } from "../routes/documents.v5.routes";
 import { memoryRoutes } from "../routes/memories.routes";
 import { searchRoutes } from "../routes/search.routes";
 import { settingsRoutes } from "../routes/settings.routes";
-import { fileRoutes } from "../routes/files.routes";
+import { fileRoutes, UPLOAD_DEADLINE_MS } from "../routes/files.routes";
 import { keyRoutes } from "../routes/keys.routes";
 import { mcpRoutes } from "../mcp/mcp.routes";
 import { docsRoutes } from "../openapi/docs.routes";
@@ -18,6 +18,7 @@ import { consoleRoutes } from "./console";
 import { errorHandler, notFoundHandler } from "./errors";
 import { jsonBody, sendJson } from "./json";
 import { authorizeScopes, authorizeTags } from "./authorize";
+import { createGuards, type GuardOptions } from "./guards";
 import { authenticate, observeRequests } from "./middleware";
 import { securityHeaders } from "./security";
 
@@ -37,6 +38,10 @@ export interface AppOptions {
   otherMetrics?: () => Promise<MetricsSnapshot[]>;
   /** Liveness: the event loops of the process are not blocked (LoopHeartbeat); /healthz answers 503 otherwise. */
   health?: () => LoopHealthStatus;
+  /** Idempotency-Key, rate limits and quotas (http/guards.ts); none of them when absent. */
+  guards?: GuardOptions;
+  /** "trust proxy" (GATEWAY_TRUST_PROXY): which proxies' X-Forwarded-For gives the client's address. */
+  trustProxy?: string;
 }
 
 type MetricsSnapshot = Awaited<ReturnType<typeof metrics.snapshot>>;
@@ -47,6 +52,7 @@ export function createApp(o: AppOptions): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  if (o.trustProxy !== undefined) app.set("trust proxy", trustProxyValue(o.trustProxy));
   app.response.json = sendJson;
   // Security headers on every response, errors included; HSTS only behind TLS (an https public URL).
   app.use(securityHeaders({ hsts: o.publicUrl?.startsWith("https://") ?? false }));
@@ -67,22 +73,26 @@ export function createApp(o: AppOptions): Express {
     res.send(await metrics.exposition(o.otherMetrics ? await o.otherMetrics() : []));
   });
 
+  const guards = o.guards ? createGuards(o.guards) : undefined;
   const files = fileRoutes(o.backends, {
     maxBytes: o.uploadLimitBytes,
     defaultNamespace: o.defaultNamespace,
     logger: o.logger,
     spoolDir: o.uploadSpoolDir,
+    afterParse: guards ? [guards.idempotency(Math.max(o.guards!.answerWithinMs, UPLOAD_DEADLINE_MS)), guards.quota] : [],
   });
   app.use(docsRoutes()); // GET /openapi.json and the reference page at /docs (docs/api-decisions.md section 7): open
   app.use(consoleRoutes()); // the web console at /console (apps/console): open, its API calls carry the key
   app.use(publicConnectionRoutes(o.backends));
   app.use(files.open);
-  app.use(authenticate(o.keys));
+  app.use(guards ? guards.authenticateGuarded(authenticate(o.keys)) : authenticate(o.keys));
   // Scoped keys (docs/api-decisions.md, "Scoped keys"): the route → scope table, then container-tag limits on the body.
   app.use(authorizeScopes());
   app.use(files.authed);
   app.use(jsonBody(o.jsonLimitBytes));
   app.use(authorizeTags());
+  // Creating POSTs: Idempotency-Key first (a replay answers even over quota), then the tenant's quota.
+  if (guards) app.use(guards.idempotency(o.guards!.answerWithinMs), guards.quota);
   // Most-called first: express tries each route in order (no two of these routers share a path).
   app.use(searchRoutes(o.backends));
   app.use(memoryRoutes(o.backends));
@@ -97,4 +107,10 @@ export function createApp(o: AppOptions): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(o.logger));
   return app;
+}
+
+/** GATEWAY_TRUST_PROXY as express takes it: true/false, a hop count, or addresses and subnets. */
+function trustProxyValue(v: string): boolean | number | string {
+  if (v === "true" || v === "false") return v === "true";
+  return /^\d+$/.test(v) ? Number(v) : v;
 }

@@ -8,6 +8,8 @@ declare global {
       principal?: Principal;
       requestId?: string;
       traceparent?: string;
+      /** The gRPC deadline of this request's calls when not the gateway's default (a write with an Idempotency-Key: see guards.ts). */
+      deadlineMs?: number;
     }
   }
 }

@@ -12,10 +12,21 @@ export class HttpProblem extends Error {
     readonly status: number,
     readonly error: string,
     readonly details?: string,
+    /** Response headers that go with it (Retry-After on a 429). */
+    readonly headers?: Record<string, string>,
   ) {
     super(error);
   }
 }
+
+/**
+ * The 504 of a write: the backend may still store it. A retry is safe only
+ * with the same Idempotency-Key (docs/api-decisions.md section 16).
+ */
+export const WRITE_TIMEOUT_DETAILS =
+  "a backend service did not answer in time; the write may have been stored. Retry with the same Idempotency-Key header to get its outcome without storing it twice (a retry without one may store it twice)";
+
+const isWrite = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
 
 export interface ErrorBody {
   error: string;
@@ -90,6 +101,7 @@ function cause(err: unknown): Record<string, unknown> {
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const mapped = toHttpError(err);
+    if (mapped.status === 504 && isWrite(req.method)) mapped.body = { error: mapped.body.error, details: WRITE_TIMEOUT_DETAILS };
     const requestId = res.getHeader("x-request-id");
     if (mapped.internal) {
       // The body says only what kind of failure it was; the caller gets an id to quote, the log the cause.
@@ -105,10 +117,12 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
         log.warn({ ...cause(err), ...where }, "request failed");
       }
     }
-    if (res.headersSent) return res.end();
+    // A write answered 504 by its idempotency guard still reports its outcome (recorded, not sent): see guards.ts.
+    if (res.headersSent) return res.locals.answeredEarly ? res.status(mapped.status).json(mapped.body) : res.end();
     // A 503 is temporary (a backend or an engine unavailable): the client is told when to try again.
     if (mapped.status === 503 && mapped.internal) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
     if (mapped.status === 401) res.setHeader("WWW-Authenticate", wwwAuthenticate(err, req.header("authorization") !== undefined));
+    if (err instanceof HttpProblem && err.headers) for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
     res.status(mapped.status).json(mapped.body);
   };
 }

@@ -19,6 +19,8 @@ export interface FileRoutesOptions {
   logger: Logger;
   /** Where uploads wait while their request runs; `<tmpdir>/engram-uploads` by default. */
   spoolDir?: string;
+  /** Run once the upload is parsed, before the handler (idempotency and quota guards: http/guards.ts). */
+  afterParse?: RequestHandler[];
 }
 
 interface UploadHeader {
@@ -37,6 +39,9 @@ interface UploadHeader {
 }
 
 const FRAME = 256 * 1024;
+
+/** Deadline of an upload's gRPC call (the answer deadline of upload requests too). */
+export const UPLOAD_DEADLINE_MS = 120_000;
 
 /** Deadline of a file download's gRPC stream: the whole transfer, to a slow client too (files are at most 50 MB). */
 const DOWNLOAD_DEADLINE_MS = 10 * 60_000;
@@ -107,7 +112,8 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
     return b.ingestion.UploadDocumentFile(messages(), {
       requestId: req.requestId,
       traceparent: req.traceparent,
-      deadlineMs: 120_000,
+      // Longer for a write with an Idempotency-Key (it may complete after its 504 answer: http/guards.ts).
+      deadlineMs: Math.max(req.deadlineMs ?? 0, UPLOAD_DEADLINE_MS),
     });
   };
 
@@ -118,8 +124,9 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
     next();
   };
 
+  const guards = opts.afterParse ?? [];
   const authed = Router();
-  authed.post("/ns/:namespace/document/file", v5Precheck, single, async (req, res) => {
+  authed.post("/ns/:namespace/document/file", v5Precheck, single, ...guards, async (req, res) => {
     const namespace = pathNamespace.parse(req.params.namespace);
     const q = fileQuery.parse(req.query);
     const p = v5FileParts.parse(req.body ?? {});
@@ -135,7 +142,7 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
     res.json({ id: out.customId || out.id, status: protoEnum.status.from(out.status) });
   });
 
-  authed.post("/v3/documents/file", single, async (req, res) => {
+  authed.post("/v3/documents/file", single, ...guards, async (req, res) => {
     const p = v3FileParts.parse(req.body ?? {});
     const tags = parseTags(p.containerTags);
     // A key limited to container tags names its tags in the parts (the route table cannot see them).

@@ -64,4 +64,19 @@ describe("loadGatewayConfig", () => {
     const err = configError({ ENGRAM_API_KEYS: "nope", ENGRAM_API_KEY: "short", PORT: "99999", ENGRAM_DEFAULT_TENANT: "no spaces" });
     expect(err.problems.map((p) => p.split(":")[0]).sort()).toEqual(["ENGRAM_API_KEY", "ENGRAM_API_KEYS", "ENGRAM_DEFAULT_TENANT", "PORT"]);
   });
+  it("limits: generous defaults, per-tenant overrides as JSON, every problem named", () => {
+    const c = loadGatewayConfig({});
+    expect(c).toMatchObject({
+      GATEWAY_LIMITS_ENABLED: true,
+      GATEWAY_AUTH_FAILURES_PER_MINUTE: 20,
+      GATEWAY_IDEMPOTENCY_TTL_HOURS: 24,
+      GATEWAY_TENANT_LIMITS: {},
+    });
+    expect(loadGatewayConfig({ GATEWAY_TENANT_LIMITS: '{"acme":{"documents":10,"requestsPerSecond":2.5}}' }).GATEWAY_TENANT_LIMITS).toEqual({
+      acme: { documents: 10, requestsPerSecond: 2.5 },
+    });
+    expect(configError({ GATEWAY_TENANT_LIMITS: "{not json" }).message).toMatch(/GATEWAY_TENANT_LIMITS: must be a JSON object/);
+    expect(configError({ GATEWAY_TENANT_LIMITS: '{"acme":{"documnets":1}}' }).message).toMatch(/GATEWAY_TENANT_LIMITS: .*documnets/);
+    expect(configError({ GATEWAY_TENANT_LIMITS: '{"acme":{"documents":-1}}' }).message).toMatch(/acme\.documents/);
+  });
 });
