@@ -49,7 +49,7 @@ export const connectionsConfigSchema = z.object({
     .optional(),
   /** The audience the push subscription's OIDC token carries (default: the push URL). */
   GMAIL_PUSH_AUDIENCE: z.string().min(1).optional(),
-  /** The service account the push subscription signs as; when set, tokens from any other account are refused. */
+  /** The service account the push subscription signs as; tokens from any other account are refused, and every push is refused (503) while it is unset. */
   GMAIL_PUSH_SERVICE_ACCOUNT: z.string().min(1).optional(),
   /** Where Google's token-signing certificates are published (PEM form). */
   GOOGLE_CERTS_URL: z.string().url("must be a URL").default("https://www.googleapis.com/oauth2/v1/certs"),

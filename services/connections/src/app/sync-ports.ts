@@ -144,13 +144,14 @@ export interface WebhookNotification {
 /**
  * What to do with a notification: sync (once per delivery id), acknowledge
  * and do nothing, answer a handshake (Graph's validationToken echoed as
- * text/plain), or refuse it.
+ * text/plain), or refuse it (503: the deployment lacks what verifies it, so
+ * it is never accepted unverified).
  */
 export type WebhookVerdict =
   | { kind: "sync"; deliveryId?: string }
   | { kind: "acknowledge"; reason: string }
   | { kind: "respond"; body: string; contentType: string }
-  | { kind: "reject"; status: 400 | 401 | 403; reason: string };
+  | { kind: "reject"; status: 400 | 401 | 403 | 503; reason: string };
 
 /**
  * Which connections a notification is about, for providers that send every
