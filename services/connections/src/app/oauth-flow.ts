@@ -11,9 +11,10 @@ import {
   type OAuthApp,
   type OAuthConnector,
   type OAuthProviderSpec,
-  signState,
+  openState,
+  sealState,
+  type StateSealer,
   type TokenSet,
-  verifyState,
 } from "../domain/oauth";
 import { type ConnectionRepository, connectionCredentialsContext, patchStored } from "./connection-ports";
 import type { SecretSealer } from "./ports";
@@ -64,8 +65,8 @@ export class OAuthFlow {
     private readonly deps: {
       repo: ConnectionRepository;
       sealer: SecretSealer;
-      /** MAC key of the state (derived from the secret key). */
-      stateKey: Buffer;
+      /** Seals the state (a keyring of keys derived from the secret keys, per key id). */
+      stateKeys: StateSealer;
       specs: Record<OAuthConnector, OAuthProviderSpec>;
       apps: OAuthAppSource;
       tokens: TokenEndpoint;
@@ -111,9 +112,9 @@ export class OAuthFlow {
       );
     const { verifier, challenge } = await this.deps.tokens.pkce();
     const nonce = randomBytes(18).toString("base64url");
-    const state = signState(
+    const state = sealState(
       { connectionId: conn.id, tenantId: conn.tenantId, nonce, exp: this.deps.clock.now().getTime() + AUTH_LINK_TTL_MS },
-      this.deps.stateKey,
+      this.deps.stateKeys,
     );
     const pending: OAuthCredentials = { kind: "pending", nonce, verifier, ...(redirectUrl ? { redirectUrl } : {}), app: app.ref };
     return {
@@ -133,7 +134,7 @@ export class OAuthFlow {
   async complete(provider: OAuthConnector, p: { code: string; state: string; error?: string; errorDescription?: string }): Promise<CallbackOutcome> {
     const { repo, clock } = this.deps;
     if (!p.state) throw new InvalidArgumentError("the callback has no state", "start again from the connection's authLink");
-    const st = verifyState(p.state, this.deps.stateKey, clock.now().getTime());
+    const st = openState(p.state, this.deps.stateKeys, clock.now().getTime());
     const conn = await repo.get(st.tenantId, st.connectionId);
     if (!conn || conn.provider !== provider) throw new NotFoundError(`connection ${st.connectionId} not found`);
     const pending = conn.sealedCredentials ? this.open(conn) : undefined;

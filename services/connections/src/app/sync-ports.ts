@@ -112,7 +112,10 @@ export interface Connector {
 /** Where a connection's notifications go and the secret they are signed with. */
 export interface WebhookTarget {
   url: string;
+  /** The secret new registrations carry (derived from the newest secret key). */
   secret: string;
+  /** Secrets derived from the ring's older keys: notifications signed with them still verify until the key leaves the ring. */
+  previousSecrets?: string[];
 }
 
 /** How often a connection's subscriptions are checked and renewed. */

@@ -10,7 +10,7 @@ import { applySettingsPatch, emptySettings } from "../../src/domain/settings";
 export interface SettingsRepositoryHarness {
   repo: SettingsRepository;
   /** The adapter's start-up binding of the secret key (see SqliteSettingsRepository.bindSecretKey). */
-  bindSecretKey(keyId: string): Promise<void>;
+  bindSecretKey(fingerprints: string | readonly string[], o?: { resealed?: boolean }): Promise<void>;
   boundKeyId(): Promise<string | undefined>;
   /** Closes the store and opens it again on the same data. */
   reopen(): Promise<SettingsRepository>;
@@ -197,6 +197,18 @@ export function settingsRepositoryContract(open: () => Promise<SettingsRepositor
       await expect(h.bindSecretKey(new SecretBox(randomBytes(32)).keyId)).rejects.toThrow(/differs from the one that sealed the 3 stored client secret/);
       expect(await h.boundKeyId()).toBe(box.keyId);
       await h.bindSecretKey(box.keyId);
+    });
+
+    it("with a keyring: accepts a ring holding the bound key, refuses one without it until a reseal records the newest", async () => {
+      await h.bindSecretKey(box.keyId);
+      await update.execute({ tenantId: "acme", patch: { oauthApps: { github: { clientSecret: "gh" } } } });
+      const newer = new SecretBox(randomBytes(32));
+      await h.bindSecretKey([newer.keyId, box.keyId]);
+      expect(await h.boundKeyId()).toBe(box.keyId);
+      await expect(h.bindSecretKey([newer.keyId])).rejects.toThrow(/differs from the one that sealed the 1 stored client secret/);
+      await h.bindSecretKey([newer.keyId, box.keyId], { resealed: true });
+      await h.bindSecretKey([newer.keyId]);
+      expect(await h.boundKeyId()).toBe(newer.keyId);
     });
   });
 

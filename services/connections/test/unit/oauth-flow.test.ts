@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Clock, FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
 import { rootLogger } from "@engram/observability";
 import { FakeGitHub } from "@engram/testing";
-import { SecretBox } from "../../src/adapters/crypto/secret-box";
+import { SecretBox, SecretKeyring } from "../../src/adapters/crypto/secret-box";
 import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
 import { SqliteSettingsRepository } from "../../src/adapters/embedded/settings.sqlite";
 import { OAuthClient } from "../../src/adapters/oauth/oauth-client";
@@ -54,7 +54,7 @@ describe("OAuthFlow", () => {
     flow = new OAuthFlow({
       repo,
       sealer: box,
-      stateKey: box.deriveKey("oauth-state"),
+      stateKeys: new SecretKeyring(box.deriveKeys("oauth-state")),
       specs: {
         ...OAUTH_PROVIDER_SPECS,
         github: withEndpoints(OAUTH_PROVIDER_SPECS.github, { authorizeUrl: `${base}/login/oauth/authorize`, tokenUrl: `${base}/login/oauth/access_token` }),

@@ -646,17 +646,25 @@ export class SqliteConnectionRepository implements ConnectionRepository {
    * key), as the settings store does for client secrets: a different key is
    * refused while sealed credentials exist, since none could be opened any
    * more; without stored credentials the new key is adopted. Run at start.
+   *
+   * With a keyring (`fingerprints`, newest first) the stored fingerprint
+   * is kept while it is one of the ring's: values sealed with that key still
+   * open. `resealed` (after every value was sealed again with the newest key,
+   * `pnpm secrets reseal`) records the newest key, so that the older ones can
+   * leave the ring.
    */
-  bindSecretKey(keyId: string): void {
+  bindSecretKey(fingerprints: string | readonly string[], o: { resealed?: boolean } = {}): void {
+    const ring = typeof fingerprints === "string" ? [fingerprints] : fingerprints;
+    const keyId = ring[0]!;
     this.tx(() => {
       const row = this.stmt("SELECT value FROM meta WHERE name = 'secret_key_id'").get() as { value: string } | undefined;
-      if (row?.value === keyId) return;
-      if (row) {
+      if (row?.value === keyId || (row && !o.resealed && ring.includes(row.value))) return;
+      if (row && !o.resealed) {
         const sealed = (this.stmt("SELECT count(*) AS n FROM connections WHERE credentials IS NOT NULL").get() as { n: number }).n;
         if (sealed > 0) {
           throw new Error(
             `the secret key differs from the one that sealed the credentials of ${sealed} connection(s) in ${CONNECTIONS_SQLITE_NAME}.db; ` +
-              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key",
+              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key, or list it in ENGRAM_SECRET_KEYS until `pnpm secrets reseal` has run",
           );
         }
       }

@@ -84,17 +84,25 @@ export class SqliteSettingsRepository implements SettingsRepository {
    * Records which key seals the stored secrets (its fingerprint, not the key).
    * A different key is refused while sealed secrets exist, since none of them
    * could be opened any more; without stored secrets the new key is adopted.
+   *
+   * With a keyring (`fingerprints`, newest first) the stored fingerprint
+   * is kept while it is one of the ring's: values sealed with that key still
+   * open. `resealed` (after every value was sealed again with the newest key,
+   * `pnpm secrets reseal`) records the newest key, so that the older ones can
+   * leave the ring.
    */
-  bindSecretKey(keyId: string): void {
+  bindSecretKey(fingerprints: string | readonly string[], o: { resealed?: boolean } = {}): void {
+    const ring = typeof fingerprints === "string" ? [fingerprints] : fingerprints;
+    const keyId = ring[0]!;
     this.tx(() => {
       const row = this.stmt("SELECT value FROM meta WHERE name = 'secret_key_id'").get() as { value: string } | undefined;
-      if (row?.value === keyId) return;
-      if (row) {
+      if (row?.value === keyId || (row && !o.resealed && ring.includes(row.value))) return;
+      if (row && !o.resealed) {
         const sealed = (this.stmt("SELECT count(*) AS n FROM oauth_apps WHERE client_secret IS NOT NULL").get() as { n: number }).n;
         if (sealed > 0) {
           throw new Error(
             `the secret key differs from the one that sealed the ${sealed} stored client secret(s) in connections.db; ` +
-              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key",
+              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key, or list it in ENGRAM_SECRET_KEYS until `pnpm secrets reseal` has run",
           );
         }
       }

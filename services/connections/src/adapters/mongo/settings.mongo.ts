@@ -161,12 +161,20 @@ export class MongoSettingsRepository implements SettingsRepository {
    * key). A different key is refused while sealed secrets exist, since none
    * of them could be opened any more; without stored secrets the new key is
    * adopted. Run at start.
+   *
+   * With a keyring (`fingerprints`, newest first) the stored fingerprint
+   * is kept while it is one of the ring's: values sealed with that key still
+   * open. `resealed` (after every value was sealed again with the newest key,
+   * `pnpm secrets reseal`) records the newest key, so that the older ones can
+   * leave the ring.
    */
-  async bindSecretKey(keyId: string): Promise<void> {
+  async bindSecretKey(fingerprints: string | readonly string[], o: { resealed?: boolean } = {}): Promise<void> {
+    const ring = typeof fingerprints === "string" ? [fingerprints] : fingerprints;
+    const keyId = ring[0]!;
     await withTransaction(this.db.client, async (session) => {
       const row = await this.meta.findOne({ _id: SECRET_KEY_ID }, { session });
-      if (row?.value === keyId) return;
-      if (row) {
+      if (row?.value === keyId || (row && !o.resealed && ring.includes(row.value))) return;
+      if (row && !o.resealed) {
         const [counted] = await this.collection
           .aggregate<{ n: number }>(
             [
@@ -182,7 +190,7 @@ export class MongoSettingsRepository implements SettingsRepository {
         if (sealed > 0) {
           throw new Error(
             `the secret key differs from the one that sealed the ${sealed} stored client secret(s) in MongoDB (${this.db.databaseName}.${this.collection.collectionName}); ` +
-              "restore the previous ENGRAM_SECRET_KEY",
+              "restore the previous ENGRAM_SECRET_KEY, or list it in ENGRAM_SECRET_KEYS until `pnpm secrets reseal` has run",
           );
         }
       }
