@@ -175,6 +175,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     // Plain-http token endpoints only when the operator configured one (a local fake).
     tokens: new OAuthClient({ allowHttp: Object.values(specs).some((s) => s.tokenUrl.startsWith("http:")), now: () => clock.now().getTime() }),
     identify: async (provider, tokens) => (await oauthConnectors[provider]?.identify?.(tokens)) ?? {},
+    redirectPolicy: async (tenantId) => ({ origins: (await repo.get(tenantId))?.allowedRedirectOrigins ?? [], publicUrl: config.ENGRAM_PUBLIC_URL }),
     publicUrl: config.ENGRAM_PUBLIC_URL,
     clock,
     logger: log.child({ component: "oauth" }),

@@ -4,6 +4,7 @@ import type { Logger } from "@engram/observability";
 import { applyConnectionEvent, type Connection, patchConnection } from "../domain/connection";
 import { decodeCredentials, encodeCredentials, needsRefresh, type OAuthAppRef, type OAuthCredentials, type OAuthTokens } from "../domain/credentials";
 import { ConnectorError } from "../domain/errors";
+import { checkRedirectUrl, isAllowedRedirect } from "../domain/redirect";
 import {
   AUTH_LINK_EXPIRES_IN,
   AUTH_LINK_TTL_MS,
@@ -34,6 +35,9 @@ export interface OAuthAppSource {
   /** The application a connection was authorized with; undefined when it is gone or its client id changed. */
   byRef(tenantId: string, provider: OAuthConnector, ref: OAuthAppRef): Promise<OAuthApp | undefined>;
 }
+
+/** The origins a tenant's connections may redirect to (organisation settings) and the deployment's own address. */
+export type RedirectPolicy = (tenantId: string) => Promise<{ origins: readonly string[]; publicUrl?: string }>;
 
 /** Reads the account's identity with a fresh access token (the email shown on the connection, the provider-side account). */
 export type IdentifyAccount = (provider: OAuthConnector, tokens: TokenSet) => Promise<AccountIdentity>;
@@ -71,6 +75,8 @@ export class OAuthFlow {
       apps: OAuthAppSource;
       tokens: TokenEndpoint;
       identify: IdentifyAccount;
+      /** Which redirect URLs a tenant allows (checked at creation and again at the callback). */
+      redirectPolicy: RedirectPolicy;
       /** Where providers reach the gateway (ENGRAM_PUBLIC_URL); OAuth connections need it. */
       publicUrl?: string;
       clock: Clock;
@@ -94,6 +100,16 @@ export class OAuthFlow {
   }
 
   /**
+   * The redirect URL when the tenant allows it: https (http on loopback
+   * only), to an origin of the organisation's allowedRedirectOrigins or
+   * ENGRAM_PUBLIC_URL's; InvalidArgumentError (400) naming the setting
+   * otherwise.
+   */
+  async checkRedirect(tenantId: string, redirectUrl: string): Promise<string> {
+    return checkRedirectUrl(redirectUrl, await this.deps.redirectPolicy(tenantId));
+  }
+
+  /**
    * The consent link of a new connection and its pending credentials
    * (sealed, to store with it). FailedPreconditionError when no OAuth
    * application exists for the provider.
@@ -104,6 +120,7 @@ export class OAuthFlow {
     redirectUrl: string | undefined,
   ): Promise<{ authLink: string; expiresIn: string; sealedCredentials: Uint8Array }> {
     const redirectUri = this.redirectUri(provider);
+    if (redirectUrl !== undefined) redirectUrl = await this.checkRedirect(conn.tenantId, redirectUrl);
     const app = await this.deps.apps.forNewConnection(conn.tenantId, provider);
     if (!app)
       throw new FailedPreconditionError(
@@ -142,11 +159,17 @@ export class OAuthFlow {
       throw new InvalidArgumentError("this authorization link was already used", "create the connection again for a new authLink");
     // The nonce is spent whatever happens next: the pending credentials go now.
     const spent = await repo.update(patchConnection(conn, { sealedCredentials: null }, clock.now().toISOString()));
+    // Followed only while the tenant still allows it (the setting may have changed since the link was made).
+    let redirectTo = pending.redirectUrl;
+    if (redirectTo && !isAllowedRedirect(redirectTo, await this.deps.redirectPolicy(conn.tenantId))) {
+      this.deps.logger.warn({ connectionId: conn.id, provider }, "the connection's redirectUrl is no longer allowed (allowedRedirectOrigins): not followed");
+      redirectTo = undefined;
+    }
     const fail = (error: string): CallbackOutcome => ({
       connectionId: conn.id,
       success: false,
       error,
-      ...(pending.redirectUrl ? { redirectUrl: withParams(pending.redirectUrl, { connectionId: conn.id, success: "false", error }) } : {}),
+      ...(redirectTo ? { redirectUrl: withParams(redirectTo, { connectionId: conn.id, success: "false", error }) } : {}),
     });
     if (p.error) return fail(p.error.slice(0, 200));
     if (!p.code) return fail("missing_code");
@@ -194,7 +217,7 @@ export class OAuthFlow {
       connectionId: conn.id,
       success: true,
       connection: authorized,
-      ...(pending.redirectUrl ? { redirectUrl: withParams(pending.redirectUrl, { connectionId: conn.id, success: "true" }) } : {}),
+      ...(redirectTo ? { redirectUrl: withParams(redirectTo, { connectionId: conn.id, success: "true" }) } : {}),
     };
   }
 

@@ -65,6 +65,7 @@ export function settingsRepositoryContract(open: () => Promise<SettingsRepositor
         chunkSize: 0,
         profileBuckets: [{ key: "work", description: "job" }, { key: "home" }],
         workspacePrompt: "Robots.",
+        allowedRedirectOrigins: ["https://app.example.com", "http://localhost:3000"],
         oauthApps: { "google-drive": { clientId: "gd-id", clientSecret: "gd-secret", customKeyEnabled: true } },
       },
     });
@@ -81,6 +82,7 @@ export function settingsRepositoryContract(open: () => Promise<SettingsRepositor
         { key: "home", description: "" },
       ],
       workspacePrompt: "Robots.",
+      allowedRedirectOrigins: ["https://app.example.com", "http://localhost:3000"],
       oauthApps: [
         { provider: "google-drive", clientId: "gd-id", clientSecretSet: true, customKeyEnabled: true },
         { provider: "notion", clientId: null, clientSecretSet: false, customKeyEnabled: null },

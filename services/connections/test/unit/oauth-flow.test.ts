@@ -40,6 +40,7 @@ describe("OAuthFlow", () => {
   let now = Date.parse("2026-05-01T09:00:00.000Z");
   const clock: Clock = { now: () => new Date(now) };
   let engramApp: { clientId: string; clientSecret: string } | undefined;
+  let allowedOrigins: string[];
 
   beforeAll(async () => {
     base = await fake.start();
@@ -51,6 +52,7 @@ describe("OAuthFlow", () => {
     settings = new SqliteSettingsRepository(dir);
     box = new SecretBox(randomBytes(32));
     engramApp = { clientId: fake.clientId, clientSecret: fake.clientSecret };
+    allowedOrigins = ["https://app.example.com"];
     flow = new OAuthFlow({
       repo,
       sealer: box,
@@ -65,6 +67,7 @@ describe("OAuthFlow", () => {
       },
       tokens: new OAuthClient({ allowHttp: true, now: () => now }),
       identify: async () => ({ email: "octo@example.com" }),
+      redirectPolicy: async () => ({ origins: allowedOrigins, publicUrl: "https://engram.example.com/" }),
       publicUrl: "https://engram.example.com/",
       clock,
       logger: log,
@@ -131,6 +134,30 @@ describe("OAuthFlow", () => {
     expect(out).toMatchObject({ success: false, error: "access_denied" });
     expect(new URL(out.redirectUrl!).searchParams.get("success")).toBe("false");
     expect((await repo.get("acme", second.conn.id))!.status).toBe("pending_authorization");
+  });
+
+  it("refuses a redirectUrl of a scheme other than https or of an origin the tenant did not allow (400 naming the setting)", async () => {
+    for (const bad of [
+      "javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+      "file:///etc/passwd",
+      "http://app.example.com/done",
+    ])
+      await expect(pending("acme", bad)).rejects.toThrow(InvalidArgumentError);
+    await expect(pending("acme", "https://evil.example.net/steal")).rejects.toThrow(/allowedRedirectOrigins|not allowed/);
+    const err = await pending("acme", "https://evil.example.net/steal").catch((e: InvalidArgumentError) => e);
+    expect(String((err as InvalidArgumentError).details ?? err)).toMatch(/allowedRedirectOrigins/);
+    // The deployment's own origin is always allowed.
+    await expect(pending("acme", "https://engram.example.com/console/connected")).resolves.toBeDefined();
+  });
+
+  it("does not follow a redirectUrl whose origin the tenant stopped allowing before the callback", async () => {
+    const { conn, link } = await pending();
+    allowedOrigins = [];
+    const out = await flow.complete("github", await consent(link));
+    expect(out).toMatchObject({ success: true, connectionId: conn.id });
+    expect(out.redirectUrl).toBeUndefined();
   });
 
   it("uses the tenant's custom application when enabled, and says so when there is none at all", async () => {

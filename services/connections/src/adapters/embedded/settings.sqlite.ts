@@ -17,6 +17,7 @@ const MIGRATIONS = [
      PRIMARY KEY (tenant_id, provider)
    ) WITHOUT ROWID;
    CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+  `ALTER TABLE org_settings ADD COLUMN allowed_redirect_origins TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 interface SettingsRow {
@@ -28,6 +29,7 @@ interface SettingsRow {
   chunk_size: number | null;
   profile_buckets: string;
   workspace_prompt: string | null;
+  allowed_redirect_origins: string;
   updated_at: string;
 }
 
@@ -136,6 +138,7 @@ export class SqliteSettingsRepository implements SettingsRepository {
       chunkSize: r?.chunk_size ?? null,
       profileBuckets: r ? (JSON.parse(r.profile_buckets) as ProfileBucket[]) : [],
       workspacePrompt: r?.workspace_prompt ?? null,
+      allowedRedirectOrigins: r ? (JSON.parse(r.allowed_redirect_origins) as string[]) : [],
       oauthApps,
       updatedAt: r?.updated_at ?? null,
     };
@@ -144,12 +147,12 @@ export class SqliteSettingsRepository implements SettingsRepository {
   private write(s: OrgSettings): void {
     const updatedAt = s.updatedAt ?? new Date().toISOString();
     this.stmt(
-      `INSERT INTO org_settings (tenant_id, exclude_items, include_items, filter_prompt, should_llm_filter, chunk_size, profile_buckets, workspace_prompt, updated_at)
-       VALUES (@tenant_id, @exclude_items, @include_items, @filter_prompt, @should_llm_filter, @chunk_size, @profile_buckets, @workspace_prompt, @updated_at)
+      `INSERT INTO org_settings (tenant_id, exclude_items, include_items, filter_prompt, should_llm_filter, chunk_size, profile_buckets, workspace_prompt, allowed_redirect_origins, updated_at)
+       VALUES (@tenant_id, @exclude_items, @include_items, @filter_prompt, @should_llm_filter, @chunk_size, @profile_buckets, @workspace_prompt, @allowed_redirect_origins, @updated_at)
        ON CONFLICT (tenant_id) DO UPDATE SET
          exclude_items = excluded.exclude_items, include_items = excluded.include_items, filter_prompt = excluded.filter_prompt,
          should_llm_filter = excluded.should_llm_filter, chunk_size = excluded.chunk_size, profile_buckets = excluded.profile_buckets,
-         workspace_prompt = excluded.workspace_prompt, updated_at = excluded.updated_at`,
+         workspace_prompt = excluded.workspace_prompt, allowed_redirect_origins = excluded.allowed_redirect_origins, updated_at = excluded.updated_at`,
     ).run({
       tenant_id: s.tenantId,
       exclude_items: jsonColumn.write(s.excludeItems),
@@ -159,6 +162,7 @@ export class SqliteSettingsRepository implements SettingsRepository {
       chunk_size: s.chunkSize,
       profile_buckets: JSON.stringify(s.profileBuckets),
       workspace_prompt: s.workspacePrompt,
+      allowed_redirect_origins: JSON.stringify(s.allowedRedirectOrigins),
       updated_at: updatedAt,
     });
     // Providers without an app are removed; the others are replaced whole.

@@ -27,6 +27,8 @@ export interface SettingsDoc {
   chunkSize: number | null;
   profileBuckets: ProfileBucket[];
   workspacePrompt: string | null;
+  /** Absent in documents written before the setting existed. */
+  allowedRedirectOrigins?: string[];
   oauthApps: OAuthAppDoc[];
   updatedAt: string;
   version: number;
@@ -65,6 +67,7 @@ export function fromSettingsDoc(d: SettingsDoc): OrgSettings {
     chunkSize: d.chunkSize ?? null,
     profileBuckets: (d.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description })),
     workspacePrompt: d.workspacePrompt ?? null,
+    allowedRedirectOrigins: [...(d.allowedRedirectOrigins ?? [])],
     oauthApps,
     updatedAt: d.updatedAt ?? null,
   };
@@ -90,6 +93,7 @@ export function toSettingsDoc(s: OrgSettings, version: number): SettingsDoc {
     chunkSize: s.chunkSize,
     profileBuckets: s.profileBuckets.map((b) => ({ key: b.key, description: b.description })),
     workspacePrompt: s.workspacePrompt,
+    allowedRedirectOrigins: [...s.allowedRedirectOrigins],
     oauthApps: apps,
     updatedAt: s.updatedAt ?? new Date().toISOString(),
     version,
