@@ -242,7 +242,10 @@ export class OAuthFlow {
       const creds = conn.sealedCredentials ? this.open(conn) : undefined;
       if (creds?.kind !== "oauth") throw new ConnectorError("auth_expired", "the connection is not authorized");
       const stale = failed !== undefined && failed === creds.accessToken;
-      if (!stale && !needsRefresh(creds, clock.now().getTime())) return creds.accessToken;
+      if (!stale && !needsRefresh(creds, clock.now().getTime())) {
+        await this.resealIfStale(conn, creds);
+        return creds.accessToken;
+      }
       if (!creds.refreshToken) {
         if (!stale) return creds.accessToken; // nothing to refresh with: let the provider say whether it still works
         await this.loseAuthorization(conn);
@@ -277,6 +280,21 @@ export class OAuthFlow {
       await patchStored(repo, conn, { sealedCredentials: this.seal(conn, rotated) }, () => clock.now().toISOString());
       this.deps.logger.info({ connectionId, provider, rotated: next.refreshToken !== undefined }, "refreshed the connection's access token");
       return rotated.accessToken;
+    }
+  }
+
+  /**
+   * Lazy re-sealing after a key rotation: tokens sealed with an older key
+   * of the ring are stored again sealed with the newest when next used. Only
+   * over the version just read: a connection changed meanwhile was sealed
+   * anew by its writer, and is left alone.
+   */
+  private async resealIfStale(conn: Connection, creds: OAuthCredentials): Promise<void> {
+    if (!conn.sealedCredentials || !this.deps.sealer.isStale?.(conn.sealedCredentials)) return;
+    try {
+      await this.deps.repo.update(patchConnection(conn, { sealedCredentials: this.seal(conn, creds) }, this.deps.clock.now().toISOString()));
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
     }
   }
 

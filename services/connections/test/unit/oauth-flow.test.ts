@@ -36,6 +36,7 @@ describe("OAuthFlow", () => {
   let repo: SqliteConnectionRepository;
   let settings: SqliteSettingsRepository;
   let box: SecretBox;
+  let boxKey: Buffer;
   let flow: OAuthFlow;
   let now = Date.parse("2026-05-01T09:00:00.000Z");
   const clock: Clock = { now: () => new Date(now) };
@@ -50,13 +51,17 @@ describe("OAuthFlow", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-oauth-"));
     repo = new SqliteConnectionRepository(dir);
     settings = new SqliteSettingsRepository(dir);
-    box = new SecretBox(randomBytes(32));
+    boxKey = randomBytes(32);
+    box = new SecretBox(boxKey);
     engramApp = { clientId: fake.clientId, clientSecret: fake.clientSecret };
     allowedOrigins = ["https://app.example.com"];
-    flow = new OAuthFlow({
+    flow = makeFlow(box);
+  });
+  const makeFlow = (ring: SecretKeyring) =>
+    new OAuthFlow({
       repo,
-      sealer: box,
-      stateKeys: new SecretKeyring(box.deriveKeys("oauth-state")),
+      sealer: ring,
+      stateKeys: new SecretKeyring(ring.deriveKeys("oauth-state")),
       specs: {
         ...OAUTH_PROVIDER_SPECS,
         github: withEndpoints(OAUTH_PROVIDER_SPECS.github, { authorizeUrl: `${base}/login/oauth/authorize`, tokenUrl: `${base}/login/oauth/access_token` }),
@@ -72,7 +77,6 @@ describe("OAuthFlow", () => {
       clock,
       logger: log,
     });
-  });
   afterEach(async () => {
     await repo.close();
     await settings.close();
@@ -150,6 +154,22 @@ describe("OAuthFlow", () => {
     expect(String((err as InvalidArgumentError).details ?? err)).toMatch(/allowedRedirectOrigins/);
     // The deployment's own origin is always allowed.
     await expect(pending("acme", "https://engram.example.com/console/connected")).resolves.toBeDefined();
+  });
+
+  it("keeps working after a key rotation and re-seals the tokens with the newest key when next used", async () => {
+    const { conn, link } = await pending();
+    await flow.complete("github", await consent(link));
+    const token = (await tokensOf(conn)).accessToken;
+    const rotated = new SecretKeyring([
+      { id: "k-new", key: randomBytes(32) },
+      { id: "default", key: boxKey },
+    ]);
+    expect(rotated.sealedWith((await repo.get("acme", conn.id))!.sealedCredentials!)).toBe("default");
+    const after = makeFlow(rotated);
+    expect(await after.accessToken("acme", conn.id)).toBe(token);
+    const sealed = (await repo.get("acme", conn.id))!.sealedCredentials!;
+    expect(rotated.sealedWith(sealed)).toBe("k-new");
+    expect(decodeCredentials(rotated.openString(sealed, connectionCredentialsContext("acme", conn.id)))).toMatchObject({ kind: "oauth", accessToken: token });
   });
 
   it("does not follow a redirectUrl whose origin the tenant stopped allowing before the callback", async () => {

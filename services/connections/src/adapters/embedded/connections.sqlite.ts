@@ -642,6 +642,32 @@ export class SqliteConnectionRepository implements ConnectionRepository {
   }
 
   /**
+   * Seals every stored credential again (key rotation): `reseal` answers the
+   * new bytes, or undefined to leave a value as it is. A value changed
+   * meanwhile by another writer is left alone (it was sealed anew by it).
+   * Answers how many values were replaced.
+   */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; id: string }) => Uint8Array | undefined): Promise<number> {
+    const rows = this.stmt("SELECT id, tenant_id, credentials FROM connections WHERE credentials IS NOT NULL").all() as {
+      id: string;
+      tenant_id: string;
+      credentials: Buffer;
+    }[];
+    let replaced = 0;
+    for (const r of rows) {
+      const next = reseal(new Uint8Array(r.credentials), { tenantId: r.tenant_id, id: r.id });
+      if (!next) continue;
+      replaced += this.stmt("UPDATE connections SET credentials = ? WHERE id = ? AND tenant_id = ? AND credentials = ?").run(
+        Buffer.from(next),
+        r.id,
+        r.tenant_id,
+        r.credentials,
+      ).changes;
+    }
+    return replaced;
+  }
+
+  /**
    * Records which key seals the stored credentials (its fingerprint, not the
    * key), as the settings store does for client secrets: a different key is
    * refused while sealed credentials exist, since none could be opened any

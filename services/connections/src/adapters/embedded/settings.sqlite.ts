@@ -82,6 +82,27 @@ export class SqliteSettingsRepository implements SettingsRepository {
     });
   }
 
+  /** Seals every stored client secret again (key rotation); see SqliteConnectionRepository.resealSecrets. */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; provider: string }) => Uint8Array | undefined): Promise<number> {
+    const rows = this.stmt("SELECT tenant_id, provider, client_secret FROM oauth_apps WHERE client_secret IS NOT NULL").all() as {
+      tenant_id: string;
+      provider: string;
+      client_secret: Buffer;
+    }[];
+    let replaced = 0;
+    for (const r of rows) {
+      const next = reseal(new Uint8Array(r.client_secret), { tenantId: r.tenant_id, provider: r.provider });
+      if (!next) continue;
+      replaced += this.stmt("UPDATE oauth_apps SET client_secret = ? WHERE tenant_id = ? AND provider = ? AND client_secret = ?").run(
+        Buffer.from(next),
+        r.tenant_id,
+        r.provider,
+        r.client_secret,
+      ).changes;
+    }
+    return replaced;
+  }
+
   /**
    * Records which key seals the stored secrets (its fingerprint, not the key).
    * A different key is refused while sealed secrets exist, since none of them

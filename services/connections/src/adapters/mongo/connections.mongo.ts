@@ -679,6 +679,23 @@ export class MongoConnectionRepository implements ConnectionRepository {
     }
   }
 
+  /** Seals every stored credential again (key rotation); see SqliteConnectionRepository.resealSecrets. */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; id: string }) => Uint8Array | undefined): Promise<number> {
+    let replaced = 0;
+    const cursor = this.connections.find({ sealedCredentials: { $type: "binData" } }, { projection: { _id: 1, tenantId: 1, sealedCredentials: 1 } });
+    for await (const d of cursor) {
+      const sealed = bytesOf(d.sealedCredentials!);
+      const next = reseal(sealed, { tenantId: d.tenantId, id: d._id });
+      if (!next) continue;
+      const res = await this.connections.updateOne(
+        { _id: d._id, tenantId: d.tenantId, sealedCredentials: Buffer.from(sealed) },
+        { $set: { sealedCredentials: Buffer.from(next) } },
+      );
+      replaced += res.modifiedCount;
+    }
+    return replaced;
+  }
+
   /**
    * Records which key seals the stored credentials (its fingerprint, not the
    * key), under its own name in the meta collection the settings store also

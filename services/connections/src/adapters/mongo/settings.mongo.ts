@@ -160,6 +160,26 @@ export class MongoSettingsRepository implements SettingsRepository {
     }
   }
 
+  /** Seals every stored client secret again (key rotation); see SqliteConnectionRepository.resealSecrets. */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; provider: string }) => Uint8Array | undefined): Promise<number> {
+    let replaced = 0;
+    for await (const d of this.collection.find({ "oauthApps.sealedClientSecret": { $type: "binData" } })) {
+      let changed = 0;
+      const apps = d.oauthApps.map((a) => {
+        if (!a.sealedClientSecret) return a;
+        const next = reseal(bytesOf(a.sealedClientSecret), { tenantId: d._id, provider: a.provider });
+        if (!next) return a;
+        changed++;
+        return { ...a, sealedClientSecret: Buffer.from(next) };
+      });
+      if (!changed) continue;
+      // Optimistic: a document changed meanwhile was written (sealed) by another writer and is left alone.
+      const res = await this.collection.updateOne({ _id: d._id, version: d.version }, { $set: { oauthApps: apps, version: d.version + 1 } });
+      if (res.modifiedCount) replaced += changed;
+    }
+    return replaced;
+  }
+
   /**
    * Records which key seals the stored secrets (its fingerprint, not the
    * key). A different key is refused while sealed secrets exist, since none
