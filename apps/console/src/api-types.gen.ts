@@ -1757,6 +1757,8 @@ export interface components {
             [key: string]: unknown;
         };
         Settings: {
+            /** @description Engram extension: the origins a connection's redirectUrl may point to (ENGRAM_PUBLIC_URL's origin is always allowed) */
+            allowedRedirectOrigins: string[];
             chunkSize: number | null;
             /** @description A JSON value, or null when unset */
             excludeItems?: unknown;
@@ -1790,6 +1792,8 @@ export interface components {
             orgSlug: string;
             /** @description The fields the request set, with their stored values */
             updated: {
+                /** @description Engram extension: the origins a connection's redirectUrl may point to (ENGRAM_PUBLIC_URL's origin is always allowed) */
+                allowedRedirectOrigins?: string[];
                 chunkSize?: number | null;
                 /** @description A JSON value, or null when unset */
                 excludeItems?: unknown;
@@ -2970,7 +2974,10 @@ export interface operations {
                     containerTags?: string[];
                     documentLimit?: number;
                     metadata?: components["schemas"]["ConnectionMetadata"];
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description An https URL (http only for localhost) whose origin the organisation allows (allowedRedirectOrigins)
+                     */
                     redirectUrl?: string;
                 };
             };
@@ -4313,6 +4320,8 @@ export interface operations {
                 "application/json": {
                     workspacePrompt: string | null;
                 } | {
+                    /** @description Engram extension: the origins (https://app.example.com; http only for localhost) a connection's redirectUrl may point to. The deployment's own ENGRAM_PUBLIC_URL origin is always allowed. Replaces the list; null or [] clears it. */
+                    allowedRedirectOrigins?: string[] | null;
                     chunkSize?: number | null;
                     excludeItems?: components["schemas"]["SettingsItems"];
                     filterPrompt?: string | null;

@@ -1,5 +1,5 @@
 import { env, loadConfig, z, type Env } from "@engram/config";
-import { isValidSecretKey } from "./adapters/crypto/secret-box";
+import { isValidSecretKey, isValidSecretKeys } from "./adapters/crypto/secret-box";
 
 export const connectionsConfigSchema = z.object({
   ENGRAM_DATA_DIR: env.string("./.data"),
@@ -49,7 +49,7 @@ export const connectionsConfigSchema = z.object({
     .optional(),
   /** The audience the push subscription's OIDC token carries (default: the push URL). */
   GMAIL_PUSH_AUDIENCE: z.string().min(1).optional(),
-  /** The service account the push subscription signs as; when set, tokens from any other account are refused. */
+  /** The service account the push subscription signs as; tokens from any other account are refused, and every push is refused (503) while it is unset. */
   GMAIL_PUSH_SERVICE_ACCOUNT: z.string().min(1).optional(),
   /** Where Google's token-signing certificates are published (PEM form). */
   GOOGLE_CERTS_URL: z.string().url("must be a URL").default("https://www.googleapis.com/oauth2/v1/certs"),
@@ -94,12 +94,26 @@ export const connectionsConfigSchema = z.object({
   /** Scheduled syncs one replica runs at once (manual imports and initial syncs are not counted). */
   SYNC_MAX_CONCURRENT: env.int(2, { min: 1, max: 64 }),
   /**
-   * Key that encrypts secrets at rest (OAuth client secrets): 32 bytes as
-   * base64 or hex. Default: generated once into <dataDir>/secret.key.
+   * Key that encrypts secrets at rest (OAuth client secrets, provider
+   * tokens): 32 bytes as base64 or hex; a one-key ring whose key id is
+   * `default`. Default: generated once into <dataDir>/secret.key.
    */
   ENGRAM_SECRET_KEY: z
     .string()
     .refine(isValidSecretKey, "must be 32 bytes written as base64 (44 characters) or hex (64 characters), e.g. the output of `openssl rand -base64 32`")
+    .optional(),
+  /**
+   * The keyring, for rotation: `id:key` entries separated by commas, newest
+   * first (`2026-11:<base64>,default:<base64>`). The newest seals; every key
+   * opens what it sealed. Wins over ENGRAM_SECRET_KEY, which, when also
+   * set, must be one of its keys.
+   */
+  ENGRAM_SECRET_KEYS: z
+    .string()
+    .refine(
+      isValidSecretKeys,
+      "must be id:key entries separated by commas, newest first, each key 32 bytes as base64 or hex (e.g. 2026-11:<openssl rand -base64 32>)",
+    )
     .optional(),
 });
 

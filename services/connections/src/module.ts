@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Clock, InvalidArgumentError, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
-import { loadSecretKey, SecretBox } from "./adapters/crypto/secret-box";
+import { loadSecretKeyring, SecretKeyring } from "./adapters/crypto/secret-box";
 import { SqliteSettingsRepository } from "./adapters/embedded/settings.sqlite";
 import { GetSettingsUseCase } from "./app/get-settings.usecase";
 import { UpdateSettingsUseCase } from "./app/update-settings.usecase";
@@ -42,10 +42,14 @@ import { NotionConnector } from "./adapters/connectors/notion/notion-connector";
 import { OneDriveConnector } from "./adapters/connectors/onedrive/onedrive-connector";
 import { parseS3Secret, S3Connector } from "./adapters/connectors/s3/s3-connector";
 
-/** A settings store that checks, at start, that stored secrets were sealed with this key. */
-export type BoundSettingsRepository = SettingsRepository & { bindSecretKey(keyId: string): void | Promise<void> };
+/**
+ * A settings store that checks, at start, that stored secrets were sealed
+ * with a key of the ring (`fingerprints`, newest first: the stored one must
+ * be among them).
+ */
+export type BoundSettingsRepository = SettingsRepository & { bindSecretKey(fingerprints: string | readonly string[]): void | Promise<void> };
 /** The connection store, with the same check. */
-export type BoundConnectionRepository = ConnectionRepository & { bindSecretKey(keyId: string): void | Promise<void> };
+export type BoundConnectionRepository = ConnectionRepository & { bindSecretKey(fingerprints: string | readonly string[]): void | Promise<void> };
 
 export interface ConnectionsDeps {
   config: ConnectionsConfig;
@@ -122,12 +126,12 @@ export function embeddedSettingsRepository(config: Pick<ConnectionsConfig, "ENGR
 export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const { config } = deps;
   const log = deps.logger.child({ component: "connections" });
-  const secretKey = loadSecretKey(config.ENGRAM_DATA_DIR, config.ENGRAM_SECRET_KEY);
+  const secretKey = loadSecretKeyring(config.ENGRAM_DATA_DIR, { keys: config.ENGRAM_SECRET_KEYS, key: config.ENGRAM_SECRET_KEY });
   if (secretKey.source === "generated") log.info({ file: secretKey.file }, "generated the secret key");
   if (secretKey.file && (fs.statSync(secretKey.file).mode & 0o077) !== 0) {
     log.warn({ file: secretKey.file }, "the secret key file is readable by other users; chmod 600 it");
   }
-  const box = new SecretBox(secretKey.key);
+  const box = secretKey.ring;
   const repo = deps.settings;
   const clock = deps.clock ?? systemClock;
   const sink = new IngestionDocumentSink(config.INGESTION_ADDRESS);
@@ -164,12 +168,14 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const oauth = new OAuthFlow({
     repo: deps.connections,
     sealer: box,
-    stateKey: box.deriveKey("oauth-state"),
+    // The state's own keys, derived from each key of the ring (a link issued before a rotation still completes).
+    stateKeys: new SecretKeyring(box.deriveKeys("oauth-state")),
     specs,
     apps: new SettingsOAuthApps(repo, box, engramApps),
     // Plain-http token endpoints only when the operator configured one (a local fake).
     tokens: new OAuthClient({ allowHttp: Object.values(specs).some((s) => s.tokenUrl.startsWith("http:")), now: () => clock.now().getTime() }),
     identify: async (provider, tokens) => (await oauthConnectors[provider]?.identify?.(tokens)) ?? {},
+    redirectPolicy: async (tenantId) => ({ origins: (await repo.get(tenantId))?.allowedRedirectOrigins ?? [], publicUrl: config.ENGRAM_PUBLIC_URL }),
     publicUrl: config.ENGRAM_PUBLIC_URL,
     clock,
     logger: log.child({ component: "oauth" }),
@@ -201,11 +207,14 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
     }),
     onedrive: new OneDriveConnector({ graphUrl: config.GRAPH_API_URL, authOf }),
   } satisfies Record<OAuthConnector, Connector>);
-  // Each connection's webhooks are signed with a secret derived from the secret key: nothing to store or leak.
-  const webhookKey = box.deriveKey("webhook-secret");
+  // Each connection's webhooks are signed with a secret derived from the newest secret key: nothing to store or leak.
+  // Those derived from older keys of the ring still verify (hooks registered before a rotation) until the key leaves the ring.
+  const webhookKeys = box.deriveKeys("webhook-secret").map((k) => k.key);
+  const webhookSecret = (key: Buffer, c: Connection) => createHmac("sha256", key).update(`${c.tenantId}\u0000${c.id}`).digest("hex");
   const webhookTarget = (c: Connection) => ({
     url: webhookUrl(oauth.publicBase(), c),
-    secret: createHmac("sha256", webhookKey).update(`${c.tenantId}\u0000${c.id}`).digest("hex"),
+    secret: webhookSecret(webhookKeys[0]!, c),
+    previousSecrets: webhookKeys.slice(1).map((k) => webhookSecret(k, c)),
   });
   // The organisation's chat model, when configured: the import filter's prompt and bucket suggestions.
   const chat =
@@ -278,8 +287,8 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       }),
     ],
     async start() {
-      await repo.bindSecretKey(box.keyId);
-      await deps.connections.bindSecretKey(box.keyId);
+      await repo.bindSecretKey(box.fingerprints);
+      await deps.connections.bindSecretKey(box.fingerprints);
       scheduler.start();
     },
     async stop() {

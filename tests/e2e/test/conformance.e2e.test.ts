@@ -162,6 +162,8 @@ describe("conformance with the OpenAPI description", () => {
     ids.id = doc.body.id as string;
     await waitDone(api, "user_123", "conf-doc");
     await api("POST", "/v4/memories", { containerTag: "user_123", memories: [{ content: "John prefers dark mode" }] });
+    // Connections redirect only to origins the organisation allowed (the generated bodies use https://example.com/).
+    await api("PATCH", "/v3/settings", { allowedRedirectOrigins: ["https://app.example.com", "https://example.com"] });
     const conn = await api("POST", "/v3/connections/github", { containerTag: "user_123", redirectUrl: "https://app.example.com/done" });
     ids.connectionId = conn.body.id as string;
     ids.containerTag = "user_123";

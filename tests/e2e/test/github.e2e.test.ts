@@ -48,10 +48,26 @@ describe("GitHub connection end to end", () => {
     const bLink = new URL((await b("POST", "/v3/connections/github", { containerTag: "code" })).body.authLink as string);
     expect(bLink.searchParams.get("client_id")).toBe("tenant-b-app");
 
+    // Redirects: https only (javascript:, data:, ... refused), and only to an origin the organisation allowed.
+    for (const redirectUrl of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "http://app.example.com/connected"]) {
+      const refused = await a("POST", "/v3/connections/github", { containerTag: "code", redirectUrl });
+      expect(refused.status).toBe(400);
+      expectErrorBody(refused.body);
+    }
+    const notAllowed = await a("POST", "/v3/connections/github", { containerTag: "code", redirectUrl: "https://app.example.com/connected" });
+    expect(notAllowed.status).toBe(400);
+    expect(JSON.stringify(notAllowed.body)).toContain("allowedRedirectOrigins");
+    const allowed = await a("PATCH", "/v3/settings", { allowedRedirectOrigins: ["https://app.example.com"] });
+    expect(allowed.status).toBe(200);
+    expect((await a("GET", "/v3/settings")).body.allowedRedirectOrigins).toEqual(["https://app.example.com"]);
+
     const created = await a("POST", "/v3/connections/github", { containerTag: "code", redirectUrl: "https://app.example.com/connected" });
     expect(created.status).toBe(200);
     const id = created.body.id as string;
     const link = new URL(created.body.authLink as string);
+    // The state is opaque: it names neither the connection nor the tenant in clear.
+    const state = link.searchParams.get("state")!;
+    for (const text of [state, Buffer.from(state, "base64url").toString("latin1")]) expect(text).not.toContain(id);
     expect(created.body.expiresIn).toBe("1 hour");
     expect(link.searchParams.get("client_id")).toBe(fake.clientId);
     expect(link.searchParams.get("code_challenge_method")).toBe("S256");

@@ -54,6 +54,7 @@ describe("Google Drive connection end to end", () => {
     fake.addDoc("Team charter", "# Charter\n\nThe platform team owns the message queue.", { driveId: "0AplatformDrive" });
     fake.addFolder("Projects");
 
+    expect((await a("PATCH", "/v3/settings", { allowedRedirectOrigins: ["https://app.example.com"] })).status).toBe(200);
     const created = await a("POST", "/v3/connections/google-drive", { containerTag: "drive", redirectUrl: "https://app.example.com/connected" });
     expect(created.status).toBe(200);
     const id = created.body.id as string;

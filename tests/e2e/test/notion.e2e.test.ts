@@ -56,6 +56,7 @@ describe("Notion connection end to end", () => {
     const old = fake.addPage({ title: "Old notes", blocks: [{ type: "paragraph", text: "Obsolete." }] });
     const draft = fake.addPage({ title: "Private draft", blocks: [{ type: "paragraph", text: "Not for everyone." }] });
 
+    expect((await a("PATCH", "/v3/settings", { allowedRedirectOrigins: ["https://app.example.com"] })).status).toBe(200);
     const created = await a("POST", "/v3/connections/notion", { containerTag: "notes", redirectUrl: "https://app.example.com/connected" });
     expect(created.status).toBe(200);
     const id = created.body.id as string;

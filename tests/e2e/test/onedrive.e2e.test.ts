@@ -46,6 +46,7 @@ describe("OneDrive connection end to end", () => {
     const library = fake.drives.get(site.driveIds[0]!)!;
     fake.addFile("Runbooks/restart.md", "# Restart\n\nRestart the queue before the workers.", { drive: library });
 
+    expect((await a("PATCH", "/v3/settings", { allowedRedirectOrigins: ["https://app.example.com"] })).status).toBe(200);
     const created = await a("POST", "/v3/connections/onedrive", {
       containerTag: "files",
       redirectUrl: "https://app.example.com/connected",

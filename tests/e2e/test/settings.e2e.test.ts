@@ -18,6 +18,7 @@ const DEFAULTS = {
   chunkSize: null,
   profileBuckets: [],
   workspacePrompt: null,
+  allowedRedirectOrigins: [],
   ...Object.fromEntries(OAUTH_PREFIXES.flatMap((p) => [`${p}ClientId`, `${p}ClientSecret`, `${p}CustomKeyEnabled`].map((k) => [k, null]))),
 };
 
@@ -129,6 +130,9 @@ describe("organisation settings (/v3/settings)", () => {
       [{ profileBuckets: null }, /profileBuckets/],
       [{ googleDriveClientSecret: "" }, /googleDriveClientSecret.*must not be empty/],
       [{ includeItems: JSON.parse("[".repeat(40) + "]".repeat(40)) }, /nested at most 32 levels deep/],
+      [{ allowedRedirectOrigins: ["javascript:alert(1)"] }, /allowedRedirectOrigins\[0\]/],
+      [{ allowedRedirectOrigins: ["https://app.example.com/path"] }, /allowedRedirectOrigins\[0\].*without a path/],
+      [{ allowedRedirectOrigins: "https://app.example.com" }, /allowedRedirectOrigins/],
     ];
     for (const [body, details] of cases) {
       const res = await a("PATCH", "/v3/settings", body);

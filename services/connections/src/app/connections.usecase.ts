@@ -112,6 +112,8 @@ export class ConnectionsUseCases {
   ) {}
 
   async create(input: CreateConnectionInput): Promise<CreatedConnection> {
+    // The caller's redirect: an allowed origin only (a direct connection answers it as its authLink).
+    if (input.redirectUrl !== undefined) input = { ...input, redirectUrl: await this.deps.oauth.checkRedirect(input.tenantId, input.redirectUrl) };
     if (!isConnectionProvider(input.provider)) throw new InvalidArgumentError(`unknown provider ${JSON.stringify(input.provider)}`);
     if (!this.deps.sync.supports(input.provider))
       throw new UnimplementedError(`connecting ${input.provider}`, "this replica was started without that connector");

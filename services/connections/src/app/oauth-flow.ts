@@ -4,6 +4,7 @@ import type { Logger } from "@engram/observability";
 import { applyConnectionEvent, type Connection, patchConnection } from "../domain/connection";
 import { decodeCredentials, encodeCredentials, needsRefresh, type OAuthAppRef, type OAuthCredentials, type OAuthTokens } from "../domain/credentials";
 import { ConnectorError } from "../domain/errors";
+import { checkRedirectUrl, isAllowedRedirect } from "../domain/redirect";
 import {
   AUTH_LINK_EXPIRES_IN,
   AUTH_LINK_TTL_MS,
@@ -11,9 +12,10 @@ import {
   type OAuthApp,
   type OAuthConnector,
   type OAuthProviderSpec,
-  signState,
+  openState,
+  sealState,
+  type StateSealer,
   type TokenSet,
-  verifyState,
 } from "../domain/oauth";
 import { type ConnectionRepository, connectionCredentialsContext, patchStored } from "./connection-ports";
 import type { SecretSealer } from "./ports";
@@ -33,6 +35,9 @@ export interface OAuthAppSource {
   /** The application a connection was authorized with; undefined when it is gone or its client id changed. */
   byRef(tenantId: string, provider: OAuthConnector, ref: OAuthAppRef): Promise<OAuthApp | undefined>;
 }
+
+/** The origins a tenant's connections may redirect to (organisation settings) and the deployment's own address. */
+export type RedirectPolicy = (tenantId: string) => Promise<{ origins: readonly string[]; publicUrl?: string }>;
 
 /** Reads the account's identity with a fresh access token (the email shown on the connection, the provider-side account). */
 export type IdentifyAccount = (provider: OAuthConnector, tokens: TokenSet) => Promise<AccountIdentity>;
@@ -64,12 +69,14 @@ export class OAuthFlow {
     private readonly deps: {
       repo: ConnectionRepository;
       sealer: SecretSealer;
-      /** MAC key of the state (derived from the secret key). */
-      stateKey: Buffer;
+      /** Seals the state (a keyring of keys derived from the secret keys, per key id). */
+      stateKeys: StateSealer;
       specs: Record<OAuthConnector, OAuthProviderSpec>;
       apps: OAuthAppSource;
       tokens: TokenEndpoint;
       identify: IdentifyAccount;
+      /** Which redirect URLs a tenant allows (checked at creation and again at the callback). */
+      redirectPolicy: RedirectPolicy;
       /** Where providers reach the gateway (ENGRAM_PUBLIC_URL); OAuth connections need it. */
       publicUrl?: string;
       clock: Clock;
@@ -93,6 +100,16 @@ export class OAuthFlow {
   }
 
   /**
+   * The redirect URL when the tenant allows it: https (http on loopback
+   * only), to an origin of the organisation's allowedRedirectOrigins or
+   * ENGRAM_PUBLIC_URL's; InvalidArgumentError (400) naming the setting
+   * otherwise.
+   */
+  async checkRedirect(tenantId: string, redirectUrl: string): Promise<string> {
+    return checkRedirectUrl(redirectUrl, await this.deps.redirectPolicy(tenantId));
+  }
+
+  /**
    * The consent link of a new connection and its pending credentials
    * (sealed, to store with it). FailedPreconditionError when no OAuth
    * application exists for the provider.
@@ -103,6 +120,7 @@ export class OAuthFlow {
     redirectUrl: string | undefined,
   ): Promise<{ authLink: string; expiresIn: string; sealedCredentials: Uint8Array }> {
     const redirectUri = this.redirectUri(provider);
+    if (redirectUrl !== undefined) redirectUrl = await this.checkRedirect(conn.tenantId, redirectUrl);
     const app = await this.deps.apps.forNewConnection(conn.tenantId, provider);
     if (!app)
       throw new FailedPreconditionError(
@@ -111,9 +129,9 @@ export class OAuthFlow {
       );
     const { verifier, challenge } = await this.deps.tokens.pkce();
     const nonce = randomBytes(18).toString("base64url");
-    const state = signState(
+    const state = sealState(
       { connectionId: conn.id, tenantId: conn.tenantId, nonce, exp: this.deps.clock.now().getTime() + AUTH_LINK_TTL_MS },
-      this.deps.stateKey,
+      this.deps.stateKeys,
     );
     const pending: OAuthCredentials = { kind: "pending", nonce, verifier, ...(redirectUrl ? { redirectUrl } : {}), app: app.ref };
     return {
@@ -133,7 +151,7 @@ export class OAuthFlow {
   async complete(provider: OAuthConnector, p: { code: string; state: string; error?: string; errorDescription?: string }): Promise<CallbackOutcome> {
     const { repo, clock } = this.deps;
     if (!p.state) throw new InvalidArgumentError("the callback has no state", "start again from the connection's authLink");
-    const st = verifyState(p.state, this.deps.stateKey, clock.now().getTime());
+    const st = openState(p.state, this.deps.stateKeys, clock.now().getTime());
     const conn = await repo.get(st.tenantId, st.connectionId);
     if (!conn || conn.provider !== provider) throw new NotFoundError(`connection ${st.connectionId} not found`);
     const pending = conn.sealedCredentials ? this.open(conn) : undefined;
@@ -141,11 +159,17 @@ export class OAuthFlow {
       throw new InvalidArgumentError("this authorization link was already used", "create the connection again for a new authLink");
     // The nonce is spent whatever happens next: the pending credentials go now.
     const spent = await repo.update(patchConnection(conn, { sealedCredentials: null }, clock.now().toISOString()));
+    // Followed only while the tenant still allows it (the setting may have changed since the link was made).
+    let redirectTo = pending.redirectUrl;
+    if (redirectTo && !isAllowedRedirect(redirectTo, await this.deps.redirectPolicy(conn.tenantId))) {
+      this.deps.logger.warn({ connectionId: conn.id, provider }, "the connection's redirectUrl is no longer allowed (allowedRedirectOrigins): not followed");
+      redirectTo = undefined;
+    }
     const fail = (error: string): CallbackOutcome => ({
       connectionId: conn.id,
       success: false,
       error,
-      ...(pending.redirectUrl ? { redirectUrl: withParams(pending.redirectUrl, { connectionId: conn.id, success: "false", error }) } : {}),
+      ...(redirectTo ? { redirectUrl: withParams(redirectTo, { connectionId: conn.id, success: "false", error }) } : {}),
     });
     if (p.error) return fail(p.error.slice(0, 200));
     if (!p.code) return fail("missing_code");
@@ -193,7 +217,7 @@ export class OAuthFlow {
       connectionId: conn.id,
       success: true,
       connection: authorized,
-      ...(pending.redirectUrl ? { redirectUrl: withParams(pending.redirectUrl, { connectionId: conn.id, success: "true" }) } : {}),
+      ...(redirectTo ? { redirectUrl: withParams(redirectTo, { connectionId: conn.id, success: "true" }) } : {}),
     };
   }
 
@@ -218,7 +242,10 @@ export class OAuthFlow {
       const creds = conn.sealedCredentials ? this.open(conn) : undefined;
       if (creds?.kind !== "oauth") throw new ConnectorError("auth_expired", "the connection is not authorized");
       const stale = failed !== undefined && failed === creds.accessToken;
-      if (!stale && !needsRefresh(creds, clock.now().getTime())) return creds.accessToken;
+      if (!stale && !needsRefresh(creds, clock.now().getTime())) {
+        await this.resealIfStale(conn, creds);
+        return creds.accessToken;
+      }
       if (!creds.refreshToken) {
         if (!stale) return creds.accessToken; // nothing to refresh with: let the provider say whether it still works
         await this.loseAuthorization(conn);
@@ -253,6 +280,21 @@ export class OAuthFlow {
       await patchStored(repo, conn, { sealedCredentials: this.seal(conn, rotated) }, () => clock.now().toISOString());
       this.deps.logger.info({ connectionId, provider, rotated: next.refreshToken !== undefined }, "refreshed the connection's access token");
       return rotated.accessToken;
+    }
+  }
+
+  /**
+   * Lazy re-sealing after a key rotation: tokens sealed with an older key
+   * of the ring are stored again sealed with the newest when next used. Only
+   * over the version just read: a connection changed meanwhile was sealed
+   * anew by its writer, and is left alone.
+   */
+  private async resealIfStale(conn: Connection, creds: OAuthCredentials): Promise<void> {
+    if (!conn.sealedCredentials || !this.deps.sealer.isStale?.(conn.sealedCredentials)) return;
+    try {
+      await this.deps.repo.update(patchConnection(conn, { sealedCredentials: this.seal(conn, creds) }, this.deps.clock.now().toISOString()));
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
     }
   }
 

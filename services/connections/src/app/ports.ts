@@ -26,6 +26,8 @@ export interface SettingsRepository {
 export interface SecretSealer {
   seal(plaintext: string, context: string): Uint8Array;
   openString(sealed: Uint8Array, context: string): string;
+  /** Whether a value is sealed with an older key than the newest of the ring (then it is sealed again when next used). */
+  isStale?(sealed: Uint8Array): boolean;
 }
 
 /** The context a tenant's OAuth client secret for one provider is sealed under. */

@@ -82,7 +82,14 @@ export class ProviderEndpoints {
     const conn = await this.deps.repo.get(tenantId, connectionId);
     const reader = conn?.provider === provider ? this.deps.sync.connector(conn.provider)?.webhooks : undefined;
     if (!conn || !reader) return answer(404, "no such connection");
-    const verdict = await reader.read(conn, n, this.deps.webhookTarget(conn).secret);
+    const target = this.deps.webhookTarget(conn);
+    // The newest key's secret first; a hook registered before a key rotation carries an older one.
+    let verdict = await reader.read(conn, n, target.secret);
+    for (const previous of target.previousSecrets ?? []) {
+      if (verdict.kind !== "reject" || verdict.status === 400) break;
+      const again = await reader.read(conn, n, previous);
+      if (again.kind !== "reject") verdict = again;
+    }
     if (verdict.kind !== "sync") return this.settled(provider, verdict, connectionId);
     if (conn.status !== "active") return answer(200, `the connection is ${conn.status}: nothing synced`);
     return (await this.requestSync(conn, verdict.deliveryId)) ?? answer(202, "sync scheduled", 1);

@@ -112,7 +112,10 @@ export interface Connector {
 /** Where a connection's notifications go and the secret they are signed with. */
 export interface WebhookTarget {
   url: string;
+  /** The secret new registrations carry (derived from the newest secret key). */
   secret: string;
+  /** Secrets derived from the ring's older keys: notifications signed with them still verify until the key leaves the ring. */
+  previousSecrets?: string[];
 }
 
 /** How often a connection's subscriptions are checked and renewed. */
@@ -144,13 +147,14 @@ export interface WebhookNotification {
 /**
  * What to do with a notification: sync (once per delivery id), acknowledge
  * and do nothing, answer a handshake (Graph's validationToken echoed as
- * text/plain), or refuse it.
+ * text/plain), or refuse it (503: the deployment lacks what verifies it, so
+ * it is never accepted unverified).
  */
 export type WebhookVerdict =
   | { kind: "sync"; deliveryId?: string }
   | { kind: "acknowledge"; reason: string }
   | { kind: "respond"; body: string; contentType: string }
-  | { kind: "reject"; status: 400 | 401 | 403; reason: string };
+  | { kind: "reject"; status: 400 | 401 | 403 | 503; reason: string };
 
 /**
  * Which connections a notification is about, for providers that send every

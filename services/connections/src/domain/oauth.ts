@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
 
 /**
@@ -9,8 +8,11 @@ import { FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
  * (adapters/oauth, on oauth4webapi).
  *
  * The state is written here rather than taken from a library because it is
- * Engram's own token, not part of the protocol: a base64url JSON payload
- * (connection, tenant, a nonce, an expiry) and an HMAC-SHA256 over it, so a
+ * Engram's own token, not part of the protocol: its content (connection,
+ * tenant, a nonce, an expiry) sealed with AES-256-GCM under a key derived
+ * from the secret keyring (per key id, so it survives a rotation) and
+ * written base64url. It is opaque: nothing in it names the tenant or the
+ * connection in clear (the provider and the browser history see it). A
  * callback can be placed without a database read, forged or altered states
  * are refused before anything is looked up, and the nonce makes it
  * single-use (the store keeps it with the pending authorization and clears it
@@ -123,29 +125,32 @@ export interface OAuthState {
 export const AUTH_LINK_TTL_MS = 60 * 60 * 1000;
 export const AUTH_LINK_EXPIRES_IN = "1 hour";
 
-const b64 = (b: Buffer | string) => Buffer.from(b).toString("base64url");
-const mac = (payload: string, key: Buffer) => createHmac("sha256", key).update(`engram-oauth-state.${payload}`).digest();
-
-export function signState(s: OAuthState, key: Buffer): string {
-  const payload = b64(JSON.stringify({ c: s.connectionId, t: s.tenantId, n: s.nonce, e: s.exp }));
-  return `${payload}.${b64(mac(payload, key))}`;
+/** Seals and opens the state (the keyring of state keys; adapters/crypto). Throws when a value does not open. */
+export interface StateSealer {
+  seal(plaintext: string, context: string): Uint8Array;
+  openString(sealed: Uint8Array, context: string): string;
 }
 
-/** The state's content when it is ours, unaltered and not expired; otherwise a 400 or a 412 naming why. */
-export function verifyState(token: string, key: Buffer, nowMs: number): OAuthState {
-  const [payload, sig, extra] = token.split(".");
-  if (!payload || !sig || extra !== undefined || token.length > 2048) throw new InvalidArgumentError("the authorization state is not one Engram issued");
-  const expected = mac(payload, key);
-  const given = Buffer.from(sig, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new InvalidArgumentError("the authorization state is not one Engram issued");
+const STATE_CONTEXT = "engram-oauth-state";
+const STATE_MAX_CHARS = 2048;
+const notIssued = () => new InvalidArgumentError("the authorization state is not one Engram issued", "start again from the connection's authLink");
+
+/** The state as sent to the provider: sealed, base64url, naming nothing in clear. */
+export function sealState(s: OAuthState, sealer: StateSealer): string {
+  const payload = JSON.stringify({ c: s.connectionId, t: s.tenantId, n: s.nonce, e: s.exp });
+  return Buffer.from(sealer.seal(payload, STATE_CONTEXT)).toString("base64url");
+}
+
+/** The state's content when it is ours, unaltered and not expired; otherwise a 400 (INVALID_ARGUMENT, or FAILED_PRECONDITION when expired) naming why. */
+export function openState(token: string, sealer: StateSealer, nowMs: number): OAuthState {
+  if (!token || token.length > STATE_MAX_CHARS || !/^[A-Za-z0-9_-]+$/.test(token)) throw notIssued();
   let o: { c?: unknown; t?: unknown; n?: unknown; e?: unknown };
   try {
-    o = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as typeof o;
+    o = JSON.parse(sealer.openString(Buffer.from(token, "base64url"), STATE_CONTEXT)) as typeof o;
   } catch {
-    throw new InvalidArgumentError("the authorization state is not one Engram issued");
+    throw notIssued();
   }
-  if (typeof o.c !== "string" || typeof o.t !== "string" || typeof o.n !== "string" || typeof o.e !== "number")
-    throw new InvalidArgumentError("the authorization state is not one Engram issued");
+  if (typeof o.c !== "string" || typeof o.t !== "string" || typeof o.n !== "string" || typeof o.e !== "number") throw notIssued();
   if (o.e <= nowMs) throw new FailedPreconditionError("the authorization link has expired", "create the connection again for a new authLink");
   return { connectionId: o.c, tenantId: o.t, nonce: o.n, exp: o.e };
 }

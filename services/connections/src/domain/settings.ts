@@ -1,4 +1,5 @@
 import { checkProfileBuckets, InvalidArgumentError, type JsonValue, normalizeProfileBuckets, type ProfileBucket } from "@engram/kernel";
+import { MAX_REDIRECT_ORIGINS, parseRedirectOrigin, REDIRECT_ORIGINS_SETTING } from "./redirect";
 
 /** Providers that accept a custom OAuth application (OpenAPI: <provider>ClientId, ...). */
 export const OAUTH_PROVIDERS = ["google-drive", "notion", "onedrive", "github"] as const;
@@ -45,6 +46,8 @@ export interface OrgSettings {
   chunkSize: number | null;
   profileBuckets: ProfileBucket[];
   workspacePrompt: string | null;
+  /** Origins (https://app.example.com) the tenant's connections may redirect the browser to after OAuth consent. */
+  allowedRedirectOrigins: string[];
   /** Only providers with something stored. */
   oauthApps: Partial<Record<OAuthProvider, OAuthAppRecord>>;
   /** ISO time of the last change; null for a tenant that never changed anything. */
@@ -85,6 +88,8 @@ export interface SettingsPatch {
   /** Replaces the whole list; null or [] clears it. Descriptions default to "". */
   profileBuckets?: { key: string; description?: string | null }[] | null;
   workspacePrompt?: string | null;
+  /** Replaces the whole list; null or [] clears it. Normalised to origins. */
+  allowedRedirectOrigins?: string[] | null;
   oauthApps?: Partial<Record<OAuthProvider, OAuthAppPatch>>;
 }
 
@@ -96,6 +101,7 @@ export const TOP_LEVEL_FIELDS = [
   "chunkSize",
   "profileBuckets",
   "workspacePrompt",
+  "allowedRedirectOrigins",
 ] as const satisfies readonly (keyof SettingsPatch)[];
 export type TopLevelField = (typeof TOP_LEVEL_FIELDS)[number];
 
@@ -115,6 +121,7 @@ export function emptySettings(tenantId: string): OrgSettings {
     chunkSize: null,
     profileBuckets: [],
     workspacePrompt: null,
+    allowedRedirectOrigins: [],
     oauthApps: {},
     updatedAt: null,
   };
@@ -185,6 +192,7 @@ export function validateSettingsPatch(patch: SettingsPatch): void {
   checkString(problems, "workspacePrompt", patch.workspacePrompt, L.workspacePrompt);
 
   checkProfileBuckets(problems, patch.profileBuckets);
+  checkRedirectOrigins(problems, patch.allowedRedirectOrigins);
 
   for (const [provider, app] of Object.entries(patch.oauthApps ?? {})) {
     if (!isOAuthProvider(provider)) {
@@ -203,6 +211,22 @@ export function validateSettingsPatch(patch: SettingsPatch): void {
   }
 
   if (problems.length) throw new InvalidArgumentError("invalid settings", problems.join("; "));
+}
+
+function checkRedirectOrigins(problems: string[], v: unknown): void {
+  if (v === undefined || v === null) return;
+  if (!Array.isArray(v)) return void problems.push(`${REDIRECT_ORIGINS_SETTING}: must be a list of origins or null`);
+  if (v.length > MAX_REDIRECT_ORIGINS) problems.push(`${REDIRECT_ORIGINS_SETTING}: at most ${MAX_REDIRECT_ORIGINS} origins (got ${v.length})`);
+  v.forEach((o: unknown, i) => {
+    if (typeof o !== "string" || o.length > 2048) return void problems.push(`${REDIRECT_ORIGINS_SETTING}[${i}]: must be a string of at most 2048 characters`);
+    const parsed = parseRedirectOrigin(o);
+    if ("problem" in parsed) problems.push(`${REDIRECT_ORIGINS_SETTING}[${i}]: ${parsed.problem}`);
+  });
+}
+
+/** The allowed origins as stored: normalised, de-duplicated, in the order given. */
+function normalizeRedirectOrigins(v: string[]): string[] {
+  return [...new Set(v.map((o) => parseRedirectOrigin(o)).flatMap((p) => ("origin" in p ? [p.origin] : [])))];
 }
 
 /** Seals a client secret for one provider of the tenant (encryption lives in an adapter). */
@@ -224,6 +248,7 @@ export function applySettingsPatch(current: OrgSettings, patch: SettingsPatch, s
   if (patch.chunkSize !== undefined) next.chunkSize = patch.chunkSize;
   if (patch.workspacePrompt !== undefined) next.workspacePrompt = patch.workspacePrompt;
   if (patch.profileBuckets !== undefined) next.profileBuckets = normalizeProfileBuckets(patch.profileBuckets ?? []);
+  if (patch.allowedRedirectOrigins !== undefined) next.allowedRedirectOrigins = normalizeRedirectOrigins(patch.allowedRedirectOrigins ?? []);
   for (const provider of OAUTH_PROVIDERS) {
     const change = patch.oauthApps?.[provider];
     if (!change) continue;
@@ -247,6 +272,7 @@ export function settingsView(s: OrgSettings): SettingsView {
     chunkSize: s.chunkSize,
     profileBuckets: s.profileBuckets.map((b) => ({ ...b })),
     workspacePrompt: s.workspacePrompt,
+    allowedRedirectOrigins: [...s.allowedRedirectOrigins],
     oauthApps: OAUTH_PROVIDERS.map((provider) => {
       const a = s.oauthApps[provider];
       return { provider, clientId: a?.clientId ?? null, clientSecretSet: Boolean(a?.sealedClientSecret), customKeyEnabled: a?.customKeyEnabled ?? null };

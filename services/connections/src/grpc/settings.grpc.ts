@@ -48,6 +48,7 @@ const TOP_MASK: Record<string, TopLevelField> = {
   chunk_size: "chunkSize",
   profile_buckets: "profileBuckets",
   workspace_prompt: "workspacePrompt",
+  allowed_redirect_origins: "allowedRedirectOrigins",
 };
 const TOP_MASK_NAME = Object.fromEntries(Object.entries(TOP_MASK).map(([k, v]) => [v, k])) as Record<TopLevelField, string>;
 const OAUTH_MASK: Record<string, OAuthField> = { client_id: "clientId", client_secret: "clientSecret", custom_key_enabled: "customKeyEnabled" };
@@ -80,6 +81,7 @@ export function patchFromProto(req: UpdateSettingsRequest__Output): SettingsPatc
   if (mask.has("chunk_size")) patch.chunkSize = req.chunkSize ?? null;
   if (mask.has("profile_buckets")) patch.profileBuckets = req.profileBuckets.map((b) => ({ key: b.key, description: b.description }));
   if (mask.has("workspace_prompt")) patch.workspacePrompt = req.workspacePrompt ?? null;
+  if (mask.has("allowed_redirect_origins")) patch.allowedRedirectOrigins = [...req.allowedRedirectOrigins];
   if (req.oauthApps.length) {
     patch.oauthApps = {};
     for (const app of req.oauthApps) {
@@ -112,6 +114,7 @@ export function settingsToProto(s: SettingsView): Settings {
     profileBuckets: s.profileBuckets.map((b) => ({ key: b.key, description: b.description })),
     ...(s.workspacePrompt !== null ? { workspacePrompt: s.workspacePrompt } : {}),
     oauthApps: s.oauthApps.map(oauthAppToProto),
+    allowedRedirectOrigins: [...s.allowedRedirectOrigins],
   };
 }
 
@@ -119,7 +122,11 @@ export function settingsToProto(s: SettingsView): Settings {
 export function updatedToProto(s: SettingsView, changed: ChangedField[]): { updated: Settings; updatedFields: string[] } {
   const full = settingsToProto(s);
   const tops = new Set(changed.flatMap((c) => ("provider" in c ? [] : [c.field])));
-  const updated: Settings = { profileBuckets: tops.has("profileBuckets") ? full.profileBuckets : [], oauthApps: [] };
+  const updated: Settings = {
+    profileBuckets: tops.has("profileBuckets") ? full.profileBuckets : [],
+    oauthApps: [],
+    allowedRedirectOrigins: tops.has("allowedRedirectOrigins") ? full.allowedRedirectOrigins : [],
+  };
   if (tops.has("excludeItems")) updated.excludeItems = full.excludeItems;
   if (tops.has("includeItems")) updated.includeItems = full.includeItems;
   if (tops.has("filterPrompt") && full.filterPrompt !== undefined) updated.filterPrompt = full.filterPrompt;

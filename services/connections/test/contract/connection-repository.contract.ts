@@ -26,7 +26,7 @@ export interface ConnectionRepositoryHarness {
   /** Closes the store and opens it again on the same data. */
   reopen(): Promise<ConnectionRepository>;
   /** The adapter's start-up binding of the secret key (see SqliteConnectionRepository.bindSecretKey). */
-  bindSecretKey(keyId: string): Promise<void>;
+  bindSecretKey(fingerprints: string | readonly string[], o?: { resealed?: boolean }): Promise<void>;
   boundKeyId(): Promise<string | undefined>;
   /** Every byte the store holds (database files, or the documents as BSON), to look for secrets in clear. */
   rawStored(): Promise<Buffer>;
@@ -916,6 +916,23 @@ export function connectionRepositoryContract(open: () => Promise<ConnectionRepos
       await repo.create(conn({ provider: "s3", tenantId: "b", sealedCredentials: other.seal("k", "ctx") }));
       await expect(h.bindSecretKey(box.keyId)).rejects.toThrow(/differs from the one that sealed the credentials of 2 connection/);
       expect(await h.boundKeyId()).toBe(other.keyId);
+    });
+
+    it("with a keyring: keeps the stored key while it is in the ring, refuses a ring without it, records the newest after a reseal", async () => {
+      const old = new SecretBox(randomBytes(32));
+      const newer = new SecretBox(randomBytes(32));
+      await h.bindSecretKey(old.keyId);
+      await repo.create(conn({ provider: "granola", sealedCredentials: old.seal("k", "ctx") }));
+      // a new key prepended: accepted, and the old one stays recorded (values sealed with it remain)
+      await h.bindSecretKey([newer.keyId, old.keyId]);
+      expect(await h.boundKeyId()).toBe(old.keyId);
+      // the old key removed before a reseal: refused
+      await expect(h.bindSecretKey([newer.keyId])).rejects.toThrow(/differs from the one that sealed the credentials of 1 connection/);
+      // after the reseal the newest is recorded, and the old key can leave the ring
+      await h.bindSecretKey([newer.keyId, old.keyId], { resealed: true });
+      expect(await h.boundKeyId()).toBe(newer.keyId);
+      await h.bindSecretKey([newer.keyId]);
+      expect(await h.boundKeyId()).toBe(newer.keyId);
     });
   });
 }

@@ -20,7 +20,7 @@ describe("SqliteConnectionRepository (connection repository contract)", () => {
         repo = new SqliteConnectionRepository(dir);
         return repo;
       },
-      bindSecretKey: async (keyId) => repo.bindSecretKey(keyId),
+      bindSecretKey: async (fingerprints, o) => repo.bindSecretKey(fingerprints, o),
       boundKeyId: async () => repo.boundSecretKeyId(),
       rawStored: async () => {
         // Closed first, so that everything is in the database file.

@@ -37,7 +37,7 @@ describeWithEngines(["mongo"], "MongoConnectionRepository", ({ mongoUrl }) => {
         repo = await createMongoConnectionRepository(mongo.db, opts);
         return repo;
       },
-      bindSecretKey: (keyId) => repo.bindSecretKey(keyId),
+      bindSecretKey: (fingerprints, o) => repo.bindSecretKey(fingerprints, o),
       boundKeyId: () => repo.boundSecretKeyId(),
       rawStored: async () => {
         const docs = [

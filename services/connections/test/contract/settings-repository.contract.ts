@@ -10,7 +10,7 @@ import { applySettingsPatch, emptySettings } from "../../src/domain/settings";
 export interface SettingsRepositoryHarness {
   repo: SettingsRepository;
   /** The adapter's start-up binding of the secret key (see SqliteSettingsRepository.bindSecretKey). */
-  bindSecretKey(keyId: string): Promise<void>;
+  bindSecretKey(fingerprints: string | readonly string[], o?: { resealed?: boolean }): Promise<void>;
   boundKeyId(): Promise<string | undefined>;
   /** Closes the store and opens it again on the same data. */
   reopen(): Promise<SettingsRepository>;
@@ -65,6 +65,7 @@ export function settingsRepositoryContract(open: () => Promise<SettingsRepositor
         chunkSize: 0,
         profileBuckets: [{ key: "work", description: "job" }, { key: "home" }],
         workspacePrompt: "Robots.",
+        allowedRedirectOrigins: ["https://app.example.com", "http://localhost:3000"],
         oauthApps: { "google-drive": { clientId: "gd-id", clientSecret: "gd-secret", customKeyEnabled: true } },
       },
     });
@@ -81,6 +82,7 @@ export function settingsRepositoryContract(open: () => Promise<SettingsRepositor
         { key: "home", description: "" },
       ],
       workspacePrompt: "Robots.",
+      allowedRedirectOrigins: ["https://app.example.com", "http://localhost:3000"],
       oauthApps: [
         { provider: "google-drive", clientId: "gd-id", clientSecretSet: true, customKeyEnabled: true },
         { provider: "notion", clientId: null, clientSecretSet: false, customKeyEnabled: null },
@@ -197,6 +199,18 @@ export function settingsRepositoryContract(open: () => Promise<SettingsRepositor
       await expect(h.bindSecretKey(new SecretBox(randomBytes(32)).keyId)).rejects.toThrow(/differs from the one that sealed the 3 stored client secret/);
       expect(await h.boundKeyId()).toBe(box.keyId);
       await h.bindSecretKey(box.keyId);
+    });
+
+    it("with a keyring: accepts a ring holding the bound key, refuses one without it until a reseal records the newest", async () => {
+      await h.bindSecretKey(box.keyId);
+      await update.execute({ tenantId: "acme", patch: { oauthApps: { github: { clientSecret: "gh" } } } });
+      const newer = new SecretBox(randomBytes(32));
+      await h.bindSecretKey([newer.keyId, box.keyId]);
+      expect(await h.boundKeyId()).toBe(box.keyId);
+      await expect(h.bindSecretKey([newer.keyId])).rejects.toThrow(/differs from the one that sealed the 1 stored client secret/);
+      await h.bindSecretKey([newer.keyId, box.keyId], { resealed: true });
+      await h.bindSecretKey([newer.keyId]);
+      expect(await h.boundKeyId()).toBe(newer.keyId);
     });
   });
 

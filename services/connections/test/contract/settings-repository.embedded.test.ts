@@ -12,7 +12,7 @@ describe("SqliteSettingsRepository (settings repository contract)", () => {
       get repo() {
         return repo;
       },
-      bindSecretKey: async (keyId) => repo.bindSecretKey(keyId),
+      bindSecretKey: async (fingerprints, o) => repo.bindSecretKey(fingerprints, o),
       boundKeyId: async () => (repo.db.prepare("SELECT value FROM meta WHERE name = 'secret_key_id'").get() as { value: string } | undefined)?.value,
       reopen: async () => {
         await repo.close();

@@ -17,7 +17,7 @@ describeWithEngines(["mongo"], "MongoSettingsRepository", ({ mongoUrl }) => {
         get repo() {
           return repo;
         },
-        bindSecretKey: (keyId) => repo.bindSecretKey(keyId),
+        bindSecretKey: (fingerprints, o) => repo.bindSecretKey(fingerprints, o),
         boundKeyId: () => repo.boundSecretKeyId(),
         reopen: async () => {
           await repo.close();

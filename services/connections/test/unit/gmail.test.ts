@@ -389,8 +389,7 @@ describe("Gmail connector", () => {
       expect(await push({ body: JSON.stringify({ message: { data: Buffer.from("{}").toString("base64") } }) })).toMatchObject({ kind: "reject", status: 400 });
     });
 
-    it("accepts any verified token when no service account is configured, and refuses everything without an audience", async () => {
-      const open = make({ audience: url });
+    it("refuses every push (503) until both the audience and the push service account are configured, however well signed", async () => {
       const n: WebhookNotification = {
         headers: { authorization: `Bearer ${fake.idToken(url, { email: "other@p.iam.gserviceaccount.com" })}` },
         query: {},
@@ -398,8 +397,13 @@ describe("Gmail connector", () => {
           JSON.stringify({ message: { data: Buffer.from(JSON.stringify({ emailAddress: "X@Y.com", historyId: 5 })).toString("base64"), messageId: "1" } }),
         ),
       };
-      expect(await open.webhooks.route!(n)).toEqual({ kind: "accounts", accounts: ["x@y.com"], deliveryId: "1" });
-      expect(await make().webhooks.route!(n)).toMatchObject({ kind: "reject", status: 401 });
+      const noAccount = await make({ audience: url }).webhooks.route!(n);
+      expect(noAccount).toMatchObject({ kind: "reject", status: 503 });
+      expect(noAccount.kind === "reject" && noAccount.reason).toMatch(/GMAIL_PUSH_SERVICE_ACCOUNT/);
+      const noAudience = await make({ serviceAccountEmail }).webhooks.route!(n);
+      expect(noAudience).toMatchObject({ kind: "reject", status: 503 });
+      expect(noAudience.kind === "reject" && noAudience.reason).toMatch(/GMAIL_PUSH_AUDIENCE/);
+      expect(await make().webhooks.route!(n)).toMatchObject({ kind: "reject", status: 503 });
     });
 
     it("refuses notifications addressed to a connection's URL", async () => {

@@ -492,7 +492,8 @@ describe("Notion connector", () => {
       expect(await c.webhooks.route(note(event))).toMatchObject({ kind: "reject", status: 401 });
       expect(await c.webhooks.route(signed(event, "secret_other"))).toMatchObject({ kind: "reject", status: 401 });
       expect(await c.webhooks.route(note(event, { "x-notion-signature": "sha256=00" }))).toMatchObject({ kind: "reject", status: 401 });
-      expect(await connector().webhooks.route(signed(event))).toMatchObject({ kind: "reject", status: 401 });
+      // No verification token configured: refused (503), never accepted unverified.
+      expect(await connector().webhooks.route(signed(event))).toMatchObject({ kind: "reject", status: 503 });
     });
 
     it("acknowledges events that change no document, and answers a sync for a connection of the event's workspace", async () => {

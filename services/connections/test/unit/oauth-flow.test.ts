@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Clock, FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
 import { rootLogger } from "@engram/observability";
 import { FakeGitHub } from "@engram/testing";
-import { SecretBox } from "../../src/adapters/crypto/secret-box";
+import { SecretBox, SecretKeyring } from "../../src/adapters/crypto/secret-box";
 import { SqliteConnectionRepository } from "../../src/adapters/embedded/connections.sqlite";
 import { SqliteSettingsRepository } from "../../src/adapters/embedded/settings.sqlite";
 import { OAuthClient } from "../../src/adapters/oauth/oauth-client";
@@ -36,10 +36,12 @@ describe("OAuthFlow", () => {
   let repo: SqliteConnectionRepository;
   let settings: SqliteSettingsRepository;
   let box: SecretBox;
+  let boxKey: Buffer;
   let flow: OAuthFlow;
   let now = Date.parse("2026-05-01T09:00:00.000Z");
   const clock: Clock = { now: () => new Date(now) };
   let engramApp: { clientId: string; clientSecret: string } | undefined;
+  let allowedOrigins: string[];
 
   beforeAll(async () => {
     base = await fake.start();
@@ -49,12 +51,17 @@ describe("OAuthFlow", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-oauth-"));
     repo = new SqliteConnectionRepository(dir);
     settings = new SqliteSettingsRepository(dir);
-    box = new SecretBox(randomBytes(32));
+    boxKey = randomBytes(32);
+    box = new SecretBox(boxKey);
     engramApp = { clientId: fake.clientId, clientSecret: fake.clientSecret };
-    flow = new OAuthFlow({
+    allowedOrigins = ["https://app.example.com"];
+    flow = makeFlow(box);
+  });
+  const makeFlow = (ring: SecretKeyring) =>
+    new OAuthFlow({
       repo,
-      sealer: box,
-      stateKey: box.deriveKey("oauth-state"),
+      sealer: ring,
+      stateKeys: new SecretKeyring(ring.deriveKeys("oauth-state")),
       specs: {
         ...OAUTH_PROVIDER_SPECS,
         github: withEndpoints(OAUTH_PROVIDER_SPECS.github, { authorizeUrl: `${base}/login/oauth/authorize`, tokenUrl: `${base}/login/oauth/access_token` }),
@@ -65,11 +72,11 @@ describe("OAuthFlow", () => {
       },
       tokens: new OAuthClient({ allowHttp: true, now: () => now }),
       identify: async () => ({ email: "octo@example.com" }),
+      redirectPolicy: async () => ({ origins: allowedOrigins, publicUrl: "https://engram.example.com/" }),
       publicUrl: "https://engram.example.com/",
       clock,
       logger: log,
     });
-  });
   afterEach(async () => {
     await repo.close();
     await settings.close();
@@ -131,6 +138,46 @@ describe("OAuthFlow", () => {
     expect(out).toMatchObject({ success: false, error: "access_denied" });
     expect(new URL(out.redirectUrl!).searchParams.get("success")).toBe("false");
     expect((await repo.get("acme", second.conn.id))!.status).toBe("pending_authorization");
+  });
+
+  it("refuses a redirectUrl of a scheme other than https or of an origin the tenant did not allow (400 naming the setting)", async () => {
+    for (const bad of [
+      "javascript:alert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox(1)",
+      "file:///etc/passwd",
+      "http://app.example.com/done",
+    ])
+      await expect(pending("acme", bad)).rejects.toThrow(InvalidArgumentError);
+    await expect(pending("acme", "https://evil.example.net/steal")).rejects.toThrow(/allowedRedirectOrigins|not allowed/);
+    const err = await pending("acme", "https://evil.example.net/steal").catch((e: InvalidArgumentError) => e);
+    expect(String((err as InvalidArgumentError).details ?? err)).toMatch(/allowedRedirectOrigins/);
+    // The deployment's own origin is always allowed.
+    await expect(pending("acme", "https://engram.example.com/console/connected")).resolves.toBeDefined();
+  });
+
+  it("keeps working after a key rotation and re-seals the tokens with the newest key when next used", async () => {
+    const { conn, link } = await pending();
+    await flow.complete("github", await consent(link));
+    const token = (await tokensOf(conn)).accessToken;
+    const rotated = new SecretKeyring([
+      { id: "k-new", key: randomBytes(32) },
+      { id: "default", key: boxKey },
+    ]);
+    expect(rotated.sealedWith((await repo.get("acme", conn.id))!.sealedCredentials!)).toBe("default");
+    const after = makeFlow(rotated);
+    expect(await after.accessToken("acme", conn.id)).toBe(token);
+    const sealed = (await repo.get("acme", conn.id))!.sealedCredentials!;
+    expect(rotated.sealedWith(sealed)).toBe("k-new");
+    expect(decodeCredentials(rotated.openString(sealed, connectionCredentialsContext("acme", conn.id)))).toMatchObject({ kind: "oauth", accessToken: token });
+  });
+
+  it("does not follow a redirectUrl whose origin the tenant stopped allowing before the callback", async () => {
+    const { conn, link } = await pending();
+    allowedOrigins = [];
+    const out = await flow.complete("github", await consent(link));
+    expect(out).toMatchObject({ success: true, connectionId: conn.id });
+    expect(out.redirectUrl).toBeUndefined();
   });
 
   it("uses the tenant's custom application when enabled, and says so when there is none at all", async () => {

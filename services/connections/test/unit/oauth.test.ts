@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
+import { SecretKeyring } from "../../src/adapters/crypto/secret-box";
 import { OAuthClient } from "../../src/adapters/oauth/oauth-client";
 import { ConnectorError } from "../../src/domain/errors";
 import {
@@ -10,8 +11,8 @@ import {
   OAUTH_CONNECTORS,
   OAUTH_PROVIDER_SPECS,
   type OAuthState,
-  signState,
-  verifyState,
+  sealState,
+  openState,
   withEndpoints,
 } from "../../src/domain/oauth";
 
@@ -26,28 +27,56 @@ const state = (over: Partial<OAuthState> = {}): OAuthState => ({
 });
 
 describe("OAuth state", () => {
+  const ring = new SecretKeyring([{ id: "k1", key: KEY }]);
+
   it("round-trips what it binds", () => {
-    expect(verifyState(signState(state(), KEY), KEY, NOW)).toEqual(state());
+    expect(openState(sealState(state(), ring), ring, NOW)).toEqual(state());
   });
 
-  it("refuses a state altered in any way, signed with another key, or malformed", () => {
-    const token = signState(state(), KEY);
-    const [payload, sig] = token.split(".") as [string, string];
-    const forged = Buffer.from(JSON.stringify({ c: "conn_other", t: "acme", n: "n-1", e: NOW + 1000 })).toString("base64url");
+  it("is opaque: neither the tenant nor the connection nor the nonce can be read from it", () => {
+    const token = sealState(state({ tenantId: "acme-tenant-name", connectionId: "conn_visible" }), ring);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    for (const text of [token, Buffer.from(token, "base64url").toString("latin1"), Buffer.from(token, "base64url").toString("utf8")]) {
+      expect(text).not.toContain("acme-tenant-name");
+      expect(text).not.toContain("conn_visible");
+      expect(text).not.toContain("n-1");
+    }
+    // sealed afresh each time
+    expect(sealState(state(), ring)).not.toBe(sealState(state(), ring));
+  });
+
+  it("refuses a state altered in any byte, sealed with another key, or malformed (400)", () => {
+    const token = sealState(state(), ring);
+    const bytes = Buffer.from(token, "base64url");
+    for (let i = 0; i < bytes.length; i++) {
+      const t = Buffer.from(bytes);
+      t[i] = t[i]! ^ 0x01;
+      expect(() => openState(t.toString("base64url"), ring, NOW)).toThrow(InvalidArgumentError);
+    }
+    const legacySigned = `${Buffer.from(JSON.stringify({ c: "conn_1", t: "acme", n: "n-1", e: NOW + 1000 })).toString("base64url")}.c2ln`;
     for (const bad of [
-      `${forged}.${sig}`,
-      `${payload}.${sig.slice(0, -2)}AA`,
-      signState(state(), randomBytes(32)),
-      `${payload}`,
-      `${payload}.${sig}.x`,
+      sealState(state(), new SecretKeyring([{ id: "k1", key: randomBytes(32) }])),
+      legacySigned,
+      token.slice(0, -4),
+      `${token}.x`,
       "",
       "a".repeat(5000),
     ])
-      expect(() => verifyState(bad, KEY, NOW)).toThrow(InvalidArgumentError);
+      expect(() => openState(bad, ring, NOW)).toThrow(InvalidArgumentError);
   });
 
-  it("refuses an expired state with a precondition error", () => {
-    expect(() => verifyState(signState(state({ exp: NOW }), KEY), KEY, NOW)).toThrow(FailedPreconditionError);
+  it("refuses an expired state (FAILED_PRECONDITION, a 400)", () => {
+    expect(() => openState(sealState(state({ exp: NOW }), ring), ring, NOW)).toThrow(FailedPreconditionError);
+  });
+
+  it("opens a state sealed before a key rotation while the old key is in the ring", () => {
+    const before = sealState(state(), ring);
+    const rotated = new SecretKeyring([
+      { id: "k2", key: randomBytes(32) },
+      { id: "k1", key: KEY },
+    ]);
+    expect(openState(before, rotated, NOW)).toEqual(state());
+    expect(() => openState(before, new SecretKeyring([{ id: "k2", key: randomBytes(32) }]), NOW)).toThrow(InvalidArgumentError);
   });
 });
 

@@ -17,8 +17,14 @@ const log = rootLogger({ level: "silent" });
 class Notified implements Connector {
   route: WebhookRoute = { kind: "acknowledge", reason: "nothing" };
   verdict: WebhookVerdict = { kind: "sync" };
+  /** When set, only notifications read with this secret pass (the others are refused 401). */
+  signedWith: string | undefined;
+  readonly secretsTried: string[] = [];
   readonly webhooks = {
-    read: () => this.verdict,
+    read: (_c: Connection, _n: WebhookNotification, secret: string): WebhookVerdict => {
+      this.secretsTried.push(secret);
+      return this.signedWith === undefined || secret === this.signedWith ? this.verdict : { kind: "reject", status: 401, reason: "bad signature" };
+    },
     route: async () => this.route,
   };
   // eslint-disable-next-line require-yield
@@ -58,7 +64,7 @@ describe("ProviderEndpoints.webhook", () => {
       // Not reached by webhooks.
       oauth: {} as OAuthFlow,
       runSync: async () => undefined,
-      webhookTarget: () => ({ url: "https://engram.example.com/hook", secret: "s" }),
+      webhookTarget: () => ({ url: "https://engram.example.com/hook", secret: "s", previousSecrets: ["s-old"] }),
       webhookDebounceMs: 0,
       clock,
       logger: log,
@@ -104,5 +110,18 @@ describe("ProviderEndpoints.webhook", () => {
     expect(await endpoints.webhook("gmail", note({ tenant: "other", connection: c.id }))).toMatchObject({ httpStatus: 404 });
     expect(await endpoints.webhook("gmail", note({ tenant: "acme", connection: c.id }))).toMatchObject({ httpStatus: 202, syncsTriggered: 1 });
     expect(await requested()).toEqual([`acme/${c.id}`]);
+  });
+
+  it("verifies with the newest key's secret, then with the ring's older ones (hooks registered before a rotation), and refuses any other", async () => {
+    const c = await connection("acme", undefined);
+    gmail.signedWith = "s";
+    expect(await endpoints.webhook("gmail", note({ tenant: "acme", connection: c.id }))).toMatchObject({ httpStatus: 202 });
+    expect(gmail.secretsTried).toEqual(["s"]);
+    gmail.signedWith = "s-old";
+    gmail.secretsTried.length = 0;
+    expect(await endpoints.webhook("gmail", note({ tenant: "acme", connection: c.id }))).toMatchObject({ httpStatus: 202 });
+    expect(gmail.secretsTried).toEqual(["s", "s-old"]);
+    gmail.signedWith = "forged";
+    expect(await endpoints.webhook("gmail", note({ tenant: "acme", connection: c.id }))).toMatchObject({ httpStatus: 401, body: "bad signature" });
   });
 });

@@ -185,8 +185,32 @@ describe(settingsView.name, () => {
     expect(JSON.stringify(v)).not.toContain("sealed");
   });
 
-  it("shows defaults as null and an empty bucket list", () => {
+  it("shows defaults as null and empty bucket and redirect origin lists", () => {
     const v = settingsView(emptySettings("acme"));
-    expect(v).toEqual(expect.objectContaining(Object.fromEntries(TOP_LEVEL_FIELDS.map((f) => [f, f === "profileBuckets" ? [] : null]))));
+    expect(v).toEqual(
+      expect.objectContaining(Object.fromEntries(TOP_LEVEL_FIELDS.map((f) => [f, f === "profileBuckets" || f === "allowedRedirectOrigins" ? [] : null]))),
+    );
+  });
+
+  it("allowedRedirectOrigins: validated as https origins (http on loopback), normalised, de-duplicated; null clears", () => {
+    const problemsOf = (v: unknown) => {
+      try {
+        validateSettingsPatch({ allowedRedirectOrigins: v as string[] });
+        return "";
+      } catch (e) {
+        return (e as InvalidArgumentError).details ?? "";
+      }
+    };
+    expect(problemsOf(["https://app.example.com", "http://localhost:3000"])).toBe("");
+    expect(problemsOf(["javascript:alert(1)"])).toMatch(/allowedRedirectOrigins\[0\]/);
+    expect(problemsOf(["https://ok.example.com", "http://app.example.com"])).toMatch(/allowedRedirectOrigins\[1\]: must use https/);
+    expect(problemsOf(["https://app.example.com/path"])).toMatch(/without a path/);
+    expect(problemsOf("https://app.example.com")).toMatch(/must be a list/);
+    expect(problemsOf(Array.from({ length: 51 }, (_, i) => `https://a${i}.example.com`))).toMatch(/at most 50/);
+    const seal = () => new Uint8Array();
+    const set = applySettingsPatch(emptySettings("acme"), { allowedRedirectOrigins: ["https://App.example.com/", "https://app.example.com"] }, seal, "t");
+    expect(set.allowedRedirectOrigins).toEqual(["https://app.example.com"]);
+    expect(applySettingsPatch(set, { allowedRedirectOrigins: null }, seal, "t").allowedRedirectOrigins).toEqual([]);
+    expect(applySettingsPatch(set, { chunkSize: 5 }, seal, "t").allowedRedirectOrigins).toEqual(["https://app.example.com"]);
   });
 });

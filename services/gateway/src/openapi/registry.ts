@@ -438,6 +438,9 @@ const SettingsAnswer = z
     chunkSize: z.number().int().nullable(),
     profileBuckets: z.array(Bucket),
     workspacePrompt: z.string().nullable(),
+    allowedRedirectOrigins: z.array(z.string()).meta({
+      description: "Engram extension: the origins a connection's redirectUrl may point to (ENGRAM_PUBLIC_URL's origin is always allowed)",
+    }),
   })
   .meta({ id: "Settings" });
 const SettingsUpdateAnswer = z

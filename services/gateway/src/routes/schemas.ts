@@ -529,6 +529,17 @@ export const orgSettingsPatch = z
     githubClientId: clientId("githubClientId"),
     githubClientSecret: clientSecret("githubClientSecret"),
     githubCustomKeyEnabled: customKeyEnabled("githubCustomKeyEnabled"),
+    allowedRedirectOrigins: z
+      .array(z.string({ message: "allowedRedirectOrigins[] must be strings" }).max(2048), {
+        message: "allowedRedirectOrigins must be a list of origins or null",
+      })
+      .max(50, "allowedRedirectOrigins: at most 50 origins")
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Engram extension: the origins (https://app.example.com; http only for localhost) a connection's redirectUrl may point to. The deployment's own ENGRAM_PUBLIC_URL origin is always allowed. Replaces the list; null or [] clears it.",
+      }),
   })
   .strict();
 
@@ -554,13 +565,36 @@ const connectionMetadata = z
     ),
   );
 
+const LOOPBACK_HOST = /^(localhost|.+\.localhost|\[::1\]|127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/i;
+/**
+ * Where the OAuth callback sends the browser: https (http only on a loopback
+ * host); javascript:, data:, vbscript:, file: and the rest are refused. The
+ * connections service also checks the origin against the organisation's
+ * allowedRedirectOrigins.
+ */
+export const redirectUrl = z
+  .string()
+  .max(2048, "redirectUrl must be at most 2048 characters")
+  .superRefine((v, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(v);
+    } catch {
+      return void ctx.addIssue({ code: "custom", message: "redirectUrl must be an absolute URL" });
+    }
+    if (u.protocol === "http:" ? !LOOPBACK_HOST.test(u.hostname) : u.protocol !== "https:")
+      ctx.addIssue({ code: "custom", message: `redirectUrl must be an https URL (http only for localhost); ${u.protocol} is not allowed` });
+    else if (u.username || u.password) ctx.addIssue({ code: "custom", message: "redirectUrl must not contain credentials" });
+  })
+  .meta({ format: "uri", description: "An https URL (http only for localhost) whose origin the organisation allows (allowedRedirectOrigins)" });
+
 export const createConnectionBody = z
   .object({
     containerTag: connectionTag("containerTag").optional(),
     containerTags: connectionTags.optional(),
     documentLimit: z.number().int("documentLimit must be an integer").min(1).max(10_000).optional(),
     metadata: connectionMetadata.nullable().optional(),
-    redirectUrl: z.string().url("redirectUrl must be an absolute URL").max(2048).optional(),
+    redirectUrl: redirectUrl.optional(),
   })
   .strict();
 export const listConnectionsBody = z.object({ containerTags: connectionTags.optional() }).strict();

@@ -43,6 +43,7 @@ const TOP_FIELDS = {
   chunkSize: "chunk_size",
   profileBuckets: "profile_buckets",
   workspacePrompt: "workspace_prompt",
+  allowedRedirectOrigins: "allowed_redirect_origins",
 } as const;
 const OAUTH_FIELDS = { ClientId: "client_id", ClientSecret: "client_secret", CustomKeyEnabled: "custom_key_enabled" } as const;
 
@@ -60,6 +61,7 @@ export function updateRequest(body: Body): Record<string, unknown> {
     else if (field === "profileBuckets")
       req.profileBuckets = (v as OrgSettingsPatch["profileBuckets"])!.map((b) => ({ key: b.key, description: b.description ?? "" }));
     else if (field === "shouldLLMFilter") req.shouldLlmFilter = v;
+    else if (field === "allowedRedirectOrigins") req.allowedRedirectOrigins = v;
     else req[field] = v;
   }
   for (const { prefix, proto } of SETTINGS_OAUTH_PROVIDERS) {
@@ -94,6 +96,7 @@ export function presentSettings(s: Settings__Output | null | undefined): Record<
   out.chunkSize = s?.chunkSize ?? null;
   out.profileBuckets = (s?.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description }));
   out.workspacePrompt = s?.workspacePrompt ?? null;
+  out.allowedRedirectOrigins = [...(s?.allowedRedirectOrigins ?? [])];
   return out;
 }
 

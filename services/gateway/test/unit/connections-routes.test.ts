@@ -130,6 +130,12 @@ describe("connection routes", () => {
     ["a document limit out of range", "/v3/connections/notion", { documentLimit: 0 }],
     ["nested metadata", "/v3/connections/notion", { metadata: { a: { b: 1 } } }],
     ["a relative redirect URL", "/v3/connections/notion", { redirectUrl: "/back" }],
+    ["a javascript: redirect URL", "/v3/connections/github", { redirectUrl: "javascript:alert(1)" }],
+    ["a data: redirect URL", "/v3/connections/github", { redirectUrl: "data:text/html,<script>alert(1)</script>" }],
+    ["a vbscript: redirect URL", "/v3/connections/github", { redirectUrl: "vbscript:msgbox(1)" }],
+    ["a file: redirect URL", "/v3/connections/github", { redirectUrl: "file:///etc/passwd" }],
+    ["an http redirect URL to a non-loopback host", "/v3/connections/github", { redirectUrl: "http://app.example.com/back" }],
+    ["a redirect URL with credentials", "/v3/connections/github", { redirectUrl: "https://u:p@app.example.com/back" }],
     ["a container tag with a dot", "/v3/connections/notion", { containerTag: "a.b" }],
   ])("refuses %s with 400 and the API error body, without calling the service", async (_what, path, body) => {
     const res = await call("POST", path, body);

@@ -651,21 +651,55 @@ export class SqliteConnectionRepository implements ConnectionRepository {
   }
 
   /**
+   * Seals every stored credential again (key rotation): `reseal` answers the
+   * new bytes, or undefined to leave a value as it is. A value changed
+   * meanwhile by another writer is left alone (it was sealed anew by it).
+   * Answers how many values were replaced.
+   */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; id: string }) => Uint8Array | undefined): Promise<number> {
+    const rows = this.stmt("SELECT id, tenant_id, credentials FROM connections WHERE credentials IS NOT NULL").all() as {
+      id: string;
+      tenant_id: string;
+      credentials: Buffer;
+    }[];
+    let replaced = 0;
+    for (const r of rows) {
+      const next = reseal(new Uint8Array(r.credentials), { tenantId: r.tenant_id, id: r.id });
+      if (!next) continue;
+      replaced += this.stmt("UPDATE connections SET credentials = ? WHERE id = ? AND tenant_id = ? AND credentials = ?").run(
+        Buffer.from(next),
+        r.id,
+        r.tenant_id,
+        r.credentials,
+      ).changes;
+    }
+    return replaced;
+  }
+
+  /**
    * Records which key seals the stored credentials (its fingerprint, not the
    * key), as the settings store does for client secrets: a different key is
    * refused while sealed credentials exist, since none could be opened any
    * more; without stored credentials the new key is adopted. Run at start.
+   *
+   * With a keyring (`fingerprints`, newest first) the stored fingerprint
+   * is kept while it is one of the ring's: values sealed with that key still
+   * open. `resealed` (after every value was sealed again with the newest key,
+   * `pnpm secrets reseal`) records the newest key, so that the older ones can
+   * leave the ring.
    */
-  bindSecretKey(keyId: string): void {
+  bindSecretKey(fingerprints: string | readonly string[], o: { resealed?: boolean } = {}): void {
+    const ring = typeof fingerprints === "string" ? [fingerprints] : fingerprints;
+    const keyId = ring[0]!;
     this.tx(() => {
       const row = this.stmt("SELECT value FROM meta WHERE name = 'secret_key_id'").get() as { value: string } | undefined;
-      if (row?.value === keyId) return;
-      if (row) {
+      if (row?.value === keyId || (row && !o.resealed && ring.includes(row.value))) return;
+      if (row && !o.resealed) {
         const sealed = (this.stmt("SELECT count(*) AS n FROM connections WHERE credentials IS NOT NULL").get() as { n: number }).n;
         if (sealed > 0) {
           throw new Error(
             `the secret key differs from the one that sealed the credentials of ${sealed} connection(s) in ${CONNECTIONS_SQLITE_NAME}.db; ` +
-              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key",
+              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key, or list it in ENGRAM_SECRET_KEYS until `pnpm secrets reseal` has run",
           );
         }
       }

@@ -17,6 +17,7 @@ const MIGRATIONS = [
      PRIMARY KEY (tenant_id, provider)
    ) WITHOUT ROWID;
    CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+  `ALTER TABLE org_settings ADD COLUMN allowed_redirect_origins TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 interface SettingsRow {
@@ -28,6 +29,7 @@ interface SettingsRow {
   chunk_size: number | null;
   profile_buckets: string;
   workspace_prompt: string | null;
+  allowed_redirect_origins: string;
   updated_at: string;
 }
 
@@ -80,21 +82,50 @@ export class SqliteSettingsRepository implements SettingsRepository {
     });
   }
 
+  /** Seals every stored client secret again (key rotation); see SqliteConnectionRepository.resealSecrets. */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; provider: string }) => Uint8Array | undefined): Promise<number> {
+    const rows = this.stmt("SELECT tenant_id, provider, client_secret FROM oauth_apps WHERE client_secret IS NOT NULL").all() as {
+      tenant_id: string;
+      provider: string;
+      client_secret: Buffer;
+    }[];
+    let replaced = 0;
+    for (const r of rows) {
+      const next = reseal(new Uint8Array(r.client_secret), { tenantId: r.tenant_id, provider: r.provider });
+      if (!next) continue;
+      replaced += this.stmt("UPDATE oauth_apps SET client_secret = ? WHERE tenant_id = ? AND provider = ? AND client_secret = ?").run(
+        Buffer.from(next),
+        r.tenant_id,
+        r.provider,
+        r.client_secret,
+      ).changes;
+    }
+    return replaced;
+  }
+
   /**
    * Records which key seals the stored secrets (its fingerprint, not the key).
    * A different key is refused while sealed secrets exist, since none of them
    * could be opened any more; without stored secrets the new key is adopted.
+   *
+   * With a keyring (`fingerprints`, newest first) the stored fingerprint
+   * is kept while it is one of the ring's: values sealed with that key still
+   * open. `resealed` (after every value was sealed again with the newest key,
+   * `pnpm secrets reseal`) records the newest key, so that the older ones can
+   * leave the ring.
    */
-  bindSecretKey(keyId: string): void {
+  bindSecretKey(fingerprints: string | readonly string[], o: { resealed?: boolean } = {}): void {
+    const ring = typeof fingerprints === "string" ? [fingerprints] : fingerprints;
+    const keyId = ring[0]!;
     this.tx(() => {
       const row = this.stmt("SELECT value FROM meta WHERE name = 'secret_key_id'").get() as { value: string } | undefined;
-      if (row?.value === keyId) return;
-      if (row) {
+      if (row?.value === keyId || (row && !o.resealed && ring.includes(row.value))) return;
+      if (row && !o.resealed) {
         const sealed = (this.stmt("SELECT count(*) AS n FROM oauth_apps WHERE client_secret IS NOT NULL").get() as { n: number }).n;
         if (sealed > 0) {
           throw new Error(
             `the secret key differs from the one that sealed the ${sealed} stored client secret(s) in connections.db; ` +
-              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key",
+              "restore the previous ENGRAM_SECRET_KEY or <dataDir>/secret.key, or list it in ENGRAM_SECRET_KEYS until `pnpm secrets reseal` has run",
           );
         }
       }
@@ -128,6 +159,7 @@ export class SqliteSettingsRepository implements SettingsRepository {
       chunkSize: r?.chunk_size ?? null,
       profileBuckets: r ? (JSON.parse(r.profile_buckets) as ProfileBucket[]) : [],
       workspacePrompt: r?.workspace_prompt ?? null,
+      allowedRedirectOrigins: r ? (JSON.parse(r.allowed_redirect_origins) as string[]) : [],
       oauthApps,
       updatedAt: r?.updated_at ?? null,
     };
@@ -136,12 +168,12 @@ export class SqliteSettingsRepository implements SettingsRepository {
   private write(s: OrgSettings): void {
     const updatedAt = s.updatedAt ?? new Date().toISOString();
     this.stmt(
-      `INSERT INTO org_settings (tenant_id, exclude_items, include_items, filter_prompt, should_llm_filter, chunk_size, profile_buckets, workspace_prompt, updated_at)
-       VALUES (@tenant_id, @exclude_items, @include_items, @filter_prompt, @should_llm_filter, @chunk_size, @profile_buckets, @workspace_prompt, @updated_at)
+      `INSERT INTO org_settings (tenant_id, exclude_items, include_items, filter_prompt, should_llm_filter, chunk_size, profile_buckets, workspace_prompt, allowed_redirect_origins, updated_at)
+       VALUES (@tenant_id, @exclude_items, @include_items, @filter_prompt, @should_llm_filter, @chunk_size, @profile_buckets, @workspace_prompt, @allowed_redirect_origins, @updated_at)
        ON CONFLICT (tenant_id) DO UPDATE SET
          exclude_items = excluded.exclude_items, include_items = excluded.include_items, filter_prompt = excluded.filter_prompt,
          should_llm_filter = excluded.should_llm_filter, chunk_size = excluded.chunk_size, profile_buckets = excluded.profile_buckets,
-         workspace_prompt = excluded.workspace_prompt, updated_at = excluded.updated_at`,
+         workspace_prompt = excluded.workspace_prompt, allowed_redirect_origins = excluded.allowed_redirect_origins, updated_at = excluded.updated_at`,
     ).run({
       tenant_id: s.tenantId,
       exclude_items: jsonColumn.write(s.excludeItems),
@@ -151,6 +183,7 @@ export class SqliteSettingsRepository implements SettingsRepository {
       chunk_size: s.chunkSize,
       profile_buckets: JSON.stringify(s.profileBuckets),
       workspace_prompt: s.workspacePrompt,
+      allowed_redirect_origins: JSON.stringify(s.allowedRedirectOrigins),
       updated_at: updatedAt,
     });
     // Providers without an app are removed; the others are replaced whole.

@@ -687,22 +687,47 @@ export class MongoConnectionRepository implements ConnectionRepository {
     }
   }
 
+  /** Seals every stored credential again (key rotation); see SqliteConnectionRepository.resealSecrets. */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; id: string }) => Uint8Array | undefined): Promise<number> {
+    let replaced = 0;
+    const cursor = this.connections.find({ sealedCredentials: { $type: "binData" } }, { projection: { _id: 1, tenantId: 1, sealedCredentials: 1 } });
+    for await (const d of cursor) {
+      const sealed = bytesOf(d.sealedCredentials!);
+      const next = reseal(sealed, { tenantId: d.tenantId, id: d._id });
+      if (!next) continue;
+      const res = await this.connections.updateOne(
+        { _id: d._id, tenantId: d.tenantId, sealedCredentials: Buffer.from(sealed) },
+        { $set: { sealedCredentials: Buffer.from(next) } },
+      );
+      replaced += res.modifiedCount;
+    }
+    return replaced;
+  }
+
   /**
    * Records which key seals the stored credentials (its fingerprint, not the
    * key), under its own name in the meta collection the settings store also
    * uses: a different key is refused while sealed credentials exist; without
    * them the new key is adopted. Run at start.
+   *
+   * With a keyring (`fingerprints`, newest first) the stored fingerprint
+   * is kept while it is one of the ring's: values sealed with that key still
+   * open. `resealed` (after every value was sealed again with the newest key,
+   * `pnpm secrets reseal`) records the newest key, so that the older ones can
+   * leave the ring.
    */
-  async bindSecretKey(keyId: string): Promise<void> {
+  async bindSecretKey(fingerprints: string | readonly string[], o: { resealed?: boolean } = {}): Promise<void> {
+    const ring = typeof fingerprints === "string" ? [fingerprints] : fingerprints;
+    const keyId = ring[0]!;
     await withTransaction(this.db.client, async (session) => {
       const row = await this.meta.findOne({ _id: CREDENTIALS_KEY_ID }, { session });
-      if (row?.value === keyId) return;
-      if (row) {
+      if (row?.value === keyId || (row && !o.resealed && ring.includes(row.value))) return;
+      if (row && !o.resealed) {
         const sealed = await this.connections.countDocuments({ sealedCredentials: { $type: "binData" } }, { session });
         if (sealed > 0) {
           throw new Error(
             `the secret key differs from the one that sealed the credentials of ${sealed} connection(s) in MongoDB (${this.db.databaseName}.${this.connections.collectionName}); ` +
-              "restore the previous ENGRAM_SECRET_KEY",
+              "restore the previous ENGRAM_SECRET_KEY, or list it in ENGRAM_SECRET_KEYS until `pnpm secrets reseal` has run",
           );
         }
       }

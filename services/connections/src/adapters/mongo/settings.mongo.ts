@@ -27,6 +27,8 @@ export interface SettingsDoc {
   chunkSize: number | null;
   profileBuckets: ProfileBucket[];
   workspacePrompt: string | null;
+  /** Absent in documents written before the setting existed. */
+  allowedRedirectOrigins?: string[];
   oauthApps: OAuthAppDoc[];
   updatedAt: string;
   version: number;
@@ -65,6 +67,7 @@ export function fromSettingsDoc(d: SettingsDoc): OrgSettings {
     chunkSize: d.chunkSize ?? null,
     profileBuckets: (d.profileBuckets ?? []).map((b) => ({ key: b.key, description: b.description })),
     workspacePrompt: d.workspacePrompt ?? null,
+    allowedRedirectOrigins: [...(d.allowedRedirectOrigins ?? [])],
     oauthApps,
     updatedAt: d.updatedAt ?? null,
   };
@@ -90,6 +93,7 @@ export function toSettingsDoc(s: OrgSettings, version: number): SettingsDoc {
     chunkSize: s.chunkSize,
     profileBuckets: s.profileBuckets.map((b) => ({ key: b.key, description: b.description })),
     workspacePrompt: s.workspacePrompt,
+    allowedRedirectOrigins: [...s.allowedRedirectOrigins],
     oauthApps: apps,
     updatedAt: s.updatedAt ?? new Date().toISOString(),
     version,
@@ -156,17 +160,45 @@ export class MongoSettingsRepository implements SettingsRepository {
     }
   }
 
+  /** Seals every stored client secret again (key rotation); see SqliteConnectionRepository.resealSecrets. */
+  async resealSecrets(reseal: (sealed: Uint8Array, owner: { tenantId: string; provider: string }) => Uint8Array | undefined): Promise<number> {
+    let replaced = 0;
+    for await (const d of this.collection.find({ "oauthApps.sealedClientSecret": { $type: "binData" } })) {
+      let changed = 0;
+      const apps = d.oauthApps.map((a) => {
+        if (!a.sealedClientSecret) return a;
+        const next = reseal(bytesOf(a.sealedClientSecret), { tenantId: d._id, provider: a.provider });
+        if (!next) return a;
+        changed++;
+        return { ...a, sealedClientSecret: Buffer.from(next) };
+      });
+      if (!changed) continue;
+      // Optimistic: a document changed meanwhile was written (sealed) by another writer and is left alone.
+      const res = await this.collection.updateOne({ _id: d._id, version: d.version }, { $set: { oauthApps: apps, version: d.version + 1 } });
+      if (res.modifiedCount) replaced += changed;
+    }
+    return replaced;
+  }
+
   /**
    * Records which key seals the stored secrets (its fingerprint, not the
    * key). A different key is refused while sealed secrets exist, since none
    * of them could be opened any more; without stored secrets the new key is
    * adopted. Run at start.
+   *
+   * With a keyring (`fingerprints`, newest first) the stored fingerprint
+   * is kept while it is one of the ring's: values sealed with that key still
+   * open. `resealed` (after every value was sealed again with the newest key,
+   * `pnpm secrets reseal`) records the newest key, so that the older ones can
+   * leave the ring.
    */
-  async bindSecretKey(keyId: string): Promise<void> {
+  async bindSecretKey(fingerprints: string | readonly string[], o: { resealed?: boolean } = {}): Promise<void> {
+    const ring = typeof fingerprints === "string" ? [fingerprints] : fingerprints;
+    const keyId = ring[0]!;
     await withTransaction(this.db.client, async (session) => {
       const row = await this.meta.findOne({ _id: SECRET_KEY_ID }, { session });
-      if (row?.value === keyId) return;
-      if (row) {
+      if (row?.value === keyId || (row && !o.resealed && ring.includes(row.value))) return;
+      if (row && !o.resealed) {
         const [counted] = await this.collection
           .aggregate<{ n: number }>(
             [
@@ -182,7 +214,7 @@ export class MongoSettingsRepository implements SettingsRepository {
         if (sealed > 0) {
           throw new Error(
             `the secret key differs from the one that sealed the ${sealed} stored client secret(s) in MongoDB (${this.db.databaseName}.${this.collection.collectionName}); ` +
-              "restore the previous ENGRAM_SECRET_KEY",
+              "restore the previous ENGRAM_SECRET_KEY, or list it in ENGRAM_SECRET_KEYS until `pnpm secrets reseal` has run",
           );
         }
       }

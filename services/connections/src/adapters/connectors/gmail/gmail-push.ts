@@ -10,8 +10,10 @@ import { ConnectorError } from "../../../domain/errors";
  * google-auth-library's `verifyIdToken`: the `Authorization: Bearer` OIDC
  * token must be signed by Google (certificates from `certsUrl`, Google's by
  * default), issued for `audience` (the push URL, as the subscription names
- * it), with a verified email (the subscription's service account, when
- * configured). The envelope's data is Gmail's `{ emailAddress, historyId }`:
+ * it), with a verified email: the subscription's service account. Both
+ * the audience and the service account must be configured; until they are,
+ * every push is refused (503) rather than trusted because Google signed it
+ * (any Google service account can mint such a token). The envelope's data is Gmail's `{ emailAddress, historyId }`:
  * the mailbox is the account the connections are found by, and the Pub/Sub
  * message id makes redeliveries one sync.
  */
@@ -29,7 +31,7 @@ const notificationSchema = z.object({ emailAddress: z.string().min(3).includes("
 export interface GmailPushOptions {
   /** The audience the push subscription's tokens carry (its push endpoint URL unless set otherwise). */
   audience?: string;
-  /** When set, only tokens of this service account are accepted. */
+  /** Only tokens of this service account are accepted; unset: every push is refused. */
   serviceAccountEmail?: string;
   /** Where Google publishes its token-signing certificates (PEM). */
   certsUrl: string;
@@ -45,9 +47,15 @@ export class GmailPushVerifier {
 
   /** The accounts a verified push concerns, or why it is refused. */
   async route(n: WebhookNotification): Promise<WebhookRoute> {
+    if (!this.o.audience) return { kind: "reject", status: 503, reason: "Gmail pushes cannot be verified: set GMAIL_PUSH_AUDIENCE or ENGRAM_PUBLIC_URL" };
+    if (!this.o.serviceAccountEmail)
+      return {
+        kind: "reject",
+        status: 503,
+        reason: "Gmail pushes cannot be verified: set GMAIL_PUSH_SERVICE_ACCOUNT to the push subscription's service account",
+      };
     const idToken = /^Bearer +(\S+)$/i.exec(n.headers.authorization ?? "")?.[1];
     if (!idToken) return { kind: "reject", status: 401, reason: "the push carries no Bearer token" };
-    if (!this.o.audience) return { kind: "reject", status: 401, reason: "no push audience is configured (GMAIL_PUSH_AUDIENCE or ENGRAM_PUBLIC_URL)" };
     let claims: { email?: string; email_verified?: boolean } | undefined;
     try {
       claims = (await this.oidc.verifyIdToken({ idToken, audience: this.o.audience })).getPayload();
@@ -59,7 +67,7 @@ export class GmailPushVerifier {
       return { kind: "reject", status: 401, reason: "the push token does not verify" };
     }
     if (claims?.email_verified !== true || !claims.email) return { kind: "reject", status: 401, reason: "the push token has no verified email" };
-    if (this.o.serviceAccountEmail && claims.email.toLowerCase() !== this.o.serviceAccountEmail.toLowerCase())
+    if (claims.email.toLowerCase() !== this.o.serviceAccountEmail.toLowerCase())
       return { kind: "reject", status: 401, reason: "the push token is not the push subscription's service account" };
     let notification: z.infer<typeof notificationSchema>;
     let messageId: string | undefined;

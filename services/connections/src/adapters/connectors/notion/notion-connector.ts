@@ -377,7 +377,7 @@ export class NotionConnector implements Connector {
       if (typeof verification === "string" && verification) return this.verification(verification);
       return { kind: "reject", status: 401, reason: "the event has no X-Notion-Signature" };
     }
-    if (!token) return { kind: "reject", status: 401, reason: "NOTION_WEBHOOK_VERIFICATION_TOKEN is not set: Notion events cannot be verified" };
+    if (!token) return { kind: "reject", status: 503, reason: "NOTION_WEBHOOK_VERIFICATION_TOKEN is not set: Notion events cannot be verified" };
     if (!(await verifyWebhookSignature({ body: n.body, signature, verificationToken: token })))
       return { kind: "reject", status: 401, reason: "the X-Notion-Signature signature does not match" };
     const event = readJson(n.body);

@@ -38,6 +38,12 @@ export interface Settings {
    * Custom OAuth apps (OpenAPI: google-drive, notion, onedrive, github).
    */
   'oauthApps'?: (_engram_connections_v1_OAuthApp)[];
+  /**
+   * Origins (https://app.example.com) connections may redirect the browser
+   * to after OAuth consent (Engram extension; ENGRAM_PUBLIC_URL's origin is
+   * always allowed).
+   */
+  'allowedRedirectOrigins'?: (string)[];
   '_filterPrompt'?: "filterPrompt";
   '_shouldLlmFilter'?: "shouldLlmFilter";
   '_chunkSize'?: "chunkSize";
@@ -78,6 +84,12 @@ export interface Settings__Output {
    * Custom OAuth apps (OpenAPI: google-drive, notion, onedrive, github).
    */
   'oauthApps': (_engram_connections_v1_OAuthApp__Output)[];
+  /**
+   * Origins (https://app.example.com) connections may redirect the browser
+   * to after OAuth consent (Engram extension; ENGRAM_PUBLIC_URL's origin is
+   * always allowed).
+   */
+  'allowedRedirectOrigins': (string)[];
   '_filterPrompt'?: "filterPrompt";
   '_shouldLlmFilter'?: "shouldLlmFilter";
   '_chunkSize'?: "chunkSize";

@@ -25,10 +25,15 @@ export interface UpdateSettingsRequest {
   /**
    * Top-level fields the caller sent: exclude_items, include_items,
    * filter_prompt, should_llm_filter, chunk_size, profile_buckets,
-   * workspace_prompt. A listed field left unset means JSON null (clear); an
-   * unlisted field is kept. OAuth changes are described by oauth_apps.
+   * workspace_prompt, allowed_redirect_origins. A listed field left unset
+   * means JSON null (clear); an unlisted field is kept. OAuth changes are
+   * described by oauth_apps.
    */
   'updateMask'?: (string)[];
+  /**
+   * Replaces the list of allowed redirect origins.
+   */
+  'allowedRedirectOrigins'?: (string)[];
   '_filterPrompt'?: "filterPrompt";
   '_shouldLlmFilter'?: "shouldLlmFilter";
   '_chunkSize'?: "chunkSize";
@@ -55,10 +60,15 @@ export interface UpdateSettingsRequest__Output {
   /**
    * Top-level fields the caller sent: exclude_items, include_items,
    * filter_prompt, should_llm_filter, chunk_size, profile_buckets,
-   * workspace_prompt. A listed field left unset means JSON null (clear); an
-   * unlisted field is kept. OAuth changes are described by oauth_apps.
+   * workspace_prompt, allowed_redirect_origins. A listed field left unset
+   * means JSON null (clear); an unlisted field is kept. OAuth changes are
+   * described by oauth_apps.
    */
   'updateMask': (string)[];
+  /**
+   * Replaces the list of allowed redirect origins.
+   */
+  'allowedRedirectOrigins': (string)[];
   '_filterPrompt'?: "filterPrompt";
   '_shouldLlmFilter'?: "shouldLlmFilter";
   '_chunkSize'?: "chunkSize";
