@@ -112,12 +112,13 @@ export class ConnectionsUseCases {
   ) {}
 
   async create(input: CreateConnectionInput): Promise<CreatedConnection> {
-    // The caller's redirect: an allowed origin only (a direct connection answers it as its authLink).
-    if (input.redirectUrl !== undefined) input = { ...input, redirectUrl: await this.deps.oauth.checkRedirect(input.tenantId, input.redirectUrl) };
     if (!isConnectionProvider(input.provider)) throw new InvalidArgumentError(`unknown provider ${JSON.stringify(input.provider)}`);
     if (!this.deps.sync.supports(input.provider))
       throw new UnimplementedError(`connecting ${input.provider}`, "this replica was started without that connector");
+    // OAuth: the redirect is checked once the provider can be connected at all (OAuthFlow.begin).
     if (isOAuthConnector(input.provider)) return this.createOAuth(input, input.provider);
+    // The caller's redirect: an allowed origin only (a direct connection answers it as its authLink).
+    const redirectUrl = input.redirectUrl === undefined ? undefined : await this.deps.oauth.checkRedirect(input.tenantId, input.redirectUrl);
     let config: JsonObject | undefined = input.provider === "web-crawler" ? { startUrl: startUrlOf(input.metadata) } : undefined;
     let metadata = input.metadata;
     const id = newConnectionId();
@@ -166,7 +167,7 @@ export class ConnectionsUseCases {
     );
     // A direct connection is established at once: its initial sync starts now.
     this.background(conn.tenantId, conn.id, "initial");
-    return { connection: conn, authLink: input.redirectUrl ?? "", expiresIn: "", ...(input.redirectUrl ? { redirectsTo: input.redirectUrl } : {}) };
+    return { connection: conn, authLink: redirectUrl ?? "", expiresIn: "", ...(redirectUrl ? { redirectsTo: redirectUrl } : {}) };
   }
 
   /** An OAuth connection: stored pending, with the consent link the user follows (its state and PKCE verifier sealed with it). */

@@ -119,14 +119,15 @@ export class OAuthFlow {
     provider: OAuthConnector,
     redirectUrl: string | undefined,
   ): Promise<{ authLink: string; expiresIn: string; sealedCredentials: Uint8Array }> {
+    // What the deployment lacks comes first (public address, OAuth application), then what the caller sent.
     const redirectUri = this.redirectUri(provider);
-    if (redirectUrl !== undefined) redirectUrl = await this.checkRedirect(conn.tenantId, redirectUrl);
     const app = await this.deps.apps.forNewConnection(conn.tenantId, provider);
     if (!app)
       throw new FailedPreconditionError(
         `no OAuth application is configured for ${provider}`,
         `register one and set it with PATCH /v3/settings (${provider} client id and secret, customKeyEnabled), or configure Engram's own (see docs/connectors.md)`,
       );
+    if (redirectUrl !== undefined) redirectUrl = await this.checkRedirect(conn.tenantId, redirectUrl);
     const { verifier, challenge } = await this.deps.tokens.pkce();
     const nonce = randomBytes(18).toString("base64url");
     const state = sealState(
