@@ -44,8 +44,8 @@ export const env = {
     z.coerce
       .number({ message: "must be a number" })
       .int("must be an integer")
-      .min(opts.min ?? Number.MIN_SAFE_INTEGER)
-      .max(opts.max ?? Number.MAX_SAFE_INTEGER)
+      .min(opts.min ?? Number.MIN_SAFE_INTEGER, `must be at least ${opts.min}`)
+      .max(opts.max ?? Number.MAX_SAFE_INTEGER, `must be at most ${opts.max}`)
       .default(def),
   port: (def: number) => z.coerce.number({ message: "must be a port number" }).int().min(0).max(65535).default(def),
   string: (def: string) => z.string().default(def),

@@ -54,6 +54,13 @@ describe("loadConfig", () => {
     expect(err.problems.map((p) => p.split(":")[0]).sort()).toEqual(["LOG_LEVEL", "UPSTREAM", "WORKERS"]);
   });
 
+  it("names the real problem of a number out of range, not its type", () => {
+    const err = configErrorOf(() => loadConfig("svc", schema, { WORKERS: "0" }));
+    expect(err.problems).toEqual(['WORKERS: must be at least 1 (got "0")']);
+    expect(configErrorOf(() => loadConfig("svc", schema, { WORKERS: "17" })).problems).toEqual(['WORKERS: must be at most 16 (got "17")']);
+    expect(configErrorOf(() => loadConfig("svc", schema, { WORKERS: "many" })).problems).toEqual(['WORKERS: must be a number (got "many")']);
+  });
+
   it("treats empty strings as unset (defaults apply)", () => {
     expect(loadConfig("test", schema, { PORT: "", WORKERS: "", DEBUG: "", TAGS: "", NAME: "", LOG_LEVEL: "", UPSTREAM: "" })).toEqual(
       loadConfig("test", schema, {}),

@@ -23,7 +23,12 @@ import {
 export const WEBHOOK_MAX_BYTES = 25 * 1024 * 1024;
 
 const isProvider = (x: string): x is ConnectorProvider => (CONNECTOR_PROVIDERS as readonly string[]).includes(x);
-const providerOf = (req: Request) => protoEnum.provider.to(connectorProvider.parse(req.params.provider));
+/** The provider named in the path (an unknown one is a 400 naming the path parameter, not a body field). */
+const providerOf = (req: Request) => {
+  const r = connectorProvider.safeParse(req.params.provider);
+  if (!r.success) throw new HttpProblem(400, "Invalid request", `path parameter provider: ${r.error.issues[0]?.message ?? "unknown provider"}`);
+  return protoEnum.provider.to(r.data);
+};
 const body = (req: Request) => req.body ?? {};
 
 /**

@@ -4,6 +4,15 @@ import { parseFilter } from "@engram/filters";
 import { BUCKET_KEY_RE, CONNECTOR_PROVIDERS, DOCUMENT_STATUSES, isDomainError, PROFILE_BUCKET_LIMITS } from "@engram/kernel";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../http/json";
 
+/**
+ * A required string field: "<name> is required" when it is absent, "<name> must be a string" when it has another
+ * type; other problems (too long, empty) keep their own messages.
+ */
+export const requiredString = (name: string) =>
+  z.string({
+    error: (iss) => (iss.code === "invalid_type" ? (iss.input === undefined ? `${name} is required` : `${name} must be a string`) : undefined),
+  });
+
 /** Validation of REST inputs (shapes per the spec and the OpenAPI description). */
 export const SCOPE_RE = /^[A-Za-z0-9._:-]{1,100}$/;
 export const scope = (field: string) => z.string().regex(SCOPE_RE, `${field} must be 1-100 characters of letters, digits, '-', '_', '.' and ':'`);
@@ -317,7 +326,7 @@ const SELECTOR_MESSAGE = "give the memory's id or its exact content";
 export const v4UpdateMemory = z
   .object({
     ...memorySelector,
-    newContent: z.string({ message: "newContent is required" }).min(1, "newContent must not be empty").max(10_000),
+    newContent: requiredString("newContent").min(1, "newContent must not be empty").max(10_000),
     metadata: metadata.nullable().optional(),
     forgetAfter: instant("forgetAfter").optional(),
     forgetReason: optionalText("forgetReason", 1000).optional(),
@@ -366,14 +375,14 @@ export const v5ForgetIds = z.object({ ids: idList }).strict();
 
 export const v5ForgetSemantic = z
   .object({
-    query: z.string({ message: "query is required" }).min(1, "query must not be empty").max(2000, "query must be at most 2000 characters"),
+    query: requiredString("query").min(1, "query must not be empty").max(2000, "query must be at most 2000 characters"),
     dryRun: z.boolean().optional(),
   })
   .strict();
 
 export const v3Search = z
   .object({
-    q: z.string({ message: "q is required" }).min(1, "q must not be empty").max(10_000),
+    q: requiredString("q").min(1, "q must not be empty").max(10_000),
     chunkThreshold: z.number().min(0).max(1).optional(),
     containerTag: scope("containerTag").optional(),
     containerTags: z.array(scope("containerTags[]")).max(100).optional(),
@@ -408,7 +417,7 @@ export const v4Profile = z
 export const v4ProfileBuckets = z.object({ containerTag: requiredTag }).strict();
 
 export const v4Search = z.object({
-  q: z.string({ message: "q is required" }).min(1, "q must not be empty").max(10_000),
+  q: requiredString("q").min(1, "q must not be empty").max(10_000),
   containerTag: scope("containerTag").optional(),
   containerTags: z.array(scope("containerTags[]")).max(100).optional(),
   searchMode: z.enum(["memories", "hybrid", "documents"], { message: "searchMode must be memories, hybrid or documents" }).optional(),

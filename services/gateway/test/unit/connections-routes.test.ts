@@ -247,6 +247,13 @@ describe("connection routes", () => {
     const bad = await fetch(`${gateway.base}/v3/connections/auth/callback/notion?state=unknown`, { redirect: "manual" });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "unknown or expired state" });
+    // An unknown provider in the path is named as the path parameter it is, not as a body field.
+    const unknown = await fetch(`${gateway.base}/v3/connections/auth/callback/dropbox?code=abc&state=s1`, { redirect: "manual" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({
+      error: "Invalid request",
+      details: expect.stringMatching(/^path parameter provider: provider must be one of /),
+    });
   });
 
   it("hands a webhook's raw body and headers to the service and answers as it says", async () => {
