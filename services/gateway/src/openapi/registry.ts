@@ -8,8 +8,6 @@ import * as S from "../routes/schemas";
 import { createKeyBody, keyIdParam, MAX_ACTIVE_KEYS_PER_TENANT } from "../routes/keys.routes";
 import { SCOPES } from "../auth/scopes";
 import { ruleFor } from "../http/authorize";
-import { isCreatingPost } from "../http/guards";
-import { IDEMPOTENCY_KEY } from "../guards/idempotency";
 import { resetBody } from "../routes/settings.routes";
 
 /**
@@ -1340,16 +1338,6 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   401: { name: "Unauthorized", description: "Missing or invalid API key (with a `WWW-Authenticate: Bearer` challenge)" },
   403: { name: "Forbidden", description: "The key lacks the operation's scope (named in the details) or is not allowed the container tag" },
   404: { name: "NotFound", description: "Not found" },
-  402: { name: "QuotaExceeded", description: "Quota exceeded: the tenant's document or memory quota would be passed (docs/api-decisions.md section 17)" },
-  409: {
-    name: "Conflict",
-    description: "Conflict (for an `Idempotency-Key`: the first request with this key is still in flight; `Retry-After` says when to retry)",
-  },
-  422: { name: "IdempotencyKeyReused", description: "The `Idempotency-Key` was used with another request body (docs/api-decisions.md section 16)" },
-  429: {
-    name: "TooManyRequests",
-    description: "Rate limited (failed authentications per client address, or requests per key); `Retry-After` says when to retry",
-  },
   500: { name: "InternalError", description: "Internal server error (the details carry an error id)" },
   503: { name: "Unavailable", description: "A backend service is unavailable; retry shortly" },
 };
@@ -1367,10 +1355,7 @@ function routeConfig(op: Operation): RouteConfig {
   // Scoped keys: each authenticated operation's scope, from the gateway's one route → scope table.
   const rule = op.open ? undefined : ruleFor(op.method.toUpperCase(), op.path.replace(/\{[^}]+\}/g, "zz_sample"))?.rule;
   if (!op.open && !rule) throw new Error(`${op.method.toUpperCase()} ${op.path} has no scope in ROUTE_SCOPES (http/authorize.ts)`);
-  if (!op.open) statuses.add(401).add(403).add(429);
-  // Creating POSTs honour Idempotency-Key and count against the tenant's quotas (the gateway's guards).
-  const creating = !op.open && isCreatingPost({ method: op.method.toUpperCase(), path: op.path.replace(/\{[^}]+\}/g, "zz_sample") });
-  if (creating) statuses.add(402).add(409).add(422);
+  if (!op.open) statuses.add(401).add(403);
   if (op.open && !op.params && !op.query) statuses.delete(400);
   for (const s of Object.keys(op.errors ?? {}).map(Number)) statuses.add(s);
   for (const s of [...statuses].sort()) {
@@ -1382,15 +1367,7 @@ function routeConfig(op: Operation): RouteConfig {
   const request: NonNullable<RouteConfig["request"]> = {};
   if (op.params) request.params = z.object(op.params);
   if (op.query) request.query = op.query;
-  const idempotencyHeader = creating
-    ? {
-        "Idempotency-Key": z.string().regex(IDEMPOTENCY_KEY).optional().meta({
-          description:
-            "A key of your choice (a new UUID per write): a repeat with the same key and body within 24 hours answers the first answer without writing again, also after a 504; another body with the same key answers 422 (docs/api-decisions.md section 16)",
-        }),
-      }
-    : undefined;
-  if (op.headers || idempotencyHeader) request.headers = z.object({ ...(op.headers ?? {}), ...(idempotencyHeader ?? {}) });
+  if (op.headers) request.headers = z.object(op.headers);
   if (op.body)
     request.body = {
       required: op.body.required ?? true,
