@@ -16,11 +16,13 @@ const TASK_TEXTS = 16;
 
 /**
  * Cosine → evidence for this model (similarity.ts, `DenseCalibration`), applied to the cosine above
- * the query's baseline in the scope (`meaningEvidence`): in a container about one person the fact
- * that answers a question rises 0.18–0.27 above the baseline and the person's other facts at most
- * ~0.1; evidence runs from 0 at 0.05 to 1 at 0.30. Chosen on the persona set and LoCoMo (bench/README.md).
+ * the query's baseline in the scope (`meaningEvidence`), measured without the scope's subject
+ * (@engram/index, engine/subject.ts): evidence starts at 0.05 above the baseline and rises as
+ * 1 − exp(−rise / 0.2). Chosen on the persona set and LoCoMo (bench/README.md, "Meaning without the
+ * subject"): the point where LoCoMo's answer-coverage@3 and @10 peak while the persona set's
+ * unanswerable questions find no more than before.
  */
-export const MINILM_CALIBRATION = { floor: 0.05, full: 0.3 };
+export const MINILM_CALIBRATION = { floor: 0.05, full: 0.25 };
 
 interface Pools {
   document: BoundedWorkerPool<EmbedTask, Float32Array[]>;

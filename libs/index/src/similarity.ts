@@ -137,7 +137,10 @@ export function scopedTerms(terms: readonly SimilarityTerm[], df: (term: string)
 /**
  * How a semantic model's cosines read as evidence: `floor` is the cosine of unrelated texts' upper
  * range (evidence 0 at or below it), `full` the cosine from which a text answers the query as well as
- * holding every word of it would (evidence 1). Linear in between. Measured per model
+ * holding every word of it would (evidence 1). Linear in between (`denseEvidence`). For memories
+ * (`meaningEvidence`) the same two points set a curve that never saturates: 1 − exp(−(x − floor) /
+ * (full − floor)), as steep as the line at the floor, so the records that all mean the question do
+ * not tie at 1 (a tie left their order to the keyword ranking: the shortest record first). Measured per model
  * (bench/src/memory/calibrate-dense.ts); a model without one is weighed by agreement instead.
  */
 export interface DenseCalibration {
@@ -150,7 +153,7 @@ export interface DenseCalibration {
  * EMBEDDER=openai without EMBEDDING_CALIBRATION): the shipped model's. It applies to the cosine above
  * the query's baseline in the scope, which varies less between models than raw cosines do.
  */
-export const DEFAULT_DENSE_CALIBRATION: DenseCalibration = { floor: 0.05, full: 0.3 };
+export const DEFAULT_DENSE_CALIBRATION: DenseCalibration = { floor: 0.05, full: 0.25 };
 
 /** A cosine as evidence, on a calibrated model's scale (see DenseCalibration). */
 export function denseEvidence(cosine: number, c: DenseCalibration): number {
@@ -168,7 +171,9 @@ export function denseEvidence(cosine: number, c: DenseCalibration): number {
  */
 export function meaningEvidence(cosine: number, scopeBaseline: number, n: number, c: DenseCalibration): number {
   const baseline = n > 0 ? Math.max(0, scopeBaseline) * (n / (n + 1)) : 0;
-  return denseEvidence(cosine - baseline, c);
+  const rise = cosine - baseline - c.floor;
+  if (!(c.full > c.floor) || rise <= 0) return 0;
+  return 1 - Math.exp(-rise / (c.full - c.floor));
 }
 
 /**

@@ -65,3 +65,39 @@ export function capitalizedStems(text: string): Set<string> {
   }
   return out;
 }
+
+/** A run of capitalised words in a query ("Mirela Horvat"): a candidate subject (SearchEngine, EngineQuery.subjects). */
+export interface SubjectRun {
+  /** The run's words as written, stop words left out ("Mirela Horvat", "Caroline"): the text a model embeds. */
+  text: string;
+  /** Their analysed terms (analyze). */
+  terms: string[];
+}
+
+/**
+ * The runs of capitalised words of a text, stop words left out ("where does Mirela Horvat live" →
+ * "Mirela Horvat"; "Did Caroline meet Melanie" → "Caroline", "Melanie"). A sentence-initial capital
+ * counts only when the word is not a stop word ("Caroline went …"). At most `max` runs, the first ones.
+ * Which runs are the searched scope's subject is the engine's call (how many records hold them).
+ */
+export function subjectRuns(text: string, max = 3): SubjectRun[] {
+  const runs: SubjectRun[] = [];
+  let words: string[] = [];
+  const flush = () => {
+    if (words.length > 0) {
+      const t = words.join(" ");
+      const terms = analyze(t);
+      if (terms.length > 0 && !runs.some((r) => r.text === t)) runs.push({ text: t, terms });
+    }
+    words = [];
+  };
+  for (const m of text.matchAll(/[\p{L}\p{N}'’-]+|[^\p{L}\p{N}'’\s-]+/gu)) {
+    const w = m[0];
+    const bare = w.replace(/['’]s$/u, "");
+    if (/^\p{Lu}/u.test(bare) && !STOP_WORDS.has(bare.toLowerCase())) words.push(bare);
+    else flush();
+    if (runs.length >= max) break;
+  }
+  flush();
+  return runs.slice(0, max);
+}

@@ -50,9 +50,12 @@ describe("weights that know the scope", () => {
 
   it("meaning counts the cosine above the scope's baseline, and either kind of evidence suffices", () => {
     const c = { floor: 0.05, full: 0.3 };
-    expect(meaningEvidence(0.55, 0.4, 6, c)).toBeCloseTo((0.55 - 0.4 * (6 / 7) - 0.05) / 0.25, 9);
+    expect(meaningEvidence(0.55, 0.4, 6, c)).toBeCloseTo(1 - Math.exp(-(0.55 - 0.4 * (6 / 7) - 0.05) / 0.25), 9);
     expect(meaningEvidence(0.3, 0.4, 6, c)).toBe(0);
-    expect(meaningEvidence(0.5, 0.5, 0, c)).toBe(1); // no scope, no baseline
+    // No scope, no baseline; the curve never reaches 1, so records that all mean the question keep their order.
+    expect(meaningEvidence(0.9, 0.5, 0, c)).toBeCloseTo(1 - Math.exp(-0.85 / 0.25), 9);
+    expect(meaningEvidence(0.9, 0, 0, c)).toBeGreaterThan(meaningEvidence(0.8, 0, 0, c));
+    expect(meaningEvidence(0.9, 0, 0, c)).toBeLessThan(1);
     expect(combinedEvidence(0.5, 0.5)).toBeCloseTo(0.75, 12);
     expect(combinedEvidence(0, 0.4)).toBeCloseTo(0.4, 12);
   });

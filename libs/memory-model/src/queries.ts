@@ -27,6 +27,8 @@ export interface MemorySearchQuery {
   denseWeight?: number;
   /** The query model's cosine scale (Embedder.calibration in @engram/index): ranking by evidence, words and meaning combined. */
   calibration?: { floor: number; full: number };
+  /** Candidate subjects of the query (names) with their vectors: meaning is measured without the scope's subject (@engram/index EngineQuery.subjects). */
+  subjects?: { terms: string[]; vector: Float32Array }[];
 }
 
 export interface MemoryHit {

@@ -6,6 +6,7 @@ import { type Bm25Params, collectionStats, type CollectionStats, documentFrequen
 import { TopK } from "./top-k";
 import { bm25FromSequence, rm3QueryModel, weighted } from "./feedback";
 import { IdTable } from "./id-table";
+import { SubjectProjection } from "./subject";
 import { knownStem, relatedStems } from "../lexicon";
 import { capitalizedStems } from "../text";
 import {
@@ -175,7 +176,7 @@ class Coverage {
 }
 
 /** What a word of related meaning counts for in coverage, against 1 for the word itself. */
-export const RELATED_WEIGHT = 0.5;
+export const RELATED_WEIGHT = 0.25;
 /**
  * The most the words alone can make of a record's evidence when ranking by evidence: a record that
  * holds every word of the query but means something else ("where does Tina live" / "Tina earns a
@@ -184,6 +185,14 @@ export const RELATED_WEIGHT = 0.5;
  * answer-coverage@3 47.3 / 45.6 / 44.2 %).
  */
 export const WORDS_ALONE = 0.9;
+
+/**
+ * A capitalised run of the query (a name) is the scope's subject when at least this share of the
+ * scope's records holds each of its terms: then it tells no record apart, and meaning is measured
+ * without it (subject.ts). LoCoMo's two speakers are each in 60–80 % of their conversation's
+ * memories, a month in at most 30 %; a persona's name in all of them.
+ */
+export const SUBJECT_SHARE = 0.4;
 
 /** The median of a list (reorders it). */
 function median(xs: number[]): number {
@@ -343,8 +352,10 @@ export class SearchEngine implements HybridSearchEngine {
     let denseBaseline = 0;
     // How far the dense ranking's top corroborates the keyword ranking's: it weighs the dense side in fusion and the cosine in similarity.
     let agree = 0;
+    // Meaning without the scope's subject (ranking by evidence only).
+    const projection = useDense && q.calibration && q.subjects?.length ? this.subjectProjection(parts, stats.n, q) : undefined;
     if (useDense) {
-      const { hits: dense, baseline } = this.denseTopK(parts, q.vector!, q.model!, want, q.accept, q.calibration !== undefined);
+      const { hits: dense, baseline } = this.denseTopK(parts, q.vector!, q.model!, want, q.accept, q.calibration !== undefined, projection);
       denseBaseline = baseline;
       agree = this.agreement(keyword, dense);
       denseWeight = q.denseWeight * agree;
@@ -366,7 +377,7 @@ export class SearchEngine implements HybridSearchEngine {
     // The query's words weighed for this scope: a word every record holds tells none apart (similarity.ts, specificity).
     const simTerms = this.scopedSimilarityTerms(parts, stats.n, q.text);
     const coverage: (Coverage | undefined)[] = [];
-    if (useDense && q.calibration) return this.byEvidence(parts, stats.n, cands, simTerms, coverage, q, limit, denseBaseline);
+    if (useDense && q.calibration) return this.byEvidence(parts, stats.n, cands, simTerms, coverage, q, limit, denseBaseline, projection);
     for (const c of cands) c.score = (c.keywordRank ? 1 / (k + c.keywordRank) : 0) + (c.denseRank ? denseWeight / (k + c.denseRank) : 0);
     // Equal fused scores (a keyword tie, or dense-only records when the calibrated weight is 0) follow the dense ranking.
     const denseOrder = (c: Candidate) => c.denseRank || Number.MAX_SAFE_INTEGER;
@@ -430,6 +441,7 @@ export class SearchEngine implements HybridSearchEngine {
     q: EngineQuery,
     limit: number,
     denseBaseline: number,
+    projection: SubjectProjection | undefined,
   ): EngineHit[] {
     const k = this.ranking.rrfK;
     // Names the scope never mentions: absent words the query capitalises or the lexicon does not know.
@@ -443,7 +455,7 @@ export class SearchEngine implements HybridSearchEngine {
         const row = part.rowOf(q.model!, c.slot);
         if (row >= 0) {
           const block = part.vectors.get(q.model!)!;
-          cosine = dotAt(q.vector!, block.data, row * block.dims, block.dims) / qn;
+          cosine = projection ? projection.cosineAt(block.data, row * block.dims) : dotAt(q.vector!, block.data, row * block.dims, block.dims) / qn;
         }
       }
       const covered = (coverage[c.part] ??= new Coverage(part, simTerms)).withRelated(c.slot, RELATED_WEIGHT);
@@ -571,8 +583,28 @@ export class SearchEngine implements HybridSearchEngine {
     return out;
   }
 
-  /** Exact cosine (vectors are unit length) over the same-model vectors of the partitions. */
-  private denseTopK(parts: readonly Partition[], vector: Float32Array, model: string, k: number, accept?: (rid: number) => boolean, collect = false) {
+  /** The query's subjects that are the scope's (SUBJECT_SHARE of its records hold each term), projected off the query; undefined when none is. */
+  private subjectProjection(parts: readonly Partition[], n: number, q: EngineQuery): SubjectProjection | undefined {
+    if (n === 0) return undefined;
+    const chosen = q.subjects!.filter((s) => s.terms.length > 0 && s.terms.every((t) => documentFrequency(parts, t) >= SUBJECT_SHARE * n));
+    if (chosen.length === 0) return undefined;
+    const qn = norm(q.vector!) || 1;
+    return SubjectProjection.of(
+      q.vector!.map((x) => x / qn),
+      chosen.map((s) => s.vector),
+    );
+  }
+
+  /** Exact cosine (vectors are unit length) over the same-model vectors of the partitions; with a projection, of what they say about the subject. */
+  private denseTopK(
+    parts: readonly Partition[],
+    vector: Float32Array,
+    model: string,
+    k: number,
+    accept?: (rid: number) => boolean,
+    collect = false,
+    projection?: SubjectProjection,
+  ) {
     const heap = new TopK(k);
     const qn = norm(vector);
     if (qn === 0) return { hits: [], baseline: 0 };
@@ -589,7 +621,7 @@ export class SearchEngine implements HybridSearchEngine {
       for (let row = 0; row < block.rows; row++) {
         const slot = rowSlot[row]!;
         if (!alive[slot]) continue;
-        const s = dotAt(qv, data, row * dims, dims);
+        const s = projection ? projection.cosineAt(data, row * dims) : dotAt(qv, data, row * dims, dims);
         all?.push(s);
         if (s <= heap.threshold) continue;
         if (accept && !accept(part.rids[slot]!)) continue;

@@ -67,6 +67,13 @@ export interface EngineQuery {
    * evidence, words and meaning combined, instead of by rank fusion (SearchEngine.byEvidence).
    */
   calibration?: DenseCalibration;
+  /**
+   * Candidate subjects of the query (text.ts `subjectRuns`), each with its analysed terms and its
+   * vector from the query's model. With `calibration`, those whose every term most records of the
+   * scope hold (SUBJECT_SHARE) are the scope's subject, and meaning is measured without them
+   * (subject.ts).
+   */
+  subjects?: readonly { terms: readonly string[]; vector: Float32Array }[];
   /** Number of hits wanted (after `accept`). */
   limit: number;
   /**

@@ -1,4 +1,4 @@
-import { DEFAULT_DENSE_CALIBRATION, type DenseCalibration, type Embedder } from "@engram/index";
+import { DEFAULT_DENSE_CALIBRATION, type DenseCalibration, type Embedder, subjectRuns } from "@engram/index";
 import { InvalidArgumentError } from "@engram/kernel";
 import type { QueryRewriter } from "@engram/nlp";
 
@@ -10,6 +10,11 @@ export interface DenseQuery {
   denseWeight: number;
   /** The model's measured cosine scale (Embedder.calibration): ranking by evidence instead of rank fusion. */
   calibration?: DenseCalibration;
+  /**
+   * The query's capitalised runs (names) with their vectors from the same model: candidate subjects
+   * whose direction the engine removes when they are the scope's subject (EngineQuery.subjects).
+   */
+  subjects?: { terms: string[]; vector: Float32Array }[];
 }
 
 export interface PreparedQuery extends DenseQuery {
@@ -46,10 +51,25 @@ export class QueryPreparer {
     const text = rewrite ? (await this.rewriter.rewrite(original)).trim() || original : original;
     const { chunks, memories } = this.embedders;
     const same = memories === chunks || memories.id === chunks.id;
-    const [chunkSide, memoryVector] = await Promise.all([this.dense(chunks, text), same ? undefined : this.dense(memories, text)]);
+    // Names in the query, embedded beside it when memories have a semantic model (one short text each).
+    const runs = memories.semantic ? subjectRuns(text) : [];
+    const [chunkSide, memoryVector, subjectVectors] = await Promise.all([
+      this.dense(chunks, text),
+      same ? undefined : this.dense(memories, text),
+      runs.length > 0
+        ? memories.embed(
+            runs.map((r) => r.text),
+            "query",
+          )
+        : Promise.resolve([]),
+    ]);
     const memory = memoryVector ?? chunkSide;
+    const subjects = runs.map((r, i) => ({ terms: r.terms, vector: subjectVectors[i]! }));
     // Memories are ranked by evidence with any semantic model: on its measured scale, else the default one.
-    const memorySide = memory.denseWeight > 0 ? { ...memory, calibration: memories.calibration ?? DEFAULT_DENSE_CALIBRATION } : memory;
+    const memorySide =
+      memory.denseWeight > 0
+        ? { ...memory, calibration: memories.calibration ?? DEFAULT_DENSE_CALIBRATION, ...(subjects.length > 0 ? { subjects } : {}) }
+        : memory;
     return { text, ...chunkSide, memories: memorySide };
   }
 

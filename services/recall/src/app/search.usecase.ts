@@ -209,6 +209,7 @@ export class SearchUseCase {
       model: prepared.memories.model,
       denseWeight: prepared.memories.denseWeight,
       ...(prepared.memories.calibration ? { calibration: prepared.memories.calibration } : {}),
+      ...(prepared.memories.subjects ? { subjects: prepared.memories.subjects } : {}),
       // A filepath filter is applied after the search: ask for more.
       limit: q.filepath ? Math.max(limit * 5, 50) : limit,
       filter: q.filter,

@@ -226,6 +226,7 @@ export class SqliteMemorySearch {
       model: q.model,
       denseWeight: q.denseWeight ?? 0,
       ...(q.calibration ? { calibration: q.calibration } : {}),
+      ...(q.subjects ? { subjects: q.subjects } : {}),
       limit: q.limit,
       accept: (rid) => {
         const m = this.byRid.get(rid);
