@@ -193,12 +193,12 @@ export function App() {
           </ul>
         </nav>
         {containerTag !== undefined ? (
-          <>
+          <div className="tag-picker">
             <ContainerTagInput value={containerTag} tags={tags} onChange={changeTag} />
             <button type="button" className="secondary" ref={browseButton} aria-expanded={panelOpen} aria-controls="tag-panel" onClick={togglePanel}>
               Browse tags
             </button>
-          </>
+          </div>
         ) : null}
         <button type="button" className="secondary" onClick={signOut}>
           Sign out
@@ -229,7 +229,6 @@ function ContainerTagInput({ value, tags, onChange }: { value: string; tags: Con
   useEffect(() => setDraft(value), [value]);
   return (
     <form
-      className="tag-picker"
       onSubmit={(e) => {
         e.preventDefault();
         if (draft.trim()) onChange(draft.trim());

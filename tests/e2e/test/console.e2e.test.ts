@@ -619,6 +619,7 @@ describeBrowser("web console in Chromium", () => {
     expect((await waitDone(stack.b, "bob", "bob-notes", 60_000)).system.status).toBe("done");
     const listed = (await stack.b("POST", "/v3/documents/list", { containerTags: ["alice"], statuses: ["failed"] })).body.memories as { id: string }[];
     const brokenId = listed[0]!.id;
+    const bobId = ((await stack.b("POST", "/v3/documents/list", { containerTags: ["bob"] })).body.memories as { id: string }[])[0]!.id;
     const tagsNow = (await stack.b("GET", "/v3/container-tags/list")).body as { containerTag: string; lastActivityAt: string }[];
     const activity = Object.fromEntries(tagsNow.map((t) => [t.containerTag, t.lastActivityAt]));
     expect(activity.bob! > activity.alice!).toBe(true);
@@ -633,7 +634,7 @@ describeBrowser("web console in Chromium", () => {
     // It opens on bob, the most recently active tag, with bob's document.
     await page.getByRole("heading", { name: "In bob" }).waitFor();
     expect(await page.getByLabel("Container tag", { exact: true }).inputValue()).toBe("bob");
-    await page.locator("tbody tr").filter({ hasText: "bob-notes" }).waitFor();
+    await page.locator(`tr[data-document-id="${bobId}"]`).waitFor();
     expect(await page.locator("tbody tr").count()).toBe(1);
 
     // The picker: every tag with its counts, the current one marked, most recently active first.
@@ -670,16 +671,16 @@ describeBrowser("web console in Chromium", () => {
     expect(await counts.locator('tr[data-scope="tag"] th').innerText()).toBe("In alice");
     expect(await counts.locator('tr[data-scope="all"] [data-count="failed"]').innerText()).toBe("1");
     const failed = page.getByRole("list", { name: "Failed documents" }).locator(`li[data-document-id="${brokenId}"]`);
-    expect(await failed.innerText()).toMatch(/alice-broken-link[\s\S]*in alice[\s\S]*(private|loopback|not allowed|refused)/i);
+    expect(await failed.innerText()).toMatch(/in alice[\s\S]*(private|loopback|not allowed|refused)/i);
     await renders(page, "overview");
     await failed.getByRole("link").click();
-    await page.getByRole("heading", { level: 1, name: "alice-broken-link" }).waitFor();
     const why = page.locator("dl.facts dt", { hasText: "Why it failed" }).locator("xpath=following-sibling::dd[1]");
     expect(await why.innerText()).toBe(broken.system.failureReason);
+    expect(page.url()).toContain(`/console/documents/${brokenId}`);
 
     // The choice is remembered: a reload stays on alice, and so does another tab of this browser (bob is still the latest).
     await page.reload();
-    await page.getByRole("heading", { level: 1, name: "alice-broken-link" }).waitFor();
+    await why.waitFor();
     expect(await page.getByLabel("Container tag", { exact: true }).inputValue()).toBe("alice");
     const second = await page.context().newPage();
     await signIn(second, KEY_B);
