@@ -587,7 +587,9 @@ export interface paths {
         };
         /**
          * List all container tags
-         * @description Requires the `read` scope.
+         * @description Every container tag of the organisation (by tag), with its document and memory counts and its last activity. A key limited to container tags is answered its own tags only.
+         *
+         *     Requires the `read` scope.
          */
         get: operations["getV3ContainerTagsList"];
         put?: never;
@@ -1281,7 +1283,16 @@ export interface components {
              */
             createdAt: string | null;
             description: string | null;
+            /** @description Engram extension: the documents in the tag, whatever their state */
+            documentCount: number;
             id: string;
+            /**
+             * @description Engram extension: the latest document or memory change in the tag; null when unknown
+             * @example 2025-01-15T10:30:00.000Z
+             */
+            lastActivityAt: string | null;
+            /** @description Engram extension: the tag's latest, not forgotten memories */
+            memoryCount: number;
             name: string;
             /**
              * @description ISO 8601 time, or null when unknown
@@ -1359,6 +1370,11 @@ export interface components {
             customId: string | null;
             /** @enum {string} */
             dreamingStatus: "dreaming" | "done";
+            /**
+             * @description Engram extension: why processing failed (only when status is failed)
+             * @example the URL answered 404
+             */
+            failureReason?: string;
             filepath: string | null;
             id: string;
             /**
@@ -1397,6 +1413,11 @@ export interface components {
              */
             createdAt: string | null;
             customId: string | null;
+            /**
+             * @description Engram extension: why processing failed (only when status is failed)
+             * @example the URL answered 404
+             */
+            failureReason?: string;
             filepath: string | null;
             id: string;
             /**

@@ -128,6 +128,19 @@ export function createApi(key: string, onRefused?: () => void) {
         order: "desc",
         ...(containerTag ? { containerTags: [containerTag] } : {}),
       }).then((r) => ({ items: r.memories, pagination: r.pagination })),
+    /** How many documents are in one of `statuses`: in one tag, or every tag the key may see (one item asked for, its total read). */
+    countDocuments: (containerTag: string | undefined, statuses: DocumentStatus[]) =>
+      op("post", "/v3/documents/list", "/v3/documents/list", {
+        limit: 1,
+        statuses,
+        ...(containerTag ? { containerTags: [containerTag] } : {}),
+      }).then((r) => r.pagination.totalItems),
+    /** One page of failed documents (each with why it failed), the latest failure first; every tag the key may see. */
+    listFailed: (page = 1) =>
+      op("post", "/v3/documents/list", "/v3/documents/list", { limit: PAGE_SIZE, page, statuses: ["failed"], sort: "updatedAt", order: "desc" }).then((r) => ({
+        items: r.memories,
+        pagination: r.pagination,
+      })),
     addDocument: (content: string, containerTag: string, metadata?: Metadata) =>
       op("post", "/v3/documents", "/v3/documents", { content, containerTag, ...(metadata ? { metadata } : {}) }),
     getDocument: (id: string) => op("get", "/v3/documents/{id}", `/v3/documents/${at(id)}`),

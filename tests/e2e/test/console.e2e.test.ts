@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { consoleBrowser, describeBrowser, STORED_KEY } from "./console-browser";
-import { twoTenantStack } from "./helpers";
+import { twoTenantStack, waitDone } from "./helpers";
 
 /**
  * The web console (apps/console, served by the gateway at /console) driven
@@ -14,7 +14,11 @@ import { twoTenantStack } from "./helpers";
  * key created (its secret works) and revoked (then refused), a memory's
  * versions drawn as a graph, a web-crawler connection with an unreachable
  * start URL showing its runs and their history, then deleted, the settings
- * form and the profile's buckets. Every page rendered is checked (its main
+ * form and the profile's buckets. A tenant whose data sits under its own
+ * container tags opens on the most recently active one; the tag picker lists
+ * the tags with their counts (a tag-limited key only its own, an HTML-like
+ * display name inert, many tags filtered and shown in steps); the overview
+ * shows a failed document with its reason. Every page rendered is checked (its main
  * landmark has text, the stylesheet applies, axe-core finds no WCAG A/AA
  * violation, in the light and the dark scheme) with no console error, and
  * screenshotted to tests/e2e/artifacts/console/. The OAuth round trip is in
@@ -580,6 +584,167 @@ describeBrowser("web console in Chromium", () => {
     await bucket.getByRole("heading", { level: 3, name: "work" }).waitFor();
     await renders(page, "profile-buckets");
 
+    expect(errors).toEqual([]);
+  });
+  /** The tag picker's rows (opened first when closed): tag → [documents, memories]. */
+  async function pickerRows(page: Page): Promise<Record<string, [string, string]>> {
+    const browse = page.getByRole("button", { name: "Browse tags" });
+    if ((await browse.getAttribute("aria-expanded")) !== "true") await browse.click();
+    const rows = page.getByRole("table", { name: "Container tags" }).locator("tbody tr");
+    await rows.first().waitFor();
+    const out: Record<string, [string, string]> = {};
+    for (const r of await rows.all()) {
+      out[(await r.getAttribute("data-container-tag"))!] = [
+        await r.locator('[data-count="documents"]').innerText(),
+        await r.locator('[data-count="memories"]').innerText(),
+      ];
+    }
+    return out;
+  }
+
+  it("opens on the tenant's most recently active tag, lists its tags with counts, switches tags, shows failures", async () => {
+    // Tenant B: a tag with an HTML-like display name, then alice (a note, a memory, a link that fails), then bob, last.
+    const XSS = "<img src=x onerror=alert(1)>";
+    expect((await stack.b("PATCH", "/v3/container-tags/xss_tag", { name: XSS })).status).toBe(200);
+    expect((await stack.b("POST", "/ns/alice/document", { content: "Alice keeps the lighthouse logbook in a red binder.", id: "alice-notes" })).status).toBe(
+      200,
+    );
+    expect((await stack.b("POST", "/v4/memories", { containerTag: "alice", memories: [{ content: "Alice prefers tea to coffee" }] })).status).toBe(201);
+    // A URL on a private address is refused by the guarded fetcher: the document fails, with the reason.
+    expect((await stack.b("POST", "/ns/alice/document", { content: `${stack.engram.url}/healthz`, id: "alice-broken-link" })).status).toBe(200);
+    expect((await waitDone(stack.b, "alice", "alice-notes", 60_000)).system.status).toBe("done");
+    const broken = await waitDone(stack.b, "alice", "alice-broken-link", 60_000);
+    expect(broken.system.status).toBe("failed");
+    expect((await stack.b("POST", "/ns/bob/document", { content: "Bob sails to the island every summer.", id: "bob-notes" })).status).toBe(200);
+    expect((await waitDone(stack.b, "bob", "bob-notes", 60_000)).system.status).toBe("done");
+    const listed = (await stack.b("POST", "/v3/documents/list", { containerTags: ["alice"], statuses: ["failed"] })).body.memories as { id: string }[];
+    const brokenId = listed[0]!.id;
+    const bobId = ((await stack.b("POST", "/v3/documents/list", { containerTags: ["bob"] })).body.memories as { id: string }[])[0]!.id;
+    const tagsNow = (await stack.b("GET", "/v3/container-tags/list")).body as { containerTag: string; lastActivityAt: string }[];
+    const activity = Object.fromEntries(tagsNow.map((t) => [t.containerTag, t.lastActivityAt]));
+    expect(activity.bob! > activity.alice!).toBe(true);
+
+    const { page, errors } = await openTab();
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await signIn(page, KEY_B);
+    // It opens on bob, the most recently active tag, with bob's document.
+    await page.getByRole("heading", { name: "In bob" }).waitFor();
+    expect(await page.getByLabel("Container tag", { exact: true }).inputValue()).toBe("bob");
+    await page.locator(`tr[data-document-id="${bobId}"]`).waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(1);
+
+    // The picker: every tag with its counts, the current one marked, most recently active first.
+    const rows = await pickerRows(page);
+    expect(rows).toEqual({ bob: ["1", expect.any(String)], alice: ["2", expect.any(String)], xss_tag: ["0", "0"] });
+    expect(Number(rows.alice![1])).toBeGreaterThanOrEqual(1);
+    const table = page.getByRole("table", { name: "Container tags" });
+    expect(await table.locator("tbody tr").first().getAttribute("data-container-tag")).toBe("bob");
+    expect(await table.locator('tr[aria-current="true"]').getAttribute("data-container-tag")).toBe("bob");
+    // The display name is text: shown as typed, no element made of it, nothing run.
+    const xssRow = table.locator('tr[data-container-tag="xss_tag"]');
+    expect(await xssRow.locator(".tag-name").innerText()).toBe(XSS);
+    expect(await page.locator("header img").count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await renders(page, "tag-picker");
+
+    // Filtered, then alice chosen: every page works in alice.
+    await page.getByLabel("Filter tags", { exact: true }).fill("ALI");
+    expect(await table.locator("tbody tr").count()).toBe(1);
+    await table.getByRole("button", { name: "alice", exact: true }).click();
+    await page.getByRole("heading", { name: "In alice" }).waitFor();
+    expect(await page.getByRole("button", { name: "Browse tags" }).getAttribute("aria-expanded")).toBe("false");
+    await page.locator(`tr[data-document-id="${brokenId}"] .status-failed`).waitFor();
+    expect(await page.locator("tbody tr").count()).toBe(2);
+    await go(page, "Memories");
+    await page.locator("ul.memories li button").filter({ hasText: "Alice prefers tea to coffee" }).waitFor();
+    await go(page, "Profile");
+    await page.getByRole("heading", { level: 1, name: "Profile of alice" }).waitFor();
+
+    // The overview: alice's failed document with its reason, in alice and in every tag; it links to the document.
+    await go(page, "Overview");
+    const counts = page.getByRole("table", { name: "Documents by state" });
+    await counts.locator('tr[data-scope="tag"] [data-count="failed"]').filter({ hasText: "1" }).waitFor();
+    expect(await counts.locator('tr[data-scope="tag"] th').innerText()).toBe("In alice");
+    expect(await counts.locator('tr[data-scope="all"] [data-count="failed"]').innerText()).toBe("1");
+    const failed = page.getByRole("list", { name: "Failed documents" }).locator(`li[data-document-id="${brokenId}"]`);
+    expect(await failed.innerText()).toMatch(/in alice[\s\S]*(private|loopback|not allowed|refused)/i);
+    await renders(page, "overview");
+    await failed.getByRole("link").click();
+    const why = page.locator("dl.facts dt", { hasText: "Why it failed" }).locator("xpath=following-sibling::dd[1]");
+    expect(await why.innerText()).toBe(broken.system.failureReason);
+    expect(page.url()).toContain(`/console/documents/${brokenId}`);
+
+    // The choice is remembered: a reload stays on alice, and so does another tab of this browser (bob is still the latest).
+    await page.reload();
+    await why.waitFor();
+    expect(await page.getByLabel("Container tag", { exact: true }).inputValue()).toBe("alice");
+    const second = await page.context().newPage();
+    await signIn(second, KEY_B);
+    await second.getByRole("heading", { name: "In alice" }).waitFor();
+    await second.close();
+
+    // A key limited to alice sees alice only, and opens on it.
+    const minted = await stack.b("POST", "/v3/keys", { name: "alice-console", scopes: ["read"], containerTags: ["alice"] });
+    expect(minted.status).toBe(201);
+    const scoped = await openTab();
+    await signIn(scoped.page, minted.body.key as string);
+    await scoped.page.getByRole("heading", { name: "In alice" }).waitFor();
+    expect(Object.keys(await pickerRows(scoped.page))).toEqual(["alice"]);
+    await go(scoped.page, "Overview");
+    await scoped.page.getByRole("list", { name: "Failed documents" }).locator(`li[data-document-id="${brokenId}"]`).waitFor();
+    expect(await scoped.page.getByRole("table", { name: "Documents by state" }).locator('tr[data-scope="all"] [data-count="failed"]').innerText()).toBe("1");
+
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(scoped.errors).toEqual([]);
+  });
+
+  it("narrows many container tags with the filter and shows them in steps", async () => {
+    const MANY = 120;
+    for (let i = 0; i < MANY; i++) {
+      const tag = `many_${String(i).padStart(3, "0")}`;
+      expect((await stack.a("PATCH", `/v3/container-tags/${tag}`, { name: `Project ${i}` })).status).toBe(200);
+    }
+    const { page, errors } = await openTab();
+    await signIn(page, KEY_A);
+    await page.getByRole("button", { name: "Browse tags" }).click();
+    const filter = page.getByLabel("Filter tags", { exact: true });
+    // The filter has the focus: typing narrows at once.
+    await page.keyboard.type("many_");
+    expect(await filter.inputValue()).toBe("many_");
+    const table = page.getByRole("table", { name: "Container tags" });
+    await page.getByText(`Showing 50 of ${MANY} container tags matching “many_”`).waitFor();
+    expect(await table.locator("tbody tr").count()).toBe(50);
+    await page.getByRole("button", { name: "Show 50 more" }).click();
+    expect(await table.locator("tbody tr").count()).toBe(100);
+    await page.getByRole("button", { name: "Show 20 more" }).click();
+    expect(await table.locator("tbody tr").count()).toBe(MANY);
+    expect(await page.getByRole("button", { name: /^Show \d+ more$/ }).count()).toBe(0);
+    // By display name too; a filter nothing matches says so.
+    await filter.fill("project 10");
+    expect((await table.locator("tbody tr").evaluateAll((rs) => rs.map((r) => r.getAttribute("data-container-tag")))).sort()).toEqual([
+      "many_010",
+      "many_100",
+      "many_101",
+      "many_102",
+      "many_103",
+      "many_104",
+      "many_105",
+      "many_106",
+      "many_107",
+      "many_108",
+      "many_109",
+    ]);
+    await filter.fill("no_such_tag");
+    await page.getByText("No container tag matches “no_such_tag”.").waitFor();
+    // Escape closes the picker and gives the focus back to its button.
+    await page.keyboard.press("Escape");
+    expect(await page.getByRole("button", { name: "Browse tags" }).getAttribute("aria-expanded")).toBe("false");
+    expect(await page.evaluate("document.activeElement && document.activeElement.textContent")).toBe("Browse tags");
     expect(errors).toEqual([]);
   });
 });

@@ -292,7 +292,12 @@ describe("documents API (both generations)", () => {
     expect(onlyFailed.status).toBe(200);
     expect((onlyFailed.body.memories as { customId: string }[]).map((d) => d.customId)).toEqual(["private-url"]);
     expect(onlyFailed.body.pagination).toMatchObject({ totalItems: 1 });
+    // Why it failed, in the v3 list and the v3 document too (Engram extension); a done document has no reason.
+    const failedItem = (onlyFailed.body.memories as { id: string; failureReason?: string }[])[0]!;
+    expect(failedItem.failureReason).toBe(failed.system.failureReason);
+    expect((await api("GET", `/v3/documents/${failedItem.id}`)).body.failureReason).toBe(failed.system.failureReason);
     expect((((await byStatus(["done"])).body.memories as { customId: string }[]) ?? []).map((d) => d.customId)).toEqual(["fine"]);
+    expect(((await byStatus(["done"])).body.memories as object[])[0]).not.toHaveProperty("failureReason");
     expect(((await byStatus(["done", "failed"])).body.memories as unknown[]).length).toBe(2);
     // And by path: exact, or a prefix ending in "/".
     await api("POST", "/v3/documents", { content: "The handbook's first page.", containerTag: "fail", customId: "hb-a", filepath: "handbook/a.md" });

@@ -110,8 +110,15 @@ describe("scoped keys end to end", () => {
     const v3 = await alice("POST", "/v3/search", { q: "lighthouse" });
     expect(v3.status).toBe(200);
     expect(JSON.stringify(v3.body)).not.toMatch(/[Bb]ob/);
-    // Tenant-wide routes are refused.
-    expect((await alice("GET", "/v3/container-tags/list")).status).toBe(403);
+    // The tag list answers its own tags only (the console's tag picker); tenant-wide routes are refused.
+    const tags = await alice("GET", "/v3/container-tags/list");
+    expect(tags.status).toBe(200);
+    expect(tags.body.map((t: { containerTag: string }) => t.containerTag)).toEqual(["alice"]);
+    expect(tags.body[0]).toMatchObject({ documentCount: expect.any(Number), memoryCount: expect.any(Number) });
+    expect((await admin("GET", "/v3/container-tags/list")).body.map((t: { containerTag: string }) => t.containerTag)).toEqual(
+      expect.arrayContaining(["alice", "bob"]),
+    );
+    expect((await alice("GET", "/v3/documents/processing")).status).toBe(403);
   });
 
   it("offers a read key's MCP session no write tools, and its REST calls stay within the key's scope", async () => {

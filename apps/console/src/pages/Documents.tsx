@@ -269,6 +269,12 @@ export function DocumentDetailPage({ api, navigate, id }: PageProps & { id: stri
               <StatusBadge status={doc.status} />
               {pending ? <span className="live"> processing…</span> : null}
             </dd>
+            {doc.failureReason ? (
+              <>
+                <dt>Why it failed</dt>
+                <dd className="error-text">{doc.failureReason}</dd>
+              </>
+            ) : null}
             <dt>Id</dt>
             <dd className="mono">{doc.id}</dd>
             <dt>Container tags</dt>

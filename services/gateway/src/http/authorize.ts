@@ -7,10 +7,11 @@ import { HttpProblem } from "./errors";
  * - `named`: the request names its tags (path, query or body); naming none is refused (403),
  * - `confine`: like `named`, but naming none is confined to the key's tags (the body gets `containerTags`),
  * - `tenant`: the route spans the whole tenant and cannot be confined: refused (403),
+ * - `own`: the route lists the tenant's container tags; a tag-limited key is answered only its own (`ownTags`),
  * - `response`: addressed by id; answered 404 when the item read is outside the key's tags,
  * - `none`: no container tag involved (key management checks rights itself; MCP tools call the REST API with the same key).
  */
-export type TagRule = "named" | "confine" | "tenant" | "response" | "none";
+export type TagRule = "named" | "confine" | "tenant" | "own" | "response" | "none";
 
 export interface RouteRule {
   scope: Scope;
@@ -78,7 +79,7 @@ export const ROUTE_SCOPES: Record<string, RouteRule> = {
   // conversations
   "POST /v4/conversations": { scope: "write", tags: "named" },
   // container tags
-  "GET /v3/container-tags/list": { scope: "read", tags: "tenant" },
+  "GET /v3/container-tags/list": { scope: "read", tags: "own" },
   "POST /v3/container-tags/merge": { scope: "write", tags: "named" },
   "GET /v3/container-tags/merge/:mergeId": { scope: "read", tags: "tenant" },
   "GET /v3/container-tags/:containerTag": { scope: "read", tags: "named" },
@@ -173,6 +174,12 @@ function untaggedBatchItem(body: unknown): boolean {
       typeof d !== "object" ||
       (!strings((d as Record<string, unknown>).containerTag).length && !strings((d as Record<string, unknown>).containerTags).length),
   );
+}
+
+/** The container tags a route of rule `own` may answer about: the key's own, or undefined (every tag of the tenant). */
+export function ownTags(req: Request): ReadonlySet<string> | undefined {
+  const tags = rightsOfReq(req).containerTags;
+  return tags ? new Set(tags) : undefined;
 }
 
 const forbidden = (details: string) => new HttpProblem(403, "Forbidden", details);

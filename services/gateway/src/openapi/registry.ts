@@ -176,6 +176,10 @@ const DocumentListItem = z
     type: z.string(),
     url: z.string().nullable(),
     content: z.string().optional().meta({ description: "With includeContent" }),
+    failureReason: z
+      .string()
+      .optional()
+      .meta({ description: "Engram extension: why processing failed (only when status is failed)", example: "the URL answered 404" }),
   })
   .catchall(z.unknown())
   .meta({ id: "DocumentListItem" });
@@ -198,6 +202,10 @@ const V3Document = z
     filepath: z.string().nullable(),
     source: z.string().nullable(),
     taskType: z.string(),
+    failureReason: z
+      .string()
+      .optional()
+      .meta({ description: "Engram extension: why processing failed (only when status is failed)", example: "the URL answered 404" }),
   })
   .catchall(z.unknown())
   .meta({ id: "Document" });
@@ -332,7 +340,17 @@ const UpdatedMemory = z
   .catchall(z.unknown())
   .meta({ id: "UpdatedMemory" });
 const ContainerTagItem = z
-  .object({ id: z.string(), name: z.string(), containerTag: z.string(), description: z.string().nullable(), createdAt: when, updatedAt: when })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    containerTag: z.string(),
+    description: z.string().nullable(),
+    createdAt: when,
+    updatedAt: when,
+    documentCount: z.number().int().meta({ description: "Engram extension: the documents in the tag, whatever their state" }),
+    memoryCount: z.number().int().meta({ description: "Engram extension: the tag's latest, not forgotten memories" }),
+    lastActivityAt: when.meta({ description: "Engram extension: the latest document or memory change in the tag; null when unknown" }),
+  })
   .catchall(z.unknown())
   .meta({ id: "ContainerTag" });
 const ItemError = z.object({ id: z.string(), error: z.string() }).meta({ id: "ItemError", description: "An item the operation could not act on, and why" });
@@ -1101,6 +1119,8 @@ const OPERATIONS: Operation[] = [
     operationId: "getV3ContainerTagsList",
     summary: "List all container tags",
     tag: "container tags",
+    description:
+      "Every container tag of the organisation (by tag), with its document and memory counts and its last activity. A key limited to container tags is answered its own tags only.",
     ok: { description: "The container tags, with their document and memory counts", schema: z.array(ContainerTagItem) },
   },
   {

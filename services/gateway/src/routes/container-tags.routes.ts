@@ -8,6 +8,7 @@ import { isServiceError } from "@engram/grpc";
 import { spaceIdOf } from "@engram/kernel";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
+import { ownTags } from "../http/authorize";
 import { HttpProblem } from "../http/errors";
 import { profileBuckets, scope } from "./schemas";
 
@@ -123,9 +124,12 @@ export function containerTagRoutes(b: Backends): Router {
       b.containerTags.ListContainerTags({ context }, req),
       b.memories.CountNamespaceMemories({ context, namespaces: [] }, req),
     ]);
+    // A key limited to container tags is answered its own tags only (docs/api-decisions.md, "Scoped keys").
+    const own = ownTags(req);
+    const visible = (namespace: string) => !own || own.has(namespace);
     const parts = new Map<string, TagParts>();
-    for (const tag of tags.containerTags) parts.set(tag.namespace, { namespace: tag.namespace, tag });
-    for (const m of counts.counts) parts.set(m.namespace, { ...(parts.get(m.namespace) ?? { namespace: m.namespace }), memories: m });
+    for (const tag of tags.containerTags) if (visible(tag.namespace)) parts.set(tag.namespace, { namespace: tag.namespace, tag });
+    for (const m of counts.counts) if (visible(m.namespace)) parts.set(m.namespace, { ...(parts.get(m.namespace) ?? { namespace: m.namespace }), memories: m });
     res.json([...parts.values()].sort((x, y) => (x.namespace < y.namespace ? -1 : 1)).map((p) => listItem(context.tenantId, p)));
   });
 

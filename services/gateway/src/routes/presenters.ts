@@ -32,6 +32,11 @@ export function presentV5Document(d: Document__Output) {
   };
 }
 
+/** Engram extension of the v3 document and list item: why a failed document failed. */
+function failure(d: Document__Output): { failureReason?: string } {
+  return protoEnum.status.from(d.status) === "failed" && d.statusReason ? { failureReason: d.statusReason } : {};
+}
+
 /** Legacy v3 document (OpenAPI getV3DocumentsById). */
 const FINAL_STATUSES: ReadonlySet<string> = new Set(["done", "failed"]);
 
@@ -57,6 +62,7 @@ export function presentV3Document(d: Document__Output) {
     type: v3Type(d.contentType),
     url: orNull(d.url),
     filepath: orNull(d.filepath),
+    ...failure(d),
   };
 }
 
@@ -109,6 +115,7 @@ export function presentV3ListItem(d: Document__Output, includeContent: boolean) 
     type: v3Type(d.contentType) ?? "text",
     url: orNull(d.url),
     ...(includeContent ? { content: d.content } : {}),
+    ...failure(d),
   };
 }
 
