@@ -139,7 +139,8 @@ export function createGuards(o: GuardOptions) {
     const limit = q.kind === "documents" ? (t?.documents ?? L.tenantMaxDocuments) : (t?.memories ?? L.tenantMaxMemories);
     if (limit <= 0) return next();
     try {
-      const used = await o.usage.used(q.kind, tenantId, now());
+      // Under the request's deadline: a keyed write's count is part of the write (see idempotency below).
+      const used = await o.usage.used(q.kind, tenantId, now(), { deadlineMs: req.deadlineMs, requestId: req.requestId });
       if (!withinQuota(used, q.adding, limit))
         return next(
           new HttpProblem(

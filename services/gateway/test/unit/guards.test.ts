@@ -10,15 +10,24 @@ import { createGuards, type GuardLimits } from "../../src/http/guards";
 import { jsonBody, sendJson } from "../../src/http/json";
 import { FULL_RIGHTS } from "../../src/auth/scopes";
 
-/** The guards around stub routes: a write that takes `delay` ms, a key check that knows "good" and "other". */
-async function start(limits: Partial<GuardLimits> = {}, used = 0) {
+/**
+ * The guards around stub routes: a write that takes `delay` ms, a key check that knows "good" and "other".
+ * The quota's counts take `countMs`, and fail like a gRPC call past its deadline (504) when that is
+ * shorter: the deadline the guard passes, else the gateway's default (the answer deadline, 150 ms here).
+ */
+async function start(limits: Partial<GuardLimits> = {}, used = 0, countMs = 0) {
   let stored = 0;
+  const count = async (deadlineMs = 150) => {
+    await new Promise((r) => setTimeout(r, Math.min(countMs, deadlineMs)));
+    if (countMs > deadlineMs) throw new HttpProblem(504, "Gateway timeout", "deadline exceeded");
+    return used + stored;
+  };
   const idempotency = new SqliteIdempotencyStore(":memory:");
   const rates = new SqliteRateStore(":memory:");
   const guards = createGuards({
     idempotency,
     rates,
-    usage: new CachedUsage({ documents: async () => used + stored, memories: async () => used + stored }, 0),
+    usage: new CachedUsage({ documents: (_t, o) => count(o?.deadlineMs), memories: (_t, o) => count(o?.deadlineMs) }, 0),
     logger: rootLogger({ level: "silent" }),
     answerWithinMs: 150,
     completionMs: 5000,
@@ -93,6 +102,26 @@ describe("guards", () => {
     expect(retry.status).toBe(200);
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     expect(await retry.json()).toEqual({ id: "doc1", deadlineMs: 5000 });
+    expect(g.stored()).toBe(1);
+    await g.close();
+  });
+
+  it("a keyed write whose quota count is slower than the answer deadline: 504, then its outcome is replayed to the retry, stored once", async () => {
+    // The count is part of the write: it runs under the write's completion deadline, not the gateway's answer deadline
+    // (else it failed with 504, freed the key, and the retry was stored afresh instead of replayed).
+    const g = await start({ tenantMaxDocuments: 100 }, 0, 400);
+    const key = { "idempotency-key": "k-slow-count" };
+    const first = await g.post({ content: "x" }, key);
+    expect(first.status).toBe(504);
+    expect(((await first.json()) as { details: string }).details).toBe(WRITE_TIMEOUT_DETAILS);
+    await new Promise((r) => setTimeout(r, 500));
+    const retry = await g.post({ content: "x" }, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(await retry.json()).toEqual({ id: "doc1", deadlineMs: 5000 });
+    expect(g.stored()).toBe(1);
+    // Without a key the count keeps the gateway's deadline: a slow count answers 504 and nothing is stored.
+    expect((await g.post({ content: "y" })).status).toBe(504);
     expect(g.stored()).toBe(1);
     await g.close();
   });
