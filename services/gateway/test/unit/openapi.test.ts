@@ -217,6 +217,47 @@ describe("OpenAPI description", () => {
     expect(operations.length).toBeGreaterThanOrEqual(60);
   });
 
+  it("describes Idempotency-Key and the guards' answers from the guards' own route list: the header, 409 and 422 on creating POSTs only, 402 where a quota counts, 429 with Retry-After on every keyed operation", () => {
+    type Op = { parameters?: { in: string; name: string }[]; responses: Record<string, { $ref?: string }> };
+    const byKey = new Map(operations.map((o) => [`${o.method.toLowerCase()} ${o.path}`, o.op as unknown as Op]));
+    const idempotent = (k: string) => (byKey.get(k)!.parameters ?? []).some((p) => p.in === "header" && p.name === "Idempotency-Key");
+    const creating = [
+      "post /v3/documents",
+      "post /v3/documents/batch",
+      "post /v3/documents/file",
+      "post /ns/{namespace}/document",
+      "post /ns/{namespace}/document/batch",
+      "post /ns/{namespace}/document/file",
+      "post /v4/memories",
+      "post /v4/conversations",
+      "post /v3/connections/{idOrProvider}",
+      "post /v3/keys",
+    ];
+    const keyed = operations.filter((o) => (o.op as { security?: unknown[] }).security?.length !== 0);
+    expect(
+      keyed
+        .filter((o) => idempotent(`${o.method.toLowerCase()} ${o.path}`))
+        .map((o) => `${o.method.toLowerCase()} ${o.path}`)
+        .sort(),
+    ).toEqual([...creating].sort());
+    for (const k of creating) expect([k, Object.keys(byKey.get(k)!.responses)]).toEqual([k, expect.arrayContaining(["409", "422", "429"])]);
+    for (const k of ["post /v3/documents", "post /v4/memories", "post /v4/conversations", "post /ns/{namespace}/document/batch"])
+      expect([k, byKey.get(k)!.responses["402"]]).toEqual([k, { $ref: "#/components/responses/QuotaExceeded" }]);
+    for (const k of ["post /v3/keys", "post /v3/connections/{idOrProvider}", "post /v4/search"])
+      expect([k, byKey.get(k)!.responses["402"]]).toEqual([k, undefined]);
+    // POST /v3/keys keeps its own 409 (too many keys) beside the guard's.
+    expect(JSON.stringify(byKey.get("post /v3/keys")!.responses["409"])).toMatch(/too many active keys.*Idempotency-Key.*Retry-After/);
+    for (const o of keyed) expect([o.path, (o.op as unknown as Op).responses["429"]]).toEqual([o.path, { $ref: "#/components/responses/TooManyRequests" }]);
+    for (const k of ["post /v4/search", "post /v3/documents/list", "delete /v4/memories", "patch /v3/documents/{id}"]) {
+      expect([k, idempotent(k)]).toEqual([k, false]);
+      expect(byKey.get(k)!.responses).not.toHaveProperty("422");
+    }
+    expect(byKey.get("get /healthz")!.responses).not.toHaveProperty("429");
+    const responses = (doc.components as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses;
+    expect(Object.keys(responses.TooManyRequests!.headers ?? {})).toEqual(["Retry-After"]);
+    expect(Object.keys(responses.RequestInProgress!.headers ?? {})).toEqual(["Retry-After"]);
+  });
+
   it("is an OpenAPI 3.1 document with unique operation ids, the key scheme and the error body", () => {
     expect(doc.openapi).toBe("3.1.0");
     const ids = operations.map((o) => o.op.operationId);
