@@ -609,7 +609,9 @@ export interface paths {
         put?: never;
         /**
          * Merge container tags
-         * @description Requires the `write` scope.
+         * @description Either `containerTags` (exactly two) and `targetContainerTag`, or the alias form of the hosted description's own cURL sample, `from` and `to`: `from` is merged into `to` (docs/api-decisions.md section 20). The target must differ from one of the two tags.
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postV3ContainerTagsMerge"];
         delete?: never;
@@ -977,7 +979,9 @@ export interface paths {
         put?: never;
         /**
          * Ingest or update conversation
-         * @description Requires the `write` scope.
+         * @description `conversationId` is required, or its alias `customId` (one of the two); a single `containerTag` is accepted beside `containerTags` and comes first. Both aliases are what the hosted description's own cURL sample sends (docs/api-decisions.md section 20).
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postV4Conversations"];
         delete?: never;
@@ -3535,8 +3539,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    containerTags: string[];
-                    targetContainerTag: string;
+                    containerTags?: string[];
+                    /**
+                     * @description Alias form (the description's cURL sample): the tag merged into `to`, instead of containerTags
+                     * @example user_old
+                     */
+                    from?: string;
+                    targetContainerTag?: string;
+                    /**
+                     * @description Alias form: the tag `from` is merged into (the target), instead of targetContainerTag
+                     * @example user_123
+                     */
+                    to?: string;
                 };
             };
         };
@@ -4594,8 +4608,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Alias: one container tag, as `containerTags` [containerTag] (first, when both are sent)
+                     * @example user_123
+                     */
+                    containerTag?: string;
                     containerTags?: string[];
-                    conversationId: string;
+                    /** @description The conversation's id (or send it as `customId`) */
+                    conversationId?: string;
+                    /**
+                     * @description Alias of `conversationId` (the description's cURL sample sends it): send one of the two
+                     * @example chat_offsite_2026
+                     */
+                    customId?: string;
                     messages: {
                         content: string | ({
                             text: string;

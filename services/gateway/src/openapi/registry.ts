@@ -1014,6 +1014,8 @@ const OPERATIONS: Operation[] = [
     operationId: "postV4Conversations",
     summary: "Ingest or update conversation",
     tag: "memories",
+    description:
+      "`conversationId` is required, or its alias `customId` (one of the two); a single `containerTag` is accepted beside `containerTags` and comes first. Both aliases are what the hosted description's own cURL sample sends (docs/api-decisions.md section 20).",
     body: {
       schema: S.v4Conversation,
       example: { conversationId: "conv_123", messages: [{ role: "user", content: "I prefer dark mode" }], containerTags: ["user_123"] },
@@ -1111,6 +1113,8 @@ const OPERATIONS: Operation[] = [
     operationId: "postV3ContainerTagsMerge",
     summary: "Merge container tags",
     tag: "container tags",
+    description:
+      "Either `containerTags` (exactly two) and `targetContainerTag`, or the alias form of the hosted description's own cURL sample, `from` and `to`: `from` is merged into `to` (docs/api-decisions.md section 20). The target must differ from one of the two tags.",
     body: { schema: containerTagMerge, example: { containerTags: ["project_a", "project_b"], targetContainerTag: "project_a" } },
     ok: { status: 202, description: "The merge is queued", schema: MergeQueued },
   },

@@ -61,7 +61,8 @@ const CROSS_FIELD_RULES: Record<string, { variants: ("full" | "minimal")[]; rule
   deleteV4Memories: { variants: ["minimal"], rule: "the memory's id or its content" },
   postV4MemoriesForgetMatching: { variants: ["full", "minimal"], rule: "either query (or q) or ids" },
   postV4MemoriesList: { variants: ["minimal"], rule: "containerTags or containerTag" },
-  postV3ContainerTagsMerge: { variants: ["full", "minimal"], rule: "the target must differ from one of the two tags" },
+  postV3ContainerTagsMerge: { variants: ["full", "minimal"], rule: "containerTags and targetContainerTag, or their alias form from and to (one form)" },
+  postV4Conversations: { variants: ["full", "minimal"], rule: "conversationId or its alias customId (one of the two)" },
 };
 
 /** Operations whose body is not read by a zod schema of the gateway. */
@@ -307,6 +308,21 @@ describe("OpenAPI description", () => {
     expect(withJsonBodies.length).toBeGreaterThanOrEqual(30);
   });
 
+  it("one rule for unknown body fields (docs/api-decisions.md section 20): every JSON and multipart request body is closed, so an unknown field is a 400 naming it", () => {
+    const open: string[] = [];
+    for (const { op } of operations) {
+      if (NOT_ZOD_BODIES[op.operationId]) continue;
+      for (const media of ["application/json", "multipart/form-data"]) {
+        const schema = op.requestBody?.content[media]?.schema;
+        if (!schema) continue;
+        const s = resolve(schema);
+        const forms = ((s.anyOf as Schema[] | undefined) ?? [s]).map(resolve);
+        if (!forms.every((f) => f.additionalProperties === false)) open.push(`${op.operationId} (${media})`);
+      }
+    }
+    expect(open).toEqual([]);
+  });
+
   it.each(withJsonBodies.map((o) => [o.op.operationId, o] as const))(
     "%s: valid bodies pass validation, invalid ones are refused",
     async (_id, { method, path: p, op }) => {
@@ -337,6 +353,7 @@ describe("OpenAPI description", () => {
         const res = await call(method, url, { body: x.body });
         expect({ why: x.why, status: res.status }).toEqual({ why: x.why, status: 400 });
         expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String), details: expect.any(String) }));
+        if (x.why === "an unknown property") expect((res.body as { details: string }).details).toContain("unknown field 'zzUnknownProperty'");
       }
     },
   );
