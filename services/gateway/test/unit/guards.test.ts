@@ -17,6 +17,8 @@ import { FULL_RIGHTS } from "../../src/auth/scopes";
  */
 async function start(limits: Partial<GuardLimits> = {}, used = 0, countMs = 0) {
   let stored = 0;
+  /** Writes whose handler has started (past the guards). */
+  let entered = 0;
   const count = async (deadlineMs = 150) => {
     await new Promise((r) => setTimeout(r, Math.min(countMs, deadlineMs)));
     if (countMs > deadlineMs) throw new HttpProblem(504, "Gateway timeout", "deadline exceeded");
@@ -57,6 +59,7 @@ async function start(limits: Partial<GuardLimits> = {}, used = 0, countMs = 0) {
   app.use(jsonBody(1 << 20));
   app.use(guards.idempotency(150), guards.quota);
   app.post("/v3/documents", async (req, res) => {
+    entered++;
     const delay = Number((req.body as { delay?: number }).delay ?? 0);
     await new Promise((r) => setTimeout(r, delay));
     if ((req.body as { fail?: boolean }).fail) throw new HttpProblem(400, "Invalid request", "asked to fail");
@@ -78,6 +81,7 @@ async function start(limits: Partial<GuardLimits> = {}, used = 0, countMs = 0) {
     base,
     post,
     stored: () => stored,
+    entered: () => entered,
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
@@ -136,10 +140,13 @@ describe("guards", () => {
       body: JSON.stringify({ content: "x", delay: 100 }),
       signal: ac.signal,
     }).catch(() => "aborted");
-    await new Promise((r) => setTimeout(r, 30));
+    // Leaves once the write is running (past the guards, the key claimed), however slow the machine.
+    while (g.entered() === 0) await new Promise((r) => setTimeout(r, 5));
     ac.abort();
     expect(await left).toBe("aborted");
-    await new Promise((r) => setTimeout(r, 200));
+    // The write goes on without its client; once stored, its answer is recorded.
+    while (g.stored() === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
     const retry = await g.post({ content: "x", delay: 100 }, key);
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     expect(g.stored()).toBe(1);
