@@ -611,7 +611,9 @@ export interface paths {
         put?: never;
         /**
          * Merge container tags
-         * @description Requires the `write` scope.
+         * @description Either `containerTags` (exactly two) and `targetContainerTag`, or the alias form of the hosted description's own cURL sample, `from` and `to`: `from` is merged into `to` (docs/api-decisions.md section 20). The target must differ from one of the two tags.
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postV3ContainerTagsMerge"];
         delete?: never;
@@ -979,7 +981,9 @@ export interface paths {
         put?: never;
         /**
          * Ingest or update conversation
-         * @description Requires the `write` scope.
+         * @description `conversationId` is required, or its alias `customId` (one of the two); a single `containerTag` is accepted beside `containerTags` and comes first. Both aliases are what the hosted description's own cURL sample sends (docs/api-decisions.md section 20).
+         *
+         *     Requires the `write` scope.
          */
         post: operations["postV4Conversations"];
         delete?: never;
@@ -1944,6 +1948,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description This `Idempotency-Key` was already used for another request (method, path or body): use a new key for a new request (docs/api-decisions.md section 16) */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Internal server error (the details carry an error id) */
         InternalError: {
             headers: {
@@ -1965,6 +1978,37 @@ export interface components {
         /** @description Not found */
         NotFound: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Quota exceeded: the write would take the tenant past its document or memory quota (docs/api-decisions.md section 17); not worth retrying as is */
+        QuotaExceeded: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description A request with this `Idempotency-Key` is still running: retry with the same key after `Retry-After` seconds (docs/api-decisions.md section 16) */
+        RequestInProgress: {
+            headers: {
+                /** @description Seconds to wait before retrying (1 to 5) */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Rate limited: too many failed authentications from this client address, or too many requests with this API key (docs/api-decisions.md section 17) */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before retrying (until the limit lets the request through) */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2139,6 +2183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2209,6 +2254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2235,6 +2281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2268,7 +2315,10 @@ export interface operations {
                 dreaming?: "dynamic" | "instant";
                 taskType?: "memory" | "superrag";
             };
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The container (namespace) of the operation */
                 namespace: string;
@@ -2317,8 +2367,12 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2364,6 +2418,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2398,6 +2453,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2408,7 +2464,10 @@ export interface operations {
                 dreaming?: "dynamic" | "instant";
                 taskType?: "memory" | "superrag";
             };
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The container (namespace) of the operation */
                 namespace: string;
@@ -2459,8 +2518,12 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2473,7 +2536,10 @@ export interface operations {
                 mimeType?: string;
                 taskType?: "memory" | "superrag";
             };
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The container (namespace) of the operation */
                 namespace: string;
@@ -2513,8 +2579,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
             /** @description The file is larger than the upload limit */
             413: {
                 headers: {
@@ -2533,6 +2601,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2575,6 +2645,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2628,6 +2699,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2670,6 +2742,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2713,6 +2786,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2755,6 +2829,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2865,6 +2940,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2903,6 +2979,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2937,6 +3014,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2966,6 +3044,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -2973,7 +3052,10 @@ export interface operations {
     postV3ConnectionsByProvider: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description The provider */
                 idOrProvider: "google-drive" | "gmail" | "notion" | "onedrive" | "github" | "granola" | "web-crawler" | "s3";
@@ -3022,6 +3104,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3070,6 +3155,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3113,6 +3199,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3156,6 +3243,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3199,6 +3287,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3278,6 +3367,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3337,6 +3427,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3366,6 +3457,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3417,6 +3509,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3443,6 +3536,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3466,8 +3560,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    containerTags: string[];
-                    targetContainerTag: string;
+                    containerTags?: string[];
+                    /**
+                     * @description Alias form (the description's cURL sample): the tag merged into `to`, instead of containerTags
+                     * @example user_old
+                     */
+                    from?: string;
+                    targetContainerTag?: string;
+                    /**
+                     * @description Alias form: the tag `from` is merged into (the target), instead of targetContainerTag
+                     * @example user_123
+                     */
+                    to?: string;
                 };
             };
         };
@@ -3485,6 +3589,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3514,6 +3619,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3521,7 +3627,10 @@ export interface operations {
     postV3Documents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3580,8 +3689,12 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3611,6 +3724,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3638,6 +3752,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3703,6 +3818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3736,6 +3852,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3768,6 +3885,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3775,7 +3893,10 @@ export interface operations {
     postV3DocumentsBatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3847,8 +3968,12 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3891,6 +4016,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -3898,7 +4024,10 @@ export interface operations {
     postV3DocumentsFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3940,8 +4069,10 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
             /** @description The file is larger than the upload limit */
             413: {
                 headers: {
@@ -3960,6 +4091,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4036,6 +4169,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4065,6 +4199,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4093,6 +4228,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4100,7 +4236,10 @@ export interface operations {
     postV3Keys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4186,15 +4325,19 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The tenant has too many active keys */
+            /** @description The tenant has too many active keys; or: A request with this `Idempotency-Key` is still running: retry with the same key after `Retry-After` seconds (docs/api-decisions.md section 16) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before retrying (1 to 5) */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4233,6 +4376,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4293,6 +4437,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4319,6 +4464,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4381,6 +4527,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4418,6 +4565,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4449,6 +4597,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4456,7 +4605,10 @@ export interface operations {
     postV4Conversations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4477,8 +4629,19 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description Alias: one container tag, as `containerTags` [containerTag] (first, when both are sent)
+                     * @example user_123
+                     */
+                    containerTag?: string;
                     containerTags?: string[];
-                    conversationId: string;
+                    /** @description The conversation's id (or send it as `customId`) */
+                    conversationId?: string;
+                    /**
+                     * @description Alias of `conversationId` (the description's cURL sample sends it): send one of the two
+                     * @example chat_offsite_2026
+                     */
+                    customId?: string;
                     messages: {
                         content: string | ({
                             text: string;
@@ -4514,8 +4677,12 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4523,7 +4690,10 @@ export interface operations {
     postV4Memories: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16) */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4607,8 +4777,12 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4654,6 +4828,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4711,6 +4886,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4760,6 +4936,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4815,6 +4992,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4862,6 +5040,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4904,6 +5083,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -4968,6 +5148,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

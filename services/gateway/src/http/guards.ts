@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "@engram/observability";
 import type { TenantLimits } from "../config";
 import { fingerprint, IDEMPOTENCY_KEY, type IdempotencyStore, type MultipartPart, type StoredAnswer } from "../guards/idempotency";
+import { isCreatingPost, quotaRouteOf } from "../guards/creating-posts";
 import { type CachedUsage, type QuotaKind, withinQuota } from "../guards/quota";
 import { bucketRule, type RateStore, retryAfterSeconds, windowOf } from "../guards/rate";
 import { HttpProblem, toHttpError, WRITE_TIMEOUT_DETAILS } from "./errors";
@@ -34,27 +35,11 @@ export interface GuardOptions {
   now?: () => number;
 }
 
-/** The creating POSTs that honour Idempotency-Key (elsewhere the header is ignored). */
-const CREATING: RegExp[] = [
-  /^\/v3\/documents(\/batch|\/file)?$/,
-  /^\/ns\/[^/]+\/document(\/batch|\/file)?$/,
-  /^\/v4\/memories$/,
-  /^\/v4\/conversations$/,
-  /^\/v3\/connections\/(?!list$|webhooks$)[^/]+$/,
-  /^\/v3\/keys$/,
-];
-
-export const isCreatingPost = (req: Pick<Request, "method" | "path">): boolean => req.method === "POST" && CREATING.some((r) => r.test(req.path));
-
 /** Which quota a creating POST counts against, and how many items it adds. */
 function quotaOf(req: Request): { kind: QuotaKind; adding: number } | undefined {
-  if (req.method !== "POST") return undefined;
-  const p = req.path;
-  if (p === "/v4/memories") return { kind: "memories", adding: Math.max(1, arrayLength((req.body as { memories?: unknown })?.memories)) };
-  if (/^\/(v3\/documents|ns\/[^/]+\/document)\/batch$/.test(p))
-    return { kind: "documents", adding: Math.max(1, arrayLength((req.body as { documents?: unknown })?.documents)) };
-  if (/^\/(v3\/documents|ns\/[^/]+\/document)(\/file)?$/.test(p) || p === "/v4/conversations") return { kind: "documents", adding: 1 };
-  return undefined;
+  const q = quotaRouteOf(req.method, req.path);
+  if (!q) return undefined;
+  return { kind: q.kind, adding: q.perItemOf ? Math.max(1, arrayLength((req.body as Record<string, unknown> | undefined)?.[q.perItemOf])) : 1 };
 }
 
 const arrayLength = (v: unknown) => (Array.isArray(v) ? v.length : 0);
@@ -139,7 +124,8 @@ export function createGuards(o: GuardOptions) {
     const limit = q.kind === "documents" ? (t?.documents ?? L.tenantMaxDocuments) : (t?.memories ?? L.tenantMaxMemories);
     if (limit <= 0) return next();
     try {
-      const used = await o.usage.used(q.kind, tenantId, now());
+      // Under the request's deadline: a keyed write's count is part of the write (see idempotency below).
+      const used = await o.usage.used(q.kind, tenantId, now(), { deadlineMs: req.deadlineMs, requestId: req.requestId });
       if (!withinQuota(used, q.adding, limit))
         return next(
           new HttpProblem(
@@ -165,7 +151,7 @@ export function createGuards(o: GuardOptions) {
   function idempotency(answerWithinMs: number): RequestHandler {
     return async (req, res, next) => {
       const key = req.header("idempotency-key");
-      if (key === undefined || !req.principal || !isCreatingPost(req)) return next();
+      if (key === undefined || !req.principal || !isCreatingPost(req.method, req.path)) return next();
       if (!IDEMPOTENCY_KEY.test(key))
         return next(new HttpProblem(400, "Invalid Idempotency-Key", "the Idempotency-Key header must be 1 to 255 printable ASCII characters (a UUID, say)"));
       const tenantId = req.principal.tenantId;

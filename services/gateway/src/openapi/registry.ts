@@ -8,6 +8,8 @@ import * as S from "../routes/schemas";
 import { createKeyBody, keyIdParam, MAX_ACTIVE_KEYS_PER_TENANT } from "../routes/keys.routes";
 import { SCOPES } from "../auth/scopes";
 import { ruleFor } from "../http/authorize";
+import { isCreatingPost, quotaRouteOf } from "../guards/creating-posts";
+import { IDEMPOTENCY_KEY } from "../guards/idempotency";
 import { resetBody } from "../routes/settings.routes";
 
 /**
@@ -1030,6 +1032,8 @@ const OPERATIONS: Operation[] = [
     operationId: "postV4Conversations",
     summary: "Ingest or update conversation",
     tag: "memories",
+    description:
+      "`conversationId` is required, or its alias `customId` (one of the two); a single `containerTag` is accepted beside `containerTags` and comes first. Both aliases are what the hosted description's own cURL sample sends (docs/api-decisions.md section 20).",
     body: {
       schema: S.v4Conversation,
       example: { conversationId: "conv_123", messages: [{ role: "user", content: "I prefer dark mode" }], containerTags: ["user_123"] },
@@ -1129,6 +1133,8 @@ const OPERATIONS: Operation[] = [
     operationId: "postV3ContainerTagsMerge",
     summary: "Merge container tags",
     tag: "container tags",
+    description:
+      "Either `containerTags` (exactly two) and `targetContainerTag`, or the alias form of the hosted description's own cURL sample, `from` and `to`: `from` is merged into `to` (docs/api-decisions.md section 20). The target must differ from one of the two tags.",
     body: { schema: containerTagMerge, example: { containerTags: ["project_a", "project_b"], targetContainerTag: "project_a" } },
     ok: { status: 202, description: "The merge is queued", schema: MergeQueued },
   },
@@ -1352,14 +1358,50 @@ const OPERATIONS: Operation[] = [
   },
 ];
 
+/** `Retry-After` on an answer: whole seconds to wait before trying again. */
+const retryAfterHeader = (when: string) => ({
+  "Retry-After": { description: `Seconds to wait before retrying (${when})`, schema: { type: "integer" as const, minimum: 1 } },
+});
+
 /** The common error answers, shared as components (an operation's own text is inlined instead). */
-const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+const ERROR_RESPONSES: Record<number, { name: string; description: string; headers?: ReturnType<typeof retryAfterHeader> }> = {
   400: { name: "InvalidRequest", description: "Invalid request: the body, a parameter or the path does not validate" },
   401: { name: "Unauthorized", description: "Missing or invalid API key (with a `WWW-Authenticate: Bearer` challenge)" },
+  402: {
+    name: "QuotaExceeded",
+    description:
+      "Quota exceeded: the write would take the tenant past its document or memory quota (docs/api-decisions.md section 17); not worth retrying as is",
+  },
   403: { name: "Forbidden", description: "The key lacks the operation's scope (named in the details) or is not allowed the container tag" },
   404: { name: "NotFound", description: "Not found" },
+  409: {
+    name: "RequestInProgress",
+    description:
+      "A request with this `Idempotency-Key` is still running: retry with the same key after `Retry-After` seconds (docs/api-decisions.md section 16)",
+    headers: retryAfterHeader("1 to 5"),
+  },
+  422: {
+    name: "IdempotencyKeyReused",
+    description:
+      "This `Idempotency-Key` was already used for another request (method, path or body): use a new key for a new request (docs/api-decisions.md section 16)",
+  },
+  429: {
+    name: "TooManyRequests",
+    description:
+      "Rate limited: too many failed authentications from this client address, or too many requests with this API key (docs/api-decisions.md section 17)",
+    headers: retryAfterHeader("until the limit lets the request through"),
+  },
   500: { name: "InternalError", description: "Internal server error (the details carry an error id)" },
   503: { name: "Unavailable", description: "A backend service is unavailable; retry shortly" },
+};
+
+/** The request header of the creating POSTs the guards make idempotent (docs/api-decisions.md section 16). */
+const idempotencyKeyHeader = {
+  "Idempotency-Key": z.string().regex(IDEMPOTENCY_KEY).optional().meta({
+    description:
+      "Engram extension: a key of your choice, 1 to 255 printable ASCII characters (a new UUID per write). A repeat with the same key and request within 24 hours answers the first answer (with `Idempotent-Replayed: true`) without writing again, also after a 504; the same key with another request answers 422, and 409 while the first still runs (docs/api-decisions.md section 16)",
+    example: "3f1c2a9e-6a43-4c8e-9e0b-1b2f0c9d7e11",
+  }),
 };
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/ErrorResponse" } } };
 
@@ -1375,19 +1417,29 @@ function routeConfig(op: Operation): RouteConfig {
   // Scoped keys: each authenticated operation's scope, from the gateway's one route → scope table.
   const rule = op.open ? undefined : ruleFor(op.method.toUpperCase(), op.path.replace(/\{[^}]+\}/g, "zz_sample"))?.rule;
   if (!op.open && !rule) throw new Error(`${op.method.toUpperCase()} ${op.path} has no scope in ROUTE_SCOPES (http/authorize.ts)`);
-  if (!op.open) statuses.add(401).add(403);
+  // Every keyed operation is rate limited (429); the guards' route list says which POSTs honour
+  // Idempotency-Key (409 in flight, 422 reused) and which count against a quota (402).
+  if (!op.open) statuses.add(401).add(403).add(429);
+  const samplePath = op.path.replace(/\{[^}]+\}/g, "zz_sample");
+  const creating = !op.open && isCreatingPost(op.method, samplePath);
+  if (creating) statuses.add(409).add(422);
+  if (!op.open && quotaRouteOf(op.method, samplePath)) statuses.add(402);
   if (op.open && !op.params && !op.query) statuses.delete(400);
   for (const s of Object.keys(op.errors ?? {}).map(Number)) statuses.add(s);
   for (const s of [...statuses].sort()) {
     if (responses[s]) continue;
     const own = op.errors?.[s];
-    if (own) responses[s] = s < 400 ? { description: own } : json(ErrorResponse, own);
-    else if (ERROR_RESPONSES[s]) responses[s] = { $ref: `#/components/responses/${ERROR_RESPONSES[s].name}` };
+    const common = ERROR_RESPONSES[s];
+    // An operation's own reason for a status the guards also answer: both, with the guard's headers.
+    if (own && common && creating && (s === 409 || s === 422))
+      responses[s] = { ...json(ErrorResponse, `${own}; or: ${common.description}`), ...(common.headers ? { headers: common.headers } : {}) };
+    else if (own) responses[s] = s < 400 ? { description: own } : json(ErrorResponse, own);
+    else if (common) responses[s] = { $ref: `#/components/responses/${common.name}` };
   }
   const request: NonNullable<RouteConfig["request"]> = {};
   if (op.params) request.params = z.object(op.params);
   if (op.query) request.query = op.query;
-  if (op.headers) request.headers = z.object(op.headers);
+  if (op.headers || creating) request.headers = z.object({ ...(op.headers ?? {}), ...(creating ? idempotencyKeyHeader : {}) });
   if (op.body)
     request.body = {
       required: op.body.required ?? true,
@@ -1432,7 +1484,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     description: "An Engram API key: `Authorization: Bearer <key>` (create one with `pnpm keys create --tenant <tenant>`)",
   });
   registry.definitions.push({ type: "schema", schema: ErrorResponse });
-  for (const { name, description } of Object.values(ERROR_RESPONSES)) registry.registerComponent("responses", name, { description, content: errorContent });
+  for (const { name, description, headers } of Object.values(ERROR_RESPONSES))
+    registry.registerComponent("responses", name, { description, content: errorContent, ...(headers ? { headers } : {}) });
   for (const op of OPERATIONS) registry.registerPath(routeConfig(op));
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",

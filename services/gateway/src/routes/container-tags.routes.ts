@@ -39,16 +39,48 @@ export const containerTagPatch = z
   })
   .strict();
 
-/** POST /v3/container-tags/merge: the description's body (exactly two tags, and the target). */
+/**
+ * POST /v3/container-tags/merge: the description's body (exactly two tags, and
+ * the target), or the alias its own cURL sample sends, `{"from": …, "to": …}`:
+ * `from` merged into `to`, the same as containerTags [from, to] with
+ * targetContainerTag `to` (docs/api-decisions.md section 20). One form or the
+ * other; `mergeRequest` gives the canonical fields.
+ */
 export const containerTagMerge = z
   .object({
     containerTags: z
       .array(scope("containerTags[]"), { message: "containerTags must be an array of 2 container tags" })
-      .length(2, "containerTags must hold exactly 2 container tags"),
-    targetContainerTag: scope("targetContainerTag"),
+      .length(2, "containerTags must hold exactly 2 container tags")
+      .optional(),
+    targetContainerTag: scope("targetContainerTag").optional(),
+    from: scope("from")
+      .optional()
+      .meta({ description: "Alias form (the description's cURL sample): the tag merged into `to`, instead of containerTags", example: "user_old" }),
+    to: scope("to")
+      .optional()
+      .meta({ description: "Alias form: the tag `from` is merged into (the target), instead of targetContainerTag", example: "user_123" }),
   })
   .strict()
-  .refine((b) => b.containerTags.some((t) => t !== b.targetContainerTag), "containerTags must name a tag other than targetContainerTag");
+  .superRefine((b, ctx) => {
+    const canonical = b.containerTags !== undefined || b.targetContainerTag !== undefined;
+    const alias = b.from !== undefined || b.to !== undefined;
+    if (canonical && alias) return ctx.addIssue({ code: "custom", message: "send containerTags and targetContainerTag, or from and to, not both forms" });
+    if (alias) {
+      if (b.from === undefined || b.to === undefined) ctx.addIssue({ code: "custom", message: "from and to go together: from is merged into to" });
+      else if (b.from === b.to) ctx.addIssue({ code: "custom", message: "from must name a tag other than to" });
+      return;
+    }
+    if (b.containerTags === undefined) ctx.addIssue({ code: "custom", path: ["containerTags"], message: "containerTags is required (2 container tags)" });
+    if (b.targetContainerTag === undefined) ctx.addIssue({ code: "custom", path: ["targetContainerTag"], message: "targetContainerTag is required" });
+    if (b.containerTags && b.targetContainerTag !== undefined && !b.containerTags.some((t) => t !== b.targetContainerTag))
+      ctx.addIssue({ code: "custom", message: "containerTags must name a tag other than targetContainerTag" });
+  });
+
+/** A merge body in its canonical fields. */
+export function mergeRequest(b: z.infer<typeof containerTagMerge>): { containerTags: string[]; targetContainerTag: string } {
+  if (b.from !== undefined && b.to !== undefined) return { containerTags: [b.from, b.to], targetContainerTag: b.to };
+  return { containerTags: b.containerTags!, targetContainerTag: b.targetContainerTag! };
+}
 
 /** The merge id of GET /v3/container-tags/merge/{mergeId}. */
 export const mergeIdParam = z.string().min(1).max(100);
@@ -136,7 +168,7 @@ export function containerTagRoutes(b: Backends): Router {
   // Merges: the memories move at once (so that re-processed documents find their facts in the target), the documents in
   // the queued job ingestion runs; the sources must exist (documents, memories or settings).
   r.post("/v3/container-tags/merge", async (req, res) => {
-    const body = containerTagMerge.parse(req.body);
+    const body = mergeRequest(containerTagMerge.parse(req.body));
     const sources = [...new Set(body.containerTags)].filter((t) => t !== body.targetContainerTag);
     for (const tag of sources) await tagParts(b, req, tag);
     const context = callContext(req);

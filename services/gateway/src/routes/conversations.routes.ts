@@ -2,7 +2,7 @@ import { type Request, Router } from "express";
 import { protoEnum, toStruct } from "@engram/grpc";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
-import { v4Conversation } from "./schemas";
+import { conversationRequest, v4Conversation } from "./schemas";
 
 const ROLE = { user: "MESSAGE_ROLE_USER", assistant: "MESSAGE_ROLE_ASSISTANT", system: "MESSAGE_ROLE_SYSTEM", tool: "MESSAGE_ROLE_TOOL" } as const;
 
@@ -14,7 +14,7 @@ const ROLE = { user: "MESSAGE_ROLE_USER", assistant: "MESSAGE_ROLE_ASSISTANT", s
 export function conversationRoutes(b: Backends, opts: { defaultNamespace: string }): Router {
   const r = Router();
   r.post("/v4/conversations", async (req: Request, res) => {
-    const body = v4Conversation.parse(req.body);
+    const body = conversationRequest(v4Conversation.parse(req.body));
     const containerTags = body.containerTags?.length ? body.containerTags : [opts.defaultNamespace];
     const out = await b.conversations.IngestConversation(
       {

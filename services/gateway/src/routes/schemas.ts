@@ -416,29 +416,32 @@ export const v4Profile = z
 
 export const v4ProfileBuckets = z.object({ containerTag: requiredTag }).strict();
 
-export const v4Search = z.object({
-  q: requiredString("q").min(1, "q must not be empty").max(10_000),
-  containerTag: scope("containerTag").optional(),
-  containerTags: z.array(scope("containerTags[]")).max(100).optional(),
-  searchMode: z.enum(["memories", "hybrid", "documents"], { message: "searchMode must be memories, hybrid or documents" }).optional(),
-  threshold: z.number().min(0).max(1).optional(),
-  limit: z.number().int().min(1).max(100).optional(),
-  filters: filterValue.optional(),
-  include: z
-    .object({
-      documents: z.boolean().optional(),
-      summaries: z.boolean().optional(),
-      relatedMemories: z.boolean().optional(),
-      forgottenMemories: z.boolean().optional(),
-      chunks: z.boolean().optional(),
-    })
-    .strict()
-    .optional(),
-  rerank: z.boolean().optional(),
-  aggregate: z.boolean().optional(),
-  rewriteQuery: z.boolean().optional(),
-  filepath: z.string().max(1024).optional(),
-});
+export const v4Search = z
+  .object({
+    q: requiredString("q").min(1, "q must not be empty").max(10_000),
+    containerTag: scope("containerTag").optional(),
+    containerTags: z.array(scope("containerTags[]")).max(100).optional(),
+    searchMode: z.enum(["memories", "hybrid", "documents"], { message: "searchMode must be memories, hybrid or documents" }).optional(),
+    threshold: z.number().min(0).max(1).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+    filters: filterValue.optional(),
+    include: z
+      .object({
+        documents: z.boolean().optional(),
+        summaries: z.boolean().optional(),
+        relatedMemories: z.boolean().optional(),
+        forgottenMemories: z.boolean().optional(),
+        chunks: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    rerank: z.boolean().optional(),
+    aggregate: z.boolean().optional(),
+    rewriteQuery: z.boolean().optional(),
+    filepath: z.string().max(1024).optional(),
+  })
+  // Like every body: unknown fields are refused, by name (docs/api-decisions.md section 20).
+  .strict();
 
 // --- settings (PATCH /v3/settings) ---
 
@@ -652,10 +655,28 @@ const conversationPart = z.discriminatedUnion("type", [
   z.object({ type: z.literal("image_url"), imageUrl: z.object({ url: z.string().url("imageUrl.url must be a URL").max(4096) }).strict() }).strict(),
 ]);
 
-/** POST /v4/conversations, as the OpenAPI description gives it. */
+const conversationIdOf = (field: string) =>
+  z
+    .string({ message: `${field} must be a string` })
+    .min(1, `${field} must not be empty`)
+    .max(255, `${field} must be at most 255 characters`);
+
+/**
+ * POST /v4/conversations, as the OpenAPI description gives it, plus the two
+ * aliases its own cURL sample sends (docs/api-decisions.md section 20):
+ * `customId` for `conversationId` (one of the two, required) and `containerTag`
+ * beside `containerTags` (it comes first: it names the conversation's container).
+ * `conversationRequest` gives the canonical fields.
+ */
 export const v4Conversation = z
   .object({
-    conversationId: z.string().min(1, "conversationId must not be empty").max(255, "conversationId must be at most 255 characters"),
+    conversationId: conversationIdOf("conversationId").optional().meta({ description: "The conversation's id (or send it as `customId`)" }),
+    customId: conversationIdOf("customId")
+      .optional()
+      .meta({ description: "Alias of `conversationId` (the description's cURL sample sends it): send one of the two", example: "chat_offsite_2026" }),
+    containerTag: scope("containerTag")
+      .optional()
+      .meta({ description: "Alias: one container tag, as `containerTags` [containerTag] (first, when both are sent)", example: "user_123" }),
     messages: z
       .array(
         z
@@ -673,4 +694,19 @@ export const v4Conversation = z
     containerTags: z.array(scope("containerTags[]")).max(20).optional(),
     metadata: metadata.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((b, ctx) => {
+    if (b.conversationId === undefined && b.customId === undefined)
+      ctx.addIssue({ code: "custom", path: ["conversationId"], message: "conversationId is required (or its alias customId)" });
+    else if (b.conversationId !== undefined && b.customId !== undefined)
+      ctx.addIssue({ code: "custom", path: ["customId"], message: "customId is an alias of conversationId: send one of the two" });
+    if (b.containerTag !== undefined && (b.containerTags?.filter((t) => t !== b.containerTag).length ?? 0) >= 20)
+      ctx.addIssue({ code: "custom", path: ["containerTags"], message: "containerTag and containerTags name at most 20 container tags together" });
+  });
+
+/** A conversation body in its canonical fields: the id whichever name it came under, containerTag first among the tags. */
+export function conversationRequest(b: z.infer<typeof v4Conversation>) {
+  const { customId, containerTag, conversationId, containerTags, ...rest } = b;
+  const tags = containerTag !== undefined ? [containerTag, ...(containerTags ?? []).filter((t) => t !== containerTag)] : containerTags;
+  return { ...rest, conversationId: (conversationId ?? customId)!, containerTags: tags };
+}

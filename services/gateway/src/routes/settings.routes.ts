@@ -178,7 +178,9 @@ export function settingsRoutes(b: Backends): Router {
 }
 
 /** POST /v3/settings/reset: the organisation's slug as confirmation. */
-export const resetBody = z.object(
-  { confirmation: z.string({ message: "confirmation: required, the organisation's slug (orgSlug)" }).min(1, "confirmation: must not be empty") },
-  { message: "the body must be a JSON object with confirmation" },
-);
+export const resetBody = z
+  .object(
+    { confirmation: z.string({ message: "confirmation: required, the organisation's slug (orgSlug)" }).min(1, "confirmation: must not be empty") },
+    { message: "the body must be a JSON object with confirmation" },
+  )
+  .strict();

@@ -10,15 +10,26 @@ import { createGuards, type GuardLimits } from "../../src/http/guards";
 import { jsonBody, sendJson } from "../../src/http/json";
 import { FULL_RIGHTS } from "../../src/auth/scopes";
 
-/** The guards around stub routes: a write that takes `delay` ms, a key check that knows "good" and "other". */
-async function start(limits: Partial<GuardLimits> = {}, used = 0) {
+/**
+ * The guards around stub routes: a write that takes `delay` ms, a key check that knows "good" and "other".
+ * The quota's counts take `countMs`, and fail like a gRPC call past its deadline (504) when that is
+ * shorter: the deadline the guard passes, else the gateway's default (the answer deadline, 150 ms here).
+ */
+async function start(limits: Partial<GuardLimits> = {}, used = 0, countMs = 0) {
   let stored = 0;
+  /** Writes whose handler has started (past the guards). */
+  let entered = 0;
+  const count = async (deadlineMs = 150) => {
+    await new Promise((r) => setTimeout(r, Math.min(countMs, deadlineMs)));
+    if (countMs > deadlineMs) throw new HttpProblem(504, "Gateway timeout", "deadline exceeded");
+    return used + stored;
+  };
   const idempotency = new SqliteIdempotencyStore(":memory:");
   const rates = new SqliteRateStore(":memory:");
   const guards = createGuards({
     idempotency,
     rates,
-    usage: new CachedUsage({ documents: async () => used + stored, memories: async () => used + stored }, 0),
+    usage: new CachedUsage({ documents: (_t, o) => count(o?.deadlineMs), memories: (_t, o) => count(o?.deadlineMs) }, 0),
     logger: rootLogger({ level: "silent" }),
     answerWithinMs: 150,
     completionMs: 5000,
@@ -48,6 +59,7 @@ async function start(limits: Partial<GuardLimits> = {}, used = 0) {
   app.use(jsonBody(1 << 20));
   app.use(guards.idempotency(150), guards.quota);
   app.post("/v3/documents", async (req, res) => {
+    entered++;
     const delay = Number((req.body as { delay?: number }).delay ?? 0);
     await new Promise((r) => setTimeout(r, delay));
     if ((req.body as { fail?: boolean }).fail) throw new HttpProblem(400, "Invalid request", "asked to fail");
@@ -69,6 +81,7 @@ async function start(limits: Partial<GuardLimits> = {}, used = 0) {
     base,
     post,
     stored: () => stored,
+    entered: () => entered,
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
@@ -97,6 +110,26 @@ describe("guards", () => {
     await g.close();
   });
 
+  it("a keyed write whose quota count is slower than the answer deadline: 504, then its outcome is replayed to the retry, stored once", async () => {
+    // The count is part of the write: it runs under the write's completion deadline, not the gateway's answer deadline
+    // (else it failed with 504, freed the key, and the retry was stored afresh instead of replayed).
+    const g = await start({ tenantMaxDocuments: 100 }, 0, 400);
+    const key = { "idempotency-key": "k-slow-count" };
+    const first = await g.post({ content: "x" }, key);
+    expect(first.status).toBe(504);
+    expect(((await first.json()) as { details: string }).details).toBe(WRITE_TIMEOUT_DETAILS);
+    await new Promise((r) => setTimeout(r, 500));
+    const retry = await g.post({ content: "x" }, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(await retry.json()).toEqual({ id: "doc1", deadlineMs: 5000 });
+    expect(g.stored()).toBe(1);
+    // Without a key the count keeps the gateway's deadline: a slow count answers 504 and nothing is stored.
+    expect((await g.post({ content: "y" })).status).toBe(504);
+    expect(g.stored()).toBe(1);
+    await g.close();
+  });
+
   it("a client that leaves before the answer does not free the key: its retry gets the outcome, stored once", async () => {
     const g = await start();
     const key = { "idempotency-key": "k-left" };
@@ -107,10 +140,13 @@ describe("guards", () => {
       body: JSON.stringify({ content: "x", delay: 100 }),
       signal: ac.signal,
     }).catch(() => "aborted");
-    await new Promise((r) => setTimeout(r, 30));
+    // Leaves once the write is running (past the guards, the key claimed), however slow the machine.
+    while (g.entered() === 0) await new Promise((r) => setTimeout(r, 5));
     ac.abort();
     expect(await left).toBe("aborted");
-    await new Promise((r) => setTimeout(r, 200));
+    // The write goes on without its client; once stored, its answer is recorded.
+    while (g.stored() === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
     const retry = await g.post({ content: "x", delay: 100 }, key);
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     expect(g.stored()).toBe(1);

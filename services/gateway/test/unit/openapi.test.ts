@@ -61,7 +61,8 @@ const CROSS_FIELD_RULES: Record<string, { variants: ("full" | "minimal")[]; rule
   deleteV4Memories: { variants: ["minimal"], rule: "the memory's id or its content" },
   postV4MemoriesForgetMatching: { variants: ["full", "minimal"], rule: "either query (or q) or ids" },
   postV4MemoriesList: { variants: ["minimal"], rule: "containerTags or containerTag" },
-  postV3ContainerTagsMerge: { variants: ["full", "minimal"], rule: "the target must differ from one of the two tags" },
+  postV3ContainerTagsMerge: { variants: ["full", "minimal"], rule: "containerTags and targetContainerTag, or their alias form from and to (one form)" },
+  postV4Conversations: { variants: ["full", "minimal"], rule: "conversationId or its alias customId (one of the two)" },
 };
 
 /** Operations whose body is not read by a zod schema of the gateway. */
@@ -217,6 +218,47 @@ describe("OpenAPI description", () => {
     expect(operations.length).toBeGreaterThanOrEqual(60);
   });
 
+  it("describes Idempotency-Key and the guards' answers from the guards' own route list: the header, 409 and 422 on creating POSTs only, 402 where a quota counts, 429 with Retry-After on every keyed operation", () => {
+    type Op = { parameters?: { in: string; name: string }[]; responses: Record<string, { $ref?: string }> };
+    const byKey = new Map(operations.map((o) => [`${o.method.toLowerCase()} ${o.path}`, o.op as unknown as Op]));
+    const idempotent = (k: string) => (byKey.get(k)!.parameters ?? []).some((p) => p.in === "header" && p.name === "Idempotency-Key");
+    const creating = [
+      "post /v3/documents",
+      "post /v3/documents/batch",
+      "post /v3/documents/file",
+      "post /ns/{namespace}/document",
+      "post /ns/{namespace}/document/batch",
+      "post /ns/{namespace}/document/file",
+      "post /v4/memories",
+      "post /v4/conversations",
+      "post /v3/connections/{idOrProvider}",
+      "post /v3/keys",
+    ];
+    const keyed = operations.filter((o) => (o.op as { security?: unknown[] }).security?.length !== 0);
+    expect(
+      keyed
+        .filter((o) => idempotent(`${o.method.toLowerCase()} ${o.path}`))
+        .map((o) => `${o.method.toLowerCase()} ${o.path}`)
+        .sort(),
+    ).toEqual([...creating].sort());
+    for (const k of creating) expect([k, Object.keys(byKey.get(k)!.responses)]).toEqual([k, expect.arrayContaining(["409", "422", "429"])]);
+    for (const k of ["post /v3/documents", "post /v4/memories", "post /v4/conversations", "post /ns/{namespace}/document/batch"])
+      expect([k, byKey.get(k)!.responses["402"]]).toEqual([k, { $ref: "#/components/responses/QuotaExceeded" }]);
+    for (const k of ["post /v3/keys", "post /v3/connections/{idOrProvider}", "post /v4/search"])
+      expect([k, byKey.get(k)!.responses["402"]]).toEqual([k, undefined]);
+    // POST /v3/keys keeps its own 409 (too many keys) beside the guard's.
+    expect(JSON.stringify(byKey.get("post /v3/keys")!.responses["409"])).toMatch(/too many active keys.*Idempotency-Key.*Retry-After/);
+    for (const o of keyed) expect([o.path, (o.op as unknown as Op).responses["429"]]).toEqual([o.path, { $ref: "#/components/responses/TooManyRequests" }]);
+    for (const k of ["post /v4/search", "post /v3/documents/list", "delete /v4/memories", "patch /v3/documents/{id}"]) {
+      expect([k, idempotent(k)]).toEqual([k, false]);
+      expect(byKey.get(k)!.responses).not.toHaveProperty("422");
+    }
+    expect(byKey.get("get /healthz")!.responses).not.toHaveProperty("429");
+    const responses = (doc.components as { responses: Record<string, { headers?: Record<string, unknown> }> }).responses;
+    expect(Object.keys(responses.TooManyRequests!.headers ?? {})).toEqual(["Retry-After"]);
+    expect(Object.keys(responses.RequestInProgress!.headers ?? {})).toEqual(["Retry-After"]);
+  });
+
   it("is an OpenAPI 3.1 document with unique operation ids, the key scheme and the error body", () => {
     expect(doc.openapi).toBe("3.1.0");
     const ids = operations.map((o) => o.op.operationId);
@@ -266,6 +308,21 @@ describe("OpenAPI description", () => {
     expect(withJsonBodies.length).toBeGreaterThanOrEqual(30);
   });
 
+  it("one rule for unknown body fields (docs/api-decisions.md section 20): every JSON and multipart request body is closed, so an unknown field is a 400 naming it", () => {
+    const open: string[] = [];
+    for (const { op } of operations) {
+      if (NOT_ZOD_BODIES[op.operationId]) continue;
+      for (const media of ["application/json", "multipart/form-data"]) {
+        const schema = op.requestBody?.content[media]?.schema;
+        if (!schema) continue;
+        const s = resolve(schema);
+        const forms = ((s.anyOf as Schema[] | undefined) ?? [s]).map(resolve);
+        if (!forms.every((f) => f.additionalProperties === false)) open.push(`${op.operationId} (${media})`);
+      }
+    }
+    expect(open).toEqual([]);
+  });
+
   it.each(withJsonBodies.map((o) => [o.op.operationId, o] as const))(
     "%s: valid bodies pass validation, invalid ones are refused",
     async (_id, { method, path: p, op }) => {
@@ -296,6 +353,7 @@ describe("OpenAPI description", () => {
         const res = await call(method, url, { body: x.body });
         expect({ why: x.why, status: res.status }).toEqual({ why: x.why, status: 400 });
         expect(res.body).toEqual(expect.objectContaining({ error: expect.any(String), details: expect.any(String) }));
+        if (x.why === "an unknown property") expect((res.body as { details: string }).details).toContain("unknown field 'zzUnknownProperty'");
       }
     },
   );
