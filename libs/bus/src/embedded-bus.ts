@@ -262,6 +262,11 @@ class EmbeddedSubscription {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private readonly pending = new Set<() => void>();
+  /**
+   * Per topic-partition, the offset of a message handled whose commit then failed for lack of space: when the
+   * loop comes back to it, it commits without handling it again (and without counting another attempt).
+   */
+  private readonly handledUncommitted = new Map<string, number>();
 
   constructor(
     private readonly bus: EmbeddedEventBus,
@@ -303,16 +308,20 @@ class EmbeddedSubscription {
     const maxBackoff = this.bus.options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     // Stagger the start so a fresh process does not hit SQLite from every loop at once.
     await sleep(partition);
-    // Only this loop commits for (group, topic, partition), so the position is tracked here.
-    let from = this.bus.committed(group, topic, partition);
     const key = wakeKey(topic, partition);
     const lag = busMetrics.consumerLag().labels(group, topic, String(partition));
-    lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
+    // Only this loop commits for (group, topic, partition), so the position is tracked here (read, or for a new
+    // group recorded, inside the loop: that is a write too).
+    let from: number | undefined;
     // A full (or read-only) disk stops the loop where it is, without spending attempts or losing its place: it
     // waits and tries again from the last committed message until space returns (no restart needed).
     let storageWait = 0;
     while (!this.stopping) {
       try {
+        if (from === undefined) {
+          from = this.bus.committed(group, topic, partition);
+          lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
+        }
         from = await this.runBatch(topic, partition, from, key, lag);
         // Debug only: the storage monitor logs the disk's change of state once for the process.
         if (storageWait > 0) log.debug({ topic, partition, group }, "event log: consuming resumes");
@@ -322,11 +331,8 @@ class EmbeddedSubscription {
         if (storageWait === 0) log.debug({ err: (err as Error)?.message, topic, partition, group }, "event log: storage full or not writable; waiting for space");
         storageWait = Math.min(storageWait + 1, 6);
         await sleep(backoffDelay(storageWait, Math.max(base, 250), maxBackoff));
-        try {
-          from = this.bus.committed(group, topic, partition);
-        } catch {
-          // The committed position could not be read (or a new group's start recorded): try again after the next wait.
-        }
+        // Again from the committed position: what the failed batch handled but could not commit comes again (at least once).
+        from = undefined;
       }
     }
   }
@@ -348,6 +354,12 @@ class EmbeddedSubscription {
       }
       for (const msg of batch) {
         if (this.stopping) return from;
+        if (this.handledUncommitted.get(key) === msg.offset) {
+          this.bus.commit(group, topic, partition, msg.offset + 1);
+          this.handledUncommitted.delete(key);
+          from = msg.offset + 1;
+          continue;
+        }
         const traced = traceDelivery("engram_embedded", group, msg);
         const deadLetter = async (err: unknown, attempts: number, message: string) => {
           log.error({ err, topic, partition, offset: msg.offset, group, attempts, eventType: msg.headers["event-type"] }, message);
@@ -397,7 +409,10 @@ class EmbeddedSubscription {
             if (this.stopping) return (traced.end("abandoned"), from); // not committed: redelivered after restart
           }
         }
+        // Handled (or dead-lettered): a commit the disk refuses is retried without handling the message again.
+        this.handledUncommitted.set(key, msg.offset);
         this.bus.commit(group, topic, partition, msg.offset + 1);
+        this.handledUncommitted.delete(key);
         from = msg.offset + 1;
       }
       lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
