@@ -328,7 +328,8 @@ class EmbeddedSubscription {
         storageWait = 0;
       } catch (err) {
         if (!isStorageFault(err)) throw err;
-        if (storageWait === 0) log.debug({ err: (err as Error)?.message, topic, partition, group }, "event log: storage full or not writable; waiting for space");
+        if (storageWait === 0)
+          log.debug({ err: (err as Error)?.message, topic, partition, group }, "event log: storage full or not writable; waiting for space");
         storageWait = Math.min(storageWait + 1, 6);
         await sleep(backoffDelay(storageWait, Math.max(base, 250), maxBackoff));
         // Again from the committed position: what the failed batch handled but could not commit comes again (at least once).

@@ -54,7 +54,9 @@ export class HealthProbe {
         const st = await this.status(storageHealthName(part), timeoutMs);
         if (st === "SERVING") out[part] = "ok";
         else if (st === "NOT_SERVING") {
-          const states = await Promise.all(FAILING_STATES.map(async (s) => ((await this.status(storageHealthName(part, s), timeoutMs)) === "SERVING" ? s : undefined)));
+          const states = await Promise.all(
+            FAILING_STATES.map(async (s) => ((await this.status(storageHealthName(part, s), timeoutMs)) === "SERVING" ? s : undefined)),
+          );
           out[part] = states.find((s) => s !== undefined) ?? "failing";
         }
       }),

@@ -81,7 +81,12 @@ describe("toGrpcError + grpcToHttp", () => {
     expect(st.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
     expect(st.metadata?.get("engram-error-kind")).toEqual(["insufficient_storage"]);
     const http = viaGrpc(err);
-    expect(http).toEqual({ status: 507, error: "Insufficient storage", details: expect.stringMatching(/^the file store cannot write: its disk is full/), internal: false });
+    expect(http).toEqual({
+      status: 507,
+      error: "Insufficient storage",
+      details: expect.stringMatching(/^the file store cannot write: its disk is full/),
+      internal: false,
+    });
     expect(domainToHttp(err)).toEqual(http);
   });
 

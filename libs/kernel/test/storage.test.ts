@@ -60,7 +60,9 @@ describe("storage faults", () => {
     expect(err.message).toBe("Insufficient storage");
     expect(err.details).toMatch(/^the file store cannot write: its disk is full\. Nothing was stored/);
     expect(err.details).not.toMatch(/ENOSPC|\/data/);
-    expect(new InsufficientStorageError("index", { fault: "unwritable", code: "EROFS" }).details).toMatch(/^the search index cannot write: its storage is read-only/);
+    expect(new InsufficientStorageError("index", { fault: "unwritable", code: "EROFS" }).details).toMatch(
+      /^the search index cannot write: its storage is read-only/,
+    );
     expect(storageFaultOf(err)).toEqual({ fault: "full", code: "ENOSPC" });
   });
 

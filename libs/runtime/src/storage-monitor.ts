@@ -93,9 +93,7 @@ export class StorageMonitor {
 
   /** For ProcessRuntime.watchReadiness: one problem per part that cannot (or soon cannot) write. */
   health(): { ok: boolean; problems: string[] } {
-    const problems = [...this.current]
-      .filter(([, p]) => p.state !== "ok")
-      .map(([part, p]) => `${part} (${STORAGE_PART_LABELS[part]}) ${describe(p)}`);
+    const problems = [...this.current].filter(([, p]) => p.state !== "ok").map(([part, p]) => `${part} (${STORAGE_PART_LABELS[part]}) ${describe(p)}`);
     return { ok: problems.length === 0, problems };
   }
 

@@ -82,7 +82,6 @@ describe("probeDir", () => {
 describe("StorageMonitor on a full disk", () => {
   const fsOrReason = smallTmpfs("1m");
   if (typeof fsOrReason === "string") {
-    // eslint-disable-next-line jest/no-disabled-tests -- needs root: skipped with the reason printed
     it.skip(`(skipped: ${fsOrReason})`, () => undefined);
     console.log(`storage-monitor full-disk tests skipped: ${fsOrReason}`);
     return;
@@ -104,14 +103,20 @@ describe("StorageMonitor on a full disk", () => {
     expect(monitor.health()).toEqual({ ok: false, problems: [`fileStore (file store) is full (ENOSPC in ${dir})`] });
     const errors = lines.filter((l) => l.level === "error");
     expect(errors).toEqual([
-      { level: "error", fields: expect.objectContaining({ part: "fileStore", state: "full", was: "ok", code: "ENOSPC", dir }), msg: expect.stringContaining("cannot write") },
+      {
+        level: "error",
+        fields: expect.objectContaining({ part: "fileStore", state: "full", was: "ok", code: "ENOSPC", dir }),
+        msg: expect.stringContaining("cannot write"),
+      },
     ]);
 
     fs.rmSync(path.join(dir, "filler"));
     monitor.report(); // a reported fault probes at once (here: finds space again)
     await sleep(1_200);
     expect(monitor.states()).toEqual({ fileStore: "ok" });
-    expect(lines.filter((l) => l.level === "info")).toEqual([expect.objectContaining({ fields: expect.objectContaining({ part: "fileStore", state: "ok", was: "full" }) })]);
+    expect(lines.filter((l) => l.level === "info")).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ part: "fileStore", state: "ok", was: "full" }) }),
+    ]);
     monitor.stop();
   });
 });

@@ -168,7 +168,9 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
           config,
           bus: bus!,
           logger,
-          storage: mongoDb ? await (await import("@engram/ingestion/mongo")).mongoIngestionStorage(mongoDb) : guardedIngestion(embeddedIngestionStorage(config)),
+          storage: mongoDb
+            ? await (await import("@engram/ingestion/mongo")).mongoIngestionStorage(mongoDb)
+            : guardedIngestion(embeddedIngestionStorage(config)),
         }),
         bindAddress(c.ingestion.INGESTION_GRPC_ADDRESS),
       ))!;

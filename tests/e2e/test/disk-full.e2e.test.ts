@@ -91,7 +91,10 @@ suite("a full data disk", () => {
   };
 
   const writes: [string, () => Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>][] = [
-    ["POST /v3/documents", () => api("POST", "/v3/documents", { content: "Written while the disk is full: the osprey nests on the mast.", containerTag: "disk" })],
+    [
+      "POST /v3/documents",
+      () => api("POST", "/v3/documents", { content: "Written while the disk is full: the osprey nests on the mast.", containerTag: "disk" }),
+    ],
     ["POST /v3/documents/file", () => upload("full.txt", "Uploaded while the disk is full: a heron by the weir.")],
     ["POST /v4/memories", () => api("POST", "/v4/memories", { containerTag: "disk", memories: [{ content: "Ada keeps bees on the roof" }] })],
     ["POST /v3/keys", () => api("POST", "/v3/keys", { name: "while-full" })],
@@ -123,16 +126,21 @@ suite("a full data disk", () => {
       expect(Object.keys(res.body).sort()).toEqual(["details", "error"]);
       expect(res.body.error).toBe("Insufficient storage");
       // The body names the part and says nothing was stored; no path, no driver text.
-      expect(res.body.details).toMatch(/^the (document and memory store|file store|event log|search index) cannot write: its disk is full\. Nothing was stored/);
+      expect(res.body.details).toMatch(
+        /^the (document and memory store|file store|event log|search index) cannot write: its disk is full\. Nothing was stored/,
+      );
       expect(res.body.details).not.toMatch(/SQLITE|ENOSPC|\//);
       expect(res.headers.get("retry-after")).toBe("60");
     }
 
     // Readiness names the parts that cannot write; liveness stays 200 (a full disk must not restart the process).
-    const notReady = await waitFor(async () => {
-      const r = await readyz();
-      return r.status === 503 && r.body.parts?.store === "full" ? r : undefined;
-    }, { timeoutMs: 15_000, what: "/readyz to report the full store" });
+    const notReady = await waitFor(
+      async () => {
+        const r = await readyz();
+        return r.status === 503 && r.body.parts?.store === "full" ? r : undefined;
+      },
+      { timeoutMs: 15_000, what: "/readyz to report the full store" },
+    );
     expect(notReady.body).toEqual(
       expect.objectContaining({ status: "not_ready", error: "Not ready", parts: { store: "full", fileStore: "full", index: "full", bus: "full" } }),
     );
@@ -150,10 +158,13 @@ suite("a full data disk", () => {
 
     // Space returns: the same process writes again, and readiness comes back.
     fs.rmSync(filler);
-    const again = await waitFor(async () => {
-      const r = await readyz();
-      return r.status === 200 ? r : undefined;
-    }, { timeoutMs: 20_000, what: "/readyz to be ready again" });
+    const again = await waitFor(
+      async () => {
+        const r = await readyz();
+        return r.status === 200 ? r : undefined;
+      },
+      { timeoutMs: 20_000, what: "/readyz to be ready again" },
+    );
     expect(again.body).toEqual({ status: "ready", parts: { store: "ok", fileStore: "ok", index: "ok", bus: "ok" } });
     const after = await api("POST", "/v3/documents", { content: "Written after space returned: the puffins are back on the cliffs.", containerTag: "disk" });
     expect(after.status).toBe(200);

@@ -123,7 +123,10 @@ describe("gateway error mapping (toHttpError, errorHandler)", () => {
       const r = await get("/v3/documents/d_1", err);
       expect(r.status).toBe(507);
       expect(r.retryAfter).toBe("60");
-      expect(r.body).toEqual({ error: "Insufficient storage", details: expect.stringMatching(new RegExp(`^${part} cannot write: its disk is full\\. Nothing was stored`)) });
+      expect(r.body).toEqual({
+        error: "Insufficient storage",
+        details: expect.stringMatching(new RegExp(`^${part} cannot write: its disk is full\\. Nothing was stored`)),
+      });
     }
     // The storage monitor logs the fault once per change of state; the request log line shows the 507.
     expect(logged).toEqual([]);
