@@ -330,7 +330,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness */
+        /**
+         * Readiness
+         * @description Ready while every backend serves and every storage part (store, fileStore, index, bus: those this deployment keeps on local disk) can write. The 503 answer carries the error body with `status: "not_ready"` and `parts`, its details naming each part that cannot write. Liveness (/healthz) does not depend on storage.
+         */
         get: operations["getReadyz"];
         put?: never;
         post?: never;
@@ -1923,6 +1926,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The server's disk is full (or not writable): the details name the part that cannot write; nothing was stored. Retry after `Retry-After` seconds */
+        InsufficientStorage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Internal server error (the details carry an error id) */
         InternalError: {
             headers: {
@@ -2190,6 +2202,7 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteMcp: {
@@ -2216,6 +2229,7 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getMetrics: {
@@ -2300,6 +2314,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteNsDocuments: {
@@ -2345,6 +2360,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getNsDocument: {
@@ -2442,6 +2458,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postNsDocumentFile: {
@@ -2514,6 +2531,7 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postNsListChunks: {
@@ -2556,6 +2574,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postNsListDocuments: {
@@ -2609,6 +2628,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postNsListMemories: {
@@ -2651,6 +2671,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteNsMemories: {
@@ -2694,6 +2715,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteNsMemoriesSemantic: {
@@ -2736,6 +2758,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getOpenapiJson: {
@@ -2772,13 +2795,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every backend is serving */
+            /** @description Every backend is serving and every storage part can write */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description Each storage part on local disk and its state (`ok` when ready) */
+                        parts: {
+                            /** @enum {string} */
+                            bus?: "ok" | "low" | "full" | "unwritable" | "failing";
+                            /** @enum {string} */
+                            fileStore?: "ok" | "low" | "full" | "unwritable" | "failing";
+                            /** @enum {string} */
+                            index?: "ok" | "low" | "full" | "unwritable" | "failing";
+                            /** @enum {string} */
+                            store?: "ok" | "low" | "full" | "unwritable" | "failing";
+                        };
                         /** @enum {string} */
                         status: "ready";
                     };
@@ -2786,7 +2820,7 @@ export interface operations {
             };
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
-            /** @description A backend is not serving yet, or the gateway is shutting down */
+            /** @description A backend is not serving yet, a storage part cannot write (named in the details and `parts`), or the gateway is shutting down */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2846,6 +2880,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3ConnectionsByConnectionIdResources: {
@@ -3003,6 +3038,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteV3Connections: {
@@ -3051,6 +3087,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3ConnectionsByProviderConnection: {
@@ -3094,6 +3131,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3ConnectionsByProviderDocuments: {
@@ -3137,6 +3175,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3ConnectionsByProviderImport: {
@@ -3180,6 +3219,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3ConnectionsAuthCallback: {
@@ -3259,6 +3299,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3ConnectionsWebhooks: {
@@ -3347,6 +3388,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     patchV3ContainerTagsByContainerTag: {
@@ -3398,6 +3440,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3ContainerTagsList: {
@@ -3466,6 +3509,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3ContainerTagsMergeByMergeId: {
@@ -3563,6 +3607,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3DocumentsById: {
@@ -3619,6 +3664,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     patchV3DocumentsById: {
@@ -3684,6 +3730,7 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3DocumentsByIdChunks: {
@@ -3830,6 +3877,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteV3DocumentsBulk: {
@@ -3872,6 +3920,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3DocumentsFile: {
@@ -3941,6 +3990,7 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3DocumentsList: {
@@ -4017,6 +4067,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3DocumentsProcessing: {
@@ -4176,6 +4227,7 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteV3KeysById: {
@@ -4214,6 +4266,7 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3Search: {
@@ -4274,6 +4327,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3Settings: {
@@ -4362,6 +4416,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3SettingsReset: {
@@ -4399,6 +4454,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV3SettingsSuggestBuckets: {
@@ -4430,6 +4486,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV4Conversations: {
@@ -4497,6 +4554,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV4Memories: {
@@ -4590,6 +4648,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     deleteV4Memories: {
@@ -4635,6 +4694,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     patchV4Memories: {
@@ -4692,6 +4752,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV4MemoriesForgetMatching: {
@@ -4741,6 +4802,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV4MemoriesList: {
@@ -4796,6 +4858,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV4Profile: {
@@ -4843,6 +4906,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV4ProfileBuckets: {
@@ -4885,6 +4949,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     postV4Search: {
@@ -4949,6 +5014,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
 }
