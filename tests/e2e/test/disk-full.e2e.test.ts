@@ -31,9 +31,11 @@ if (skipReason) console.log(`disk-full.e2e skipped: ${skipReason}`);
 
 const suite = skipReason ? describe.skip : describe;
 
-suite("a full data disk", () => {
+suite("a full or read-only data disk", () => {
   const dataDir = path.join(mountPoint, "data");
   const filler = path.join(mountPoint, "filler");
+  const files = path.join(dataDir, "files");
+  let readOnlyFiles = false;
   let engram: EngramProcess | undefined;
   let api: Api;
 
@@ -51,6 +53,7 @@ suite("a full data disk", () => {
 
   afterAll(async () => {
     await stopQuietly(engram);
+    if (readOnlyFiles) execFileSync("umount", ["-l", files], { stdio: "pipe" });
     try {
       execFileSync("umount", [mountPoint], { stdio: "pipe" });
     } catch (err) {
@@ -190,4 +193,34 @@ suite("a full data disk", () => {
     expect(JSON.stringify(keys.body)).not.toContain("while-full");
     expect(JSON.stringify(keys.body)).toContain("after-full");
   }, 240_000);
+
+  it("answers 507 'not writable' for uploads while the file store is read-only, and readiness names it, until it is writable again", async () => {
+    // The file store's folder on a read-only bind mount of itself: its writes get EROFS, every other part still writes.
+    execFileSync("mount", ["--bind", files, files], { stdio: "pipe" });
+    readOnlyFiles = true;
+    execFileSync("mount", ["-o", "remount,bind,ro", files], { stdio: "pipe" });
+
+    const refused = await upload("ro.txt", "Uploaded while the file store is read-only: a wren in the hedge.");
+    expect(refused.status).toBe(507);
+    expect(refused.body).toEqual({
+      error: "Insufficient storage",
+      details: expect.stringMatching(/^the file store cannot write: its storage is read-only or not writable by the server\. Nothing was stored/),
+    });
+    // Other writes go on.
+    expect((await api("POST", "/v3/documents", { content: "Written while only the file store is read-only.", containerTag: "ro" })).status).toBe(200);
+    const notReady = await waitFor(
+      async () => {
+        const r = await readyz();
+        return r.status === 503 && r.body.parts?.fileStore === "unwritable" ? r : undefined;
+      },
+      { timeoutMs: 15_000, what: "/readyz to report the read-only file store" },
+    );
+    expect(notReady.body.parts).toEqual({ store: "ok", fileStore: "unwritable", index: "ok", bus: "ok" });
+    expect(notReady.body.details).toBe("the file store (fileStore) cannot write: its storage is read-only or not writable");
+
+    execFileSync("umount", [files], { stdio: "pipe" });
+    readOnlyFiles = false;
+    await waitFor(async () => ((await readyz()).status === 200 ? true : undefined), { timeoutMs: 20_000, what: "/readyz to be ready again" });
+    expect((await upload("rw.txt", "Uploaded once the file store is writable again.")).status).toBe(200);
+  }, 120_000);
 });
