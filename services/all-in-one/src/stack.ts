@@ -43,7 +43,9 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   // adapters answer a full or read-only disk with 507 naming the part (docs/api-decisions.md section 21).
   const embeddedStore = p.STORE !== "mongo";
   const storageDirs: StoragePartDir[] = [];
-  if (embeddedStore) storageDirs.push({ part: "store", dir: dataDir });
+  // The SQLite stores: documents (ingestion), connections and settings, memories, the gateway's keys and guards.
+  if (embeddedStore && (["ingestion", "connections", "memories", "gateway"] as const).some((t) => targets.has(t)))
+    storageDirs.push({ part: "store", dir: dataDir });
   if (embeddedStore && targets.has("ingestion")) storageDirs.push({ part: "fileStore", dir: path.join(dataDir, "files") });
   if (p.INDEX !== "qdrant" && CHUNK_INDEX_USERS.some((s) => targets.has(s))) storageDirs.push({ part: "index", dir: dataDir });
   if (p.BUS !== "kafka" && BUS_PARTICIPANTS.some((s) => targets.has(s))) storageDirs.push({ part: "bus", dir: dataDir });
