@@ -13,6 +13,7 @@ import {
 } from "./delivery";
 import { type DeliveredMessage, type EventBus, type EventHeaders, type OutgoingMessage, type SubscribeOptions, type Subscription } from "./port";
 import { partitionFor } from "./partition";
+import { isStorageFault } from "@engram/kernel";
 
 export interface EmbeddedBusOptions {
   dataDir: string;
@@ -261,6 +262,11 @@ class EmbeddedSubscription {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private readonly pending = new Set<() => void>();
+  /**
+   * Per topic-partition, the offset of a message handled whose commit then failed for lack of space: when the
+   * loop comes back to it, it commits without handling it again (and without counting another attempt).
+   */
+  private readonly handledUncommitted = new Map<string, number>();
 
   constructor(
     private readonly bus: EmbeddedEventBus,
@@ -296,28 +302,65 @@ class EmbeddedSubscription {
   }
 
   private async run(topic: string, partition: number): Promise<void> {
+    const { group } = this.opts;
+    const log = this.bus.options.logger;
+    const base = this.bus.options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    const maxBackoff = this.bus.options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
+    // Stagger the start so a fresh process does not hit SQLite from every loop at once.
+    await sleep(partition);
+    const key = wakeKey(topic, partition);
+    const lag = busMetrics.consumerLag().labels(group, topic, String(partition));
+    // Only this loop commits for (group, topic, partition), so the position is tracked here (read, or for a new
+    // group recorded, inside the loop: that is a write too).
+    let from: number | undefined;
+    // A full (or read-only) disk stops the loop where it is, without spending attempts or losing its place: it
+    // waits and tries again from the last committed message until space returns (no restart needed).
+    let storageWait = 0;
+    while (!this.stopping) {
+      try {
+        if (from === undefined) {
+          from = this.bus.committed(group, topic, partition);
+          lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
+        }
+        from = await this.runBatch(topic, partition, from, key, lag);
+        // Debug only: the storage monitor logs the disk's change of state once for the process.
+        if (storageWait > 0) log.debug({ topic, partition, group }, "event log: consuming resumes");
+        storageWait = 0;
+      } catch (err) {
+        if (!isStorageFault(err)) throw err;
+        if (storageWait === 0)
+          log.debug({ err: (err as Error)?.message, topic, partition, group }, "event log: storage full or not writable; waiting for space");
+        storageWait = Math.min(storageWait + 1, 6);
+        await sleep(backoffDelay(storageWait, Math.max(base, 250), maxBackoff));
+        // Again from the committed position: what the failed batch handled but could not commit comes again (at least once).
+        from = undefined;
+      }
+    }
+  }
+
+  /** One fetched batch handled and committed; returns the next position. */
+  private async runBatch(topic: string, partition: number, from: number, key: string, lag: { set(v: number): void }): Promise<number> {
     const { group, handler } = this.opts;
     const log = this.bus.options.logger;
     const maxAttempts = this.bus.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     const base = this.bus.options.backoffMs ?? DEFAULT_BACKOFF_MS;
     const maxBackoff = this.bus.options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     const fetchSize = this.bus.options.fetchSize ?? 32;
-    // Stagger the start so a fresh process does not hit SQLite from every loop at once.
-    await sleep(partition);
-    // Only this loop commits for (group, topic, partition), so the position is tracked here.
-    let from = this.bus.committed(group, topic, partition);
-    const key = wakeKey(topic, partition);
-    const lag = busMetrics.consumerLag().labels(group, topic, String(partition));
-    lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
-    while (!this.stopping) {
+    {
       const version = this.bus.topicVersion(key);
       const batch = this.bus.fetch(topic, partition, from, fetchSize);
       if (batch.length === 0) {
         await this.waitForWork(key, version);
-        continue;
+        return from;
       }
       for (const msg of batch) {
-        if (this.stopping) return;
+        if (this.stopping) return from;
+        if (this.handledUncommitted.get(key) === msg.offset) {
+          this.bus.commit(group, topic, partition, msg.offset + 1);
+          this.handledUncommitted.delete(key);
+          from = msg.offset + 1;
+          continue;
+        }
         const traced = traceDelivery("engram_embedded", group, msg);
         const deadLetter = async (err: unknown, attempts: number, message: string) => {
           log.error({ err, topic, partition, offset: msg.offset, group, attempts, eventType: msg.headers["event-type"] }, message);
@@ -342,6 +385,17 @@ class EmbeddedSubscription {
             traced.end("handled");
             break;
           } catch (err) {
+            // No space to store what the handler made: not the message's fault. The batch stops here and is
+            // tried again once the disk can be written (the attempt is not counted against the message).
+            if (isStorageFault(err)) {
+              traced.end("abandoned");
+              try {
+                this.bus.recordAttempt(group, topic, partition, msg.offset, attempt - 1);
+              } catch {
+                // Still no space: the attempt stays counted (at worst one per wait).
+              }
+              throw err;
+            }
             if (attempt >= maxAttempts) {
               await deadLetter(err, attempt, "event handler failed on every attempt; dead-lettering");
               break;
@@ -353,13 +407,17 @@ class EmbeddedSubscription {
             );
             traced.retrying(err, attempt, delay);
             await sleep(delay);
-            if (this.stopping) return traced.end("abandoned"); // not committed: redelivered after restart
+            if (this.stopping) return (traced.end("abandoned"), from); // not committed: redelivered after restart
           }
         }
+        // Handled (or dead-lettered): a commit the disk refuses is retried without handling the message again.
+        this.handledUncommitted.set(key, msg.offset);
         this.bus.commit(group, topic, partition, msg.offset + 1);
+        this.handledUncommitted.delete(key);
         from = msg.offset + 1;
       }
       lag.set(Math.max(0, this.bus.headOffset(topic, partition) - from));
     }
+    return from;
   }
 }

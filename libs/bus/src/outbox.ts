@@ -1,3 +1,4 @@
+import { isStorageFault } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
 import { type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
@@ -160,7 +161,8 @@ export class OutboxRelay<Id = number> {
         } catch (err) {
           failures++;
           this.dirty = true;
-          this.log.warn({ err, failures }, "outbox relay could not publish; retrying");
+          // A full disk is logged once (the storage monitor tells the rest), not on every retry.
+          if (failures === 1 || !isStorageFault(err)) this.log.warn({ err, failures }, "outbox relay could not publish; retrying");
         }
         metrics
           .gauge("engram_outbox_backlog", "Outbox entries waiting to be published", ["outbox"])

@@ -1,5 +1,5 @@
 import * as grpc from "@grpc/grpc-js";
-import { type DomainError, type ErrorKind, isDomainError, isOutage } from "@engram/kernel";
+import { type DomainError, type ErrorKind, InsufficientStorageError, isDomainError, isOutage, storageFaultOf } from "@engram/kernel";
 
 /** Metadata keys that carry the domain error across gRPC. */
 const KIND_KEY = "engram-error-kind";
@@ -16,6 +16,9 @@ const KIND_TO_GRPC: Record<ErrorKind, grpc.status> = {
   resource_exhausted: grpc.status.RESOURCE_EXHAUSTED,
   // gRPC has no "too large"; the kind travels in metadata so HTTP gets 413.
   payload_too_large: grpc.status.RESOURCE_EXHAUSTED,
+  // A full (or unwritable) disk: RESOURCE_EXHAUSTED too, told apart from a rate limit, a too-large message or
+  // any transport RESOURCE_EXHAUSTED by the kind in metadata, so HTTP gets 507.
+  insufficient_storage: grpc.status.RESOURCE_EXHAUSTED,
   unavailable: grpc.status.UNAVAILABLE,
   deadline_exceeded: grpc.status.DEADLINE_EXCEEDED,
   unimplemented: grpc.status.UNIMPLEMENTED,
@@ -25,7 +28,9 @@ const KIND_TO_GRPC: Record<ErrorKind, grpc.status> = {
 /**
  * Domain error (or anything thrown) -> gRPC status. The one mapping on the server side. Anything else is
  * INTERNAL, except an engine outage (`isOutage`: connection refused or reset, timeouts, no MongoDB primary,
- * SQLite busy or locked, Qdrant 502-504, Kafka unreachable), which is UNAVAILABLE (HTTP 503 with Retry-After).
+ * SQLite busy or locked, Qdrant 502-504, Kafka unreachable), which is UNAVAILABLE (HTTP 503 with Retry-After),
+ * and a storage fault no adapter named (`storageFaultOf`: ENOSPC, EDQUOT, SQLITE_FULL, EROFS, SQLITE_READONLY),
+ * which is `insufficient_storage` (HTTP 507) without a part.
  */
 export function toGrpcError(err: unknown): Partial<grpc.StatusObject> & { code: grpc.status; details: string } {
   const metadata = new grpc.Metadata();
@@ -38,6 +43,8 @@ export function toGrpcError(err: unknown): Partial<grpc.StatusObject> & { code: 
     // An error from a downstream call: pass its status through unchanged.
     return { code: err.code, details: err.details, metadata: err.metadata };
   }
+  const fault = storageFaultOf(err);
+  if (fault) return toGrpcError(new InsufficientStorageError(undefined, fault));
   if (isOutage(err)) {
     // An engine outage an adapter let through (a refused connection, a busy SQLite file, a timeout): retryable.
     metadata.set(KIND_KEY, "unavailable");
@@ -49,6 +56,9 @@ export function toGrpcError(err: unknown): Partial<grpc.StatusObject> & { code: 
 
 /** Seconds an HTTP 503 asks the client to wait before retrying (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5;
+
+/** Seconds an HTTP 507 asks the client to wait: space has to be freed by an operator first. */
+export const STORAGE_RETRY_AFTER_SECONDS = 60;
 
 export function isServiceError(err: unknown): err is grpc.ServiceError {
   return typeof err === "object" && err !== null && "code" in err && "metadata" in err && typeof (err as { code: unknown }).code === "number";
@@ -125,9 +135,10 @@ export function grpcToHttp(err: grpc.ServiceError): HttpError {
   }
   const rawDetails = err.metadata?.get(DETAILS_KEY)[0]?.toString();
   const details = rawDetails ? safeDecode(rawDetails) : undefined;
-  const status = kind === "payload_too_large" ? 413 : (GRPC_TO_HTTP[err.code] ?? 500);
+  const status = kind === "payload_too_large" ? 413 : kind === "insufficient_storage" ? 507 : (GRPC_TO_HTTP[err.code] ?? 500);
   if (status === 503 || status === 504) return generic(status);
-  if (status >= 500 && status !== 501) return generic(500);
+  // 507 keeps its message and details: Engram wrote them for clients (which part cannot write, and that nothing was stored).
+  if (status >= 500 && status !== 501 && status !== 507) return generic(500);
   return { status, error: err.details || "request failed", ...(details ? { details } : {}), internal: false };
 }
 

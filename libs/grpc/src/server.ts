@@ -231,6 +231,11 @@ export class GrpcServer {
     for (const s of this.services) this.health.setStatus(s, status);
   }
 
+  /** The grpc.health.v1 status of one more name (a part of the process, not a gRPC service): SERVING or NOT_SERVING. */
+  setHealth(name: string, serving: boolean): void {
+    this.health.setStatus(name, serving ? "SERVING" : "NOT_SERVING");
+  }
+
   /** Not serving, then drain in-flight calls up to the deadline, then force. */
   async shutdown(deadlineMs: number): Promise<void> {
     this.setServing(false);

@@ -5,6 +5,7 @@ import {
   DomainError,
   type ErrorKind,
   FailedPreconditionError,
+  InsufficientStorageError,
   InternalError,
   InvalidArgumentError,
   NotFoundError,
@@ -72,6 +73,53 @@ describe("toGrpcError + grpcToHttp", () => {
       expect(st.details).not.toMatch(/10\.0\.0\.7|locked|ETIMEDOUT/);
       expect(grpcToHttp(asServiceError(st))).toEqual({ status: 503, ...GENERIC_HTTP_ERRORS[503], internal: true });
     }
+  });
+
+  it("a storage fault an adapter named -> RESOURCE_EXHAUSTED marked insufficient_storage -> 507 keeping the part's message", () => {
+    const err = new InsufficientStorageError("fileStore", { fault: "full", code: "ENOSPC" });
+    const st = toGrpcError(err);
+    expect(st.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(st.metadata?.get("engram-error-kind")).toEqual(["insufficient_storage"]);
+    const http = viaGrpc(err);
+    expect(http).toEqual({
+      status: 507,
+      error: "Insufficient storage",
+      details: expect.stringMatching(/^the file store cannot write: its disk is full/),
+      internal: false,
+    });
+    expect(domainToHttp(err)).toEqual(http);
+  });
+
+  it("a raw storage fault no adapter named (SQLITE_FULL, ENOSPC, EROFS) -> 507 naming the server's storage, no driver text", () => {
+    for (const [err, text] of [
+      [Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }), "disk is full"],
+      [Object.assign(new Error("ENOSPC: no space left on device, write '/var/lib/engram/x'"), { code: "ENOSPC", path: "/var/lib/engram/x" }), "disk is full"],
+      [Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS" }), "read-only"],
+      [new Error("wrapped", { cause: Object.assign(new Error("attempt to write a readonly database"), { code: "SQLITE_READONLY" }) }), "read-only"],
+    ] as const) {
+      const http = viaGrpc(err);
+      expect(http.status).toBe(507);
+      expect(http.details).toMatch(new RegExp(`^the server's storage cannot write: .*${text}`));
+      expect(http.details).not.toMatch(/SQLITE|ENOSPC|EROFS|\/var/);
+    }
+    // Permission errors count only when a storage adapter raised them (raiseStorageFaults): elsewhere they are internal.
+    expect(viaGrpc(Object.assign(new Error("EACCES"), { code: "EACCES" })).status).toBe(500);
+  });
+
+  it("RESOURCE_EXHAUSTED without the insufficient_storage kind is never 507: a rate limit is 429, the transport's own (message too large) 500", () => {
+    expect(viaGrpc(new ResourceExhaustedError("slow down")).status).toBe(429);
+    const transport = Object.assign(new Error("Received message larger than max"), {
+      code: grpc.status.RESOURCE_EXHAUSTED,
+      details: "Received message larger than max (5000000 vs. 4194304)",
+      metadata: new grpc.Metadata(),
+    });
+    expect(grpcToHttp(transport)).toEqual({ status: 500, error: "Internal server error", internal: true });
+  });
+
+  it("a storage fault from a downstream service passes through unchanged (still 507 with its part)", () => {
+    const downstream = asServiceError(toGrpcError(new InsufficientStorageError("store", { fault: "full", code: "SQLITE_FULL" })));
+    const st = toGrpcError(downstream);
+    expect(grpcToHttp(asServiceError(st))).toEqual(expect.objectContaining({ status: 507, details: expect.stringMatching(/^the document and memory store/) }));
   });
 
   it("a non-Error throw is internal too", () => {

@@ -13,6 +13,7 @@ export type ErrorKind =
   | "permission_denied"
   | "resource_exhausted"
   | "payload_too_large"
+  | "insufficient_storage"
   | "unavailable"
   | "deadline_exceeded"
   | "unimplemented"

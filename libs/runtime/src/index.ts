@@ -1,5 +1,8 @@
-import { GrpcServer, type ServiceImplementation } from "@engram/grpc";
+import { GrpcServer, type ServiceImplementation, storageHealthName } from "@engram/grpc";
 import type { Logger } from "@engram/observability";
+import { PART_STATES, type StorageMonitor } from "./storage-monitor";
+
+export * from "./storage-monitor";
 
 /**
  * One bounded context's runnable unit. `module.ts` of every service returns
@@ -39,6 +42,7 @@ export class ProcessRuntime {
   private readonly checks: { name: string; check: () => { ok: boolean; problems: string[] } }[] = [];
   private failing: string[] = [];
   private watcher: NodeJS.Timeout | undefined;
+  private storage: StorageMonitor | undefined;
 
   constructor(
     private readonly log: Logger,
@@ -57,6 +61,7 @@ export class ProcessRuntime {
     }
     await module.start?.({ grpcPort: entry.port });
     entry.server?.setServing(this.failing.length === 0);
+    if (entry.server) this.publishStorage(entry.server);
     this.log.info({ module: module.name, grpcPort: entry.port }, "module started");
     return entry.port;
   }
@@ -87,6 +92,29 @@ export class ProcessRuntime {
     this.watcher.unref();
   }
 
+  /**
+   * The storage of the process's parts (store, file store, index, event log): probed by `monitor`
+   * (started here, stopped with the process). A part that cannot write fails readiness like any
+   * watched dependency, and every gRPC server of the process tells each part's state in
+   * grpc.health.v1 under `engram.storage.<part>` (SERVING while it writes) and
+   * `engram.storage.<part>.<state>` (SERVING for the state it is in), which the gateway's /readyz reads.
+   */
+  async watchStorage(monitor: StorageMonitor, intervalMs = 1_000): Promise<void> {
+    this.storage = monitor;
+    await monitor.start();
+    this.onStopped(async () => monitor.stop());
+    this.watchReadiness("storage", () => monitor.health(), intervalMs);
+    this.evaluateReadiness();
+  }
+
+  private publishStorage(server: GrpcServer): void {
+    if (!this.storage) return;
+    for (const [part, state] of Object.entries(this.storage.states())) {
+      server.setHealth(storageHealthName(part), state === "ok");
+      for (const s of PART_STATES) if (s !== "ok") server.setHealth(storageHealthName(part, s), state === s);
+    }
+  }
+
   /** Problems of the watched dependencies right now (empty when ready). */
   readinessProblems(): string[] {
     return this.failing;
@@ -103,6 +131,7 @@ export class ProcessRuntime {
     if (problems.length > 0 && !was) this.log.error({ problems }, "not ready: a dependency failed");
     if (problems.length === 0 && was) this.log.info("ready again: the failed dependency recovered");
     if (problems.length > 0 !== was) for (const r of this.running) r.server?.setServing(problems.length === 0);
+    for (const r of this.running) if (r.server) this.publishStorage(r.server);
   }
 
   stop(): Promise<void> {

@@ -53,6 +53,10 @@ export const processSchema = z
     HEALTH_MAX_LOOP_LAG_MS: env.int(5000, { min: 100, max: 600_000 }),
     /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
     SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
+    /** Readiness fails (the part is `low`) while the data volume has less free space than this (MB); 0 = only a failing write probe. */
+    STORAGE_MIN_FREE_MB: env.int(16, { min: 0, max: 1_000_000 }),
+    /** Time between write probes of the data directory's parts (ms); a write that fails for lack of space probes at once. */
+    STORAGE_PROBE_INTERVAL_MS: env.int(5000, { min: 250, max: 600_000 }),
     ...kafkaConfigShape,
     ...mongoConfigShape,
     ...qdrantConfigShape,

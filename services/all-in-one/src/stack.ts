@@ -4,7 +4,8 @@ import { type ChunkIndex, createEmbedder, createQdrantClient, MEMORY_RANKING, Qd
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { LoopHeartbeat, metrics, startMetricsServer } from "@engram/observability";
-import { ProcessRuntime } from "@engram/runtime";
+import { raiseStorageFaults, type StoragePart } from "@engram/kernel";
+import { ProcessRuntime, type StoragePartDir, StorageMonitor } from "@engram/runtime";
 import { createGatewayModule, openGatewayKeyStore, openGuardStores } from "@engram/gateway";
 import { createGatewayThreadModule } from "./gateway-thread";
 import { createIngestionModule, embeddedIngestionStorage } from "@engram/ingestion";
@@ -38,6 +39,24 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   const loopHealth = { maxLagMs: p.HEALTH_MAX_LOOP_LAG_MS };
   const heartbeat = new LoopHeartbeat(loopHealth).start();
   runtime.onStopped(async () => heartbeat.stop());
+  // The parts that write under the data directory (embedded engines only): probed for readiness, and their
+  // adapters answer a full or read-only disk with 507 naming the part (docs/api-decisions.md section 21).
+  const embeddedStore = p.STORE !== "mongo";
+  const storageDirs: StoragePartDir[] = [];
+  // The SQLite stores: documents (ingestion), connections and settings, memories, the gateway's keys and guards.
+  if (embeddedStore && (["ingestion", "connections", "memories", "gateway"] as const).some((t) => targets.has(t)))
+    storageDirs.push({ part: "store", dir: dataDir });
+  if (embeddedStore && targets.has("ingestion")) storageDirs.push({ part: "fileStore", dir: path.join(dataDir, "files") });
+  if (p.INDEX !== "qdrant" && CHUNK_INDEX_USERS.some((s) => targets.has(s))) storageDirs.push({ part: "index", dir: dataDir });
+  if (p.BUS !== "kafka" && BUS_PARTICIPANTS.some((s) => targets.has(s))) storageDirs.push({ part: "bus", dir: dataDir });
+  const storage = new StorageMonitor({
+    parts: storageDirs,
+    minFreeBytes: p.STORAGE_MIN_FREE_MB * 1024 * 1024,
+    intervalMs: p.STORAGE_PROBE_INTERVAL_MS,
+    logger: logger.child({ component: "storage" }),
+  });
+  /** An embedded adapter whose writes a full or read-only disk refuses with 507 naming `part` (and a probe at once). */
+  const guarded = <T extends object>(adapter: T, part: StoragePart): T => raiseStorageFaults(adapter, part, () => storage.report());
   const busLog = logger.child({ component: "bus" });
   // Only services that publish or consume events get a bus (a gateway-only process never connects to Kafka).
   const needsBus = BUS_PARTICIPANTS.some((s) => targets.has(s));
@@ -51,7 +70,10 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
           backoffMs: p.BUS_BACKOFF_MS,
           topics: Object.values(TOPICS),
         })
-      : new EmbeddedEventBus({ dataDir, logger: busLog, partitions: p.BUS_PARTITIONS, maxAttempts: p.BUS_MAX_ATTEMPTS, backoffMs: p.BUS_BACKOFF_MS });
+      : guarded(
+          new EmbeddedEventBus({ dataDir, logger: busLog, partitions: p.BUS_PARTITIONS, maxAttempts: p.BUS_MAX_ATTEMPTS, backoffMs: p.BUS_BACKOFF_MS }),
+          "bus",
+        );
   if (bus) runtime.onStopped(() => bus.close());
   // Topics exist before any service publishes or subscribes (a broker that cannot be reached fails the start).
   if (bus instanceof KafkaEventBus) await bus.connect();
@@ -74,7 +96,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         ? readsOnly
           ? await QdrantChunkIndex.openReadOnly(createQdrantClient(p), qdrantChunks)
           : await QdrantChunkIndex.open(createQdrantClient(p), qdrantChunks)
-        : new SqliteChunkIndex(dataDir);
+        : guarded(new SqliteChunkIndex(dataDir), "index");
     index = idx;
     runtime.onStopped(() => idx.close());
   }
@@ -106,7 +128,10 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     } else {
       const store: MemoryRepository & MemoryReadModel = production
         ? await (await import("@engram/memories/production")).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, storeLog, shared())
-        : createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING }));
+        : guarded(
+            createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING })),
+            "store",
+          );
       memoryStore = store;
       memoryReads = store;
       runtime.onStopped(() => store.close());
@@ -131,6 +156,12 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     connections: c.gateway.CONNECTIONS_ADDRESS,
   };
 
+  const guardedIngestion = (st: ReturnType<typeof embeddedIngestionStorage>): ReturnType<typeof embeddedIngestionStorage> => ({
+    ...st,
+    repo: guarded(st.repo, "store"),
+    files: guarded(st.files, "fileStore"),
+  });
+
   try {
     if (targets.has("ingestion")) {
       const config = { ...c.ingestion, ENGRAM_DATA_DIR: dataDir };
@@ -139,7 +170,9 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
           config,
           bus: bus!,
           logger,
-          storage: mongoDb ? await (await import("@engram/ingestion/mongo")).mongoIngestionStorage(mongoDb) : embeddedIngestionStorage(config),
+          storage: mongoDb
+            ? await (await import("@engram/ingestion/mongo")).mongoIngestionStorage(mongoDb)
+            : guardedIngestion(embeddedIngestionStorage(config)),
         }),
         bindAddress(c.ingestion.INGESTION_GRPC_ADDRESS),
       ))!;
@@ -157,8 +190,8 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         createConnectionsModule({
           config,
           logger,
-          settings: mongoStores ? await mongoStores.createMongoSettingsRepository(mongoDb!) : embeddedSettingsRepository(config),
-          connections: mongoStores ? await mongoStores.createMongoConnectionRepository(mongoDb!) : embeddedConnectionRepository(config),
+          settings: mongoStores ? await mongoStores.createMongoSettingsRepository(mongoDb!) : guarded(embeddedSettingsRepository(config), "store"),
+          connections: mongoStores ? await mongoStores.createMongoConnectionRepository(mongoDb!) : guarded(embeddedConnectionRepository(config), "store"),
         }),
         bindAddress(c.connections.CONNECTIONS_GRPC_ADDRESS),
       ))!;
@@ -199,6 +232,9 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         bindAddress(c.worker.PIPELINE_WORKER_GRPC_ADDRESS),
       ))!;
     }
+    // Probed once every store is open (the file store has made its folder) and before the gateway serves, so
+    // readiness never says ready over a disk that cannot write.
+    if (storageDirs.length > 0) await runtime.watchStorage(storage);
     let httpPort: number | undefined;
     if (targets.has("gateway")) {
       const config = {

@@ -7,7 +7,7 @@ import type { ApiKeyStore } from "./auth/api-key";
 import { bootstrapKeys } from "./auth/bootstrap";
 import { KeyService } from "./auth/keys.service";
 import type { GatewayConfig } from "./config";
-import { type AppOptions, createApp } from "./http/app";
+import { type AppOptions, createApp, type StorageParts } from "./http/app";
 import { createBackends } from "./http/backends";
 import { answerClientErrors } from "./http/errors";
 import { securityHeaderValues } from "./http/security";
@@ -60,11 +60,15 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     new HealthProbe(config.CONNECTIONS_ADDRESS, "engram.connections.v1.ConnectionsService"),
   ];
   let probeTimer: NodeJS.Timeout | undefined;
+  // Each storage part's state as the backends report it (the worst where several do; the same process reports
+  // the same parts on every port).
+  let parts: StorageParts = {};
   const probe = async () => {
-    const results = await Promise.all(probes.map((p) => p.serving(1000)));
+    const [results, states] = await Promise.all([Promise.all(probes.map((p) => p.serving(1000))), Promise.all(probes.map((p) => p.storageStates(1000)))]);
     const ready = results.every(Boolean);
     if (ready !== backendsReady) log.info({ ready }, ready ? "all backends serving" : "a backend is not serving");
     backendsReady = ready;
+    parts = worstStates(states);
   };
   const app = createApp({
     backends,
@@ -75,6 +79,7 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     publicUrl: config.ENGRAM_PUBLIC_URL,
     defaultNamespace: DEFAULT_NAMESPACE,
     ready: () => backendsReady && !stopping,
+    storageParts: () => parts,
     otherMetrics: deps.otherMetrics,
     health: deps.health,
     trustProxy: config.GATEWAY_TRUST_PROXY,
@@ -138,4 +143,17 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
       await gs?.close();
     },
   };
+}
+
+const SEVERITY: Record<string, number> = { ok: 0, low: 1, failing: 2, unwritable: 3, full: 4 };
+
+/** Per part, the worst state any backend reports. */
+export function worstStates(reports: StorageParts[]): StorageParts {
+  const out: StorageParts = {};
+  for (const r of reports)
+    for (const [part, state] of Object.entries(r) as [keyof StorageParts, string][]) {
+      const seen = out[part];
+      if (seen === undefined || (SEVERITY[state] ?? 2) > (SEVERITY[seen] ?? 2)) out[part] = state;
+    }
+  return out;
 }

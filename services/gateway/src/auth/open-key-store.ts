@@ -1,5 +1,6 @@
 import type { GatewayConfig } from "../config";
 import type { ApiKeyStore } from "./api-key";
+import { raiseStorageFaults } from "@engram/kernel";
 import { SqliteApiKeyStore } from "./api-key.sqlite";
 
 /**
@@ -8,7 +9,8 @@ import { SqliteApiKeyStore } from "./api-key.sqlite";
  * data directory.
  */
 export async function openGatewayKeyStore(config: Pick<GatewayConfig, "ENGRAM_DATA_DIR">, mongo?: { url: string; dbName: string }): Promise<ApiKeyStore> {
-  if (!mongo) return new SqliteApiKeyStore(config.ENGRAM_DATA_DIR);
+  // A full or read-only data volume answers 507 naming the store, not 500.
+  if (!mongo) return raiseStorageFaults(new SqliteApiKeyStore(config.ENGRAM_DATA_DIR), "store");
   // Loaded only here: an embedded gateway never loads the MongoDB driver.
   const { connectMongo } = await import("@engram/storage/mongo");
   const { createMongoApiKeyStore } = await import("./api-key.mongo");

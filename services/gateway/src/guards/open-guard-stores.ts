@@ -1,5 +1,6 @@
 import type { GatewayConfig } from "../config";
 import type { IdempotencyStore } from "./idempotency";
+import { raiseStorageFaults } from "@engram/kernel";
 import { SqliteIdempotencyStore } from "./idempotency.sqlite";
 import type { RateStore } from "./rate";
 import { SqliteRateStore } from "./rate.sqlite";
@@ -18,8 +19,9 @@ export interface GuardStores {
  */
 export async function openGuardStores(config: Pick<GatewayConfig, "ENGRAM_DATA_DIR">, mongo?: { url: string; dbName: string }): Promise<GuardStores> {
   if (!mongo) {
-    const idempotency = new SqliteIdempotencyStore(config.ENGRAM_DATA_DIR);
-    const rates = new SqliteRateStore(config.ENGRAM_DATA_DIR);
+    // A full or read-only data volume answers 507 naming the store, not 500.
+    const idempotency = raiseStorageFaults(new SqliteIdempotencyStore(config.ENGRAM_DATA_DIR), "store");
+    const rates = raiseStorageFaults(new SqliteRateStore(config.ENGRAM_DATA_DIR), "store");
     return { idempotency, rates, close: async () => void (await Promise.all([idempotency.close(), rates.close()])) };
   }
   // Loaded only here: an embedded gateway never loads the MongoDB driver.

@@ -1,4 +1,5 @@
 import express, { type Express } from "express";
+import { STORAGE_PART_LABELS, type StoragePart } from "@engram/kernel";
 import { type Logger, type LoopHealthStatus, metrics } from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
 import { conversationRoutes } from "../routes/conversations.routes";
@@ -34,6 +35,8 @@ export interface AppOptions {
   uploadSpoolDir?: string;
   /** Readiness: every backend serving and not shutting down. */
   ready: () => boolean;
+  /** Readiness of each storage part the backends report (store, fileStore, index, bus): `ok` or why it cannot write. */
+  storageParts?: () => StorageParts;
   /** Metrics of the process's other threads, merged into /metrics (all-in-one with the gateway on its own thread). */
   otherMetrics?: () => Promise<MetricsSnapshot[]>;
   /** Liveness: the event loops of the process are not blocked (LoopHeartbeat); /healthz answers 503 otherwise. */
@@ -45,6 +48,29 @@ export interface AppOptions {
 }
 
 type MetricsSnapshot = Awaited<ReturnType<typeof metrics.snapshot>>;
+
+/** Each storage part's state: `ok`, `low`, `full` or `unwritable` (docs/api-decisions.md section 21). */
+export type StorageParts = Partial<Record<StoragePart, string>>;
+
+/**
+ * GET /readyz: 200 `{status: "ready", parts}` while every backend serves and every storage part writes;
+ * otherwise 503 with the API's error body, `status: "not_ready"` and the parts, the details naming the parts
+ * that cannot write. /healthz (liveness) does not look at storage: a full disk must not get the process restarted.
+ */
+function readiness(ready: boolean, parts: StorageParts): { status: number; body: Record<string, unknown> } {
+  const failing = (Object.entries(parts) as [StoragePart, string][]).filter(([, state]) => state !== "ok");
+  if (ready && failing.length === 0) return { status: 200, body: { status: "ready", parts } };
+  const details = failing.length
+    ? `${failing.map(([part, state]) => `the ${STORAGE_PART_LABELS[part]} (${part}) ${STATE_TEXT[state] ?? "cannot write"}`).join("; ")}`
+    : "a backend service is not serving yet or the gateway is shutting down";
+  return { status: 503, body: { error: "Not ready", details, status: "not_ready", parts } };
+}
+
+const STATE_TEXT: Record<string, string> = {
+  full: "cannot write: its disk is full",
+  unwritable: "cannot write: its storage is read-only or not writable",
+  low: "is low on disk space",
+};
 
 /** The REST API: health, metrics, the OpenAPI description and its reference page open, everything else behind a Bearer key. */
 export function createApp(o: AppOptions): Express {
@@ -63,11 +89,10 @@ export function createApp(o: AppOptions): Express {
     if (h && !h.ok) return res.status(503).json({ error: "Unhealthy", details: h.details });
     return res.json({ status: "ok" });
   });
-  app.get("/readyz", (_req, res) =>
-    o.ready()
-      ? res.json({ status: "ready" })
-      : res.status(503).json({ error: "Not ready", details: "a backend service is not serving yet or the gateway is shutting down" }),
-  );
+  app.get("/readyz", (_req, res) => {
+    const r = readiness(o.ready(), o.storageParts?.() ?? {});
+    res.status(r.status).json(r.body);
+  });
   app.get("/metrics", async (_req, res) => {
     res.setHeader("content-type", metrics.registry.contentType);
     res.send(await metrics.exposition(o.otherMetrics ? await o.otherMetrics() : []));

@@ -2,8 +2,8 @@ import type http from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ZodError } from "zod";
-import { domainToHttp, GENERIC_HTTP_ERRORS, grpcToHttp, isServiceError, RETRY_AFTER_SECONDS } from "@engram/grpc";
-import { isDomainError, isOutage, newId } from "@engram/kernel";
+import { domainToHttp, GENERIC_HTTP_ERRORS, grpcToHttp, isServiceError, RETRY_AFTER_SECONDS, STORAGE_RETRY_AFTER_SECONDS } from "@engram/grpc";
+import { InsufficientStorageError, isDomainError, isOutage, newId, storageFaultOf } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 
 /** An HTTP-level failure the gateway itself detects (route, body, size). */
@@ -87,6 +87,9 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody; in
     const h = grpcToHttp(err);
     return { status: h.status, body: { error: h.error, ...(h.details ? { details: h.details } : {}) }, internal: h.internal };
   }
+  // The gateway's own store (API keys) on a full or read-only disk: 507, like a backend's.
+  const fault = storageFaultOf(err);
+  if (fault) return toHttpError(new InsufficientStorageError(undefined, fault, { cause: err }));
   // The gateway's own store (API keys) unreachable or busy: retryable, like a backend's outage.
   if (isOutage(err)) return { status: 503, body: { ...GENERIC_HTTP_ERRORS[503] }, internal: true };
   return { status: 500, body: { error: "Internal server error" }, internal: true };
@@ -121,6 +124,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     if (res.headersSent) return res.locals.answeredEarly ? res.status(mapped.status).json(mapped.body) : res.end();
     // A 503 is temporary (a backend or an engine unavailable): the client is told when to try again.
     if (mapped.status === 503 && mapped.internal) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+    // A 507 lasts until space is freed (or the volume is writable again): the client is told to come back later, not at once.
+    if (mapped.status === 507) res.setHeader("Retry-After", String(STORAGE_RETRY_AFTER_SECONDS));
     if (mapped.status === 401) res.setHeader("WWW-Authenticate", wwwAuthenticate(err, req.header("authorization") !== undefined));
     if (err instanceof HttpProblem && err.headers) for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
     res.status(mapped.status).json(mapped.body);

@@ -89,8 +89,11 @@ export function observeRequests(log: Logger): RequestHandler {
           ms: Math.round(seconds * 1000),
           tenant: req.principal?.tenantId,
         };
-        if (res.statusCode >= 500) log.error(entry, "request");
-        else if (probe) log.debug(entry, "request");
+        // Probes at debug even when failing (a not-ready state is logged once where it changes: a full disk by the
+        // storage monitor), a 507 (a disk that is full, logged once with its cause) as a warning.
+        if (probe) log.debug(entry, "request");
+        else if (res.statusCode === 507) log.warn(entry, "request");
+        else if (res.statusCode >= 500) log.error(entry, "request");
         else log.info(entry, "request");
       }
       if (!span) return;

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig, zodToOpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { filterConditionSchema, MAX_FILTER_CONDITIONS, MAX_FILTER_DEPTH } from "@engram/filters";
-import { CONNECTION_STATUSES, CONNECTOR_PROVIDERS, DOCUMENT_STATUSES, SYNC_ERROR_CODES, SYNC_RUN_STATUSES, SYNC_TRIGGERS } from "@engram/kernel";
+import { CONNECTION_STATUSES, CONNECTOR_PROVIDERS, DOCUMENT_STATUSES, STORAGE_PARTS, SYNC_ERROR_CODES, SYNC_RUN_STATUSES, SYNC_TRIGGERS } from "@engram/kernel";
 import { CONTAINER_TAG_HEADER } from "../mcp/mcp.routes";
 import { containerTagMerge, containerTagPatch, mergeIdParam } from "../routes/container-tags.routes";
 import * as S from "../routes/schemas";
@@ -658,8 +658,18 @@ const OPERATIONS: Operation[] = [
     summary: "Readiness",
     tag: "engram",
     open: true,
-    ok: { description: "Every backend is serving", schema: z.object({ status: z.literal("ready") }) },
-    errors: { 503: "A backend is not serving yet, or the gateway is shutting down" },
+    description:
+      'Ready while every backend serves and every storage part (store, fileStore, index, bus: those this deployment keeps on local disk) can write. The 503 answer carries the error body with `status: "not_ready"` and `parts`, its details naming each part that cannot write. Liveness (/healthz) does not depend on storage.',
+    ok: {
+      description: "Every backend is serving and every storage part can write",
+      schema: z.object({
+        status: z.literal("ready"),
+        parts: z
+          .partialRecord(z.enum(STORAGE_PARTS), z.enum(["ok", "low", "full", "unwritable", "failing"]))
+          .meta({ description: "Each storage part on local disk and its state (`ok` when ready)" }),
+      }),
+    },
+    errors: { 503: "A backend is not serving yet, a storage part cannot write (named in the details and `parts`), or the gateway is shutting down" },
   },
   {
     method: "get",
@@ -1393,6 +1403,11 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; heade
   },
   500: { name: "InternalError", description: "Internal server error (the details carry an error id)" },
   503: { name: "Unavailable", description: "A backend service is unavailable; retry shortly" },
+  507: {
+    name: "InsufficientStorage",
+    description:
+      "The server's disk is full (or not writable): the details name the part that cannot write; nothing was stored. Retry after `Retry-After` seconds",
+  },
 };
 
 /** The request header of the creating POSTs the guards make idempotent (docs/api-decisions.md section 16). */
@@ -1425,6 +1440,8 @@ function routeConfig(op: Operation): RouteConfig {
   if (creating) statuses.add(409).add(422);
   if (!op.open && quotaRouteOf(op.method, samplePath)) statuses.add(402);
   if (op.open && !op.params && !op.query) statuses.delete(400);
+  // Any authenticated write can find the server's disk full (docs/api-decisions.md section 21).
+  if (!op.open && op.method !== "get") statuses.add(507);
   for (const s of Object.keys(op.errors ?? {}).map(Number)) statuses.add(s);
   for (const s of [...statuses].sort()) {
     if (responses[s]) continue;

@@ -2,7 +2,7 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as grpc from "@grpc/grpc-js";
 import express from "express";
-import { InternalError, InvalidArgumentError, UnavailableError } from "@engram/kernel";
+import { InsufficientStorageError, InternalError, InvalidArgumentError, UnavailableError } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import { errorHandler, HttpProblem, toHttpError } from "../../src/http/errors";
 import { sendJson } from "../../src/http/json";
@@ -109,6 +109,27 @@ describe("gateway error mapping (toHttpError, errorHandler)", () => {
     const console503 = await get("/v3/documents/d_1", new HttpProblem(503, "Console unavailable", "not built"));
     expect(console503.status).toBe(503);
     expect(console503.retryAfter).toBeNull();
+  });
+
+  it("a full disk is a 507 with Retry-After naming the part, from a backend or from the gateway's own store, and is not logged per request", async () => {
+    const { toGrpcError } = await import("@engram/grpc");
+    const st = toGrpcError(new InsufficientStorageError("fileStore", { fault: "full", code: "ENOSPC" }));
+    const fromBackend = Object.assign(new Error(st.details), { code: st.code, details: st.details, metadata: st.metadata });
+    for (const [err, part] of [
+      [fromBackend, "the file store"],
+      [new InsufficientStorageError("store", { fault: "full", code: "SQLITE_FULL" }), "the document and memory store"],
+      [Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }), "the server's storage"],
+    ] as const) {
+      const r = await get("/v3/documents/d_1", err);
+      expect(r.status).toBe(507);
+      expect(r.retryAfter).toBe("60");
+      expect(r.body).toEqual({
+        error: "Insufficient storage",
+        details: expect.stringMatching(new RegExp(`^${part} cannot write: its disk is full\\. Nothing was stored`)),
+      });
+    }
+    // The storage monitor logs the fault once per change of state; the request log line shows the 507.
+    expect(logged).toEqual([]);
   });
 
   it("a 500 logs the error with its stack and answers only the error id; file tokens are not logged", async () => {
