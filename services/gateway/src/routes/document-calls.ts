@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { protoEnum, toStruct } from "@engram/grpc";
+import { protoEnum, readDocument, toStruct } from "@engram/grpc";
 import type { Dreaming, JsonObject, TaskType } from "@engram/kernel";
 import { ZodError } from "zod";
 import type { Backends } from "../http/backends";
@@ -108,8 +108,8 @@ export function documentCalls(b: Backends) {
   };
 
   const present = async (req: Request, id: string, namespace: string) => {
-    const { document } = await b.ingestion.GetDocument({ context: ctx(req), namespace, id }, req);
-    return document!;
+    // Streamed: a document's content may be larger than one gRPC message.
+    return readDocument(b.ingestion, { context: ctx(req), namespace, id }, req);
   };
 
   return { add, batch, present };

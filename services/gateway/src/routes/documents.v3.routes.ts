@@ -5,7 +5,7 @@ import type { Backends } from "../http/backends";
 import { callContext as ctx } from "../http/context";
 import { HttpProblem } from "../http/errors";
 import { documentCalls, sortOrder } from "./document-calls";
-import { presentChunk, presentProcessing, presentV3Document, presentV3ListItem } from "./presenters";
+import { presentChunk, presentContentLimit, presentProcessing, presentV3Document, presentV3ListItem } from "./presenters";
 import { pathId, v3BatchEnvelope, v3BatchItem, v3BulkDeleteBody, v3Document, v3ListBody, v3Patch } from "./schemas";
 
 export interface V3DocumentRoutesOptions {
@@ -88,7 +88,11 @@ export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Ro
       },
       req,
     );
-    res.json({ memories: out.documents.map((d) => presentV3ListItem(d, body.includeContent ?? false)), pagination: out.pagination });
+    res.json({
+      memories: out.documents.map((d) => presentV3ListItem(d, body.includeContent ?? false)),
+      pagination: out.pagination,
+      ...presentContentLimit(out),
+    });
   });
 
   r.get("/v3/documents/processing", async (req, res) => {

@@ -4,7 +4,7 @@ import type { JsonObject } from "@engram/kernel";
 import type { Backends } from "../http/backends";
 import { callContext as ctx } from "../http/context";
 import { documentCalls, sortOrder } from "./document-calls";
-import { presentChunk, presentMemoryEntry, presentV5Document } from "./presenters";
+import { presentChunk, presentContentLimit, presentMemoryEntry, presentV5Document } from "./presenters";
 import { includeParam, listQuery, pathId, pathNamespace, v5BatchEnvelope, v5DeleteBody, v5Document, v5ListBody, v5Query } from "./schemas";
 
 /** Documents, v5: /ns/{namespace}/document..., /ns/{namespace}/list/documents. */
@@ -89,7 +89,7 @@ export function v5DocumentRoutes(b: Backends): Router {
       },
       req,
     );
-    res.json({ documents: out.documents.map(presentV5Document), chunks: [], memories: [], pagination: out.pagination });
+    res.json({ documents: out.documents.map(presentV5Document), chunks: [], memories: [], pagination: out.pagination, ...presentContentLimit(out) });
   });
 
   r.delete("/ns/:namespace/document", async (req, res) => {

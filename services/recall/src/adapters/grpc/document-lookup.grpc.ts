@@ -1,8 +1,8 @@
 import * as grpc from "@grpc/grpc-js";
-import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError } from "@engram/grpc";
+import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError, readDocument } from "@engram/grpc";
 import type { DocumentInfo, DocumentLookup } from "../../app/ports";
 
-/** Documents from ingestion (IngestionService.GetDocument); NOT_FOUND and a wrong id kind mean "no such document". */
+/** Documents from ingestion (IngestionService.ReadDocument, the content streamed); NOT_FOUND and a wrong id kind mean "no such document". */
 export class GrpcDocumentLookup implements DocumentLookup {
   private readonly client;
   constructor(address: string) {
@@ -11,8 +11,7 @@ export class GrpcDocumentLookup implements DocumentLookup {
 
   async get(tenantId: string, namespace: string, id: string): Promise<DocumentInfo | undefined> {
     try {
-      const { document: d } = await this.client.GetDocument({ context: { tenantId }, namespace, id });
-      if (!d) return undefined;
+      const d = await readDocument(this.client, { context: { tenantId }, namespace, id });
       return {
         id: d.id,
         customId: d.customId || undefined,
