@@ -7,3 +7,4 @@ export * from "./scope";
 export * from "./buckets";
 export * from "./filepath";
 export * from "./outage";
+export * from "./content-budget";

@@ -1,6 +1,5 @@
 import type { FilterExpr } from "@engram/filters";
-import { type DocumentStatus, InvalidArgumentError } from "@engram/kernel";
-import { contentBudget, contentBytes as contentBytesOf, fitContent } from "../domain/content-budget";
+import { contentBudget, contentBytes as contentBytesOf, type DocumentStatus, fitContent, InvalidArgumentError } from "@engram/kernel";
 import { type DocumentRecord, validateConnectionId, validateNamespace } from "../domain/document";
 import type { DocumentRepository } from "./ports";
 
@@ -42,7 +41,7 @@ export interface DocumentPage extends Page<DocumentRecord> {
  * Lists documents of a scope, newest first by default, with metadata filters
  * and pagination. With content, the page is read without it first (each
  * content's size only), the budget decides which documents carry theirs
- * (domain/content-budget), and only those are loaded: an answer never holds
+ * (fitContent, @engram/kernel), and only those are loaded: an answer never holds
  * more content than its budget, in memory or on the wire.
  */
 export class ListDocumentsUseCase {

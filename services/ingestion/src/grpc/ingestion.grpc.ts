@@ -22,9 +22,8 @@ import type { ReadDocumentResponse } from "@engram/grpc/src/gen/engram/ingestion
 import type { UpdateDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UpdateDocumentRequest";
 import type { UploadDocumentFileRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileRequest";
 import type { UploadDocumentFileHeader__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileHeader";
-import { FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
+import { contentBytes, FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
 import { MAX_MESSAGE_BYTES, protoEnum } from "@engram/grpc";
-import { contentBytes } from "../domain/content-budget";
 import type { AddDocumentBatchUseCase, AddDocumentUseCase } from "../app/add-document.usecase";
 import type { DeleteDocumentsUseCase } from "../app/delete-documents.usecase";
 import type { FileUrlUseCase } from "../app/file-url.usecase";

@@ -1,6 +1,6 @@
-import { contentBudget, contentBytes, fitContent } from "../../src/domain/content-budget";
+import { ContentBudget, contentBudget, contentBytes, fitContent } from "../src/content-budget";
 
-describe("content budget of a document listing (issue #33)", () => {
+describe("content budget of an answer (issue #33)", () => {
   it("measures content in UTF-8 bytes, as the answer carries it", () => {
     expect(contentBytes("")).toBe(0);
     expect(contentBytes("abc")).toBe(3);
@@ -29,6 +29,15 @@ describe("content budget of a document listing (issue #33)", () => {
     expect(fit.keep.slice(0, 6).every(Boolean)).toBe(true);
     expect(fit.usedBytes).toBeLessThanOrEqual(32 * 1024 * 1024);
     expect(fit.omitted).toBe(14);
+  });
+
+  it("is spent one document at a time, a refused one leaving it as it was", () => {
+    const b = new ContentBudget(10);
+    expect([b.take(4), b.take(7), b.take(6), b.take(0), b.take(1)]).toEqual([true, false, true, true, false]);
+    expect(b.usedBytes).toBe(10);
+    expect(b.omitted).toBe(2);
+    expect(b.maxBytes).toBe(10);
+    expect(() => new ContentBudget(-5)).toThrow(RangeError);
   });
 
   it("refuses a budget that is not a non-negative number", () => {
