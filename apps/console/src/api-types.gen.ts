@@ -1449,8 +1449,13 @@ export interface components {
                 isRelevant: boolean;
                 score: number;
             }[];
-            /** @description With includeFullDocs */
+            /** @description With includeFullDocs; null when the answer's content budget left it out (contentOmitted) */
             content?: string | null;
+            /**
+             * @description With includeFullDocs: the content did not fit in the answer's content budget (see contentLimit)
+             * @enum {boolean}
+             */
+            contentOmitted?: true;
             /**
              * @description ISO 8601 time, or null when unknown
              * @example 2025-01-15T10:30:00.000Z
@@ -4289,6 +4294,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        contentLimit?: components["schemas"]["ContentLimit"];
                         results: components["schemas"]["DocumentSearchResult"][];
                         timing: number;
                         total: number;

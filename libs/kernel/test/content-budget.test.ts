@@ -24,7 +24,10 @@ describe("content budget of an answer (issue #33)", () => {
   });
 
   it("keeps 20 documents of 5 MB within a 32 MiB budget: the first six carry their content", () => {
-    const fit = fitContent(Array.from({ length: 20 }, () => 5_000_000), 32 * 1024 * 1024);
+    const fit = fitContent(
+      Array.from({ length: 20 }, () => 5_000_000),
+      32 * 1024 * 1024,
+    );
     expect(fit.keep.filter(Boolean)).toHaveLength(6);
     expect(fit.keep.slice(0, 6).every(Boolean)).toBe(true);
     expect(fit.usedBytes).toBeLessThanOrEqual(32 * 1024 * 1024);

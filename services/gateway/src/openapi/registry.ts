@@ -179,7 +179,10 @@ const DocumentListItem = z
     contentOmitted: z
       .literal(true)
       .optional()
-      .meta({ description: "With includeContent: this document's content did not fit in the answer's content budget (see contentLimit); read it with GET /v3/documents/{id}" }),
+      .meta({
+        description:
+          "With includeContent: this document's content did not fit in the answer's content budget (see contentLimit); read it with GET /v3/documents/{id}",
+      }),
   })
   .catchall(z.unknown())
   .meta({ id: "DocumentListItem" });
@@ -314,7 +317,9 @@ const V5Document = z
     contentOmitted: z
       .literal(true)
       .optional()
-      .meta({ description: "In a listing: the content did not fit in the answer's content budget (see contentLimit); read it with GET /ns/{namespace}/document/{id}" }),
+      .meta({
+        description: "In a listing: the content did not fit in the answer's content budget (see contentLimit); read it with GET /ns/{namespace}/document/{id}",
+      }),
     metadata: z.record(z.string(), z.unknown()),
     system: z.object({ status: z.enum(DOCUMENT_STATUSES), createdAt: when, updatedAt: when, failureReason: z.string().optional() }).catchall(z.unknown()),
     chunks: z.array(Chunk).optional().meta({ description: "With include=chunks" }),
@@ -438,7 +443,11 @@ const V3SearchResult = z
     createdAt: when,
     updatedAt: when,
     summary: z.string().nullable().optional().meta({ description: "With includeSummary" }),
-    content: z.string().nullable().optional().meta({ description: "With includeFullDocs" }),
+    content: z.string().nullable().optional().meta({ description: "With includeFullDocs; null when the answer's content budget left it out (contentOmitted)" }),
+    contentOmitted: z
+      .literal(true)
+      .optional()
+      .meta({ description: "With includeFullDocs: the content did not fit in the answer's content budget (see contentLimit)" }),
   })
   .meta({ id: "DocumentSearchResult", description: "A document with its matching chunks" });
 const ConversationAnswer = z
@@ -871,7 +880,10 @@ const OPERATIONS: Operation[] = [
     summary: "List documents",
     tag: documentsTag,
     body: { schema: S.v3ListBody, required: false, example: EX.v3List },
-    ok: { description: "A page of documents", schema: z.object({ memories: z.array(DocumentListItem), pagination: Pagination, contentLimit: ContentLimit.optional() }) },
+    ok: {
+      description: "A page of documents",
+      schema: z.object({ memories: z.array(DocumentListItem), pagination: Pagination, contentLimit: ContentLimit.optional() }),
+    },
   },
   {
     method: "get",
@@ -956,7 +968,10 @@ const OPERATIONS: Operation[] = [
     summary: "Search documents",
     tag: "search",
     body: { schema: S.v3Search, example: EX.v3Search },
-    ok: { description: "Results", schema: z.object({ results: z.array(V3SearchResult), timing: z.number(), total: z.number() }) },
+    ok: {
+      description: "Results",
+      schema: z.object({ results: z.array(V3SearchResult), timing: z.number(), total: z.number(), contentLimit: ContentLimit.optional() }),
+    },
   },
   {
     method: "post",

@@ -114,8 +114,9 @@ export function presentV3ListItem(d: Document__Output, includeContent: boolean) 
 }
 
 /**
- * What a listing with content says when its content budget left some out
- * (docs/api-decisions.md, section 22): absent when every document carries its content.
+ * What a listing with content (or a v3 search with includeFullDocs) says when
+ * its content budget left some out (docs/api-decisions.md, section 22): absent
+ * when every document carries its content.
  */
 export function presentContentLimit(out: { maxContentBytes: number; contentOmitted: number }) {
   if (out.contentOmitted === 0) return {};
@@ -123,7 +124,7 @@ export function presentContentLimit(out: { maxContentBytes: number; contentOmitt
     contentLimit: {
       maxBytes: out.maxContentBytes,
       omittedDocuments: out.contentOmitted,
-      details: `this answer carries at most ${out.maxContentBytes} bytes of content; documents marked contentOmitted are listed without theirs: read them one by one, or list fewer per page`,
+      details: `this answer carries at most ${out.maxContentBytes} bytes of content; documents marked contentOmitted come without theirs: read them one by one, or ask for fewer at once`,
     },
   };
 }
@@ -315,7 +316,7 @@ export function presentV3SearchResult(r: SearchV3Result__Output, include: { full
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),
     ...(include.summary ? { summary: d.summary || null } : {}),
-    ...(include.fullDocs ? { content: d.content || null } : {}),
+    ...(include.fullDocs ? { content: d.content || null, ...(d.contentOmitted ? { contentOmitted: true } : {}) } : {}),
   };
 }
 

@@ -85,7 +85,13 @@ describe("ingestion answers larger than one gRPC message", () => {
     ]);
     expect(res).toMatchObject({ maxContentBytes: 32 * 1024 * 1024, contentOmitted: 1, pagination: { totalItems: 4, totalPages: 1 } });
     // The caller's lower budget.
-    const low = await client.ListDocuments({ context, namespace: "big", includeContent: true, maxContentBytes: 12, page: { limit: 10, order: "SORT_ORDER_ASC" } });
+    const low = await client.ListDocuments({
+      context,
+      namespace: "big",
+      includeContent: true,
+      maxContentBytes: 12,
+      page: { limit: 10, order: "SORT_ORDER_ASC" },
+    });
     expect(low.documents.map((d) => d.contentOmitted)).toEqual([true, false, true, true]);
     expect(low.maxContentBytes).toBe(12);
     // Without content: no budget, nothing marked, and nothing of the content read.

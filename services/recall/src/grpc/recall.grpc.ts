@@ -167,7 +167,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
 
     async SearchV3(req: SearchV3Request__Output): Promise<SearchV3Response> {
       const started = performance.now();
-      const results = await uc.searchV3.execute({
+      const { results, content } = await uc.searchV3.execute({
         ...searchScope(req),
         chunkThreshold: req.chunkThreshold ?? 0,
         docId: req.docId || undefined,
@@ -182,12 +182,14 @@ export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
       });
       return {
         results: results.map((r) => ({
-          document: documentToProto(r.document),
+          document: { ...documentToProto(r.document), contentOmitted: r.contentOmitted ?? false },
           score: r.score,
           chunks: r.chunks.map((c) => ({ chunk: chunkToProto(c.chunk), score: c.score, isRelevant: c.isRelevant })),
         })),
         timingMs: Math.round(performance.now() - started),
         total: results.length,
+        maxContentBytes: content?.maxBytes ?? 0,
+        contentOmitted: content?.omitted ?? 0,
       };
     },
 

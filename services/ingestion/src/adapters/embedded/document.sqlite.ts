@@ -110,9 +110,33 @@ export const STALE_DOCUMENTS_SQL = `SELECT * FROM documents WHERE status IN (${D
 
 /** Every column of a document row but its content, which is "" and measured (content_bytes, UTF-8). */
 const WITHOUT_CONTENT_COLUMNS = `${[
-  "id", "tenant_id", "namespace", "custom_id", "supporting_context", "metadata", "grp", "date", "filepath", "status", "status_reason",
-  "task_type", "dreaming", "source_kind", "url", "title", "content_type", "summary", "content_hash", "generation", "state_sequence",
-  "requeues", "created_at", "updated_at", "file", "container_tags", "connection_id",
+  "id",
+  "tenant_id",
+  "namespace",
+  "custom_id",
+  "supporting_context",
+  "metadata",
+  "grp",
+  "date",
+  "filepath",
+  "status",
+  "status_reason",
+  "task_type",
+  "dreaming",
+  "source_kind",
+  "url",
+  "title",
+  "content_type",
+  "summary",
+  "content_hash",
+  "generation",
+  "state_sequence",
+  "requeues",
+  "created_at",
+  "updated_at",
+  "file",
+  "container_tags",
+  "connection_id",
 ].join(", ")}, '' AS content, octet_length(content) AS content_bytes`;
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
