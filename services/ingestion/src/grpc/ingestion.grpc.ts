@@ -244,12 +244,16 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
     async GetDocumentSource(req: GetDocumentSourceRequest__Output, call: grpc.ServerWritableStream<unknown, GetDocumentSourceResponse>): Promise<void> {
       const doc = await uc.getDocument.execute(tenantOf(req.context), req.namespace || undefined, req.id);
       const current = req.generation === 0 || req.generation === doc.generation;
+      const isText = doc.sourceKind === "text" || doc.sourceKind === "conversation" || doc.sourceKind === "connector";
+      // A large text follows in parts, like a file's bytes.
+      const textInData = isText && contentBytes(doc.content) > CONTENT_PART;
       call.write({
         info: {
-          // The text travels once, in `text` (the record's copy would double the message).
+          // The text travels once, in `text` or the data parts (the record's copy would double it).
           document: documentToProto(doc, { includeContent: false }),
           sourceKind: protoEnum.sourceKind.to(doc.sourceKind),
-          text: doc.sourceKind === "text" || doc.sourceKind === "conversation" || doc.sourceKind === "connector" ? doc.content : "",
+          text: isText && !textInData ? doc.content : "",
+          textInData,
           url: doc.url ?? "",
           mimeType: doc.file?.mimeType ?? "",
           fileName: doc.file?.name ?? "",
@@ -258,7 +262,12 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
           current,
         },
       });
-      if (current && doc.file) {
+      if (textInData) {
+        const bytes = Buffer.from(doc.content, "utf8");
+        for (let i = 0; i < bytes.byteLength && !call.cancelled; i += CONTENT_PART) {
+          if (!call.write({ data: bytes.subarray(i, i + CONTENT_PART) })) await new Promise((r) => call.once("drain", r));
+        }
+      } else if (current && doc.file) {
         for await (const b of frames(uc.files.read(doc.file.key))) if (!call.write({ data: b })) await new Promise((r) => call.once("drain", r));
       }
     },

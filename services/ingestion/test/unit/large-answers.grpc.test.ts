@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { connect, GrpcServer, IngestionService, MAX_MESSAGE_BYTES, readDocument, type ServiceClient } from "@engram/grpc";
+import { collect, connect, GrpcServer, IngestionService, MAX_MESSAGE_BYTES, readDocument, type ServiceClient } from "@engram/grpc";
 import { rootLogger } from "@engram/observability";
 import { SqliteDocumentRepository } from "../../src/adapters/embedded/document.sqlite";
 import { GetDocumentUseCase } from "../../src/app/get-document.usecase";
@@ -73,6 +73,21 @@ describe("ingestion answers larger than one gRPC message", () => {
     expect(document).toMatchObject({ id: big.id, content: "" });
     expect((await client.GetDocument({ context, namespace: "big", id: "small-3" })).document?.content).toBe("small 3 ✓");
     await expect(readDocument(client, { context, namespace: "big", id: "nope" })).rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
+  });
+
+  it("GetDocumentSource sends a large text once, in parts of at most 1 MiB, and a small one inline", async () => {
+    const parts: Buffer[] = [];
+    let info: { text: string; textInData: boolean; document?: { content: string } | null } | undefined;
+    for await (const m of client.GetDocumentSource({ context, namespace: "big", id: "huge" })) {
+      if (m.info) info = m.info;
+      else if (m.data) parts.push(m.data);
+    }
+    expect(info).toMatchObject({ text: "", textInData: true, document: { content: "" } });
+    expect(Math.max(...parts.map((p) => p.byteLength))).toBeLessThanOrEqual(1024 * 1024);
+    expect(Buffer.concat(parts).toString("utf8") === huge).toBe(true);
+    const small = await collect(client.GetDocumentSource({ context, namespace: "big", id: "small-4" }));
+    expect(small).toHaveLength(1);
+    expect(small[0]!.info).toMatchObject({ text: "small 4 ✓", textInData: false, document: { content: "" } });
   });
 
   it("a listing with content answers under its budget: the huge document listed without content and marked, the others whole", async () => {
