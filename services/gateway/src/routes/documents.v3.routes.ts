@@ -18,7 +18,7 @@ export interface V3DocumentRoutesOptions {
 /** Documents, legacy v3: /v3/documents... */
 export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Router {
   const r = Router();
-  const { add, batch, present } = documentCalls(b);
+  const { add, batch, present, record, chunksOf } = documentCalls(b);
 
   r.post("/v3/documents", async (req, res) => {
     const body = v3Document.parse(req.body);
@@ -166,8 +166,8 @@ export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Ro
   });
 
   r.get("/v3/documents/:id/chunks", async (req, res) => {
-    const d = await present(req, pathId.parse(req.params.id), "");
-    const chunks = await b.recall.ListChunks({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req);
+    const d = await record(req, pathId.parse(req.params.id), "");
+    const chunks = await chunksOf(req, d);
     res.json({ documentId: d.id, chunks: chunks.chunks.map(presentChunk), total: chunks.total });
   });
 
