@@ -176,13 +176,10 @@ const DocumentListItem = z
     type: z.string(),
     url: z.string().nullable(),
     content: z.string().optional().meta({ description: "With includeContent, unless the answer's content budget left it out" }),
-    contentOmitted: z
-      .literal(true)
-      .optional()
-      .meta({
-        description:
-          "With includeContent: this document's content did not fit in the answer's content budget (see contentLimit); read it with GET /v3/documents/{id}",
-      }),
+    contentOmitted: z.literal(true).optional().meta({
+      description:
+        "With includeContent: this document's content did not fit in the answer's content budget (see contentLimit); read it with GET /v3/documents/{id}",
+    }),
   })
   .catchall(z.unknown())
   .meta({ id: "DocumentListItem" });
@@ -314,12 +311,9 @@ const V5Document = z
   .object({
     id: z.string().meta({ description: "The caller's id when it has one, else the service id" }),
     content: z.string().meta({ description: 'In a listing: "" when the answer\'s content budget left it out (contentOmitted)' }),
-    contentOmitted: z
-      .literal(true)
-      .optional()
-      .meta({
-        description: "In a listing: the content did not fit in the answer's content budget (see contentLimit); read it with GET /ns/{namespace}/document/{id}",
-      }),
+    contentOmitted: z.literal(true).optional().meta({
+      description: "In a listing: the content did not fit in the answer's content budget (see contentLimit); read it with GET /ns/{namespace}/document/{id}",
+    }),
     metadata: z.record(z.string(), z.unknown()),
     system: z.object({ status: z.enum(DOCUMENT_STATUSES), createdAt: when, updatedAt: when, failureReason: z.string().optional() }).catchall(z.unknown()),
     chunks: z.array(Chunk).optional().meta({ description: "With include=chunks" }),
