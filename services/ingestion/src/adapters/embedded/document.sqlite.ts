@@ -109,7 +109,7 @@ export const STALE_DOCUMENTS_SQL = `SELECT * FROM documents WHERE status IN (${D
   .join(", ")}) AND updated_at < ? ORDER BY updated_at LIMIT ?`;
 
 /** Every column of a document row but its content, which is "" and measured (content_bytes, UTF-8). */
-const WITHOUT_CONTENT_COLUMNS = `${[
+export const WITHOUT_CONTENT_COLUMNS = `${[
   "id",
   "tenant_id",
   "namespace",
