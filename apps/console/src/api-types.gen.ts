@@ -1357,6 +1357,20 @@ export interface components {
              */
             updatedAt: string | null;
         };
+        /** @description Present only when a listing with content reached its content budget: documents are taken in page order, each with its whole content or none; the page and its pagination are unchanged */
+        ContentLimit: {
+            details: string;
+            /**
+             * @description Most content bytes (UTF-8) one listing carries (INGESTION_LIST_MAX_CONTENT_BYTES)
+             * @example 33554432
+             */
+            maxBytes: number;
+            /**
+             * @description Documents of this page listed without their content (marked contentOmitted)
+             * @example 3
+             */
+            omittedDocuments: number;
+        };
         /** @description The conversation's document */
         ConversationResponse: {
             containerTag: string;
@@ -1412,8 +1426,13 @@ export interface components {
         DocumentListItem: {
             connectionId: string | null;
             containerTags: string[];
-            /** @description With includeContent */
+            /** @description With includeContent, unless the answer's content budget left it out */
             content?: string;
+            /**
+             * @description With includeContent: this document's content did not fit in the answer's content budget (see contentLimit); read it with GET /v3/documents/{id}
+             * @enum {boolean}
+             */
+            contentOmitted?: true;
             /**
              * @description ISO 8601 time, or null when unknown
              * @example 2025-01-15T10:30:00.000Z
@@ -1458,8 +1477,13 @@ export interface components {
                 isRelevant: boolean;
                 score: number;
             }[];
-            /** @description With includeFullDocs */
+            /** @description With includeFullDocs; null when the answer's content budget left it out (contentOmitted) */
             content?: string | null;
+            /**
+             * @description With includeFullDocs: the content did not fit in the answer's content budget (see contentLimit)
+             * @enum {boolean}
+             */
+            contentOmitted?: true;
             /**
              * @description ISO 8601 time, or null when unknown
              * @example 2025-01-15T10:30:00.000Z
@@ -1905,7 +1929,13 @@ export interface components {
         V5Document: {
             /** @description With include=chunks */
             chunks?: components["schemas"]["Chunk"][];
+            /** @description In a listing: "" when the answer's content budget left it out (contentOmitted) */
             content: string;
+            /**
+             * @description In a listing: the content did not fit in the answer's content budget (see contentLimit); read it with GET /ns/{namespace}/document/{id}
+             * @enum {boolean}
+             */
+            contentOmitted?: true;
             /** @description The caller's id when it has one, else the service id */
             id: string;
             /** @description With include=memories: the memories formed from it */
@@ -1936,6 +1966,7 @@ export interface components {
         /** @description One page: the listed kind is filled, the other two arrays are empty */
         V5ListResponse: {
             chunks: components["schemas"]["Chunk"][];
+            contentLimit?: components["schemas"]["ContentLimit"];
             documents: components["schemas"]["V5Document"][];
             memories: components["schemas"]["MemoryEntry"][];
             pagination: components["schemas"]["Pagination"];
@@ -4210,6 +4241,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        contentLimit?: components["schemas"]["ContentLimit"];
                         memories: components["schemas"]["DocumentListItem"][];
                         pagination: components["schemas"]["Pagination"];
                     };
@@ -4480,6 +4512,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        contentLimit?: components["schemas"]["ContentLimit"];
                         results: components["schemas"]["DocumentSearchResult"][];
                         timing: number;
                         total: number;

@@ -9,3 +9,4 @@ export * from "./health";
 export * from "./clients/org-settings";
 export * from "./clients/effective-buckets";
 export * from "./context";
+export * from "./clients/read-document";

@@ -57,10 +57,17 @@ export function serviceDefinition(fullName: string): grpc.ServiceDefinition {
   return serviceConstructor(fullName).service;
 }
 
-/** Message sizes: documents and files can be large; stay above the 50 MB upload limit in streams. */
+/**
+ * The largest gRPC message sent or received (64 MiB). Answers whose size grows
+ * with stored content never rely on it: files and document contents travel as
+ * streams of small parts, content listings fill a page under a content budget
+ * well below it (docs/api-decisions.md, section 22).
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
-  "grpc.max_receive_message_length": 64 * 1024 * 1024,
-  "grpc.max_send_message_length": 64 * 1024 * 1024,
+  "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+  "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
   "grpc.keepalive_time_ms": 30_000,
   "grpc.keepalive_timeout_ms": 10_000,
   // Per-call bookkeeping Engram does not use (channelz tracing, transparent retries): measurable on hot paths.

@@ -8,3 +8,4 @@ export * from "./buckets";
 export * from "./filepath";
 export * from "./outage";
 export * from "./storage";
+export * from "./content-budget";

@@ -10,6 +10,13 @@ export const ingestionConfigSchema = z.object({
   INGESTION_STALE_MAX_REQUEUES: env.int(3, { min: 1, max: 100 }),
   /** Largest file accepted by a file add (bytes). */
   INGESTION_MAX_FILE_BYTES: env.int(50 * 1024 * 1024, { min: 1024 }),
+  /**
+   * Most content bytes (UTF-8) one document listing with content carries
+   * (POST /ns/{ns}/list/documents, POST /v3/documents/list with includeContent);
+   * documents past it are listed without their content, marked. At most 48 MiB:
+   * the rest of a page must still fit in one 64 MiB gRPC message.
+   */
+  INGESTION_LIST_MAX_CONTENT_BYTES: env.int(32 * 1024 * 1024, { min: 0, max: 48 * 1024 * 1024 }),
   /** Key that signs expiring file links (at least 32 characters). Default: generated once and kept in the data directory. */
   ENGRAM_FILE_URL_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
 });

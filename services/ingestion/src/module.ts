@@ -110,7 +110,7 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         upload: new UploadDocumentFileUseCase(repo, files, clock, config.INGESTION_MAX_FILE_BYTES, notify),
         getDocument,
         updateDocument,
-        listDocuments: new ListDocumentsUseCase(repo),
+        listDocuments: new ListDocumentsUseCase(repo, { maxContentBytes: config.INGESTION_LIST_MAX_CONTENT_BYTES }),
         deleteDocuments,
         fileUrls: new FileUrlUseCase(repo, files, getDocument, fileUrlSecret(config), clock),
         files,

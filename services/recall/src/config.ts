@@ -11,6 +11,11 @@ export const recallConfigSchema = z
     /** Profile buckets come from the settings in the connections service. */
     CONNECTIONS_ADDRESS: env.string("127.0.0.1:50055"),
     /** Profile sizes: most static facts, most recent dynamic facts, most memories per bucket. */
+    /**
+     * Most content bytes (UTF-8) one POST /v3/search with includeFullDocs carries; results past it come
+     * without their content, marked. At most 48 MiB: the chunks must still fit in one 64 MiB gRPC message.
+     */
+    RECALL_SEARCH_MAX_CONTENT_BYTES: env.int(32 * 1024 * 1024, { min: 0, max: 48 * 1024 * 1024 }),
     PROFILE_STATIC_MAX: env.int(100, { min: 1, max: 10_000 }),
     PROFILE_DYNAMIC_MAX: env.int(50, { min: 1, max: 10_000 }),
     PROFILE_BUCKET_MAX: env.int(50, { min: 1, max: 10_000 }),

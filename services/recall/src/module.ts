@@ -51,7 +51,14 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
     grpcServices: [
       recallGrpc({
         search,
-        searchV3: new SearchV3UseCase({ chunks: deps.index, documents, preparer, lookup, reranker: deps.nlp.reranker }),
+        searchV3: new SearchV3UseCase({
+          chunks: deps.index,
+          documents,
+          preparer,
+          lookup,
+          reranker: deps.nlp.reranker,
+          maxContentBytes: config.RECALL_SEARCH_MAX_CONTENT_BYTES,
+        }),
         profile: new ProfileUseCase({
           memories: deps.memories,
           search,

@@ -65,6 +65,7 @@ import type { ListProcessingDocumentsRequest as _engram_ingestion_v1_ListProcess
 import type { ListProcessingDocumentsResponse as _engram_ingestion_v1_ListProcessingDocumentsResponse, ListProcessingDocumentsResponse__Output as _engram_ingestion_v1_ListProcessingDocumentsResponse__Output } from './engram/ingestion/v1/ListProcessingDocumentsResponse';
 import type { ReadDocumentFileRequest as _engram_ingestion_v1_ReadDocumentFileRequest, ReadDocumentFileRequest__Output as _engram_ingestion_v1_ReadDocumentFileRequest__Output } from './engram/ingestion/v1/ReadDocumentFileRequest';
 import type { ReadDocumentFileResponse as _engram_ingestion_v1_ReadDocumentFileResponse, ReadDocumentFileResponse__Output as _engram_ingestion_v1_ReadDocumentFileResponse__Output } from './engram/ingestion/v1/ReadDocumentFileResponse';
+import type { ReadDocumentResponse as _engram_ingestion_v1_ReadDocumentResponse, ReadDocumentResponse__Output as _engram_ingestion_v1_ReadDocumentResponse__Output } from './engram/ingestion/v1/ReadDocumentResponse';
 import type { UpdateDocumentRequest as _engram_ingestion_v1_UpdateDocumentRequest, UpdateDocumentRequest__Output as _engram_ingestion_v1_UpdateDocumentRequest__Output } from './engram/ingestion/v1/UpdateDocumentRequest';
 import type { UploadDocumentFileHeader as _engram_ingestion_v1_UploadDocumentFileHeader, UploadDocumentFileHeader__Output as _engram_ingestion_v1_UploadDocumentFileHeader__Output } from './engram/ingestion/v1/UploadDocumentFileHeader';
 import type { UploadDocumentFileRequest as _engram_ingestion_v1_UploadDocumentFileRequest, UploadDocumentFileRequest__Output as _engram_ingestion_v1_UploadDocumentFileRequest__Output } from './engram/ingestion/v1/UploadDocumentFileRequest';
@@ -172,6 +173,7 @@ export interface ProtoGrpcType {
         ListProcessingDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ListProcessingDocumentsResponse, _engram_ingestion_v1_ListProcessingDocumentsResponse__Output>
         ReadDocumentFileRequest: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentFileRequest, _engram_ingestion_v1_ReadDocumentFileRequest__Output>
         ReadDocumentFileResponse: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentFileResponse, _engram_ingestion_v1_ReadDocumentFileResponse__Output>
+        ReadDocumentResponse: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentResponse, _engram_ingestion_v1_ReadDocumentResponse__Output>
         SourceKind: EnumTypeDefinition
         UpdateDocumentRequest: MessageTypeDefinition<_engram_ingestion_v1_UpdateDocumentRequest, _engram_ingestion_v1_UpdateDocumentRequest__Output>
         UploadDocumentFileHeader: MessageTypeDefinition<_engram_ingestion_v1_UploadDocumentFileHeader, _engram_ingestion_v1_UploadDocumentFileHeader__Output>

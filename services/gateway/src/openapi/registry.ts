@@ -177,7 +177,11 @@ const DocumentListItem = z
     title: z.string().nullable(),
     type: z.string(),
     url: z.string().nullable(),
-    content: z.string().optional().meta({ description: "With includeContent" }),
+    content: z.string().optional().meta({ description: "With includeContent, unless the answer's content budget left it out" }),
+    contentOmitted: z.literal(true).optional().meta({
+      description:
+        "With includeContent: this document's content did not fit in the answer's content budget (see contentLimit); read it with GET /v3/documents/{id}",
+    }),
     failureReason: z
       .string()
       .optional()
@@ -185,6 +189,17 @@ const DocumentListItem = z
   })
   .catchall(z.unknown())
   .meta({ id: "DocumentListItem" });
+const ContentLimit = z
+  .object({
+    maxBytes: z.number().int().meta({ description: "Most content bytes (UTF-8) one listing carries (INGESTION_LIST_MAX_CONTENT_BYTES)", example: 33554432 }),
+    omittedDocuments: z.number().int().meta({ description: "Documents of this page listed without their content (marked contentOmitted)", example: 3 }),
+    details: z.string(),
+  })
+  .meta({
+    id: "ContentLimit",
+    description:
+      "Present only when a listing with content reached its content budget: documents are taken in page order, each with its whole content or none; the page and its pagination are unchanged",
+  });
 const V3Document = z
   .object({
     id: z.string(),
@@ -305,7 +320,10 @@ const ConnectionAnswer = z
 const V5Document = z
   .object({
     id: z.string().meta({ description: "The caller's id when it has one, else the service id" }),
-    content: z.string(),
+    content: z.string().meta({ description: 'In a listing: "" when the answer\'s content budget left it out (contentOmitted)' }),
+    contentOmitted: z.literal(true).optional().meta({
+      description: "In a listing: the content did not fit in the answer's content budget (see contentLimit); read it with GET /ns/{namespace}/document/{id}",
+    }),
     metadata: z.record(z.string(), z.unknown()),
     system: z.object({ status: z.enum(DOCUMENT_STATUSES), createdAt: when, updatedAt: when, failureReason: z.string().optional() }).catchall(z.unknown()),
     chunks: z.array(Chunk).optional().meta({ description: "With include=chunks" }),
@@ -314,7 +332,13 @@ const V5Document = z
   .catchall(z.unknown())
   .meta({ id: "V5Document" });
 const V5List = z
-  .object({ documents: z.array(V5Document), chunks: z.array(Chunk), memories: z.array(MemoryEntry), pagination: Pagination })
+  .object({
+    documents: z.array(V5Document),
+    chunks: z.array(Chunk),
+    memories: z.array(MemoryEntry),
+    pagination: Pagination,
+    contentLimit: ContentLimit.optional(),
+  })
   .meta({ id: "V5ListResponse", description: "One page: the listed kind is filled, the other two arrays are empty" });
 const CreatedMemory = z
   .object({
@@ -433,7 +457,11 @@ const V3SearchResult = z
     createdAt: when,
     updatedAt: when,
     summary: z.string().nullable().optional().meta({ description: "With includeSummary" }),
-    content: z.string().nullable().optional().meta({ description: "With includeFullDocs" }),
+    content: z.string().nullable().optional().meta({ description: "With includeFullDocs; null when the answer's content budget left it out (contentOmitted)" }),
+    contentOmitted: z
+      .literal(true)
+      .optional()
+      .meta({ description: "With includeFullDocs: the content did not fit in the answer's content budget (see contentLimit)" }),
   })
   .meta({ id: "DocumentSearchResult", description: "A document with its matching chunks" });
 const ConversationAnswer = z
@@ -876,7 +904,10 @@ const OPERATIONS: Operation[] = [
     summary: "List documents",
     tag: documentsTag,
     body: { schema: S.v3ListBody, required: false, example: EX.v3List },
-    ok: { description: "A page of documents", schema: z.object({ memories: z.array(DocumentListItem), pagination: Pagination }) },
+    ok: {
+      description: "A page of documents",
+      schema: z.object({ memories: z.array(DocumentListItem), pagination: Pagination, contentLimit: ContentLimit.optional() }),
+    },
   },
   {
     method: "get",
@@ -961,7 +992,10 @@ const OPERATIONS: Operation[] = [
     summary: "Search documents",
     tag: "search",
     body: { schema: S.v3Search, example: EX.v3Search },
-    ok: { description: "Results", schema: z.object({ results: z.array(V3SearchResult), timing: z.number(), total: z.number() }) },
+    ok: {
+      description: "Results",
+      schema: z.object({ results: z.array(V3SearchResult), timing: z.number(), total: z.number(), contentLimit: ContentLimit.optional() }),
+    },
   },
   {
     method: "post",

@@ -1,7 +1,8 @@
 import type { Request } from "express";
-import { protoEnum, toStruct } from "@engram/grpc";
+import { protoEnum, readDocument, toStruct } from "@engram/grpc";
 import type { Dreaming, JsonObject, TaskType } from "@engram/kernel";
 import { ZodError } from "zod";
+import type { ChunkEntry__Output } from "@engram/grpc/src/gen/engram/recall/v1/ChunkEntry";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
 
@@ -108,9 +109,26 @@ export function documentCalls(b: Backends) {
   };
 
   const present = async (req: Request, id: string, namespace: string) => {
-    const { document } = await b.ingestion.GetDocument({ context: ctx(req), namespace, id }, req);
+    // Streamed: a document's content may be larger than one gRPC message.
+    return readDocument(b.ingestion, { context: ctx(req), namespace, id }, req);
+  };
+
+  /** The document's record without its content (for routes that show something else of it). */
+  const record = async (req: Request, id: string, namespace: string) => {
+    const { document } = await b.ingestion.GetDocument({ context: ctx(req), namespace, id, omitContent: true }, req);
     return document!;
   };
 
-  return { add, batch, present };
+  /** Every chunk of a document, streamed from recall in parts (there may be more than one message holds). */
+  const chunksOf = async (req: Request, d: { id: string; namespace: string }) => {
+    const chunks: ChunkEntry__Output[] = [];
+    let total = 0;
+    for await (const m of b.recall.ReadDocumentChunks({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req)) {
+      chunks.push(...m.chunks);
+      total = m.total;
+    }
+    return { chunks, total };
+  };
+
+  return { add, batch, present, record, chunksOf };
 }

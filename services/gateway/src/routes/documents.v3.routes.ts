@@ -5,7 +5,7 @@ import type { Backends } from "../http/backends";
 import { callContext as ctx } from "../http/context";
 import { HttpProblem } from "../http/errors";
 import { documentCalls, sortOrder } from "./document-calls";
-import { presentChunk, presentProcessing, presentV3Document, presentV3ListItem } from "./presenters";
+import { presentChunk, presentContentLimit, presentProcessing, presentV3Document, presentV3ListItem } from "./presenters";
 import { pathId, v3BatchEnvelope, v3BatchItem, v3BulkDeleteBody, v3Document, v3ListBody, v3Patch } from "./schemas";
 
 export interface V3DocumentRoutesOptions {
@@ -18,7 +18,7 @@ export interface V3DocumentRoutesOptions {
 /** Documents, legacy v3: /v3/documents... */
 export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Router {
   const r = Router();
-  const { add, batch, present } = documentCalls(b);
+  const { add, batch, present, record, chunksOf } = documentCalls(b);
 
   r.post("/v3/documents", async (req, res) => {
     const body = v3Document.parse(req.body);
@@ -88,7 +88,11 @@ export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Ro
       },
       req,
     );
-    res.json({ memories: out.documents.map((d) => presentV3ListItem(d, body.includeContent ?? false)), pagination: out.pagination });
+    res.json({
+      memories: out.documents.map((d) => presentV3ListItem(d, body.includeContent ?? false)),
+      pagination: out.pagination,
+      ...presentContentLimit(out),
+    });
   });
 
   r.get("/v3/documents/processing", async (req, res) => {
@@ -162,8 +166,8 @@ export function v3DocumentRoutes(b: Backends, opts: V3DocumentRoutesOptions): Ro
   });
 
   r.get("/v3/documents/:id/chunks", async (req, res) => {
-    const d = await present(req, pathId.parse(req.params.id), "");
-    const chunks = await b.recall.ListChunks({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req);
+    const d = await record(req, pathId.parse(req.params.id), "");
+    const chunks = await chunksOf(req, d);
     res.json({ documentId: d.id, chunks: chunks.chunks.map(presentChunk), total: chunks.total });
   });
 

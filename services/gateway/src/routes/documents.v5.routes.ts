@@ -4,13 +4,13 @@ import type { JsonObject } from "@engram/kernel";
 import type { Backends } from "../http/backends";
 import { callContext as ctx } from "../http/context";
 import { documentCalls, sortOrder } from "./document-calls";
-import { presentChunk, presentMemoryEntry, presentV5Document } from "./presenters";
+import { presentChunk, presentContentLimit, presentMemoryEntry, presentV5Document } from "./presenters";
 import { includeParam, listQuery, pathId, pathNamespace, v5BatchEnvelope, v5DeleteBody, v5Document, v5ListBody, v5Query } from "./schemas";
 
 /** Documents, v5: /ns/{namespace}/document..., /ns/{namespace}/list/documents. */
 export function v5DocumentRoutes(b: Backends): Router {
   const r = Router();
-  const { add, batch, present } = documentCalls(b);
+  const { add, batch, present, chunksOf } = documentCalls(b);
 
   r.post("/ns/:namespace/document", async (req, res) => {
     const namespace = pathNamespace.parse(req.params.namespace);
@@ -66,7 +66,7 @@ export function v5DocumentRoutes(b: Backends): Router {
     const d = await present(req, id, namespace);
     const body: Record<string, unknown> = presentV5Document(d);
     const [chunks, memories] = await Promise.all([
-      include.has("chunks") ? b.recall.ListChunks({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req) : undefined,
+      include.has("chunks") ? chunksOf(req, d) : undefined,
       include.has("memories") ? b.memories.ListDocumentMemories({ context: ctx(req), namespace: d.namespace, documentId: d.id }, req) : undefined,
     ]);
     if (chunks) body.chunks = chunks.chunks.map(presentChunk);
@@ -89,7 +89,7 @@ export function v5DocumentRoutes(b: Backends): Router {
       },
       req,
     );
-    res.json({ documents: out.documents.map(presentV5Document), chunks: [], memories: [], pagination: out.pagination });
+    res.json({ documents: out.documents.map(presentV5Document), chunks: [], memories: [], pagination: out.pagination, ...presentContentLimit(out) });
   });
 
   r.delete("/ns/:namespace/document", async (req, res) => {

@@ -19,6 +19,7 @@ export function presentV5Document(d: Document__Output) {
   return {
     id: d.customId || d.id,
     content: d.content,
+    ...(d.contentOmitted ? { contentOmitted: true } : {}),
     ...(d.supportingContext ? { supportingContext: d.supportingContext } : {}),
     metadata: fromStruct(d.metadata) ?? {},
     ...(d.group ? { group: fromStruct(d.group) } : {}),
@@ -114,8 +115,24 @@ export function presentV3ListItem(d: Document__Output, includeContent: boolean) 
     title: orNull(d.title),
     type: v3Type(d.contentType) ?? "text",
     url: orNull(d.url),
-    ...(includeContent ? { content: d.content } : {}),
+    ...(includeContent ? (d.contentOmitted ? { contentOmitted: true } : { content: d.content }) : {}),
     ...failure(d),
+  };
+}
+
+/**
+ * What a listing with content (or a v3 search with includeFullDocs) says when
+ * its content budget left some out (docs/api-decisions.md, section 22): absent
+ * when every document carries its content.
+ */
+export function presentContentLimit(out: { maxContentBytes: number; contentOmitted: number }) {
+  if (out.contentOmitted === 0) return {};
+  return {
+    contentLimit: {
+      maxBytes: out.maxContentBytes,
+      omittedDocuments: out.contentOmitted,
+      details: `this answer carries at most ${out.maxContentBytes} bytes of content; documents marked contentOmitted come without theirs: read them one by one, or ask for fewer at once`,
+    },
   };
 }
 
@@ -306,7 +323,7 @@ export function presentV3SearchResult(r: SearchV3Result__Output, include: { full
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),
     ...(include.summary ? { summary: d.summary || null } : {}),
-    ...(include.fullDocs ? { content: d.content || null } : {}),
+    ...(include.fullDocs ? { content: d.content || null, ...(d.contentOmitted ? { contentOmitted: true } : {}) } : {}),
   };
 }
 

@@ -3,7 +3,7 @@ import { toStruct } from "@engram/grpc";
 import type { JsonObject } from "@engram/kernel";
 import type { Backends } from "../http/backends";
 import { callContext } from "../http/context";
-import { presentChunk, presentSearchResult, presentV3SearchResult } from "./presenters";
+import { presentChunk, presentContentLimit, presentSearchResult, presentV3SearchResult } from "./presenters";
 import { listQuery, pathNamespace, v3Search, v4Profile, v4ProfileBuckets, v4Search, v5ListBody } from "./schemas";
 
 const SEARCH_MODE = { memories: "SEARCH_MODE_MEMORIES", hybrid: "SEARCH_MODE_HYBRID", documents: "SEARCH_MODE_DOCUMENTS" } as const;
@@ -62,7 +62,7 @@ export function searchRoutes(b: Backends): Router {
       req,
     );
     const include = { fullDocs: body.includeFullDocs ?? false, summary: body.includeSummary ?? false };
-    res.json({ results: out.results.map((x) => presentV3SearchResult(x, include)), timing: out.timingMs, total: out.total });
+    res.json({ results: out.results.map((x) => presentV3SearchResult(x, include)), timing: out.timingMs, total: out.total, ...presentContentLimit(out) });
   });
 
   r.post("/v4/profile", async (req, res) => {

@@ -31,7 +31,7 @@ describe("gateway HTTP tracing and metrics", () => {
           seenByIngestion.push(traceparentOf(call));
           return { id: "d_1", status: "DOCUMENT_STATUS_QUEUED" };
         },
-        async GetDocument(req: { id: string }) {
+        async ReadDocument(req: { id: string }) {
           throw new NotFoundError(`document ${req.id} not found`);
         },
       }),

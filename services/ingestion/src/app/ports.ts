@@ -18,6 +18,19 @@ export interface DocumentListQuery {
   order: "asc" | "desc";
   offset: number;
   limit: number;
+  /**
+   * Leave the content out (items carry content "" and `contentBytes` says how
+   * large each one is): a listing that carries content loads only what its
+   * content budget admits, through `contents` (issue #33).
+   */
+  withoutContent?: boolean;
+}
+
+export interface DocumentListResult {
+  items: DocumentRecord[];
+  total: number;
+  /** With `withoutContent`: each item's content size in UTF-8 bytes, in item order. */
+  contentBytes?: number[];
 }
 
 export interface DocumentWrite {
@@ -48,7 +61,9 @@ export interface DocumentRepository {
   writeMany(writes: DocumentWrite[]): Promise<boolean[]>;
   /** Removes documents and stores their events in one transaction; returns the ids removed. */
   delete(docs: DocumentRecord[], events: OutgoingMessage[]): Promise<string[]>;
-  list(q: DocumentListQuery): Promise<{ items: DocumentRecord[]; total: number }>;
+  list(q: DocumentListQuery): Promise<DocumentListResult>;
+  /** The contents of some documents of the tenant, by service id (ids not found are absent). */
+  contents(tenantId: string, ids: string[]): Promise<Map<string, string>>;
   /** Documents in a non-final state whose last change is older than the cut-off. */
   listStale(olderThan: string, limit: number): Promise<DocumentRecord[]>;
   close(): Promise<void>;

@@ -18,11 +18,12 @@ import type { ListProcessingDocumentsRequest__Output } from "@engram/grpc/src/ge
 import type { ListProcessingDocumentsResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ListProcessingDocumentsResponse";
 import type { ReadDocumentFileRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ReadDocumentFileRequest";
 import type { ReadDocumentFileResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ReadDocumentFileResponse";
+import type { ReadDocumentResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ReadDocumentResponse";
 import type { UpdateDocumentRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UpdateDocumentRequest";
 import type { UploadDocumentFileRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileRequest";
 import type { UploadDocumentFileHeader__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileHeader";
-import { InvalidArgumentError } from "@engram/kernel";
-import { protoEnum } from "@engram/grpc";
+import { contentBytes, FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
+import { MAX_MESSAGE_BYTES, protoEnum } from "@engram/grpc";
 import type { AddDocumentBatchUseCase, AddDocumentUseCase } from "../app/add-document.usecase";
 import type { DeleteDocumentsUseCase } from "../app/delete-documents.usecase";
 import type { FileUrlUseCase } from "../app/file-url.usecase";
@@ -46,6 +47,10 @@ export interface IngestionUseCases {
 }
 
 const CHUNK = 256 * 1024;
+/** Parts of a document's content in ReadDocument (UTF-8 bytes). */
+const CONTENT_PART = 1024 * 1024;
+/** GetDocument carries a content up to this size; past it the whole answer might not fit in one message (ReadDocument streams). */
+const GET_DOCUMENT_MAX_CONTENT = MAX_MESSAGE_BYTES - 8 * 1024 * 1024;
 const trace = (call: { metadata: grpc.Metadata }) => ({ requestId: requestIdOf(call), traceparent: traceparentOf(call) });
 
 async function* frames(bytes: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
@@ -133,7 +138,21 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
 
     async GetDocument(req: GetDocumentRequest__Output): Promise<GetDocumentResponse> {
       const doc = await uc.getDocument.execute(tenantOf(req.context), req.namespace || undefined, req.id);
+      if (req.omitContent) return { document: documentToProto(doc, { includeContent: false }) };
+      if (contentBytes(doc.content) > GET_DOCUMENT_MAX_CONTENT) {
+        throw new FailedPreconditionError(`document ${req.id} is too large for one message`, "read it with ReadDocument, which streams the content");
+      }
       return { document: documentToProto(doc) };
+    },
+
+    async ReadDocument(req: GetDocumentRequest__Output, call: grpc.ServerWritableStream<unknown, ReadDocumentResponse>): Promise<void> {
+      const doc = await uc.getDocument.execute(tenantOf(req.context), req.namespace || undefined, req.id);
+      const write = async (m: ReadDocumentResponse) => {
+        if (!call.write(m)) await new Promise((r) => call.once("drain", r));
+      };
+      await write({ document: documentToProto(doc, { includeContent: false }) });
+      const bytes = Buffer.from(doc.content, "utf8");
+      for (let i = 0; i < bytes.byteLength && !call.cancelled; i += CONTENT_PART) await write({ content: bytes.subarray(i, i + CONTENT_PART) });
     },
 
     async UpdateDocument(req: UpdateDocumentRequest__Output, call: grpc.ServerUnaryCall<unknown, unknown>): Promise<AddDocumentResponse> {
@@ -168,10 +187,17 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
         connectionId: req.connectionId || undefined,
         ...(req.statuses.length ? { statuses: req.statuses.map((x) => protoEnum.status.from(x)) } : {}),
         ...pageFromProto(req.page, { limit: 10 }),
+        includeContent: req.includeContent,
+        maxContentBytes: Number(req.maxContentBytes) || undefined,
       });
       return {
-        documents: page.items.map((d) => documentToProto(d, { includeContent: req.includeContent })),
+        documents: page.items.map((d, i) => ({
+          ...documentToProto(d, { includeContent: req.includeContent }),
+          contentOmitted: page.content?.omitted[i] ?? false,
+        })),
         pagination: { currentPage: page.currentPage, limit: page.limit, totalItems: page.totalItems, totalPages: page.totalPages },
+        maxContentBytes: page.content?.maxBytes ?? 0,
+        contentOmitted: page.content?.omittedCount ?? 0,
       };
     },
 
@@ -218,11 +244,16 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
     async GetDocumentSource(req: GetDocumentSourceRequest__Output, call: grpc.ServerWritableStream<unknown, GetDocumentSourceResponse>): Promise<void> {
       const doc = await uc.getDocument.execute(tenantOf(req.context), req.namespace || undefined, req.id);
       const current = req.generation === 0 || req.generation === doc.generation;
+      const isText = doc.sourceKind === "text" || doc.sourceKind === "conversation" || doc.sourceKind === "connector";
+      // A large text follows in parts, like a file's bytes.
+      const textInData = isText && contentBytes(doc.content) > CONTENT_PART;
       call.write({
         info: {
-          document: documentToProto(doc),
+          // The text travels once, in `text` or the data parts (the record's copy would double it).
+          document: documentToProto(doc, { includeContent: false }),
           sourceKind: protoEnum.sourceKind.to(doc.sourceKind),
-          text: doc.sourceKind === "text" || doc.sourceKind === "conversation" || doc.sourceKind === "connector" ? doc.content : "",
+          text: isText && !textInData ? doc.content : "",
+          textInData,
           url: doc.url ?? "",
           mimeType: doc.file?.mimeType ?? "",
           fileName: doc.file?.name ?? "",
@@ -231,7 +262,12 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
           current,
         },
       });
-      if (current && doc.file) {
+      if (textInData) {
+        const bytes = Buffer.from(doc.content, "utf8");
+        for (let i = 0; i < bytes.byteLength && !call.cancelled; i += CONTENT_PART) {
+          if (!call.write({ data: bytes.subarray(i, i + CONTENT_PART) })) await new Promise((r) => call.once("drain", r));
+        }
+      } else if (current && doc.file) {
         for await (const b of frames(uc.files.read(doc.file.key))) if (!call.write({ data: b })) await new Promise((r) => call.once("drain", r));
       }
     },

@@ -453,6 +453,36 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
       expect(ids((await repo.list(q({ tenantId: "globex" }))).items).sort()).toEqual(ids(foreign).sort());
     });
 
+    it("lists without content (each content's UTF-8 size instead) and reads contents by id within the tenant (issue #33)", async () => {
+      const texts = ["plain ascii", "é ü — 多字节 🙂", "x".repeat(70_000)];
+      const docs = texts.map((content, i) => record({ content, createdAt: at(i), metadata: { kind: i === 1 ? "b" : "a" } }));
+      const foreign = record({ tenantId: "globex", content: "not yours", createdAt: at(9) });
+      for (const r of [...docs, foreign]) await repo.insert(r, []);
+      const light = await repo.list(q({ withoutContent: true }));
+      expect(ids(light.items)).toEqual(ids(docs));
+      expect(light.items.map((d) => d.content)).toEqual(["", "", ""]);
+      expect(light.contentBytes).toEqual(texts.map((t) => Buffer.byteLength(t, "utf8")));
+      // Everything but the content is the record as stored.
+      expect(light.items[1]).toEqual({ ...docs[1], content: "" });
+      const paged = await repo.list(q({ withoutContent: true, offset: 1, limit: 1, order: "asc" }));
+      expect(paged).toEqual({ items: [{ ...docs[1], content: "" }], total: 3, contentBytes: [Buffer.byteLength(texts[1]!, "utf8")] });
+      const filtered = await repo.list(q({ withoutContent: true, filter: parseFilter({ AND: [{ key: "kind", value: "a" }] }) as FilterExpr }));
+      expect(filtered).toEqual({
+        items: [docs[0], docs[2]].map((d) => ({ ...d!, content: "" })),
+        total: 2,
+        contentBytes: [texts[0]!.length, texts[2]!.length],
+      });
+      const contents = await repo.contents("acme", [docs[2]!.id, docs[1]!.id, foreign.id, "missing", docs[1]!.id]);
+      expect(contents).toEqual(
+        new Map([
+          [docs[2]!.id, texts[2]],
+          [docs[1]!.id, texts[1]],
+        ]),
+      );
+      expect(await repo.contents("globex", [foreign.id])).toEqual(new Map([[foreign.id, "not yours"]]));
+      expect(await repo.contents("acme", [])).toEqual(new Map());
+    });
+
     it("breaks ties of equal times by id, in the requested order", async () => {
       const same = Array.from({ length: 4 }, () => record({ createdAt: at(7), updatedAt: at(7) }));
       for (const r of same) await repo.insert(r, []);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { NAMESPACE_STATS_SQL, SqliteDocumentRepository, STALE_DOCUMENTS_SQL } from "../../src/adapters/embedded/document.sqlite";
+import { NAMESPACE_STATS_SQL, SqliteDocumentRepository, STALE_DOCUMENTS_SQL, WITHOUT_CONTENT_COLUMNS } from "../../src/adapters/embedded/document.sqlite";
 import { type DocumentRepositoryHarness, documentRepositoryContract } from "./document-repository.contract";
 import { ingestionUseCasesContract } from "./ingestion-use-cases.contract";
 
@@ -32,6 +32,22 @@ describe("SqliteDocumentRepository (document repository contract)", () => {
 
 describe("ingestion use cases on SqliteDocumentRepository", () => {
   ingestionUseCasesContract(openEmbedded);
+});
+
+describe("SqliteDocumentRepository listing without content", () => {
+  it("selects every column of the documents table but the content, which it only measures", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-ingestion-"));
+    const repo = new SqliteDocumentRepository(dir);
+    try {
+      const columns = (repo.db.prepare("PRAGMA table_info(documents)").all() as { name: string }[]).map((c) => c.name);
+      const selected = WITHOUT_CONTENT_COLUMNS.split(", ").filter((c) => /^[a-z_]+$/.test(c));
+      expect([...selected, "content"].sort()).toEqual([...columns].sort());
+      expect(WITHOUT_CONTENT_COLUMNS).toContain("'' AS content, octet_length(content) AS content_bytes");
+    } finally {
+      await repo.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("SqliteDocumentRepository query plans", () => {

@@ -281,7 +281,7 @@ export function ingestionUseCasesContract(open: () => Promise<DocumentRepository
     it("lists and deletes exactly one connection's documents of the tenant, each with its DocumentDeleted event", async () => {
       const mine = [await imported("p1", "conn_a"), await imported("p2", "conn_a")];
       const other = [await imported("p3", "conn_b"), await imported("p4"), await imported("p5", "conn_a", "globex")];
-      const list = new ListDocumentsUseCase(h.repo);
+      const list = new ListDocumentsUseCase(h.repo, { maxContentBytes: 1024 });
       const page = await list.execute({ tenantId: "acme", connectionId: "conn_a", page: 1, limit: 10, sort: "createdAt", order: "asc" });
       expect(page.items.map((d) => d.id).sort()).toEqual(mine.map((d) => d.id).sort());
       const before = (await outboxRows()).length;
@@ -293,6 +293,52 @@ export function ingestionUseCasesContract(open: () => Promise<DocumentRepository
       for (const d of other) expect(await h.repo.findById(d.id === other[2]!.id ? "globex" : "acme", d.id)).toBeDefined();
       expect((await del.byConnection("acme", "conn_a")).count).toBe(0);
       await expect(del.byConnection("acme", "")).rejects.toThrow(InvalidArgumentError);
+    });
+  });
+
+  describe("ListDocumentsUseCase content budget (issue #33)", () => {
+    const listCmd = { tenantId: "acme", namespaces: ["user_123"], page: 1, limit: 10, sort: "createdAt", order: "asc" };
+    /** Four documents, oldest first, of 400, 500, 200 and 300 content bytes (the last 150 two-byte characters). */
+    async function seed() {
+      const texts = ["a".repeat(400), "b".repeat(500), "c".repeat(200), "é".repeat(150)];
+      const out: string[] = [];
+      for (const [i, content] of texts.entries()) {
+        now = new Date(Date.parse(NOW) + i * 1000);
+        out.push((await add.execute(addCmd({ customId: `doc-${i}`, content }))).id);
+      }
+      return { ids: out, texts };
+    }
+
+    it("fills the page in order under the cap, whole contents only, and marks the rest; the page itself is unchanged", async () => {
+      const { ids, texts } = await seed();
+      const list = new ListDocumentsUseCase(h.repo, { maxContentBytes: 1000 });
+      const page = await list.execute({ ...listCmd, includeContent: true });
+      expect(page.items.map((d) => d.id)).toEqual(ids);
+      expect(page).toMatchObject({ currentPage: 1, limit: 10, totalItems: 4, totalPages: 1 });
+      // 400 + 500 fit; 200 does not fit in the 100 left; 300 (UTF-8) neither.
+      expect(page.items.map((d) => d.content)).toEqual([texts[0], texts[1], "", ""]);
+      expect(page.content).toEqual({ maxBytes: 1000, omitted: [false, false, true, true], omittedCount: 2 });
+      // A later, smaller document still fits after a large one was left out.
+      const tight = await list.execute({ ...listCmd, includeContent: true, maxContentBytes: 450 });
+      expect(tight.items.map((d) => d.content)).toEqual([texts[0], "", "", ""]);
+      const skip = await list.execute({ ...listCmd, includeContent: true, maxContentBytes: 250, page: 2, limit: 2 });
+      expect(skip.items.map((d) => d.content)).toEqual([texts[2], ""]);
+      expect(skip.content).toEqual({ maxBytes: 250, omitted: [false, true], omittedCount: 1 });
+      // The caller may lower the cap, never raise it.
+      expect((await list.execute({ ...listCmd, includeContent: true, maxContentBytes: 10_000 })).content?.maxBytes).toBe(1000);
+      expect((await list.execute({ ...listCmd, includeContent: true, maxContentBytes: 0 })).content?.maxBytes).toBe(1000);
+      const all = await new ListDocumentsUseCase(h.repo, { maxContentBytes: 1400 }).execute({ ...listCmd, includeContent: true });
+      expect(all.items.map((d) => d.content)).toEqual(texts);
+      expect(all.content?.omittedCount).toBe(0);
+    });
+
+    it("without includeContent lists no content at all and states no budget; refuses a negative budget", async () => {
+      await seed();
+      const list = new ListDocumentsUseCase(h.repo, { maxContentBytes: 1000 });
+      const page = await list.execute(listCmd);
+      expect(page.items.map((d) => d.content)).toEqual(["", "", "", ""]);
+      expect(page.content).toBeUndefined();
+      await expect(list.execute({ ...listCmd, includeContent: true, maxContentBytes: -1 })).rejects.toThrow(InvalidArgumentError);
     });
   });
 

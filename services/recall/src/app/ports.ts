@@ -38,8 +38,12 @@ export interface DocumentInfo {
 
 /** Documents by id from their owner (ingestion): full content and caller-id resolution. */
 export interface DocumentLookup {
-  /** By service or caller-defined id within the namespace (tenant-wide when namespace is empty); undefined when absent. */
-  get(tenantId: string, namespace: string, id: string): Promise<DocumentInfo | undefined>;
+  /**
+   * By service or caller-defined id within the namespace (tenant-wide when
+   * namespace is empty); undefined when absent. The content only with
+   * `content: true` (it may be large: read as a stream).
+   */
+  get(tenantId: string, namespace: string, id: string, opts?: { content?: boolean }): Promise<DocumentInfo | undefined>;
   close(): void;
 }
 

@@ -1,6 +1,6 @@
 import type { FilterExpr } from "@engram/filters";
 import type { ChunkHit, ChunkIndex, IndexedChunk } from "@engram/index";
-import { InvalidArgumentError, matchesFilepath, NotFoundError } from "@engram/kernel";
+import { contentBytes, ContentBudget, InvalidArgumentError, matchesFilepath, NotFoundError } from "@engram/kernel";
 import type { Reranker } from "@engram/nlp";
 import type { DocumentInfo, DocumentLookup } from "./ports";
 import type { QueryPreparer } from "./query";
@@ -38,6 +38,14 @@ export interface V3Result {
   score: number;
   /** Matching chunks (and their neighbours) in document order. */
   chunks: V3Chunk[];
+  /** With includeFullDocs: the content did not fit in the answer's content budget. */
+  contentOmitted?: boolean;
+}
+
+export interface V3Answer {
+  results: V3Result[];
+  /** With includeFullDocs: the budget the contents were taken under, and how many did not fit. */
+  content?: { maxBytes: number; omitted: number };
 }
 
 /**
@@ -53,10 +61,12 @@ export class SearchV3UseCase {
       preparer: QueryPreparer;
       lookup: DocumentLookup;
       reranker: Reranker;
+      /** Most content bytes one answer carries with includeFullDocs (RECALL_SEARCH_MAX_CONTENT_BYTES). */
+      maxContentBytes: number;
     },
   ) {}
 
-  async execute(q: SearchV3Query): Promise<V3Result[]> {
+  async execute(q: SearchV3Query): Promise<V3Answer> {
     if (!(q.limit >= 1 && q.limit <= 100)) throw new InvalidArgumentError("limit must be 1 to 100");
     if (!(q.chunkThreshold >= 0 && q.chunkThreshold <= 1)) throw new InvalidArgumentError("chunkThreshold must be between 0 and 1");
     let documentId: string | undefined;
@@ -92,21 +102,30 @@ export class SearchV3UseCase {
       scored = ranks.map((r) => ({ hit: scored[Number(r.id)]!.hit, score: r.score }));
     }
     scored = scored.slice(0, q.limit);
-    return Promise.all(
+    const results: V3Result[] = await Promise.all(
       scored.map(async ({ hit, score }) => {
         const first = hit.chunks[0]!.chunk;
         let document = documentOfChunk(first);
-        if (q.includeFullDocs || q.includeSummary) {
+        if (q.includeSummary && !q.includeFullDocs) {
           const full = await this.deps.lookup.get(q.tenantId, first.namespace, hit.documentId);
-          if (full) document = { ...document, summary: full.summary, ...(q.includeFullDocs ? { content: full.content } : {}) };
-          if (q.includeFullDocs && !document.content) {
-            const all = await this.deps.chunks.listDocumentChunks(q.tenantId, first.namespace, hit.documentId);
-            document.content = joinChunks(all);
-          }
+          if (full) document = { ...document, summary: full.summary };
         }
         return { document, score, chunks: q.onlyMatchingChunks ? matching(hit.chunks) : await this.withNeighbours(q.tenantId, hit.chunks) };
       }),
     );
+    if (!q.includeFullDocs) return { results };
+    // Full documents one at a time, in rank order, under the answer's content budget (issue #33): at most one
+    // content beyond the budget is held at once, and the answer never outgrows a message.
+    const budget = new ContentBudget(this.deps.maxContentBytes);
+    for (const r of results) {
+      const { namespace, id } = r.document;
+      const full = await this.deps.lookup.get(q.tenantId, namespace, id, { content: true });
+      const content = full?.content || joinChunks(await this.deps.chunks.listDocumentChunks(q.tenantId, namespace, id));
+      const fits = budget.take(contentBytes(content));
+      r.document = { ...r.document, ...(full ? { summary: full.summary } : {}), ...(fits ? { content } : {}) };
+      if (!fits) r.contentOmitted = true;
+    }
+    return { results, content: { maxBytes: budget.maxBytes, omitted: budget.omitted } };
   }
 
   private async withNeighbours(tenantId: string, hits: ChunkHit[]): Promise<V3Chunk[]> {

@@ -1,3 +1,4 @@
+import type * as grpc from "@grpc/grpc-js";
 import { filterFromProto, tenantOf, toStruct, toTimestamp, implement, RecallService, type ServiceImplementation } from "@engram/grpc";
 import type { Chunk } from "@engram/grpc/src/gen/engram/common/v1/Chunk";
 import type { Document } from "@engram/grpc/src/gen/engram/ingestion/v1/Document";
@@ -15,12 +16,17 @@ import type { SearchV4Request__Output } from "@engram/grpc/src/gen/engram/recall
 import type { SearchV4Response } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Response";
 import type { SearchV4Result } from "@engram/grpc/src/gen/engram/recall/v1/SearchV4Result";
 import type { ChunkIndex, IndexedChunk } from "@engram/index";
-import { InvalidArgumentError } from "@engram/kernel";
+import { contentBytes, InvalidArgumentError } from "@engram/kernel";
 import { type MemoryRecord, memoryToProto } from "@engram/memory-model";
 import type { BucketSource, DocumentInfo } from "../app/ports";
 import type { ProfileSection, ProfileUseCase } from "../app/profile.usecase";
 import { DEFAULT_THRESHOLD, type ContextEntry, type SearchMode, type SearchResult, type SearchUseCase } from "../app/search.usecase";
 import type { SearchV3UseCase } from "../app/search-v3.usecase";
+
+/** A chunk as the index lists a document's (no vector). */
+type IndexedChunkRow = Awaited<ReturnType<ChunkIndex["listDocumentChunks"]>>[number];
+/** ReadDocumentChunks: chunk content per message, about. */
+const CHUNK_BATCH_BYTES = 1024 * 1024;
 
 export interface RecallUseCases {
   search: SearchUseCase;
@@ -167,7 +173,7 @@ export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
 
     async SearchV3(req: SearchV3Request__Output): Promise<SearchV3Response> {
       const started = performance.now();
-      const results = await uc.searchV3.execute({
+      const { results, content } = await uc.searchV3.execute({
         ...searchScope(req),
         chunkThreshold: req.chunkThreshold ?? 0,
         docId: req.docId || undefined,
@@ -182,12 +188,14 @@ export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
       });
       return {
         results: results.map((r) => ({
-          document: documentToProto(r.document),
+          document: { ...documentToProto(r.document), contentOmitted: r.contentOmitted ?? false },
           score: r.score,
           chunks: r.chunks.map((c) => ({ chunk: chunkToProto(c.chunk), score: c.score, isRelevant: c.isRelevant })),
         })),
         timingMs: Math.round(performance.now() - started),
         total: results.length,
+        maxContentBytes: content?.maxBytes ?? 0,
+        contentOmitted: content?.omitted ?? 0,
       };
     },
 
@@ -218,6 +226,34 @@ export function recallGrpc(uc: RecallUseCases): ServiceImplementation {
     async GetProfileBuckets(req: GetProfileBucketsRequest__Output): Promise<GetProfileBucketsResponse> {
       if (!req.namespace) throw new InvalidArgumentError("containerTag is required");
       return { buckets: await uc.buckets.buckets(tenantOf(req.context), req.namespace) };
+    },
+
+    async ReadDocumentChunks(req: ListChunksRequest__Output, call: grpc.ServerWritableStream<unknown, ListChunksResponse>): Promise<void> {
+      const tenantId = tenantOf(req.context);
+      if (!req.documentId) throw new InvalidArgumentError("documentId is required");
+      if (!req.namespace) throw new InvalidArgumentError("listing a document's chunks needs its namespace");
+      const chunks = await uc.index.listDocumentChunks(tenantId, req.namespace, req.documentId);
+      const write = async (batch: IndexedChunkRow[]) => {
+        const m = {
+          chunks: batch.map((c) => ({ chunk: chunkToProto(c), type: "CHUNK_TYPE_TEXT" as const })),
+          total: chunks.length,
+          documentId: req.documentId,
+        };
+        if (!call.write(m)) await new Promise((r) => call.once("drain", r));
+      };
+      let batch: IndexedChunkRow[] = [];
+      let bytes = 0;
+      for (const c of chunks) {
+        if (call.cancelled) return;
+        batch.push(c);
+        bytes += contentBytes(c.content);
+        if (bytes >= CHUNK_BATCH_BYTES) {
+          await write(batch);
+          batch = [];
+          bytes = 0;
+        }
+      }
+      if (batch.length || chunks.length === 0) await write(batch);
     },
 
     async ListChunks(req: ListChunksRequest__Output): Promise<ListChunksResponse> {

@@ -2,7 +2,7 @@ import { OUTBOX_TABLE_SQL, type OutgoingMessage, SqliteOutbox } from "@engram/bu
 import { AlreadyExistsError, DOCUMENT_STATUSES, isFinalStatus, type ProfileBucket } from "@engram/kernel";
 import { jsonColumn, openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import type { DocumentRecord } from "../../domain/document";
-import type { ContainerTagRepository, DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import type { ContainerTagRepository, DocumentListQuery, DocumentListResult, DocumentRepository, DocumentWrite } from "../../app/ports";
 import type { ContainerTagMerge, ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
 import { matchesFilter } from "@engram/filters";
 
@@ -107,6 +107,37 @@ interface Row {
 export const STALE_DOCUMENTS_SQL = `SELECT * FROM documents WHERE status IN (${DOCUMENT_STATUSES.filter((s) => !isFinalStatus(s))
   .map((s) => `'${s}'`)
   .join(", ")}) AND updated_at < ? ORDER BY updated_at LIMIT ?`;
+
+/** Every column of a document row but its content, which is "" and measured (content_bytes, UTF-8). */
+export const WITHOUT_CONTENT_COLUMNS = `${[
+  "id",
+  "tenant_id",
+  "namespace",
+  "custom_id",
+  "supporting_context",
+  "metadata",
+  "grp",
+  "date",
+  "filepath",
+  "status",
+  "status_reason",
+  "task_type",
+  "dreaming",
+  "source_kind",
+  "url",
+  "title",
+  "content_type",
+  "summary",
+  "content_hash",
+  "generation",
+  "state_sequence",
+  "requeues",
+  "created_at",
+  "updated_at",
+  "file",
+  "container_tags",
+  "connection_id",
+].join(", ")}, '' AS content, octet_length(content) AS content_bytes`;
 
 const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v);
 
@@ -308,7 +339,7 @@ export class SqliteDocumentRepository implements DocumentRepository, ContainerTa
     });
   }
 
-  async list(q: DocumentListQuery): Promise<{ items: DocumentRecord[]; total: number }> {
+  async list(q: DocumentListQuery): Promise<DocumentListResult> {
     const where: string[] = ["tenant_id = ?"];
     const args: unknown[] = [q.tenantId];
     if (q.namespaces) {
@@ -335,20 +366,36 @@ export class SqliteDocumentRepository implements DocumentRepository, ContainerTa
     }
     const order = `${q.sort === "updatedAt" ? "updated_at" : "created_at"} ${q.order === "asc" ? "ASC" : "DESC"}, id ${q.order === "asc" ? "ASC" : "DESC"}`;
     const sql = `FROM documents WHERE ${where.join(" AND ")}`;
+    // Without content: its size only (octet_length reads the stored length, not the text).
+    const columns = q.withoutContent ? WITHOUT_CONTENT_COLUMNS : "*";
+    const result = (rows: Row[], total: number): DocumentListResult =>
+      q.withoutContent
+        ? { items: rows.map(fromRow), total, contentBytes: rows.map((r) => (r as Row & { content_bytes: number }).content_bytes) }
+        : { items: rows.map(fromRow), total };
     if (!q.filter) {
       const total = (this.stmt(`SELECT COUNT(*) AS n ${sql}`).get(...args) as { n: number }).n;
-      const rows = this.stmt(`SELECT * ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as Row[];
-      return { items: rows.map(fromRow), total };
+      const rows = this.stmt(`SELECT ${columns} ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, q.limit, q.offset) as Row[];
+      return result(rows, total);
     }
     // Metadata filters are evaluated on each candidate of the scope, streamed in order.
-    const items: DocumentRecord[] = [];
+    const rows: Row[] = [];
     let total = 0;
-    for (const r of this.stmt(`SELECT * ${sql} ORDER BY ${order}`).iterate(...args) as Iterable<Row>) {
+    for (const r of this.stmt(`SELECT ${columns} ${sql} ORDER BY ${order}`).iterate(...args) as Iterable<Row>) {
       if (!matchesFilter(q.filter, jsonColumn.read(r.metadata))) continue;
-      if (total >= q.offset && items.length < q.limit) items.push(fromRow(r));
+      if (total >= q.offset && rows.length < q.limit) rows.push(r);
       total++;
     }
-    return { items, total };
+    return result(rows, total);
+  }
+
+  async contents(tenantId: string, ids: string[]): Promise<Map<string, string>> {
+    const get = this.stmt("SELECT content FROM documents WHERE tenant_id = ? AND id = ?");
+    const out = new Map<string, string>();
+    for (const id of new Set(ids)) {
+      const r = get.get(tenantId, id) as { content: string } | undefined;
+      if (r) out.set(id, r.content);
+    }
+    return out;
   }
 
   async listStale(olderThan: string, limit: number): Promise<DocumentRecord[]> {

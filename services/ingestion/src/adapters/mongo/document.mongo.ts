@@ -14,7 +14,7 @@ import {
   type Sort,
   withTransaction,
 } from "@engram/storage/mongo";
-import type { ContainerTagRepository, DocumentListQuery, DocumentRepository, DocumentWrite } from "../../app/ports";
+import type { ContainerTagRepository, DocumentListQuery, DocumentListResult, DocumentRepository, DocumentWrite } from "../../app/ports";
 import type { ContainerTagMerge, ContainerTagSettings, NamespaceDocumentStats } from "../../domain/container-tag";
 import type { DocumentRecord, StoredFile } from "../../domain/document";
 
@@ -410,15 +410,38 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
     return query;
   }
 
-  async list(q: DocumentListQuery): Promise<{ items: DocumentRecord[]; total: number }> {
+  async list(q: DocumentListQuery): Promise<DocumentListResult> {
     if (q.namespaces && q.namespaces.length === 0) return { items: [], total: 0 };
     const query = MongoDocumentRepository.listQuery(q);
     const dir: 1 | -1 = q.order === "asc" ? 1 : -1;
     const sort: Sort = q.sort === "updatedAt" ? { updatedAt: dir, _id: dir } : { createdAt: dir, _id: dir };
     const total = await this.collection.countDocuments(query);
-    if (q.limit <= 0 || q.offset >= total) return { items: [], total };
+    if (q.limit <= 0 || q.offset >= total) return { items: [], total, ...(q.withoutContent ? { contentBytes: [] } : {}) };
+    if (q.withoutContent) {
+      // The server measures the content and leaves it out: the page crosses the wire without it.
+      const rows = await this.collection
+        .aggregate<DocumentDoc & { contentBytes: number }>([
+          { $match: query },
+          { $sort: sort },
+          { $skip: q.offset },
+          { $limit: q.limit },
+          { $set: { contentBytes: { $strLenBytes: "$content" }, content: "" } },
+        ])
+        .toArray();
+      return { items: rows.map(fromDocumentDoc), total, contentBytes: rows.map((r) => Number(r.contentBytes)) };
+    }
     const rows = await this.collection.find(query, { sort, skip: q.offset, limit: q.limit }).toArray();
     return { items: rows.map(fromDocumentDoc), total };
+  }
+
+  async contents(tenantId: string, ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const cursor = this.collection.find({ _id: { $in: unique.slice(i, i + 500) }, tenantId }, { projection: { _id: 1, content: 1 } });
+      for await (const r of cursor) out.set(r._id, r.content);
+    }
+    return out;
   }
 
   async listStale(olderThan: string, limit: number): Promise<DocumentRecord[]> {

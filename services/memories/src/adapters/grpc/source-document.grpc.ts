@@ -23,7 +23,8 @@ export class GrpcSourceDocumentReader implements SourceDocumentReader {
     const opts = { traceparent };
     try {
       const [{ document: d }, chunks] = await Promise.all([
-        this.ingestion.GetDocument({ context: { tenantId }, namespace, id: documentId }, opts),
+        // The text comes from the chunks: the record only, whatever the content's size.
+        this.ingestion.GetDocument({ context: { tenantId }, namespace, id: documentId, omitContent: true }, opts),
         this.chunks.listDocumentChunks(tenantId, namespace, documentId),
       ]);
       if (!d) return undefined;

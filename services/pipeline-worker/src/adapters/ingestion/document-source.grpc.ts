@@ -28,7 +28,8 @@ export class GrpcDocumentSourceReader implements DocumentSourceReader {
       generation: d.generation,
       current: info.current,
       kind: protoEnum.sourceKind.from(info.sourceKind) ?? "text",
-      text: info.text,
+      // A large text comes in data parts (UTF-8), joined before decoding so no character is cut.
+      text: info.textInData ? Buffer.concat(parts.flatMap((p) => (p.data ? [p.data] : []))).toString("utf8") : info.text,
       url: info.url || undefined,
       bytes: info.sourceKind === "SOURCE_KIND_FILE" ? Buffer.concat(parts.flatMap((p) => (p.data ? [p.data] : []))) : undefined,
       fileName: info.fileName || undefined,

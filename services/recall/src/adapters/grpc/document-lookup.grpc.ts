@@ -1,17 +1,18 @@
 import * as grpc from "@grpc/grpc-js";
-import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError } from "@engram/grpc";
+import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError, readDocument } from "@engram/grpc";
 import type { DocumentInfo, DocumentLookup } from "../../app/ports";
 
-/** Documents from ingestion (IngestionService.GetDocument); NOT_FOUND and a wrong id kind mean "no such document". */
+/** Documents from ingestion (the record by GetDocument, with the content by ReadDocument, streamed); NOT_FOUND and a wrong id kind mean "no such document". */
 export class GrpcDocumentLookup implements DocumentLookup {
   private readonly client;
   constructor(address: string) {
     this.client = connect(IngestionService, address, { deadlineMs: 30_000 });
   }
 
-  async get(tenantId: string, namespace: string, id: string): Promise<DocumentInfo | undefined> {
+  async get(tenantId: string, namespace: string, id: string, opts: { content?: boolean } = {}): Promise<DocumentInfo | undefined> {
     try {
-      const { document: d } = await this.client.GetDocument({ context: { tenantId }, namespace, id });
+      const request = { context: { tenantId }, namespace, id };
+      const d = opts.content ? await readDocument(this.client, request) : (await this.client.GetDocument({ ...request, omitContent: true })).document;
       if (!d) return undefined;
       return {
         id: d.id,
@@ -22,7 +23,7 @@ export class GrpcDocumentLookup implements DocumentLookup {
         metadata: fromStruct(d.metadata),
         summary: d.summary || undefined,
         filepath: d.filepath || undefined,
-        content: d.sourceKind === "SOURCE_KIND_TEXT" ? d.content : undefined,
+        content: opts.content && d.sourceKind === "SOURCE_KIND_TEXT" ? d.content : undefined,
         createdAt: (fromTimestamp(d.createdAt) ?? new Date(0)).toISOString(),
         updatedAt: (fromTimestamp(d.updatedAt) ?? new Date(0)).toISOString(),
       };

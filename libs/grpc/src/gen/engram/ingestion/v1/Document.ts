@@ -74,6 +74,11 @@ export interface Document {
    * Legacy containerTags (the namespace first).
    */
   'containerTags'?: (string)[];
+  /**
+   * In a listing with include_content: the content was left out (empty)
+   * because the answer's content budget was spent (ListDocumentsResponse).
+   */
+  'contentOmitted'?: (boolean);
 }
 
 export interface Document__Output {
@@ -142,4 +147,9 @@ export interface Document__Output {
    * Legacy containerTags (the namespace first).
    */
   'containerTags': (string)[];
+  /**
+   * In a listing with include_content: the content was left out (empty)
+   * because the answer's content budget was spent (ListDocumentsResponse).
+   */
+  'contentOmitted': (boolean);
 }

@@ -8,7 +8,8 @@ export interface DocumentSourceInfo {
   'document'?: (_engram_ingestion_v1_Document | null);
   'sourceKind'?: (_engram_ingestion_v1_SourceKind);
   /**
-   * For text and conversation sources: the text itself (no data parts follow).
+   * For text and conversation sources: the text itself (no data parts
+   * follow), unless text_in_data.
    */
   'text'?: (string);
   /**
@@ -26,13 +27,19 @@ export interface DocumentSourceInfo {
    * The client's fileType hint for file sources (pdf, docx, image, ...).
    */
   'fileType'?: (string);
+  /**
+   * A text source larger than one part (1 MiB): `text` is empty and the
+   * text's UTF-8 bytes follow as data parts, so no message nears the limit.
+   */
+  'textInData'?: (boolean);
 }
 
 export interface DocumentSourceInfo__Output {
   'document': (_engram_ingestion_v1_Document__Output | null);
   'sourceKind': (_engram_ingestion_v1_SourceKind__Output);
   /**
-   * For text and conversation sources: the text itself (no data parts follow).
+   * For text and conversation sources: the text itself (no data parts
+   * follow), unless text_in_data.
    */
   'text': (string);
   /**
@@ -50,4 +57,9 @@ export interface DocumentSourceInfo__Output {
    * The client's fileType hint for file sources (pdf, docx, image, ...).
    */
   'fileType': (string);
+  /**
+   * A text source larger than one part (1 MiB): `text` is empty and the
+   * text's UTF-8 bytes follow as data parts, so no message nears the limit.
+   */
+  'textInData': (boolean);
 }

@@ -12,6 +12,10 @@ export interface GetDocumentRequest {
    * Service id or caller-defined id.
    */
   'id'?: (string);
+  /**
+   * GetDocument only: the record without its content (callers that never read it).
+   */
+  'omitContent'?: (boolean);
 }
 
 export interface GetDocumentRequest__Output {
@@ -24,4 +28,8 @@ export interface GetDocumentRequest__Output {
    * Service id or caller-defined id.
    */
   'id': (string);
+  /**
+   * GetDocument only: the record without its content (callers that never read it).
+   */
+  'omitContent': (boolean);
 }

@@ -20,6 +20,7 @@ import type { ListProcessingDocumentsRequest as _engram_ingestion_v1_ListProcess
 import type { ListProcessingDocumentsResponse as _engram_ingestion_v1_ListProcessingDocumentsResponse, ListProcessingDocumentsResponse__Output as _engram_ingestion_v1_ListProcessingDocumentsResponse__Output } from '../../../engram/ingestion/v1/ListProcessingDocumentsResponse';
 import type { ReadDocumentFileRequest as _engram_ingestion_v1_ReadDocumentFileRequest, ReadDocumentFileRequest__Output as _engram_ingestion_v1_ReadDocumentFileRequest__Output } from '../../../engram/ingestion/v1/ReadDocumentFileRequest';
 import type { ReadDocumentFileResponse as _engram_ingestion_v1_ReadDocumentFileResponse, ReadDocumentFileResponse__Output as _engram_ingestion_v1_ReadDocumentFileResponse__Output } from '../../../engram/ingestion/v1/ReadDocumentFileResponse';
+import type { ReadDocumentResponse as _engram_ingestion_v1_ReadDocumentResponse, ReadDocumentResponse__Output as _engram_ingestion_v1_ReadDocumentResponse__Output } from '../../../engram/ingestion/v1/ReadDocumentResponse';
 import type { UpdateDocumentRequest as _engram_ingestion_v1_UpdateDocumentRequest, UpdateDocumentRequest__Output as _engram_ingestion_v1_UpdateDocumentRequest__Output } from '../../../engram/ingestion/v1/UpdateDocumentRequest';
 import type { UploadDocumentFileRequest as _engram_ingestion_v1_UploadDocumentFileRequest, UploadDocumentFileRequest__Output as _engram_ingestion_v1_UploadDocumentFileRequest__Output } from '../../../engram/ingestion/v1/UploadDocumentFileRequest';
 
@@ -90,14 +91,18 @@ export interface IngestionServiceClient extends grpc.Client {
   deleteDocuments(argument: _engram_ingestion_v1_DeleteDocumentsRequest, callback: grpc.requestCallback<_engram_ingestion_v1_DeleteDocumentsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * GET /ns/{namespace}/document/{id}, GET /v3/documents/{id}.
+   * A document's record. Its content comes along only while the whole answer
+   * fits in one gRPC message (a document whose content does not is refused
+   * with FAILED_PRECONDITION, naming ReadDocument); omit_content leaves it out.
    */
   GetDocument(argument: _engram_ingestion_v1_GetDocumentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_ingestion_v1_GetDocumentResponse__Output>): grpc.ClientUnaryCall;
   GetDocument(argument: _engram_ingestion_v1_GetDocumentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_ingestion_v1_GetDocumentResponse__Output>): grpc.ClientUnaryCall;
   GetDocument(argument: _engram_ingestion_v1_GetDocumentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_ingestion_v1_GetDocumentResponse__Output>): grpc.ClientUnaryCall;
   GetDocument(argument: _engram_ingestion_v1_GetDocumentRequest, callback: grpc.requestCallback<_engram_ingestion_v1_GetDocumentResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * GET /ns/{namespace}/document/{id}, GET /v3/documents/{id}.
+   * A document's record. Its content comes along only while the whole answer
+   * fits in one gRPC message (a document whose content does not is refused
+   * with FAILED_PRECONDITION, naming ReadDocument); omit_content leaves it out.
    */
   getDocument(argument: _engram_ingestion_v1_GetDocumentRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_ingestion_v1_GetDocumentResponse__Output>): grpc.ClientUnaryCall;
   getDocument(argument: _engram_ingestion_v1_GetDocumentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_ingestion_v1_GetDocumentResponse__Output>): grpc.ClientUnaryCall;
@@ -144,6 +149,21 @@ export interface IngestionServiceClient extends grpc.Client {
   listProcessingDocuments(argument: _engram_ingestion_v1_ListProcessingDocumentsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_ingestion_v1_ListProcessingDocumentsResponse__Output>): grpc.ClientUnaryCall;
   listProcessingDocuments(argument: _engram_ingestion_v1_ListProcessingDocumentsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_ingestion_v1_ListProcessingDocumentsResponse__Output>): grpc.ClientUnaryCall;
   listProcessingDocuments(argument: _engram_ingestion_v1_ListProcessingDocumentsRequest, callback: grpc.requestCallback<_engram_ingestion_v1_ListProcessingDocumentsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * GET /ns/{namespace}/document/{id}, GET /v3/documents/{id}: the record
+   * first (content empty), then the content as UTF-8 in order, in parts of at
+   * most 1 MiB, so a document of any stored size is read whole.
+   */
+  ReadDocument(argument: _engram_ingestion_v1_GetDocumentRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_ingestion_v1_ReadDocumentResponse__Output>;
+  ReadDocument(argument: _engram_ingestion_v1_GetDocumentRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_ingestion_v1_ReadDocumentResponse__Output>;
+  /**
+   * GET /ns/{namespace}/document/{id}, GET /v3/documents/{id}: the record
+   * first (content empty), then the content as UTF-8 in order, in parts of at
+   * most 1 MiB, so a document of any stored size is read whole.
+   */
+  readDocument(argument: _engram_ingestion_v1_GetDocumentRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_ingestion_v1_ReadDocumentResponse__Output>;
+  readDocument(argument: _engram_ingestion_v1_GetDocumentRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_ingestion_v1_ReadDocumentResponse__Output>;
   
   /**
    * The stored original behind a file URL (token checked by ingestion).
@@ -217,7 +237,9 @@ export interface IngestionServiceHandlers extends grpc.UntypedServiceImplementat
   DeleteDocuments: grpc.handleUnaryCall<_engram_ingestion_v1_DeleteDocumentsRequest__Output, _engram_ingestion_v1_DeleteDocumentsResponse>;
   
   /**
-   * GET /ns/{namespace}/document/{id}, GET /v3/documents/{id}.
+   * A document's record. Its content comes along only while the whole answer
+   * fits in one gRPC message (a document whose content does not is refused
+   * with FAILED_PRECONDITION, naming ReadDocument); omit_content leaves it out.
    */
   GetDocument: grpc.handleUnaryCall<_engram_ingestion_v1_GetDocumentRequest__Output, _engram_ingestion_v1_GetDocumentResponse>;
   
@@ -235,6 +257,13 @@ export interface IngestionServiceHandlers extends grpc.UntypedServiceImplementat
    * GET /v3/documents/processing.
    */
   ListProcessingDocuments: grpc.handleUnaryCall<_engram_ingestion_v1_ListProcessingDocumentsRequest__Output, _engram_ingestion_v1_ListProcessingDocumentsResponse>;
+  
+  /**
+   * GET /ns/{namespace}/document/{id}, GET /v3/documents/{id}: the record
+   * first (content empty), then the content as UTF-8 in order, in parts of at
+   * most 1 MiB, so a document of any stored size is read whole.
+   */
+  ReadDocument: grpc.handleServerStreamingCall<_engram_ingestion_v1_GetDocumentRequest__Output, _engram_ingestion_v1_ReadDocumentResponse>;
   
   /**
    * The stored original behind a file URL (token checked by ingestion).
@@ -263,6 +292,7 @@ export interface IngestionServiceDefinition extends grpc.ServiceDefinition {
   GetDocumentSource: MethodDefinition<_engram_ingestion_v1_GetDocumentSourceRequest, _engram_ingestion_v1_GetDocumentSourceResponse, _engram_ingestion_v1_GetDocumentSourceRequest__Output, _engram_ingestion_v1_GetDocumentSourceResponse__Output>
   ListDocuments: MethodDefinition<_engram_ingestion_v1_ListDocumentsRequest, _engram_ingestion_v1_ListDocumentsResponse, _engram_ingestion_v1_ListDocumentsRequest__Output, _engram_ingestion_v1_ListDocumentsResponse__Output>
   ListProcessingDocuments: MethodDefinition<_engram_ingestion_v1_ListProcessingDocumentsRequest, _engram_ingestion_v1_ListProcessingDocumentsResponse, _engram_ingestion_v1_ListProcessingDocumentsRequest__Output, _engram_ingestion_v1_ListProcessingDocumentsResponse__Output>
+  ReadDocument: MethodDefinition<_engram_ingestion_v1_GetDocumentRequest, _engram_ingestion_v1_ReadDocumentResponse, _engram_ingestion_v1_GetDocumentRequest__Output, _engram_ingestion_v1_ReadDocumentResponse__Output>
   ReadDocumentFile: MethodDefinition<_engram_ingestion_v1_ReadDocumentFileRequest, _engram_ingestion_v1_ReadDocumentFileResponse, _engram_ingestion_v1_ReadDocumentFileRequest__Output, _engram_ingestion_v1_ReadDocumentFileResponse__Output>
   UpdateDocument: MethodDefinition<_engram_ingestion_v1_UpdateDocumentRequest, _engram_ingestion_v1_AddDocumentResponse, _engram_ingestion_v1_UpdateDocumentRequest__Output, _engram_ingestion_v1_AddDocumentResponse__Output>
   UploadDocumentFile: MethodDefinition<_engram_ingestion_v1_UploadDocumentFileRequest, _engram_ingestion_v1_AddDocumentResponse, _engram_ingestion_v1_UploadDocumentFileRequest__Output, _engram_ingestion_v1_AddDocumentResponse__Output>

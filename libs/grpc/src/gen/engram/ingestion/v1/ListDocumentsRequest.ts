@@ -4,6 +4,7 @@ import type { CallContext as _engram_common_v1_CallContext, CallContext__Output 
 import type { PageRequest as _engram_common_v1_PageRequest, PageRequest__Output as _engram_common_v1_PageRequest__Output } from '../../../engram/common/v1/PageRequest';
 import type { Filter as _engram_common_v1_Filter, Filter__Output as _engram_common_v1_Filter__Output } from '../../../engram/common/v1/Filter';
 import type { DocumentStatus as _engram_common_v1_DocumentStatus, DocumentStatus__Output as _engram_common_v1_DocumentStatus__Output } from '../../../engram/common/v1/DocumentStatus';
+import type { Long } from '@grpc/proto-loader';
 
 export interface ListDocumentsRequest {
   'context'?: (_engram_common_v1_CallContext | null);
@@ -27,6 +28,12 @@ export interface ListDocumentsRequest {
    * Only documents in one of these states (empty = any state).
    */
   'statuses'?: (_engram_common_v1_DocumentStatus)[];
+  /**
+   * With include_content: the most content bytes (UTF-8) the answer may carry,
+   * when the caller wants less than the service's cap; 0 = the service's cap
+   * (INGESTION_LIST_MAX_CONTENT_BYTES). Never raises the cap.
+   */
+  'maxContentBytes'?: (number | string | Long);
 }
 
 export interface ListDocumentsRequest__Output {
@@ -51,4 +58,10 @@ export interface ListDocumentsRequest__Output {
    * Only documents in one of these states (empty = any state).
    */
   'statuses': (_engram_common_v1_DocumentStatus__Output)[];
+  /**
+   * With include_content: the most content bytes (UTF-8) the answer may carry,
+   * when the caller wants less than the service's cap; 0 = the service's cap
+   * (INGESTION_LIST_MAX_CONTENT_BYTES). Never raises the cap.
+   */
+  'maxContentBytes': (number);
 }

@@ -50,21 +50,42 @@ export interface RecallServiceClient extends grpc.Client {
   getProfileBuckets(argument: _engram_recall_v1_GetProfileBucketsRequest, callback: grpc.requestCallback<_engram_recall_v1_GetProfileBucketsResponse__Output>): grpc.ClientUnaryCall;
   
   /**
-   * POST /ns/{namespace}/list/chunks, GET /v3/documents/{id}/chunks, and
-   * GET /ns/{namespace}/document/{id}?include=chunks.
+   * POST /ns/{namespace}/list/chunks (a page of a namespace's chunks); the
+   * chunks of one document with document_id (one message: ReadDocumentChunks
+   * for any size).
    */
   ListChunks(argument: _engram_recall_v1_ListChunksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
   ListChunks(argument: _engram_recall_v1_ListChunksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
   ListChunks(argument: _engram_recall_v1_ListChunksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
   ListChunks(argument: _engram_recall_v1_ListChunksRequest, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
   /**
-   * POST /ns/{namespace}/list/chunks, GET /v3/documents/{id}/chunks, and
-   * GET /ns/{namespace}/document/{id}?include=chunks.
+   * POST /ns/{namespace}/list/chunks (a page of a namespace's chunks); the
+   * chunks of one document with document_id (one message: ReadDocumentChunks
+   * for any size).
    */
   listChunks(argument: _engram_recall_v1_ListChunksRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
   listChunks(argument: _engram_recall_v1_ListChunksRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
   listChunks(argument: _engram_recall_v1_ListChunksRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
   listChunks(argument: _engram_recall_v1_ListChunksRequest, callback: grpc.requestCallback<_engram_recall_v1_ListChunksResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * GET /v3/documents/{id}/chunks and GET /ns/{namespace}/document/{id}?include=chunks:
+   * every chunk of one document (document_id and namespace required, page
+   * ignored), in position order, in messages of about 1 MiB of content each;
+   * total and document_id on every message. A document with no chunks: one
+   * message without chunks.
+   */
+  ReadDocumentChunks(argument: _engram_recall_v1_ListChunksRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_recall_v1_ListChunksResponse__Output>;
+  ReadDocumentChunks(argument: _engram_recall_v1_ListChunksRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_recall_v1_ListChunksResponse__Output>;
+  /**
+   * GET /v3/documents/{id}/chunks and GET /ns/{namespace}/document/{id}?include=chunks:
+   * every chunk of one document (document_id and namespace required, page
+   * ignored), in position order, in messages of about 1 MiB of content each;
+   * total and document_id on every message. A document with no chunks: one
+   * message without chunks.
+   */
+  readDocumentChunks(argument: _engram_recall_v1_ListChunksRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_recall_v1_ListChunksResponse__Output>;
+  readDocumentChunks(argument: _engram_recall_v1_ListChunksRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_engram_recall_v1_ListChunksResponse__Output>;
   
   /**
    * POST /v3/search: document-oriented, results grouped per document.
@@ -115,10 +136,20 @@ export interface RecallServiceHandlers extends grpc.UntypedServiceImplementation
   GetProfileBuckets: grpc.handleUnaryCall<_engram_recall_v1_GetProfileBucketsRequest__Output, _engram_recall_v1_GetProfileBucketsResponse>;
   
   /**
-   * POST /ns/{namespace}/list/chunks, GET /v3/documents/{id}/chunks, and
-   * GET /ns/{namespace}/document/{id}?include=chunks.
+   * POST /ns/{namespace}/list/chunks (a page of a namespace's chunks); the
+   * chunks of one document with document_id (one message: ReadDocumentChunks
+   * for any size).
    */
   ListChunks: grpc.handleUnaryCall<_engram_recall_v1_ListChunksRequest__Output, _engram_recall_v1_ListChunksResponse>;
+  
+  /**
+   * GET /v3/documents/{id}/chunks and GET /ns/{namespace}/document/{id}?include=chunks:
+   * every chunk of one document (document_id and namespace required, page
+   * ignored), in position order, in messages of about 1 MiB of content each;
+   * total and document_id on every message. A document with no chunks: one
+   * message without chunks.
+   */
+  ReadDocumentChunks: grpc.handleServerStreamingCall<_engram_recall_v1_ListChunksRequest__Output, _engram_recall_v1_ListChunksResponse>;
   
   /**
    * POST /v3/search: document-oriented, results grouped per document.
@@ -136,6 +167,7 @@ export interface RecallServiceDefinition extends grpc.ServiceDefinition {
   GetProfile: MethodDefinition<_engram_recall_v1_GetProfileRequest, _engram_recall_v1_GetProfileResponse, _engram_recall_v1_GetProfileRequest__Output, _engram_recall_v1_GetProfileResponse__Output>
   GetProfileBuckets: MethodDefinition<_engram_recall_v1_GetProfileBucketsRequest, _engram_recall_v1_GetProfileBucketsResponse, _engram_recall_v1_GetProfileBucketsRequest__Output, _engram_recall_v1_GetProfileBucketsResponse__Output>
   ListChunks: MethodDefinition<_engram_recall_v1_ListChunksRequest, _engram_recall_v1_ListChunksResponse, _engram_recall_v1_ListChunksRequest__Output, _engram_recall_v1_ListChunksResponse__Output>
+  ReadDocumentChunks: MethodDefinition<_engram_recall_v1_ListChunksRequest, _engram_recall_v1_ListChunksResponse, _engram_recall_v1_ListChunksRequest__Output, _engram_recall_v1_ListChunksResponse__Output>
   SearchV3: MethodDefinition<_engram_recall_v1_SearchV3Request, _engram_recall_v1_SearchV3Response, _engram_recall_v1_SearchV3Request__Output, _engram_recall_v1_SearchV3Response__Output>
   SearchV4: MethodDefinition<_engram_recall_v1_SearchV4Request, _engram_recall_v1_SearchV4Response, _engram_recall_v1_SearchV4Request__Output, _engram_recall_v1_SearchV4Response__Output>
 }

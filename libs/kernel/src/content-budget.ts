@@ -1,0 +1,70 @@
+/**
+ * The content an answer carries (issue #33): document listings with content
+ * and v3 search with includeFullDocs could otherwise grow past what one answer
+ * can hold (the gRPC message limit, 64 MiB). The answer gets a content budget
+ * in bytes, and documents are taken in order, each with its whole content or
+ * with none. A document whose content does not fit in what is left of the
+ * budget is listed without it (marked), and later, smaller ones may still
+ * fit; the list itself (which documents, how many, the pagination) never
+ * changes, so page N+1 is where the caller expects it.
+ */
+
+/** Bytes a content takes in an answer (UTF-8, as protobuf and JSON carry it). */
+export function contentBytes(content: string): number {
+  return Buffer.byteLength(content, "utf8");
+}
+
+export interface ContentFit {
+  /** Per document, in page order: whether its content is carried. */
+  keep: boolean[];
+  /** Content bytes carried in all. */
+  usedBytes: number;
+  /** Documents listed without their content. */
+  omitted: number;
+}
+
+/** An answer's content budget, spent one document at a time, in order. */
+export class ContentBudget {
+  private used = 0;
+  private left = 0;
+
+  constructor(readonly maxBytes: number) {
+    if (!Number.isFinite(maxBytes) || maxBytes < 0) throw new RangeError(`content budget must be a non-negative number of bytes, got ${maxBytes}`);
+  }
+
+  /** Takes a content of `size` bytes when it fits in what is left (an empty one always does); false leaves the budget as it was. */
+  take(size: number): boolean {
+    if (size !== 0 && !(this.used + size <= this.maxBytes)) {
+      this.left++;
+      return false;
+    }
+    this.used += size;
+    return true;
+  }
+
+  /** Content bytes taken so far. */
+  get usedBytes(): number {
+    return this.used;
+  }
+
+  /** Documents refused so far (listed without their content). */
+  get omitted(): number {
+    return this.left;
+  }
+}
+
+/** Which documents of a page carry their content within `budgetBytes`; `sizes` are their content sizes in page order. */
+export function fitContent(sizes: readonly number[], budgetBytes: number): ContentFit {
+  const budget = new ContentBudget(budgetBytes);
+  const keep = sizes.map((size) => budget.take(size));
+  return { keep, usedBytes: budget.usedBytes, omitted: budget.omitted };
+}
+
+/**
+ * The budget of one answer: the service's cap, lowered (never raised) by what
+ * the caller asked for; 0 or absent = the cap.
+ */
+export function contentBudget(cap: number, requested: number | undefined): number {
+  if (requested === undefined || requested <= 0) return cap;
+  return Math.min(cap, requested);
+}
