@@ -1,4 +1,4 @@
-import { type Clock, InvalidArgumentError, newId } from "@engram/kernel";
+import { type Clock, derivedId, InvalidArgumentError, newId } from "@engram/kernel";
 import { type ArchiveDocument, importedRecord, parseArchiveDocument, toArchiveDocument } from "../domain/archive";
 import type { DocumentRecord } from "../domain/document";
 import { documentQueued } from "./document-events";
@@ -64,14 +64,21 @@ export class DocumentArchiveUseCase {
   }
 
   /**
-   * Ids to use for archive documents: `newIds` for ids another tenant holds;
+   * Ids to use for archive documents: `newIds` for ids another tenant holds
+   * (derived from the tenant and the archive id, so stable across imports);
    * `existingIds` for documents the target tenant already has (same id, or
    * the same caller id in the same namespace), which are not written again.
    */
-  async plan(tenantId: string, items: { id: string; namespace: string; customId?: string }[]): Promise<{ newIds: Map<string, string>; existingIds: Map<string, string> }> {
+  async plan(
+    tenantId: string,
+    items: { id: string; namespace: string; customId?: string }[],
+  ): Promise<{ newIds: Map<string, string>; existingIds: Map<string, string> }> {
     const newIds = new Map<string, string>();
     const existingIds = new Map<string, string>();
-    const owners = await this.repo.ownersOf(items.map((i) => i.id));
+    // An id another tenant holds is replaced by one derived from the tenant and the archive id: a repeated import
+    // derives the same one and finds it here.
+    const derived = new Map(items.map((i) => [i.id, derivedId("document", tenantId, i.id)]));
+    const owners = await this.repo.ownersOf([...items.map((i) => i.id), ...derived.values()]);
     const byNamespace = new Map<string, string[]>();
     for (const i of items) if (i.customId) byNamespace.set(i.namespace, [...(byNamespace.get(i.namespace) ?? []), i.customId]);
     const held = new Map<string, Map<string, DocumentRecord>>();
@@ -81,7 +88,12 @@ export class DocumentArchiveUseCase {
       const sameCaller = i.customId ? held.get(i.namespace)?.get(i.customId) : undefined;
       if (owner === tenantId) existingIds.set(i.id, i.id);
       else if (sameCaller) existingIds.set(i.id, sameCaller.id);
-      else if (owner !== undefined) newIds.set(i.id, newId("document"));
+      else if (owner !== undefined) {
+        const alt = derived.get(i.id)!;
+        const altOwner = owners.get(alt);
+        if (altOwner === tenantId) existingIds.set(i.id, alt);
+        else newIds.set(i.id, altOwner === undefined ? alt : newId("document"));
+      }
     }
     return { newIds, existingIds };
   }

@@ -1,4 +1,4 @@
-import { type Clock, InvalidArgumentError, newId } from "@engram/kernel";
+import { type Clock, derivedId, InvalidArgumentError, newId } from "@engram/kernel";
 import type { MemoryRecord } from "@engram/memory-model";
 import { type ArchiveMemory, importedMemory, parseArchiveMemory, toArchiveMemory } from "../domain/archive";
 import type { MemoryWriter } from "./memory-writer";
@@ -63,13 +63,22 @@ export class MemoryArchiveUseCase {
     }
   }
 
-  /** New ids for the archive ids another tenant of this instance holds (ids the target tenant holds are the same memories). */
+  /**
+   * New ids for the archive ids another tenant of this instance holds, derived from the tenant and the archive id (a
+   * repeated import derives the same ones); ids the target tenant holds are the same memories.
+   */
   async plan(tenantId: string, ids: string[]): Promise<Map<string, string>> {
-    const owners = await this.deps.repo.ownersOf(ids);
+    const unique = [...new Set(ids)];
+    // Derived from the tenant and the archive id: a repeated import derives the same id and finds the memory here.
+    const derived = new Map(unique.map((id) => [id, derivedId("memory", tenantId, id)]));
+    const owners = await this.deps.repo.ownersOf([...unique, ...derived.values()]);
     const out = new Map<string, string>();
-    for (const id of new Set(ids)) {
+    for (const id of unique) {
       const owner = owners.get(id);
-      if (owner !== undefined && owner !== tenantId) out.set(id, newId("memory"));
+      if (owner === undefined || owner === tenantId) continue;
+      const alt = derived.get(id)!;
+      const altOwner = owners.get(alt);
+      out.set(id, altOwner === undefined || altOwner === tenantId ? alt : newId("memory"));
     }
     return out;
   }
@@ -93,7 +102,8 @@ export class MemoryArchiveUseCase {
       if (outcome !== "written") throw new InvalidArgumentError(`the archive's memories could not be written (${outcome}): two latest versions of one chain?`);
     }
     for (const f of cmd.formed) {
-      if (!f.documentId || !Number.isInteger(f.generation) || f.generation < 1) throw new InvalidArgumentError("a formed document needs an id and a generation ≥ 1");
+      if (!f.documentId || !Number.isInteger(f.generation) || f.generation < 1)
+        throw new InvalidArgumentError("a formed document needs an id and a generation ≥ 1");
       await this.deps.repo.write({ records: [], formation: { tenantId: cmd.tenantId, documentId: f.documentId, generation: f.generation } });
     }
     return { imported: fresh.length, skipped: records.length - fresh.length };
