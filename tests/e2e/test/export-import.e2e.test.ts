@@ -1,4 +1,8 @@
-import { apiClient, type EngramProcess, startEngram, waitFor } from "@engram/testing";
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { apiClient, type EngramProcess, REPO_ROOT, startEngram, waitFor } from "@engram/testing";
 import { type Api, expectErrorBody, stopQuietly } from "./helpers";
 
 const KEY_A = "export-key-a-0123456789abcdef0123";
@@ -10,6 +14,26 @@ type Body = Record<string, any>;
 
 const TAG = "proj_archive";
 const FILE_TEXT = "# Harbour notes\n\nThe lighthouse keeper Oskar Lund logs every ship that enters Vesthavn harbour.\n";
+
+/** The `engram` CLI as a user runs it (a child process on the sources), with --json output. */
+function engram(args: string[], url: string, key: string): Promise<{ code: number; out: Body; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", path.join(REPO_ROOT, "apps/cli/src/main.ts"), "--json", "--url", url, "--api-key", key, ...args],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ENGRAM_MAX_RETRIES: "0" }, timeout: 120_000 },
+      (err, stdout, stderr) => {
+        let out: Body = {};
+        try {
+          out = JSON.parse(stdout);
+        } catch {
+          out = { stdout };
+        }
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, out, stderr });
+      },
+    );
+  });
+}
 
 async function exportArchive(url: string, key: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
   const res = await fetch(`${url}/v3/export`, { headers: { authorization: `Bearer ${key}` } });
@@ -217,10 +241,17 @@ describe("tenant export and import", () => {
     expect(await tenantView(stack.b)).toEqual(source);
   });
 
-  it("keeps every id when importing into another instance", async () => {
+  it("keeps every id when importing into another instance (engram export, then engram import-archive)", async () => {
     other = await startEngram({ apiKey: KEY_C, timeoutMs: 120_000 });
-    const res = await importArchive(other.url, KEY_C, archive);
-    expect(res.status).toBe(200);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-archive-"));
+    const file = path.join(dir, "tenant.tar");
+    const exported = await engram(["export", file], stack.engram.url, KEY_A);
+    expect(exported).toMatchObject({ code: 0, out: { file, bytes: fs.statSync(file).size } });
+    // Never overwritten.
+    expect((await engram(["export", file], stack.engram.url, KEY_A)).code).toBe(2);
+    const imported = await engram(["import-archive", file], other.url, KEY_C);
+    expect(imported).toMatchObject({ code: 0, out: { documents: { imported: 4, existing: 0, failed: 0 }, files: 1 } });
+    fs.rmSync(dir, { recursive: true, force: true });
     const c = apiClient(other.url, KEY_C);
     await allDone(c, 4);
     expect(await tenantView(c)).toEqual(source);
@@ -246,5 +277,10 @@ describe("tenant export and import", () => {
     const reader = await exportArchive(stack.engram.url, minted.body.key);
     expect(reader.status).toBe(403);
     expect((await importArchive(stack.engram.url, minted.body.key, archive)).status).toBe(403);
+    // The CLI: exit 3 for the refused key, nothing left behind.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-archive-"));
+    expect((await engram(["export", path.join(dir, "x.tar")], stack.engram.url, minted.body.key)).code).toBe(3);
+    expect(fs.readdirSync(dir)).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
