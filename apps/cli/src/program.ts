@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from "commander";
 import { addCommand } from "./commands/add.command";
+import { exportCommand, importArchiveCommand } from "./commands/archive.command";
 import { configSet, configShow, configUnset } from "./commands/config.command";
 import { connectionsCreate, connectionsDelete, connectionsGet, connectionsList, connectionsRuns, connectionsSync } from "./commands/connections.command";
 import { documentsDelete, documentsGet, documentsList } from "./commands/documents.command";
@@ -185,6 +186,18 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .option("--state <file>", "state file (as for add)")
     .addOption(tagOption())
     .action(run((ctx, source: string, o: Parameters<typeof importCommand>[2]) => importCommand(ctx, source, o)));
+
+  program
+    .command("export")
+    .description("download the key's whole tenant as one archive (admin scope): documents, files, memories with history, settings")
+    .argument("[file]", "archive to write (default engram-export-<time>.tar); never overwritten")
+    .action(run((ctx, file: string | undefined) => exportCommand(ctx, file)));
+
+  program
+    .command("import-archive")
+    .description("load an archive made by `engram export` into the key's tenant (admin scope); running it again adds nothing")
+    .argument("<file>", "the archive (.tar)")
+    .action(run((ctx, file: string) => importArchiveCommand(ctx, file)));
 
   program
     .command("keys")

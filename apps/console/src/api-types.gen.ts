@@ -837,6 +837,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v3/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the tenant as an archive
+         * @description Streams the calling key's tenant as one tar archive (format in docs/export-format.md): settings (no secrets), container tags, connections (never their credentials), documents with content, metadata and original files, and memories with every version, relation, expiry and provenance; the manifest with counts and sha256 comes last, so a cut-off download is refused by import. Needs the `admin` scope.
+         *
+         *     Requires the `admin` scope.
+         */
+        get: operations["getV3Export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v3/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an archive into the tenant
+         * @description Loads an archive made by GET /v3/export into the calling key's tenant. Ids are kept where free on this instance (taken ones get new ids, and versions, relations and provenance follow); documents the tenant already holds (same id, or same caller id in the namespace) are not written again, so a repeated import adds nothing. Imported documents are re-indexed here without forming their memories again. Connections are not created (their credentials are never exported). Needs the `admin` scope.
+         *
+         *     Requires the `admin` scope.
+         */
+        post: operations["postV3Import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v3/keys": {
         parameters: {
             query?: never;
@@ -4285,6 +4329,102 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getV3Export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive (application/x-tar) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks the admin scope, or is limited to container tags */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postV3Import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The archive, as GET /v3/export wrote it */
+        requestBody: {
+            content: {
+                "application/x-tar": string;
+            };
+        };
+        responses: {
+            /** @description What was imported */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The key lacks the admin scope, or is limited to container tags */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description The archive is larger than this server takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not application/x-tar */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            507: components["responses"]["InsufficientStorage"];
         };
     };
     getV3Keys: {

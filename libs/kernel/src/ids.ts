@@ -64,6 +64,19 @@ export function spaceIdOf(tenantId: string, namespace: string): string {
   return `${ID_KINDS.space}_${body}`;
 }
 
+/**
+ * A service id of `kind` derived from `parts`: the same parts give the same
+ * id on every replica, with nothing stored. An import that has to give an
+ * item a new id derives it from the target tenant and the item's id in the
+ * archive, so importing the same archive again finds the item already there.
+ */
+export function derivedId(kind: IdKind, ...parts: string[]): string {
+  const digest = createHash("sha256").update(parts.join("\u0000")).digest();
+  let body = "";
+  for (let i = 0; body.length < BODY_LENGTH; i++) body += ALPHABET[digest[i % digest.length]! % 62];
+  return `${ID_KINDS[kind]}_${body}`;
+}
+
 const SERVICE_ID = /^([a-z])_[0-9A-Za-z]{20}$/;
 
 /** The kind of a service-generated id, or undefined for anything else. */

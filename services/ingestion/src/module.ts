@@ -8,6 +8,7 @@ import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { SqliteDocumentRepository } from "./adapters/embedded/document.sqlite";
 import { FsFileStore } from "./adapters/filesystem/file-store.fs";
+import { DocumentArchiveUseCase } from "./app/document-archive.usecase";
 import { AddDocumentBatchUseCase, AddDocumentUseCase } from "./app/add-document.usecase";
 import { containerTagsGrpc } from "./grpc/container-tags.grpc";
 import { ContainerTagsUseCase } from "./app/container-tags.usecase";
@@ -114,6 +115,7 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
         deleteDocuments,
         fileUrls: new FileUrlUseCase(repo, files, getDocument, fileUrlSecret(config), clock),
         files,
+        archive: new DocumentArchiveUseCase(repo, files, clock, config.INGESTION_MAX_FILE_BYTES, notify),
       }),
       // Container tags, their merges and the tenant reset (their document side).
       containerTagsGrpc({ containerTags: new ContainerTagsUseCase({ tags: repo, deleteDocuments, clock }), merges }),

@@ -13,6 +13,7 @@ import { ForgetMemoriesUseCase } from "./app/forget-memories.usecase";
 import { FormMemoriesUseCase } from "./app/form-memories.usecase";
 import { KeyedMutex } from "./app/keyed-mutex";
 import { ListMemoriesUseCase } from "./app/list-memories.usecase";
+import { MemoryArchiveUseCase } from "./app/memory-archive.usecase";
 import { memoryEventsHandler } from "./app/memory-events.consumer";
 import { MemoryWriter } from "./app/memory-writer";
 import type { DocumentChunks, MemoryRepository } from "./app/ports";
@@ -84,6 +85,7 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
         update: new UpdateMemoryUseCase({ repo: store, writer, clock, lock }),
         forget: new ForgetMemoriesUseCase({ repo: store, clock, lock }),
         list: new ListMemoriesUseCase(store, clock),
+        archive: new MemoryArchiveUseCase({ repo: store, writer, clock }),
         namespaces: new NamespaceMemoriesUseCase({ repo: store, clock, lock }),
         repo: store,
       }),

@@ -136,11 +136,11 @@ const QUERY_SCHEMAS: Record<string, unknown> = {
 
 /**
  * Routes that take no body, whose body another test sends in full (the container-tag merge), whose body is
- * the provider's raw bytes (webhooks), or whose body is a JSON-RPC message the MCP transport reads (`/mcp`: generic
+ * the provider's raw bytes (webhooks) or a tar archive (`/v3/import`), or whose body is a JSON-RPC message the MCP transport reads (`/mcp`: generic
  * bodies exercise its refusals; tests/e2e/test/mcp.e2e.test.ts sends the valid ones).
  */
 const NO_BODY =
-  /^(GET |DELETE \/v3\/documents\/:id$|POST \/v4\/conversations$|POST \/v3\/settings\/(reset|suggest-buckets)$|POST \/v3\/container-tags\/merge$|PATCH \/v3\/container-tags\/|DELETE \/v3\/container-tags\/|POST \/v3\/connections\/webhooks\/|DELETE \/v3\/keys\/:id$|(POST|DELETE) \/mcp$)/;
+  /^(GET |DELETE \/v3\/documents\/:id$|POST \/v4\/conversations$|POST \/v3\/settings\/(reset|suggest-buckets)$|POST \/v3\/container-tags\/merge$|PATCH \/v3\/container-tags\/|DELETE \/v3\/container-tags\/|POST \/v3\/connections\/webhooks\/|DELETE \/v3\/keys\/:id$|POST \/v3\/import$|(POST|DELETE) \/mcp$)/;
 
 // --- values ---
 

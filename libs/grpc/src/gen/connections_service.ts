@@ -53,16 +53,26 @@ import type { DeleteError as _engram_ingestion_v1_DeleteError, DeleteError__Outp
 import type { Document as _engram_ingestion_v1_Document, Document__Output as _engram_ingestion_v1_Document__Output } from './engram/ingestion/v1/Document';
 import type { DocumentInput as _engram_ingestion_v1_DocumentInput, DocumentInput__Output as _engram_ingestion_v1_DocumentInput__Output } from './engram/ingestion/v1/DocumentInput';
 import type { DocumentSourceInfo as _engram_ingestion_v1_DocumentSourceInfo, DocumentSourceInfo__Output as _engram_ingestion_v1_DocumentSourceInfo__Output } from './engram/ingestion/v1/DocumentSourceInfo';
+import type { ExportDocumentsRequest as _engram_ingestion_v1_ExportDocumentsRequest, ExportDocumentsRequest__Output as _engram_ingestion_v1_ExportDocumentsRequest__Output } from './engram/ingestion/v1/ExportDocumentsRequest';
+import type { ExportDocumentsResponse as _engram_ingestion_v1_ExportDocumentsResponse, ExportDocumentsResponse__Output as _engram_ingestion_v1_ExportDocumentsResponse__Output } from './engram/ingestion/v1/ExportDocumentsResponse';
 import type { FileInfo as _engram_ingestion_v1_FileInfo, FileInfo__Output as _engram_ingestion_v1_FileInfo__Output } from './engram/ingestion/v1/FileInfo';
 import type { GetDocumentRequest as _engram_ingestion_v1_GetDocumentRequest, GetDocumentRequest__Output as _engram_ingestion_v1_GetDocumentRequest__Output } from './engram/ingestion/v1/GetDocumentRequest';
 import type { GetDocumentResponse as _engram_ingestion_v1_GetDocumentResponse, GetDocumentResponse__Output as _engram_ingestion_v1_GetDocumentResponse__Output } from './engram/ingestion/v1/GetDocumentResponse';
 import type { GetDocumentSourceRequest as _engram_ingestion_v1_GetDocumentSourceRequest, GetDocumentSourceRequest__Output as _engram_ingestion_v1_GetDocumentSourceRequest__Output } from './engram/ingestion/v1/GetDocumentSourceRequest';
 import type { GetDocumentSourceResponse as _engram_ingestion_v1_GetDocumentSourceResponse, GetDocumentSourceResponse__Output as _engram_ingestion_v1_GetDocumentSourceResponse__Output } from './engram/ingestion/v1/GetDocumentSourceResponse';
+import type { ImportDocumentFileHeader as _engram_ingestion_v1_ImportDocumentFileHeader, ImportDocumentFileHeader__Output as _engram_ingestion_v1_ImportDocumentFileHeader__Output } from './engram/ingestion/v1/ImportDocumentFileHeader';
+import type { ImportDocumentFileRequest as _engram_ingestion_v1_ImportDocumentFileRequest, ImportDocumentFileRequest__Output as _engram_ingestion_v1_ImportDocumentFileRequest__Output } from './engram/ingestion/v1/ImportDocumentFileRequest';
+import type { ImportDocumentsRequest as _engram_ingestion_v1_ImportDocumentsRequest, ImportDocumentsRequest__Output as _engram_ingestion_v1_ImportDocumentsRequest__Output } from './engram/ingestion/v1/ImportDocumentsRequest';
+import type { ImportDocumentsResponse as _engram_ingestion_v1_ImportDocumentsResponse, ImportDocumentsResponse__Output as _engram_ingestion_v1_ImportDocumentsResponse__Output } from './engram/ingestion/v1/ImportDocumentsResponse';
+import type { ImportedDocument as _engram_ingestion_v1_ImportedDocument, ImportedDocument__Output as _engram_ingestion_v1_ImportedDocument__Output } from './engram/ingestion/v1/ImportedDocument';
 import type { IngestionServiceClient as _engram_ingestion_v1_IngestionServiceClient, IngestionServiceDefinition as _engram_ingestion_v1_IngestionServiceDefinition } from './engram/ingestion/v1/IngestionService';
 import type { ListDocumentsRequest as _engram_ingestion_v1_ListDocumentsRequest, ListDocumentsRequest__Output as _engram_ingestion_v1_ListDocumentsRequest__Output } from './engram/ingestion/v1/ListDocumentsRequest';
 import type { ListDocumentsResponse as _engram_ingestion_v1_ListDocumentsResponse, ListDocumentsResponse__Output as _engram_ingestion_v1_ListDocumentsResponse__Output } from './engram/ingestion/v1/ListDocumentsResponse';
 import type { ListProcessingDocumentsRequest as _engram_ingestion_v1_ListProcessingDocumentsRequest, ListProcessingDocumentsRequest__Output as _engram_ingestion_v1_ListProcessingDocumentsRequest__Output } from './engram/ingestion/v1/ListProcessingDocumentsRequest';
 import type { ListProcessingDocumentsResponse as _engram_ingestion_v1_ListProcessingDocumentsResponse, ListProcessingDocumentsResponse__Output as _engram_ingestion_v1_ListProcessingDocumentsResponse__Output } from './engram/ingestion/v1/ListProcessingDocumentsResponse';
+import type { PlanDocumentImportRequest as _engram_ingestion_v1_PlanDocumentImportRequest, PlanDocumentImportRequest__Output as _engram_ingestion_v1_PlanDocumentImportRequest__Output } from './engram/ingestion/v1/PlanDocumentImportRequest';
+import type { PlanDocumentImportResponse as _engram_ingestion_v1_PlanDocumentImportResponse, PlanDocumentImportResponse__Output as _engram_ingestion_v1_PlanDocumentImportResponse__Output } from './engram/ingestion/v1/PlanDocumentImportResponse';
+import type { PlannedDocument as _engram_ingestion_v1_PlannedDocument, PlannedDocument__Output as _engram_ingestion_v1_PlannedDocument__Output } from './engram/ingestion/v1/PlannedDocument';
 import type { ReadDocumentFileRequest as _engram_ingestion_v1_ReadDocumentFileRequest, ReadDocumentFileRequest__Output as _engram_ingestion_v1_ReadDocumentFileRequest__Output } from './engram/ingestion/v1/ReadDocumentFileRequest';
 import type { ReadDocumentFileResponse as _engram_ingestion_v1_ReadDocumentFileResponse, ReadDocumentFileResponse__Output as _engram_ingestion_v1_ReadDocumentFileResponse__Output } from './engram/ingestion/v1/ReadDocumentFileResponse';
 import type { ReadDocumentResponse as _engram_ingestion_v1_ReadDocumentResponse, ReadDocumentResponse__Output as _engram_ingestion_v1_ReadDocumentResponse__Output } from './engram/ingestion/v1/ReadDocumentResponse';
@@ -156,11 +166,18 @@ export interface ProtoGrpcType {
         Document: MessageTypeDefinition<_engram_ingestion_v1_Document, _engram_ingestion_v1_Document__Output>
         DocumentInput: MessageTypeDefinition<_engram_ingestion_v1_DocumentInput, _engram_ingestion_v1_DocumentInput__Output>
         DocumentSourceInfo: MessageTypeDefinition<_engram_ingestion_v1_DocumentSourceInfo, _engram_ingestion_v1_DocumentSourceInfo__Output>
+        ExportDocumentsRequest: MessageTypeDefinition<_engram_ingestion_v1_ExportDocumentsRequest, _engram_ingestion_v1_ExportDocumentsRequest__Output>
+        ExportDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ExportDocumentsResponse, _engram_ingestion_v1_ExportDocumentsResponse__Output>
         FileInfo: MessageTypeDefinition<_engram_ingestion_v1_FileInfo, _engram_ingestion_v1_FileInfo__Output>
         GetDocumentRequest: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentRequest, _engram_ingestion_v1_GetDocumentRequest__Output>
         GetDocumentResponse: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentResponse, _engram_ingestion_v1_GetDocumentResponse__Output>
         GetDocumentSourceRequest: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentSourceRequest, _engram_ingestion_v1_GetDocumentSourceRequest__Output>
         GetDocumentSourceResponse: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentSourceResponse, _engram_ingestion_v1_GetDocumentSourceResponse__Output>
+        ImportDocumentFileHeader: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentFileHeader, _engram_ingestion_v1_ImportDocumentFileHeader__Output>
+        ImportDocumentFileRequest: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentFileRequest, _engram_ingestion_v1_ImportDocumentFileRequest__Output>
+        ImportDocumentsRequest: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentsRequest, _engram_ingestion_v1_ImportDocumentsRequest__Output>
+        ImportDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentsResponse, _engram_ingestion_v1_ImportDocumentsResponse__Output>
+        ImportedDocument: MessageTypeDefinition<_engram_ingestion_v1_ImportedDocument, _engram_ingestion_v1_ImportedDocument__Output>
         /**
          * Owns documents: identity, namespace, caller id, metadata, group, date,
          * source, raw bytes, processing status and timestamps. Serves both API
@@ -171,6 +188,9 @@ export interface ProtoGrpcType {
         ListDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ListDocumentsResponse, _engram_ingestion_v1_ListDocumentsResponse__Output>
         ListProcessingDocumentsRequest: MessageTypeDefinition<_engram_ingestion_v1_ListProcessingDocumentsRequest, _engram_ingestion_v1_ListProcessingDocumentsRequest__Output>
         ListProcessingDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ListProcessingDocumentsResponse, _engram_ingestion_v1_ListProcessingDocumentsResponse__Output>
+        PlanDocumentImportRequest: MessageTypeDefinition<_engram_ingestion_v1_PlanDocumentImportRequest, _engram_ingestion_v1_PlanDocumentImportRequest__Output>
+        PlanDocumentImportResponse: MessageTypeDefinition<_engram_ingestion_v1_PlanDocumentImportResponse, _engram_ingestion_v1_PlanDocumentImportResponse__Output>
+        PlannedDocument: MessageTypeDefinition<_engram_ingestion_v1_PlannedDocument, _engram_ingestion_v1_PlannedDocument__Output>
         ReadDocumentFileRequest: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentFileRequest, _engram_ingestion_v1_ReadDocumentFileRequest__Output>
         ReadDocumentFileResponse: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentFileResponse, _engram_ingestion_v1_ReadDocumentFileResponse__Output>
         ReadDocumentResponse: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentResponse, _engram_ingestion_v1_ReadDocumentResponse__Output>

@@ -13,6 +13,8 @@ import type { CountNamespaceMemoriesRequest as _engram_memories_v1_CountNamespac
 import type { CountNamespaceMemoriesResponse as _engram_memories_v1_CountNamespaceMemoriesResponse, CountNamespaceMemoriesResponse__Output as _engram_memories_v1_CountNamespaceMemoriesResponse__Output } from './engram/memories/v1/CountNamespaceMemoriesResponse';
 import type { CreateMemoriesRequest as _engram_memories_v1_CreateMemoriesRequest, CreateMemoriesRequest__Output as _engram_memories_v1_CreateMemoriesRequest__Output } from './engram/memories/v1/CreateMemoriesRequest';
 import type { CreateMemoriesResponse as _engram_memories_v1_CreateMemoriesResponse, CreateMemoriesResponse__Output as _engram_memories_v1_CreateMemoriesResponse__Output } from './engram/memories/v1/CreateMemoriesResponse';
+import type { ExportMemoriesRequest as _engram_memories_v1_ExportMemoriesRequest, ExportMemoriesRequest__Output as _engram_memories_v1_ExportMemoriesRequest__Output } from './engram/memories/v1/ExportMemoriesRequest';
+import type { ExportMemoriesResponse as _engram_memories_v1_ExportMemoriesResponse, ExportMemoriesResponse__Output as _engram_memories_v1_ExportMemoriesResponse__Output } from './engram/memories/v1/ExportMemoriesResponse';
 import type { ForgetCandidate as _engram_memories_v1_ForgetCandidate, ForgetCandidate__Output as _engram_memories_v1_ForgetCandidate__Output } from './engram/memories/v1/ForgetCandidate';
 import type { ForgetError as _engram_memories_v1_ForgetError, ForgetError__Output as _engram_memories_v1_ForgetError__Output } from './engram/memories/v1/ForgetError';
 import type { ForgetMatchingMemoriesRequest as _engram_memories_v1_ForgetMatchingMemoriesRequest, ForgetMatchingMemoriesRequest__Output as _engram_memories_v1_ForgetMatchingMemoriesRequest__Output } from './engram/memories/v1/ForgetMatchingMemoriesRequest';
@@ -25,6 +27,9 @@ import type { ForgetMemoryRequest as _engram_memories_v1_ForgetMemoryRequest, Fo
 import type { ForgetMemoryResponse as _engram_memories_v1_ForgetMemoryResponse, ForgetMemoryResponse__Output as _engram_memories_v1_ForgetMemoryResponse__Output } from './engram/memories/v1/ForgetMemoryResponse';
 import type { ForgetNamespaceMemoriesRequest as _engram_memories_v1_ForgetNamespaceMemoriesRequest, ForgetNamespaceMemoriesRequest__Output as _engram_memories_v1_ForgetNamespaceMemoriesRequest__Output } from './engram/memories/v1/ForgetNamespaceMemoriesRequest';
 import type { ForgetNamespaceMemoriesResponse as _engram_memories_v1_ForgetNamespaceMemoriesResponse, ForgetNamespaceMemoriesResponse__Output as _engram_memories_v1_ForgetNamespaceMemoriesResponse__Output } from './engram/memories/v1/ForgetNamespaceMemoriesResponse';
+import type { FormedDocument as _engram_memories_v1_FormedDocument, FormedDocument__Output as _engram_memories_v1_FormedDocument__Output } from './engram/memories/v1/FormedDocument';
+import type { ImportMemoriesRequest as _engram_memories_v1_ImportMemoriesRequest, ImportMemoriesRequest__Output as _engram_memories_v1_ImportMemoriesRequest__Output } from './engram/memories/v1/ImportMemoriesRequest';
+import type { ImportMemoriesResponse as _engram_memories_v1_ImportMemoriesResponse, ImportMemoriesResponse__Output as _engram_memories_v1_ImportMemoriesResponse__Output } from './engram/memories/v1/ImportMemoriesResponse';
 import type { ListDocumentMemoriesRequest as _engram_memories_v1_ListDocumentMemoriesRequest, ListDocumentMemoriesRequest__Output as _engram_memories_v1_ListDocumentMemoriesRequest__Output } from './engram/memories/v1/ListDocumentMemoriesRequest';
 import type { ListDocumentMemoriesResponse as _engram_memories_v1_ListDocumentMemoriesResponse, ListDocumentMemoriesResponse__Output as _engram_memories_v1_ListDocumentMemoriesResponse__Output } from './engram/memories/v1/ListDocumentMemoriesResponse';
 import type { ListMemoriesRequest as _engram_memories_v1_ListMemoriesRequest, ListMemoriesRequest__Output as _engram_memories_v1_ListMemoriesRequest__Output } from './engram/memories/v1/ListMemoriesRequest';
@@ -37,6 +42,8 @@ import type { MemorySource as _engram_memories_v1_MemorySource, MemorySource__Ou
 import type { MoveNamespaceMemoriesRequest as _engram_memories_v1_MoveNamespaceMemoriesRequest, MoveNamespaceMemoriesRequest__Output as _engram_memories_v1_MoveNamespaceMemoriesRequest__Output } from './engram/memories/v1/MoveNamespaceMemoriesRequest';
 import type { MoveNamespaceMemoriesResponse as _engram_memories_v1_MoveNamespaceMemoriesResponse, MoveNamespaceMemoriesResponse__Output as _engram_memories_v1_MoveNamespaceMemoriesResponse__Output } from './engram/memories/v1/MoveNamespaceMemoriesResponse';
 import type { NamespaceMemoryCount as _engram_memories_v1_NamespaceMemoryCount, NamespaceMemoryCount__Output as _engram_memories_v1_NamespaceMemoryCount__Output } from './engram/memories/v1/NamespaceMemoryCount';
+import type { PlanMemoryImportRequest as _engram_memories_v1_PlanMemoryImportRequest, PlanMemoryImportRequest__Output as _engram_memories_v1_PlanMemoryImportRequest__Output } from './engram/memories/v1/PlanMemoryImportRequest';
+import type { PlanMemoryImportResponse as _engram_memories_v1_PlanMemoryImportResponse, PlanMemoryImportResponse__Output as _engram_memories_v1_PlanMemoryImportResponse__Output } from './engram/memories/v1/PlanMemoryImportResponse';
 import type { PurgeTenantMemoriesRequest as _engram_memories_v1_PurgeTenantMemoriesRequest, PurgeTenantMemoriesRequest__Output as _engram_memories_v1_PurgeTenantMemoriesRequest__Output } from './engram/memories/v1/PurgeTenantMemoriesRequest';
 import type { PurgeTenantMemoriesResponse as _engram_memories_v1_PurgeTenantMemoriesResponse, PurgeTenantMemoriesResponse__Output as _engram_memories_v1_PurgeTenantMemoriesResponse__Output } from './engram/memories/v1/PurgeTenantMemoriesResponse';
 import type { TemporalContext as _engram_memories_v1_TemporalContext, TemporalContext__Output as _engram_memories_v1_TemporalContext__Output } from './engram/memories/v1/TemporalContext';
@@ -75,6 +82,8 @@ export interface ProtoGrpcType {
         CountNamespaceMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_CountNamespaceMemoriesResponse, _engram_memories_v1_CountNamespaceMemoriesResponse__Output>
         CreateMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_CreateMemoriesRequest, _engram_memories_v1_CreateMemoriesRequest__Output>
         CreateMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_CreateMemoriesResponse, _engram_memories_v1_CreateMemoriesResponse__Output>
+        ExportMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ExportMemoriesRequest, _engram_memories_v1_ExportMemoriesRequest__Output>
+        ExportMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ExportMemoriesResponse, _engram_memories_v1_ExportMemoriesResponse__Output>
         ForgetCandidate: MessageTypeDefinition<_engram_memories_v1_ForgetCandidate, _engram_memories_v1_ForgetCandidate__Output>
         ForgetError: MessageTypeDefinition<_engram_memories_v1_ForgetError, _engram_memories_v1_ForgetError__Output>
         ForgetMatchingMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ForgetMatchingMemoriesRequest, _engram_memories_v1_ForgetMatchingMemoriesRequest__Output>
@@ -87,6 +96,9 @@ export interface ProtoGrpcType {
         ForgetMemoryResponse: MessageTypeDefinition<_engram_memories_v1_ForgetMemoryResponse, _engram_memories_v1_ForgetMemoryResponse__Output>
         ForgetNamespaceMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ForgetNamespaceMemoriesRequest, _engram_memories_v1_ForgetNamespaceMemoriesRequest__Output>
         ForgetNamespaceMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ForgetNamespaceMemoriesResponse, _engram_memories_v1_ForgetNamespaceMemoriesResponse__Output>
+        FormedDocument: MessageTypeDefinition<_engram_memories_v1_FormedDocument, _engram_memories_v1_FormedDocument__Output>
+        ImportMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ImportMemoriesRequest, _engram_memories_v1_ImportMemoriesRequest__Output>
+        ImportMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ImportMemoriesResponse, _engram_memories_v1_ImportMemoriesResponse__Output>
         ListDocumentMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ListDocumentMemoriesRequest, _engram_memories_v1_ListDocumentMemoriesRequest__Output>
         ListDocumentMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ListDocumentMemoriesResponse, _engram_memories_v1_ListDocumentMemoriesResponse__Output>
         ListMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ListMemoriesRequest, _engram_memories_v1_ListMemoriesRequest__Output>
@@ -107,6 +119,8 @@ export interface ProtoGrpcType {
         MoveNamespaceMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_MoveNamespaceMemoriesRequest, _engram_memories_v1_MoveNamespaceMemoriesRequest__Output>
         MoveNamespaceMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_MoveNamespaceMemoriesResponse, _engram_memories_v1_MoveNamespaceMemoriesResponse__Output>
         NamespaceMemoryCount: MessageTypeDefinition<_engram_memories_v1_NamespaceMemoryCount, _engram_memories_v1_NamespaceMemoryCount__Output>
+        PlanMemoryImportRequest: MessageTypeDefinition<_engram_memories_v1_PlanMemoryImportRequest, _engram_memories_v1_PlanMemoryImportRequest__Output>
+        PlanMemoryImportResponse: MessageTypeDefinition<_engram_memories_v1_PlanMemoryImportResponse, _engram_memories_v1_PlanMemoryImportResponse__Output>
         PurgeTenantMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_PurgeTenantMemoriesRequest, _engram_memories_v1_PurgeTenantMemoriesRequest__Output>
         PurgeTenantMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_PurgeTenantMemoriesResponse, _engram_memories_v1_PurgeTenantMemoriesResponse__Output>
         TemporalContext: MessageTypeDefinition<_engram_memories_v1_TemporalContext, _engram_memories_v1_TemporalContext__Output>

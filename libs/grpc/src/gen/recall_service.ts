@@ -20,16 +20,26 @@ import type { DeleteError as _engram_ingestion_v1_DeleteError, DeleteError__Outp
 import type { Document as _engram_ingestion_v1_Document, Document__Output as _engram_ingestion_v1_Document__Output } from './engram/ingestion/v1/Document';
 import type { DocumentInput as _engram_ingestion_v1_DocumentInput, DocumentInput__Output as _engram_ingestion_v1_DocumentInput__Output } from './engram/ingestion/v1/DocumentInput';
 import type { DocumentSourceInfo as _engram_ingestion_v1_DocumentSourceInfo, DocumentSourceInfo__Output as _engram_ingestion_v1_DocumentSourceInfo__Output } from './engram/ingestion/v1/DocumentSourceInfo';
+import type { ExportDocumentsRequest as _engram_ingestion_v1_ExportDocumentsRequest, ExportDocumentsRequest__Output as _engram_ingestion_v1_ExportDocumentsRequest__Output } from './engram/ingestion/v1/ExportDocumentsRequest';
+import type { ExportDocumentsResponse as _engram_ingestion_v1_ExportDocumentsResponse, ExportDocumentsResponse__Output as _engram_ingestion_v1_ExportDocumentsResponse__Output } from './engram/ingestion/v1/ExportDocumentsResponse';
 import type { FileInfo as _engram_ingestion_v1_FileInfo, FileInfo__Output as _engram_ingestion_v1_FileInfo__Output } from './engram/ingestion/v1/FileInfo';
 import type { GetDocumentRequest as _engram_ingestion_v1_GetDocumentRequest, GetDocumentRequest__Output as _engram_ingestion_v1_GetDocumentRequest__Output } from './engram/ingestion/v1/GetDocumentRequest';
 import type { GetDocumentResponse as _engram_ingestion_v1_GetDocumentResponse, GetDocumentResponse__Output as _engram_ingestion_v1_GetDocumentResponse__Output } from './engram/ingestion/v1/GetDocumentResponse';
 import type { GetDocumentSourceRequest as _engram_ingestion_v1_GetDocumentSourceRequest, GetDocumentSourceRequest__Output as _engram_ingestion_v1_GetDocumentSourceRequest__Output } from './engram/ingestion/v1/GetDocumentSourceRequest';
 import type { GetDocumentSourceResponse as _engram_ingestion_v1_GetDocumentSourceResponse, GetDocumentSourceResponse__Output as _engram_ingestion_v1_GetDocumentSourceResponse__Output } from './engram/ingestion/v1/GetDocumentSourceResponse';
+import type { ImportDocumentFileHeader as _engram_ingestion_v1_ImportDocumentFileHeader, ImportDocumentFileHeader__Output as _engram_ingestion_v1_ImportDocumentFileHeader__Output } from './engram/ingestion/v1/ImportDocumentFileHeader';
+import type { ImportDocumentFileRequest as _engram_ingestion_v1_ImportDocumentFileRequest, ImportDocumentFileRequest__Output as _engram_ingestion_v1_ImportDocumentFileRequest__Output } from './engram/ingestion/v1/ImportDocumentFileRequest';
+import type { ImportDocumentsRequest as _engram_ingestion_v1_ImportDocumentsRequest, ImportDocumentsRequest__Output as _engram_ingestion_v1_ImportDocumentsRequest__Output } from './engram/ingestion/v1/ImportDocumentsRequest';
+import type { ImportDocumentsResponse as _engram_ingestion_v1_ImportDocumentsResponse, ImportDocumentsResponse__Output as _engram_ingestion_v1_ImportDocumentsResponse__Output } from './engram/ingestion/v1/ImportDocumentsResponse';
+import type { ImportedDocument as _engram_ingestion_v1_ImportedDocument, ImportedDocument__Output as _engram_ingestion_v1_ImportedDocument__Output } from './engram/ingestion/v1/ImportedDocument';
 import type { IngestionServiceClient as _engram_ingestion_v1_IngestionServiceClient, IngestionServiceDefinition as _engram_ingestion_v1_IngestionServiceDefinition } from './engram/ingestion/v1/IngestionService';
 import type { ListDocumentsRequest as _engram_ingestion_v1_ListDocumentsRequest, ListDocumentsRequest__Output as _engram_ingestion_v1_ListDocumentsRequest__Output } from './engram/ingestion/v1/ListDocumentsRequest';
 import type { ListDocumentsResponse as _engram_ingestion_v1_ListDocumentsResponse, ListDocumentsResponse__Output as _engram_ingestion_v1_ListDocumentsResponse__Output } from './engram/ingestion/v1/ListDocumentsResponse';
 import type { ListProcessingDocumentsRequest as _engram_ingestion_v1_ListProcessingDocumentsRequest, ListProcessingDocumentsRequest__Output as _engram_ingestion_v1_ListProcessingDocumentsRequest__Output } from './engram/ingestion/v1/ListProcessingDocumentsRequest';
 import type { ListProcessingDocumentsResponse as _engram_ingestion_v1_ListProcessingDocumentsResponse, ListProcessingDocumentsResponse__Output as _engram_ingestion_v1_ListProcessingDocumentsResponse__Output } from './engram/ingestion/v1/ListProcessingDocumentsResponse';
+import type { PlanDocumentImportRequest as _engram_ingestion_v1_PlanDocumentImportRequest, PlanDocumentImportRequest__Output as _engram_ingestion_v1_PlanDocumentImportRequest__Output } from './engram/ingestion/v1/PlanDocumentImportRequest';
+import type { PlanDocumentImportResponse as _engram_ingestion_v1_PlanDocumentImportResponse, PlanDocumentImportResponse__Output as _engram_ingestion_v1_PlanDocumentImportResponse__Output } from './engram/ingestion/v1/PlanDocumentImportResponse';
+import type { PlannedDocument as _engram_ingestion_v1_PlannedDocument, PlannedDocument__Output as _engram_ingestion_v1_PlannedDocument__Output } from './engram/ingestion/v1/PlannedDocument';
 import type { ReadDocumentFileRequest as _engram_ingestion_v1_ReadDocumentFileRequest, ReadDocumentFileRequest__Output as _engram_ingestion_v1_ReadDocumentFileRequest__Output } from './engram/ingestion/v1/ReadDocumentFileRequest';
 import type { ReadDocumentFileResponse as _engram_ingestion_v1_ReadDocumentFileResponse, ReadDocumentFileResponse__Output as _engram_ingestion_v1_ReadDocumentFileResponse__Output } from './engram/ingestion/v1/ReadDocumentFileResponse';
 import type { ReadDocumentResponse as _engram_ingestion_v1_ReadDocumentResponse, ReadDocumentResponse__Output as _engram_ingestion_v1_ReadDocumentResponse__Output } from './engram/ingestion/v1/ReadDocumentResponse';
@@ -42,6 +52,8 @@ import type { CountNamespaceMemoriesRequest as _engram_memories_v1_CountNamespac
 import type { CountNamespaceMemoriesResponse as _engram_memories_v1_CountNamespaceMemoriesResponse, CountNamespaceMemoriesResponse__Output as _engram_memories_v1_CountNamespaceMemoriesResponse__Output } from './engram/memories/v1/CountNamespaceMemoriesResponse';
 import type { CreateMemoriesRequest as _engram_memories_v1_CreateMemoriesRequest, CreateMemoriesRequest__Output as _engram_memories_v1_CreateMemoriesRequest__Output } from './engram/memories/v1/CreateMemoriesRequest';
 import type { CreateMemoriesResponse as _engram_memories_v1_CreateMemoriesResponse, CreateMemoriesResponse__Output as _engram_memories_v1_CreateMemoriesResponse__Output } from './engram/memories/v1/CreateMemoriesResponse';
+import type { ExportMemoriesRequest as _engram_memories_v1_ExportMemoriesRequest, ExportMemoriesRequest__Output as _engram_memories_v1_ExportMemoriesRequest__Output } from './engram/memories/v1/ExportMemoriesRequest';
+import type { ExportMemoriesResponse as _engram_memories_v1_ExportMemoriesResponse, ExportMemoriesResponse__Output as _engram_memories_v1_ExportMemoriesResponse__Output } from './engram/memories/v1/ExportMemoriesResponse';
 import type { ForgetCandidate as _engram_memories_v1_ForgetCandidate, ForgetCandidate__Output as _engram_memories_v1_ForgetCandidate__Output } from './engram/memories/v1/ForgetCandidate';
 import type { ForgetError as _engram_memories_v1_ForgetError, ForgetError__Output as _engram_memories_v1_ForgetError__Output } from './engram/memories/v1/ForgetError';
 import type { ForgetMatchingMemoriesRequest as _engram_memories_v1_ForgetMatchingMemoriesRequest, ForgetMatchingMemoriesRequest__Output as _engram_memories_v1_ForgetMatchingMemoriesRequest__Output } from './engram/memories/v1/ForgetMatchingMemoriesRequest';
@@ -54,6 +66,9 @@ import type { ForgetMemoryRequest as _engram_memories_v1_ForgetMemoryRequest, Fo
 import type { ForgetMemoryResponse as _engram_memories_v1_ForgetMemoryResponse, ForgetMemoryResponse__Output as _engram_memories_v1_ForgetMemoryResponse__Output } from './engram/memories/v1/ForgetMemoryResponse';
 import type { ForgetNamespaceMemoriesRequest as _engram_memories_v1_ForgetNamespaceMemoriesRequest, ForgetNamespaceMemoriesRequest__Output as _engram_memories_v1_ForgetNamespaceMemoriesRequest__Output } from './engram/memories/v1/ForgetNamespaceMemoriesRequest';
 import type { ForgetNamespaceMemoriesResponse as _engram_memories_v1_ForgetNamespaceMemoriesResponse, ForgetNamespaceMemoriesResponse__Output as _engram_memories_v1_ForgetNamespaceMemoriesResponse__Output } from './engram/memories/v1/ForgetNamespaceMemoriesResponse';
+import type { FormedDocument as _engram_memories_v1_FormedDocument, FormedDocument__Output as _engram_memories_v1_FormedDocument__Output } from './engram/memories/v1/FormedDocument';
+import type { ImportMemoriesRequest as _engram_memories_v1_ImportMemoriesRequest, ImportMemoriesRequest__Output as _engram_memories_v1_ImportMemoriesRequest__Output } from './engram/memories/v1/ImportMemoriesRequest';
+import type { ImportMemoriesResponse as _engram_memories_v1_ImportMemoriesResponse, ImportMemoriesResponse__Output as _engram_memories_v1_ImportMemoriesResponse__Output } from './engram/memories/v1/ImportMemoriesResponse';
 import type { ListDocumentMemoriesRequest as _engram_memories_v1_ListDocumentMemoriesRequest, ListDocumentMemoriesRequest__Output as _engram_memories_v1_ListDocumentMemoriesRequest__Output } from './engram/memories/v1/ListDocumentMemoriesRequest';
 import type { ListDocumentMemoriesResponse as _engram_memories_v1_ListDocumentMemoriesResponse, ListDocumentMemoriesResponse__Output as _engram_memories_v1_ListDocumentMemoriesResponse__Output } from './engram/memories/v1/ListDocumentMemoriesResponse';
 import type { ListMemoriesRequest as _engram_memories_v1_ListMemoriesRequest, ListMemoriesRequest__Output as _engram_memories_v1_ListMemoriesRequest__Output } from './engram/memories/v1/ListMemoriesRequest';
@@ -66,6 +81,8 @@ import type { MemorySource as _engram_memories_v1_MemorySource, MemorySource__Ou
 import type { MoveNamespaceMemoriesRequest as _engram_memories_v1_MoveNamespaceMemoriesRequest, MoveNamespaceMemoriesRequest__Output as _engram_memories_v1_MoveNamespaceMemoriesRequest__Output } from './engram/memories/v1/MoveNamespaceMemoriesRequest';
 import type { MoveNamespaceMemoriesResponse as _engram_memories_v1_MoveNamespaceMemoriesResponse, MoveNamespaceMemoriesResponse__Output as _engram_memories_v1_MoveNamespaceMemoriesResponse__Output } from './engram/memories/v1/MoveNamespaceMemoriesResponse';
 import type { NamespaceMemoryCount as _engram_memories_v1_NamespaceMemoryCount, NamespaceMemoryCount__Output as _engram_memories_v1_NamespaceMemoryCount__Output } from './engram/memories/v1/NamespaceMemoryCount';
+import type { PlanMemoryImportRequest as _engram_memories_v1_PlanMemoryImportRequest, PlanMemoryImportRequest__Output as _engram_memories_v1_PlanMemoryImportRequest__Output } from './engram/memories/v1/PlanMemoryImportRequest';
+import type { PlanMemoryImportResponse as _engram_memories_v1_PlanMemoryImportResponse, PlanMemoryImportResponse__Output as _engram_memories_v1_PlanMemoryImportResponse__Output } from './engram/memories/v1/PlanMemoryImportResponse';
 import type { PurgeTenantMemoriesRequest as _engram_memories_v1_PurgeTenantMemoriesRequest, PurgeTenantMemoriesRequest__Output as _engram_memories_v1_PurgeTenantMemoriesRequest__Output } from './engram/memories/v1/PurgeTenantMemoriesRequest';
 import type { PurgeTenantMemoriesResponse as _engram_memories_v1_PurgeTenantMemoriesResponse, PurgeTenantMemoriesResponse__Output as _engram_memories_v1_PurgeTenantMemoriesResponse__Output } from './engram/memories/v1/PurgeTenantMemoriesResponse';
 import type { TemporalContext as _engram_memories_v1_TemporalContext, TemporalContext__Output as _engram_memories_v1_TemporalContext__Output } from './engram/memories/v1/TemporalContext';
@@ -132,11 +149,18 @@ export interface ProtoGrpcType {
         Document: MessageTypeDefinition<_engram_ingestion_v1_Document, _engram_ingestion_v1_Document__Output>
         DocumentInput: MessageTypeDefinition<_engram_ingestion_v1_DocumentInput, _engram_ingestion_v1_DocumentInput__Output>
         DocumentSourceInfo: MessageTypeDefinition<_engram_ingestion_v1_DocumentSourceInfo, _engram_ingestion_v1_DocumentSourceInfo__Output>
+        ExportDocumentsRequest: MessageTypeDefinition<_engram_ingestion_v1_ExportDocumentsRequest, _engram_ingestion_v1_ExportDocumentsRequest__Output>
+        ExportDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ExportDocumentsResponse, _engram_ingestion_v1_ExportDocumentsResponse__Output>
         FileInfo: MessageTypeDefinition<_engram_ingestion_v1_FileInfo, _engram_ingestion_v1_FileInfo__Output>
         GetDocumentRequest: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentRequest, _engram_ingestion_v1_GetDocumentRequest__Output>
         GetDocumentResponse: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentResponse, _engram_ingestion_v1_GetDocumentResponse__Output>
         GetDocumentSourceRequest: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentSourceRequest, _engram_ingestion_v1_GetDocumentSourceRequest__Output>
         GetDocumentSourceResponse: MessageTypeDefinition<_engram_ingestion_v1_GetDocumentSourceResponse, _engram_ingestion_v1_GetDocumentSourceResponse__Output>
+        ImportDocumentFileHeader: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentFileHeader, _engram_ingestion_v1_ImportDocumentFileHeader__Output>
+        ImportDocumentFileRequest: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentFileRequest, _engram_ingestion_v1_ImportDocumentFileRequest__Output>
+        ImportDocumentsRequest: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentsRequest, _engram_ingestion_v1_ImportDocumentsRequest__Output>
+        ImportDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ImportDocumentsResponse, _engram_ingestion_v1_ImportDocumentsResponse__Output>
+        ImportedDocument: MessageTypeDefinition<_engram_ingestion_v1_ImportedDocument, _engram_ingestion_v1_ImportedDocument__Output>
         /**
          * Owns documents: identity, namespace, caller id, metadata, group, date,
          * source, raw bytes, processing status and timestamps. Serves both API
@@ -147,6 +171,9 @@ export interface ProtoGrpcType {
         ListDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ListDocumentsResponse, _engram_ingestion_v1_ListDocumentsResponse__Output>
         ListProcessingDocumentsRequest: MessageTypeDefinition<_engram_ingestion_v1_ListProcessingDocumentsRequest, _engram_ingestion_v1_ListProcessingDocumentsRequest__Output>
         ListProcessingDocumentsResponse: MessageTypeDefinition<_engram_ingestion_v1_ListProcessingDocumentsResponse, _engram_ingestion_v1_ListProcessingDocumentsResponse__Output>
+        PlanDocumentImportRequest: MessageTypeDefinition<_engram_ingestion_v1_PlanDocumentImportRequest, _engram_ingestion_v1_PlanDocumentImportRequest__Output>
+        PlanDocumentImportResponse: MessageTypeDefinition<_engram_ingestion_v1_PlanDocumentImportResponse, _engram_ingestion_v1_PlanDocumentImportResponse__Output>
+        PlannedDocument: MessageTypeDefinition<_engram_ingestion_v1_PlannedDocument, _engram_ingestion_v1_PlannedDocument__Output>
         ReadDocumentFileRequest: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentFileRequest, _engram_ingestion_v1_ReadDocumentFileRequest__Output>
         ReadDocumentFileResponse: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentFileResponse, _engram_ingestion_v1_ReadDocumentFileResponse__Output>
         ReadDocumentResponse: MessageTypeDefinition<_engram_ingestion_v1_ReadDocumentResponse, _engram_ingestion_v1_ReadDocumentResponse__Output>
@@ -164,6 +191,8 @@ export interface ProtoGrpcType {
         CountNamespaceMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_CountNamespaceMemoriesResponse, _engram_memories_v1_CountNamespaceMemoriesResponse__Output>
         CreateMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_CreateMemoriesRequest, _engram_memories_v1_CreateMemoriesRequest__Output>
         CreateMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_CreateMemoriesResponse, _engram_memories_v1_CreateMemoriesResponse__Output>
+        ExportMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ExportMemoriesRequest, _engram_memories_v1_ExportMemoriesRequest__Output>
+        ExportMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ExportMemoriesResponse, _engram_memories_v1_ExportMemoriesResponse__Output>
         ForgetCandidate: MessageTypeDefinition<_engram_memories_v1_ForgetCandidate, _engram_memories_v1_ForgetCandidate__Output>
         ForgetError: MessageTypeDefinition<_engram_memories_v1_ForgetError, _engram_memories_v1_ForgetError__Output>
         ForgetMatchingMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ForgetMatchingMemoriesRequest, _engram_memories_v1_ForgetMatchingMemoriesRequest__Output>
@@ -176,6 +205,9 @@ export interface ProtoGrpcType {
         ForgetMemoryResponse: MessageTypeDefinition<_engram_memories_v1_ForgetMemoryResponse, _engram_memories_v1_ForgetMemoryResponse__Output>
         ForgetNamespaceMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ForgetNamespaceMemoriesRequest, _engram_memories_v1_ForgetNamespaceMemoriesRequest__Output>
         ForgetNamespaceMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ForgetNamespaceMemoriesResponse, _engram_memories_v1_ForgetNamespaceMemoriesResponse__Output>
+        FormedDocument: MessageTypeDefinition<_engram_memories_v1_FormedDocument, _engram_memories_v1_FormedDocument__Output>
+        ImportMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ImportMemoriesRequest, _engram_memories_v1_ImportMemoriesRequest__Output>
+        ImportMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ImportMemoriesResponse, _engram_memories_v1_ImportMemoriesResponse__Output>
         ListDocumentMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ListDocumentMemoriesRequest, _engram_memories_v1_ListDocumentMemoriesRequest__Output>
         ListDocumentMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_ListDocumentMemoriesResponse, _engram_memories_v1_ListDocumentMemoriesResponse__Output>
         ListMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_ListMemoriesRequest, _engram_memories_v1_ListMemoriesRequest__Output>
@@ -196,6 +228,8 @@ export interface ProtoGrpcType {
         MoveNamespaceMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_MoveNamespaceMemoriesRequest, _engram_memories_v1_MoveNamespaceMemoriesRequest__Output>
         MoveNamespaceMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_MoveNamespaceMemoriesResponse, _engram_memories_v1_MoveNamespaceMemoriesResponse__Output>
         NamespaceMemoryCount: MessageTypeDefinition<_engram_memories_v1_NamespaceMemoryCount, _engram_memories_v1_NamespaceMemoryCount__Output>
+        PlanMemoryImportRequest: MessageTypeDefinition<_engram_memories_v1_PlanMemoryImportRequest, _engram_memories_v1_PlanMemoryImportRequest__Output>
+        PlanMemoryImportResponse: MessageTypeDefinition<_engram_memories_v1_PlanMemoryImportResponse, _engram_memories_v1_PlanMemoryImportResponse__Output>
         PurgeTenantMemoriesRequest: MessageTypeDefinition<_engram_memories_v1_PurgeTenantMemoriesRequest, _engram_memories_v1_PurgeTenantMemoriesRequest__Output>
         PurgeTenantMemoriesResponse: MessageTypeDefinition<_engram_memories_v1_PurgeTenantMemoriesResponse, _engram_memories_v1_PurgeTenantMemoriesResponse__Output>
         TemporalContext: MessageTypeDefinition<_engram_memories_v1_TemporalContext, _engram_memories_v1_TemporalContext__Output>

@@ -1,4 +1,5 @@
 import express, { type Express } from "express";
+import path from "node:path";
 import { STORAGE_PART_LABELS, type StoragePart } from "@engram/kernel";
 import { type Logger, type LoopHealthStatus, metrics } from "@engram/observability";
 import type { KeyService } from "../auth/keys.service";
@@ -12,6 +13,8 @@ import { searchRoutes } from "../routes/search.routes";
 import { settingsRoutes } from "../routes/settings.routes";
 import { fileRoutes, UPLOAD_DEADLINE_MS } from "../routes/files.routes";
 import { keyRoutes } from "../routes/keys.routes";
+import { archiveRoutes } from "../routes/archive.routes";
+import { defaultSpoolDir } from "./upload-spool";
 import { mcpRoutes } from "../mcp/mcp.routes";
 import { docsRoutes } from "../openapi/docs.routes";
 import type { Backends } from "./backends";
@@ -114,6 +117,8 @@ export function createApp(o: AppOptions): Express {
   // Scoped keys (docs/api-decisions.md, "Scoped keys"): the route → scope table, then container-tag limits on the body.
   app.use(authorizeScopes());
   app.use(files.authed);
+  // The archive import reads its raw (tar) body itself: before the JSON body parser.
+  app.use(archiveRoutes(o.backends, { spoolDir: path.join(o.uploadSpoolDir ?? defaultSpoolDir(), "archives"), logger: o.logger }));
   app.use(jsonBody(o.jsonLimitBytes));
   app.use(authorizeTags());
   // Creating POSTs: Idempotency-Key first (a replay answers even over quota), then the tenant's quota.

@@ -76,6 +76,9 @@ export const ROUTE_SCOPES: Record<string, RouteRule> = {
   "POST /v3/connections/:provider": { scope: "admin", tags: "tenant" },
   "GET /v3/connections/:connectionId": { scope: "admin", tags: "tenant" },
   "DELETE /v3/connections/:idOrProvider": { scope: "admin", tags: "tenant" },
+  // tenant export and import (docs/api-decisions.md section 23): the whole tenant, its settings and connections
+  "GET /v3/export": { scope: "admin", tags: "tenant" },
+  "POST /v3/import": { scope: "admin", tags: "tenant" },
   // conversations
   "POST /v4/conversations": { scope: "write", tags: "named" },
   // container tags

@@ -1122,6 +1122,40 @@ const OPERATIONS: Operation[] = [
     ok: { description: "What was removed", schema: ResetAnswer },
   },
 
+  // Tenant export and import (an Engram extension, docs/api-decisions.md section 23, docs/export-format.md)
+  {
+    method: "get",
+    path: "/v3/export",
+    operationId: "getV3Export",
+    summary: "Export the tenant as an archive",
+    tag: "archive",
+    description:
+      "Streams the calling key's tenant as one tar archive (format in docs/export-format.md): settings (no secrets), container tags, connections (never their credentials), documents with content, metadata and original files, and memories with every version, relation, expiry and provenance; the manifest with counts and sha256 comes last, so a cut-off download is refused by import. Needs the `admin` scope.",
+    ok: { description: "The archive (application/x-tar)", mediaType: "application/x-tar", schema: fileBinary },
+    errors: { 403: "The key lacks the admin scope, or is limited to container tags" },
+  },
+  {
+    method: "post",
+    path: "/v3/import",
+    operationId: "postV3Import",
+    summary: "Import an archive into the tenant",
+    tag: "archive",
+    description:
+      "Loads an archive made by GET /v3/export into the calling key's tenant. Ids are kept where free on this instance (taken ones get new ids, and versions, relations and provenance follow); documents the tenant already holds (same id, or same caller id in the namespace) are not written again, so a repeated import adds nothing. Imported documents are re-indexed here without forming their memories again. Connections are not created (their credentials are never exported). Needs the `admin` scope.",
+    rawBody: { mediaType: "application/x-tar", schema: fileBinary, description: "The archive, as GET /v3/export wrote it" },
+    ok: {
+      description: "What was imported",
+      schema: jsonObject(
+        "Counts: documents imported/existing/failed (with the first errors), files, memories imported/skipped, container tags, settings, connections skipped",
+      ),
+    },
+    errors: {
+      403: "The key lacks the admin scope, or is limited to container tags",
+      413: "The archive is larger than this server takes",
+      415: "Not application/x-tar",
+    },
+  },
+
   // API keys (an Engram extension, docs/api-decisions.md section 8)
   {
     method: "get",

@@ -46,6 +46,8 @@ export interface DocumentWrite {
  * document, so a crash can never separate the two.
  */
 export interface DocumentRepository {
+  /** The tenant owning each of these ids, in any tenant (ids are unique per instance); unknown ids are absent. */
+  ownersOf(ids: string[]): Promise<Map<string, string>>;
   /** Service id lookup within the tenant. */
   findById(tenantId: string, id: string): Promise<DocumentRecord | undefined>;
   findByCustomId(tenantId: string, namespace: string, customId: string): Promise<DocumentRecord | undefined>;

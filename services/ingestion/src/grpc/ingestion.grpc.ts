@@ -24,6 +24,14 @@ import type { UploadDocumentFileRequest__Output } from "@engram/grpc/src/gen/eng
 import type { UploadDocumentFileHeader__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/UploadDocumentFileHeader";
 import { contentBytes, FailedPreconditionError, InvalidArgumentError } from "@engram/kernel";
 import { MAX_MESSAGE_BYTES, protoEnum } from "@engram/grpc";
+import type { ExportDocumentsRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ExportDocumentsRequest";
+import type { ExportDocumentsResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ExportDocumentsResponse";
+import type { ImportDocumentFileRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ImportDocumentFileRequest";
+import type { ImportDocumentsRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/ImportDocumentsRequest";
+import type { ImportDocumentsResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/ImportDocumentsResponse";
+import type { PlanDocumentImportRequest__Output } from "@engram/grpc/src/gen/engram/ingestion/v1/PlanDocumentImportRequest";
+import type { PlanDocumentImportResponse } from "@engram/grpc/src/gen/engram/ingestion/v1/PlanDocumentImportResponse";
+import type { DocumentArchiveUseCase, ImportResult } from "../app/document-archive.usecase";
 import type { AddDocumentBatchUseCase, AddDocumentUseCase } from "../app/add-document.usecase";
 import type { DeleteDocumentsUseCase } from "../app/delete-documents.usecase";
 import type { FileUrlUseCase } from "../app/file-url.usecase";
@@ -44,7 +52,10 @@ export interface IngestionUseCases {
   deleteDocuments: DeleteDocumentsUseCase;
   fileUrls: FileUrlUseCase;
   files: FileStore;
+  archive: DocumentArchiveUseCase;
 }
+
+const importedToProto = (r: ImportResult) => ({ sourceId: r.sourceId, id: r.id ?? "", error: r.error ?? "" });
 
 const CHUNK = 256 * 1024;
 /** Parts of a document's content in ReadDocument (UTF-8 bytes). */
@@ -270,6 +281,38 @@ export function ingestionGrpc(uc: IngestionUseCases): ServiceImplementation {
       } else if (current && doc.file) {
         for await (const b of frames(uc.files.read(doc.file.key))) if (!call.write({ data: b })) await new Promise((r) => call.once("drain", r));
       }
+    },
+
+    async ExportDocuments(req: ExportDocumentsRequest__Output): Promise<ExportDocumentsResponse> {
+      return uc.archive.exportPage(tenantOf(req.context), req.cursor, req.maxBytes);
+    },
+
+    async PlanDocumentImport(req: PlanDocumentImportRequest__Output): Promise<PlanDocumentImportResponse> {
+      const plan = await uc.archive.plan(
+        tenantOf(req.context),
+        req.documents.map((d) => ({ id: d.id, namespace: d.namespace, customId: d.customId || undefined })),
+      );
+      return { newIds: Object.fromEntries(plan.newIds), existingIds: Object.fromEntries(plan.existingIds) };
+    },
+
+    async ImportDocuments(req: ImportDocumentsRequest__Output): Promise<ImportDocumentsResponse> {
+      const results = await uc.archive.importRecords(tenantOf(req.context), req.records, new Map(Object.entries(req.newIds)));
+      return { results: results.map(importedToProto) };
+    },
+
+    async ImportDocumentFile(call: grpc.ServerReadableStream<ImportDocumentFileRequest__Output, unknown>): Promise<ImportDocumentsResponse> {
+      const it = call[Symbol.asyncIterator]() as AsyncIterator<ImportDocumentFileRequest__Output>;
+      const first = await it.next();
+      const h = first.done ? undefined : first.value.header;
+      if (!h) throw new InvalidArgumentError("the import stream must start with its header");
+      async function* bytes(): AsyncIterable<Uint8Array> {
+        for (let n = await it.next(); !n.done; n = await it.next()) {
+          if (n.value.header) throw new InvalidArgumentError("only the first message of an import stream may be a header");
+          if (n.value.data?.length) yield n.value.data;
+        }
+      }
+      const result = await uc.archive.importFile(tenantOf(h.context), h.record, new Map(Object.entries(h.newIds)), bytes());
+      return { results: [importedToProto(result)] };
     },
   });
 }

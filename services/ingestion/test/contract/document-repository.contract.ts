@@ -67,6 +67,20 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
 
   const types = async () => (await h.pendingEvents()).map((e) => `${e.headers["event-type"]}:${e.key}`);
 
+  it("ownersOf names the tenant of each id, in any tenant; unknown ids are absent", async () => {
+    const a = record({ tenantId: "acme" });
+    const b = record({ tenantId: "globex", customId: "x" });
+    await repo.insert(a, []);
+    await repo.insert(b, []);
+    const owners = await repo.ownersOf([a.id, b.id, "d_00000000000000000000", a.id]);
+    expect([...owners].sort()).toEqual(
+      [
+        [a.id, "acme"],
+        [b.id, "globex"],
+      ].sort(),
+    );
+  });
+
   describe("container tags", () => {
     const tag = (over: Partial<ContainerTagSettings> = {}): ContainerTagSettings => ({
       tenantId: "t1",

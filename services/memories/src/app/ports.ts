@@ -86,6 +86,8 @@ export interface MemoryRepository {
   /** Namespaces of the tenant that hold memories. */
   namespaces(tenantId: string): Promise<string[]>;
   findById(tenantId: string, id: string): Promise<MemoryRecord | undefined>;
+  /** The tenant owning each of these memory ids, in any tenant (ids are unique per instance); unknown ids are absent. */
+  ownersOf(ids: string[]): Promise<Map<string, string>>;
   /** Memories of a namespace whose normalised content (contentKey) equals `key`, latest versions first. */
   findByContentKey(tenantId: string, namespace: string, key: string): Promise<MemoryRecord[]>;
   /** Every memory (all versions) that lists the document among its sources. */

@@ -27,7 +27,14 @@ import type { ListMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/
 import type { TemporalContext__Output } from "@engram/grpc/src/gen/engram/memories/v1/TemporalContext";
 import type { UpdateMemoryRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/UpdateMemoryRequest";
 import type { UpdateMemoryResponse } from "@engram/grpc/src/gen/engram/memories/v1/UpdateMemoryResponse";
+import type { ExportMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ExportMemoriesRequest";
+import type { ExportMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ExportMemoriesResponse";
+import type { ImportMemoriesRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/ImportMemoriesRequest";
+import type { ImportMemoriesResponse } from "@engram/grpc/src/gen/engram/memories/v1/ImportMemoriesResponse";
+import type { PlanMemoryImportRequest__Output } from "@engram/grpc/src/gen/engram/memories/v1/PlanMemoryImportRequest";
+import type { PlanMemoryImportResponse } from "@engram/grpc/src/gen/engram/memories/v1/PlanMemoryImportResponse";
 import { InvalidArgumentError } from "@engram/kernel";
+import type { MemoryArchiveUseCase } from "../app/memory-archive.usecase";
 import { memoryToProto } from "@engram/memory-model";
 import type { CreateMemoriesUseCase } from "../app/create-memories.usecase";
 import type { ForgetMemoriesUseCase, ForgetOutcome } from "../app/forget-memories.usecase";
@@ -43,6 +50,7 @@ export interface MemoriesUseCases {
   update: UpdateMemoryUseCase;
   forget: ForgetMemoriesUseCase;
   list: ListMemoriesUseCase;
+  archive: MemoryArchiveUseCase;
   repo: MemoryRepository;
 }
 
@@ -186,6 +194,24 @@ export function memoriesGrpc(uc: MemoriesUseCases): ServiceImplementation {
     async BatchGetMemories(req: BatchGetMemoriesRequest__Output): Promise<BatchGetMemoriesResponse> {
       const memories = await uc.repo.getMany(tenantOf(req.context), req.ids, req.namespace || undefined);
       return { memories: memories.map(memoryToProto) };
+    },
+
+    async ExportMemories(req: ExportMemoriesRequest__Output): Promise<ExportMemoriesResponse> {
+      return uc.archive.exportPage(tenantOf(req.context), req.cursor, req.maxBytes);
+    },
+
+    async PlanMemoryImport(req: PlanMemoryImportRequest__Output): Promise<PlanMemoryImportResponse> {
+      return { newIds: Object.fromEntries(await uc.archive.plan(tenantOf(req.context), req.ids)) };
+    },
+
+    async ImportMemories(req: ImportMemoriesRequest__Output): Promise<ImportMemoriesResponse> {
+      return uc.archive.import({
+        tenantId: tenantOf(req.context),
+        records: req.records,
+        memoryIds: new Map(Object.entries(req.memoryIds)),
+        documentIds: new Map(Object.entries(req.documentIds)),
+        formed: req.formed.map((f) => ({ documentId: f.documentId, generation: f.generation })),
+      });
     },
   });
 }

@@ -232,6 +232,20 @@ export class SqliteDocumentRepository implements DocumentRepository, ContainerTa
     );
   }
 
+  async ownersOf(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      const rows = this.stmt(`SELECT id, tenant_id FROM documents WHERE id IN (${part.map(() => "?").join(",")})`).all(...part) as {
+        id: string;
+        tenant_id: string;
+      }[];
+      for (const r of rows) out.set(r.id, r.tenant_id);
+    }
+    return out;
+  }
+
   async findById(tenantId: string, id: string): Promise<DocumentRecord | undefined> {
     const r = this.stmt("SELECT * FROM documents WHERE tenant_id = ? AND id = ?").get(tenantId, id) as Row | undefined;
     return r && fromRow(r);

@@ -219,6 +219,16 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
     return withTransaction(this.db.client, fn);
   }
 
+  async ownersOf(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      for (const r of await this.collection.find({ _id: { $in: part } }, { projection: { _id: 1, tenantId: 1 } }).toArray()) out.set(r._id, r.tenantId);
+    }
+    return out;
+  }
+
   async findById(tenantId: string, id: string): Promise<DocumentRecord | undefined> {
     const r = await this.collection.findOne({ _id: id, tenantId });
     return r ? fromDocumentDoc(r) : undefined;

@@ -94,6 +94,20 @@ export class SqliteMemoryStore implements MemoryRepository {
 
   // --- repository ---
 
+  async ownersOf(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      const rows = this.stmt(`SELECT id, tenant_id FROM memories WHERE id IN (${part.map(() => "?").join(",")})`).all(...part) as {
+        id: string;
+        tenant_id: string;
+      }[];
+      for (const r of rows) out.set(r.id, r.tenant_id);
+    }
+    return out;
+  }
+
   async findById(tenantId: string, id: string): Promise<MemoryRecord | undefined> {
     const r = this.stmt(`SELECT ${SELECT} FROM memories WHERE id = ? AND tenant_id = ?`).get(id, tenantId) as Row | undefined;
     return r ? fromRow(r, this.sourcesOf([r.rid]).get(r.rid)) : undefined;

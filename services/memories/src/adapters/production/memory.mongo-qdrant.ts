@@ -223,6 +223,16 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     return rows.map(fromMemoryDoc);
   }
 
+  async ownersOf(ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const part = unique.slice(i, i + 500);
+      for (const r of await this.memories.find({ _id: { $in: part } }, { projection: { _id: 1, tenantId: 1 } }).toArray()) out.set(r._id, r.tenantId);
+    }
+    return out;
+  }
+
   async findById(tenantId: string, id: string): Promise<MemoryRecord | undefined> {
     const [m] = await this.find(memoryQueries.byId(tenantId, id));
     return m;

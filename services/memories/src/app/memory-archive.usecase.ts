@@ -1,0 +1,111 @@
+import { type Clock, derivedId, InvalidArgumentError, newId } from "@engram/kernel";
+import type { MemoryRecord } from "@engram/memory-model";
+import { type ArchiveMemory, importedMemory, parseArchiveMemory, toArchiveMemory } from "../domain/archive";
+import type { MemoryWriter } from "./memory-writer";
+import type { MemoryRepository } from "./ports";
+
+/** Byte budget of one export page when the caller gives none, and the most it may ask for (under the 4 MiB gRPC message limit). */
+export const EXPORT_PAGE_BYTES = 1024 * 1024;
+export const EXPORT_PAGE_MAX_BYTES = 3 * 1024 * 1024;
+const READ_STEP = 500;
+export const IMPORT_MAX_RECORDS = 500;
+
+function offsetOf(cursor: string): number {
+  if (cursor === "") return 0;
+  if (!/^\d{1,12}$/.test(cursor)) throw new InvalidArgumentError("invalid export cursor");
+  return Number(cursor);
+}
+
+/**
+ * Tenant export and import of memories (issue #34; docs/export-format.md):
+ * every version of every chain, forgotten or not, with relations, expiry and
+ * provenance. Import keeps ids where free on the instance (PlanMemoryImport
+ * gives new ones to ids another tenant holds) and writes each record with
+ * its vector made here; a record already in the tenant is skipped, so a
+ * repeated import writes nothing twice.
+ */
+export class MemoryArchiveUseCase {
+  constructor(
+    private readonly deps: {
+      repo: MemoryRepository;
+      writer: MemoryWriter;
+      clock: Clock;
+    },
+  ) {}
+
+  async exportPage(tenantId: string, cursor: string, maxBytes: number): Promise<{ records: string[]; nextCursor: string }> {
+    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new InvalidArgumentError("max_bytes must be a non-negative integer");
+    const budget = Math.min(maxBytes || EXPORT_PAGE_BYTES, EXPORT_PAGE_MAX_BYTES);
+    let offset = offsetOf(cursor);
+    const records: string[] = [];
+    let bytes = 0;
+    const now = this.deps.clock.now().toISOString();
+    for (;;) {
+      const { items, total } = await this.deps.repo.list({
+        tenantId,
+        allVersions: true,
+        includeForgotten: true,
+        sort: "createdAt",
+        order: "asc",
+        offset,
+        limit: READ_STEP,
+        now,
+      });
+      for (const m of items) {
+        const json = JSON.stringify(toArchiveMemory(m));
+        const size = Buffer.byteLength(json);
+        if (records.length > 0 && bytes + size > budget) return { records, nextCursor: String(offset) };
+        records.push(json);
+        bytes += size;
+        offset++;
+      }
+      if (items.length < READ_STEP || offset >= total) return { records, nextCursor: "" };
+    }
+  }
+
+  /**
+   * New ids for the archive ids another tenant of this instance holds, derived from the tenant and the archive id (a
+   * repeated import derives the same ones); ids the target tenant holds are the same memories.
+   */
+  async plan(tenantId: string, ids: string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(ids)];
+    // Derived from the tenant and the archive id: a repeated import derives the same id and finds the memory here.
+    const derived = new Map(unique.map((id) => [id, derivedId("memory", tenantId, id)]));
+    const owners = await this.deps.repo.ownersOf([...unique, ...derived.values()]);
+    const out = new Map<string, string>();
+    for (const id of unique) {
+      const owner = owners.get(id);
+      if (owner === undefined || owner === tenantId) continue;
+      const alt = derived.get(id)!;
+      const altOwner = owners.get(alt);
+      out.set(id, altOwner === undefined || altOwner === tenantId ? alt : newId("memory"));
+    }
+    return out;
+  }
+
+  async import(cmd: {
+    tenantId: string;
+    records: string[];
+    memoryIds: ReadonlyMap<string, string>;
+    documentIds: ReadonlyMap<string, string>;
+    formed: { documentId: string; generation: number }[];
+  }): Promise<{ imported: number; skipped: number }> {
+    if (cmd.records.length > IMPORT_MAX_RECORDS) throw new InvalidArgumentError(`at most ${IMPORT_MAX_RECORDS} records per call`);
+    const parsed: ArchiveMemory[] = cmd.records.map(parseArchiveMemory);
+    const records: MemoryRecord[] = parsed.map((m) => importedMemory(m, cmd.tenantId, cmd.memoryIds, cmd.documentIds));
+    const owners = await this.deps.repo.ownersOf(records.map((r) => r.id));
+    const foreign = records.find((r) => owners.has(r.id) && owners.get(r.id) !== cmd.tenantId);
+    if (foreign) throw new InvalidArgumentError(`memory id ${foreign.id} is taken on this instance: plan the import first (PlanMemoryImport)`);
+    const fresh = records.filter((r) => !owners.has(r.id));
+    if (fresh.length) {
+      const outcome = await this.deps.writer.write(fresh);
+      if (outcome !== "written") throw new InvalidArgumentError(`the archive's memories could not be written (${outcome}): two latest versions of one chain?`);
+    }
+    for (const f of cmd.formed) {
+      if (!f.documentId || !Number.isInteger(f.generation) || f.generation < 1)
+        throw new InvalidArgumentError("a formed document needs an id and a generation ≥ 1");
+      await this.deps.repo.write({ records: [], formation: { tenantId: cmd.tenantId, documentId: f.documentId, generation: f.generation } });
+    }
+    return { imported: fresh.length, skipped: records.length - fresh.length };
+  }
+}
