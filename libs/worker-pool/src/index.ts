@@ -74,26 +74,35 @@ export class BoundedWorkerPool<In, Out> {
   /**
    * Runs one task (the module's default export, or its export `name`).
    * WorkerLimitError when it ran out of time or memory; the task's own
-   * errors as thrown.
+   * errors as thrown. When `signal` aborts (the process is stopping), the
+   * task is abandoned at once — a running task's thread is terminated, a
+   * queued one never starts — and the call rejects with the signal's reason
+   * (never a WorkerLimitError: the input is not at fault).
    */
-  async run(input: In, name?: string): Promise<Out> {
+  async run(input: In, name?: string, signal?: AbortSignal): Promise<Out> {
+    signal?.throwIfAborted();
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, this.timeoutMs);
+    const cancel = () => controller.abort(signal!.reason);
+    signal?.addEventListener("abort", cancel, { once: true });
     try {
       return await this.pool.run(input, { signal: controller.signal, ...(name ? { name } : {}) });
     } catch (err) {
+      if (signal?.aborted) throw signal.reason;
       if (timedOut) throw new WorkerLimitError("time", `took longer than ${formatLimit(this.timeoutMs)}`);
       if ((err as NodeJS.ErrnoException)?.code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkerLimitError("memory", "needed more memory than allowed");
       throw err;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", cancel);
     }
   }
 
+  /** Stops every thread (running tasks are terminated and reject); used when the process stops. */
   async close(): Promise<void> {
     await this.pool.destroy();
   }
