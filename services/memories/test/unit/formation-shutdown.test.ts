@@ -58,7 +58,7 @@ describe("memory formation stopped by the shutdown", () => {
         return new Promise<ExtractedFact[]>((_, reject) => signal!.addEventListener("abort", () => reject(signal!.reason), { once: true }));
       },
     };
-    const form = formationOver(store, { reader, extractor, relator: new RuleRelator(() => ({ kind: "new" })), events, clock });
+    const form = formationOver(store, { reader, extractor, relator: new RuleRelator(() => ({ kind: "unrelated" })), events, clock });
     const stop = new AbortController();
     const running = form.execute({ ref, dreaming: "dynamic", lastAttempt: true, signal: stop.signal });
     while (!started) await new Promise((r) => setImmediate(r));
@@ -76,7 +76,7 @@ describe("memory formation stopped by the shutdown", () => {
     // The shutdown arrives while the second fact is being related: it is written, the third is not started.
     const relator = new RuleRelator(() => {
       if (++related === 2) stop.abort(new Error("the process is stopping"));
-      return { kind: "new" };
+      return { kind: "unrelated" };
     });
     const form = formationOver(store, { reader, extractor: new LineExtractor(), relator, events, clock });
     await expect(form.execute({ ref, dreaming: "dynamic", lastAttempt: true, signal: stop.signal })).rejects.toThrow("the process is stopping");
