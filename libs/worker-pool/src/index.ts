@@ -56,10 +56,12 @@ export function formatLimit(ms: number): string {
 export class BoundedWorkerPool<In, Out> {
   private readonly pool: Piscina<In, Out>;
   readonly timeoutMs: number;
+  readonly threads: number;
 
   constructor(opts: BoundedWorkerPoolOptions) {
     if (!(opts.threads >= 1)) throw new Error("a worker pool needs at least one thread");
     this.timeoutMs = opts.timeoutMs;
+    this.threads = opts.threads;
     this.pool = new Piscina<In, Out>({
       filename: opts.filename,
       minThreads: 0,
@@ -102,8 +104,15 @@ export class BoundedWorkerPool<In, Out> {
     }
   }
 
-  /** Stops every thread (running tasks are terminated and reject); used when the process stops. */
-  async close(): Promise<void> {
-    await this.pool.destroy();
+  /**
+   * Stops every thread, used when the process stops: running tasks are
+   * terminated with their thread and reject. `{ letRunningFinish: true }`
+   * rejects the queued tasks but lets the running ones end first, for
+   * threads whose native code must not be cut off mid-call (onnxruntime's
+   * inference aborts the whole process then); its tasks must be short.
+   */
+  async close(opts: { letRunningFinish?: boolean } = {}): Promise<void> {
+    if (opts.letRunningFinish) await this.pool.close({ force: true });
+    else await this.pool.destroy();
   }
 }

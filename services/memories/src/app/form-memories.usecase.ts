@@ -177,7 +177,10 @@ export class FormMemoriesUseCase {
     );
     go();
     // Every fact's vector first, outside the lock (it depends on the text alone).
-    const vectors = await this.deps.writer.prepare(facts.map((f) => f.content));
+    const vectors = await this.deps.writer.prepare(
+      facts.map((f) => f.content),
+      signal,
+    );
     go();
     // The lock spares this process's own formations conflicts; the conditional writes are the guard across replicas.
     return this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async (): Promise<FormOutcome> => {

@@ -160,6 +160,7 @@ export class ProcessDocumentUseCase {
         const embedded = await embedder.embed(
           batch.map((k) => pieces[k]!.content),
           "document",
+          signal,
         );
         batch.forEach((k, j) => (out[k] = embedded[j]));
       }
