@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { setTimeout as wait } from "node:timers/promises";
 import type { Logger } from "@engram/observability";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import {
@@ -53,7 +54,8 @@ const MIGRATIONS = [
 export const PRUNE_FLOORS_SQL = "SELECT topic, partition, MIN(committed) AS floor FROM group_offsets GROUP BY topic, partition";
 export const PRUNE_PARTITION_SQL = "DELETE FROM messages WHERE topic = ? AND partition = ? AND offset < ?";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => wait(ms, undefined, signal ? { signal } : undefined).catch(() => undefined);
 /** Wake-ups are per topic-partition: a publish wakes only the loops that have new work. */
 const wakeKey = (topic: string, partition: number) => `${topic}#${partition}`;
 
@@ -128,6 +130,7 @@ export class EmbeddedEventBus implements EventBus {
     this.subs.add(sub);
     sub.start();
     return {
+      abort: (reason) => sub.abort(reason),
       close: async () => {
         await sub.stop();
         this.subs.delete(sub);
@@ -258,6 +261,9 @@ export class EmbeddedEventBus implements EventBus {
   }
 }
 
+/** The reason handlers see when their subscription closes (DeliveredMessage.signal). */
+export const subscriptionClosing = () => new Error("the event subscription is closing (the process is stopping)");
+
 class EmbeddedSubscription {
   private stopping = false;
   private loops: Promise<void>[] = [];
@@ -267,6 +273,8 @@ class EmbeddedSubscription {
    * loop comes back to it, it commits without handling it again (and without counting another attempt).
    */
   private readonly handledUncommitted = new Map<string, number>();
+  /** Aborted when the subscription stops: the in-flight handlers' signal. */
+  private readonly aborter = new AbortController();
 
   constructor(
     private readonly bus: EmbeddedEventBus,
@@ -279,10 +287,16 @@ class EmbeddedSubscription {
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.stopping) return Promise.all(this.loops).then(() => undefined);
+  /** Stops fetching and aborts the in-flight handlers' signal, without waiting. */
+  abort(reason: unknown = subscriptionClosing()): void {
+    if (this.stopping) return;
     this.stopping = true;
+    this.aborter.abort(reason);
     for (const wake of [...this.pending]) wake();
+  }
+
+  async stop(): Promise<void> {
+    this.abort();
     await Promise.all(this.loops);
   }
 
@@ -381,10 +395,20 @@ class EmbeddedSubscription {
           }
           this.bus.recordAttempt(group, topic, partition, msg.offset, attempt);
           try {
-            await traced.attempt(attempt, () => handler({ ...msg, attempt }));
+            await traced.attempt(attempt, () => handler({ ...msg, attempt, signal: this.aborter.signal }));
             traced.end("handled");
             break;
           } catch (err) {
+            if (this.stopping) {
+              // Cut short by the shutdown: not committed (delivered again after the restart), and the attempt does not
+              // count (the message did not fail; a poison message that takes the process down is still counted).
+              this.bus.recordAttempt(group, topic, partition, msg.offset, attempt - 1);
+              log.info(
+                { topic, partition, offset: msg.offset, group, attempt, reason: (err as Error)?.message },
+                "event handler stopped by the shutdown; redelivered after restart",
+              );
+              return (traced.end("abandoned"), from);
+            }
             // No space to store what the handler made: not the message's fault. The batch stops here and is
             // tried again once the disk can be written (the attempt is not counted against the message).
             if (isStorageFault(err)) {
@@ -406,7 +430,7 @@ class EmbeddedSubscription {
               "event handler failed; retrying",
             );
             traced.retrying(err, attempt, delay);
-            await sleep(delay);
+            await sleep(delay, this.aborter.signal);
             if (this.stopping) return (traced.end("abandoned"), from); // not committed: redelivered after restart
           }
         }

@@ -336,6 +336,8 @@ export interface BatchContext {
   deadLetter(message: OutgoingMessage): Promise<void>;
   /** True once the subscription is closing. */
   stopping(): boolean;
+  /** Aborted when the subscription closes (with `stopping`): the in-flight handlers are told to stop. */
+  closing?: AbortSignal;
   /** Resolves after `ms`, or sooner once the subscription is closing. */
   wait(ms: number): Promise<void>;
   /** Shared by the subscription's concurrent batches: set when the group starts rebalancing, cleared on re-join. */
@@ -418,7 +420,9 @@ export async function consumeBatch(payload: BatchPayload, ctx: BatchContext): Pr
 
   for (const record of payload.batch.messages) {
     if (halted()) break;
-    const message: DeliveredMessage = { ...fromKafkaMessage(topic, partition, record), ...(ctx.ownership ? { signal: ctx.ownership.signal } : {}) };
+    const signals = [ctx.ownership?.signal, ctx.closing].filter((x): x is AbortSignal => x !== undefined);
+    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const message: DeliveredMessage = { ...fromKafkaMessage(topic, partition, record), ...(signal ? { signal } : {}) };
     const outcome = await deliver(message, ctx, halted, beat);
     if (outcome === "abandoned") break;
     const next = (BigInt(record.offset) + 1n).toString();
@@ -468,6 +472,16 @@ async function deliver(message: DeliveredMessage, ctx: BatchContext, halted: () 
       failure = err;
     } finally {
       clearInterval(keepAlive);
+    }
+    if (ctx.stopping()) {
+      // Cut short by the shutdown: not committed (delivered again), and the attempt does not count (the message did
+      // not fail; a poison message that takes the process down is still counted).
+      await ctx.attempts
+        ?.record(message.topic, message.partition, message.offset, attempt - 1)
+        .catch((err: unknown) => ctx.log.warn({ err, ...where }, "could not un-count an attempt cut short by the shutdown"));
+      ctx.log.info({ ...where, attempt, reason: (failure as Error)?.message ?? String(failure) }, "event handler stopped by the shutdown; delivered again");
+      traced.end("abandoned");
+      return "abandoned";
     }
     if (attempt >= ctx.maxAttempts) return deadLetter(failure, attempt, "event handler failed on every attempt; dead-lettering");
     const delay = backoffDelay(attempt, ctx.backoffMs, ctx.maxBackoffMs);
@@ -574,10 +588,10 @@ export class KafkaEventBus implements EventBus {
       throw err;
     }
     if (this.closed) throw new Error("event bus is closed");
-    return { close: forget };
+    return { abort: (reason) => sub.abort(reason), close: forget };
   }
 
-  /** Stops every subscription (in-flight handlers finish and commit), waits for publishes in flight, disconnects. */
+  /** Stops every subscription (in-flight handlers are aborted; what they complete is committed), waits for publishes in flight, disconnects. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
@@ -723,6 +737,8 @@ class KafkaSubscription {
   private stopped: Promise<void> | undefined;
   private stopping = false;
   private readonly wakers = new Set<() => void>();
+  /** Aborted when the subscription stops: the in-flight handlers' signal. */
+  private readonly aborter = new AbortController();
   private readonly groupChange: { error?: unknown } = {};
   private readonly ownership: PartitionOwnership;
   private failure: string | undefined;
@@ -753,11 +769,18 @@ class KafkaSubscription {
     return this.started;
   }
 
-  /** Stops fetching, lets in-flight handlers finish and commit, leaves the group, disconnects. */
+  /** Stops fetching (no message is started after this) and aborts the in-flight handlers' signal, without waiting. */
+  abort(reason: unknown = new Error("the event subscription is closing (the process is stopping)")): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.aborter.abort(reason);
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  /** Aborts, waits for the in-flight handlers (what they complete is committed), leaves the group, disconnects. */
   stop(): Promise<void> {
     this.stopped ??= (async () => {
-      this.stopping = true;
-      for (const wake of [...this.wakers]) wake();
+      this.abort();
       // A consumer still joining would not see the stop; let it finish starting first.
       await this.started?.catch(() => undefined);
       await this.consumer?.disconnect();
@@ -814,6 +837,7 @@ class KafkaSubscription {
       log: this.log,
       deadLetter: this.deadLetter,
       stopping: () => this.stopping,
+      closing: this.aborter.signal,
       wait: (ms) => this.wait(ms),
       groupChange: this.groupChange,
       attempts,

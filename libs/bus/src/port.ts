@@ -26,12 +26,18 @@ export interface DeliveredMessage extends OutgoingMessage {
   /** 1 for the first delivery, 2+ for retries of the same message. */
   attempt: number;
   /**
-   * Aborted once this consumer has lost the message's partition (Kafka: the
-   * group evicted it, or a rebalance has waited so long that it will have):
-   * another member may be handling the same message now. A handler checks it
-   * before a write that a newer owner must not see overwritten; the stores'
-   * own checks (generations, conditional writes) remain the guard. Absent
-   * where a partition cannot be lost (the embedded bus).
+   * Aborted when the handler must stop: the subscription is closing (the
+   * process is shutting down: see Subscription.abort), or this consumer has
+   * lost the message's partition (Kafka: the group evicted it, or a
+   * rebalance has waited so long that it will have; another member may be
+   * handling the same message now). A handler passes it to its long steps
+   * (worker threads, fetches) and checks it before a write that must not
+   * happen any more; the stores' own checks (generations, conditional
+   * writes) remain the guard. A handler that then throws leaves its message
+   * uncommitted: it is delivered again (after a restart, or to the new
+   * owner), and an attempt cut short by a shutdown does not count towards
+   * the message's attempts. Work a handler did before the abort must be
+   * idempotent on that redelivery. Absent only in hand-made test messages.
    */
   signal?: AbortSignal;
 }
@@ -59,7 +65,14 @@ export interface BusHealth {
 }
 
 export interface Subscription {
-  /** Stops fetching, waits for in-flight handlers, commits. */
+  /**
+   * Stops fetching now and aborts the in-flight handlers' signal (their
+   * message stays uncommitted unless the handler still completes); does not
+   * wait. The first step of a shutdown: every consumer of the process stops
+   * taking work at once.
+   */
+  abort(reason?: unknown): void;
+  /** Aborts (as `abort`) unless it already has, waits for the in-flight handlers, commits what they completed. */
   close(): Promise<void>;
 }
 

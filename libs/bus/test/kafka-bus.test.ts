@@ -391,6 +391,32 @@ describe("KafkaAttemptLedger with consumeBatch (attempts across a crashed member
     expect(spent.io.fetches).toBe(1);
   });
 
+  it("a handler stopped by the shutdown: its signal aborts, the message is not committed, and its attempt is un-counted", async () => {
+    const b = broker({ offset: "7", metadata: '{"attempts":1}' });
+    const closing = new AbortController();
+    let stopping = false;
+    let seen: AbortSignal | undefined;
+    const d = driver(
+      [record(7, "k", "big"), record(8, "k", "next")],
+      (m) =>
+        new Promise<void>((_, reject) => {
+          seen = m.signal;
+          m.signal!.addEventListener("abort", () => reject(m.signal!.reason), { once: true });
+          // The shutdown arrives while the handler runs.
+          setImmediate(() => {
+            stopping = true;
+            closing.abort(new Error("the event subscription is closing"));
+          });
+        }),
+      { attempts: new KafkaAttemptLedger("g", b.io), closing: closing.signal, stopping: () => stopping },
+    );
+    await consumeBatch(d.payload, d.ctx);
+    expect(seen?.aborted).toBe(true);
+    // Attempt 2 started and was cut short: the ledger is back at 1, nothing committed past 7, "next" never started.
+    expect(d.events).toEqual(["handle big#2"]);
+    expect(b.committed.get(2)).toEqual({ offset: "7", metadata: '{"attempts":1}' });
+  });
+
   it("ignores metadata that belongs to another offset or is not ours", async () => {
     for (const initial of [
       { offset: "6", metadata: '{"attempts":3}' },

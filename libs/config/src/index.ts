@@ -80,5 +80,32 @@ export const mongoConfigShape = {
     .default("engram"),
 };
 
+/** SHUTDOWN_GRACE_MS's default: a process exits within 8 s of SIGTERM. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 8_000;
+/** Of the shutdown budget, what SHUTDOWN_DELAY_MS must leave for stopping the modules and closing the stores. */
+export const SHUTDOWN_MIN_STOP_MS = 1_000;
+
+/**
+ * The shutdown settings of a process (ProcessRuntime), to spread into its
+ * schema and check with shutdownConfigProblems: SHUTDOWN_GRACE_MS, the
+ * whole budget from SIGTERM to exit (the orchestrator's grace period, e.g.
+ * Kubernetes' terminationGracePeriodSeconds, must exceed it);
+ * SHUTDOWN_DELAY_MS, the pause while load balancers stop routing; and
+ * SHUTDOWN_DEADLINE_MS, the longest drain of a gRPC server's calls (capped by
+ * what is left of the budget).
+ */
+export const shutdownConfigShape = {
+  SHUTDOWN_GRACE_MS: env.int(DEFAULT_SHUTDOWN_GRACE_MS, { min: 1_000, max: 120_000 }),
+  SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
+  SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
+};
+
+/** What is wrong with a set of shutdown settings taken together (empty: nothing). */
+export function shutdownConfigProblems(c: { SHUTDOWN_GRACE_MS: number; SHUTDOWN_DELAY_MS: number }): string[] {
+  return c.SHUTDOWN_DELAY_MS + SHUTDOWN_MIN_STOP_MS > c.SHUTDOWN_GRACE_MS
+    ? [`SHUTDOWN_DELAY_MS (${c.SHUTDOWN_DELAY_MS}) must leave at least ${SHUTDOWN_MIN_STOP_MS} ms of SHUTDOWN_GRACE_MS (${c.SHUTDOWN_GRACE_MS}) for stopping`]
+    : [];
+}
+
 export { z };
 export * from "./topology";

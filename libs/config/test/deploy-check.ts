@@ -15,6 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { type Topology, allowedEnv, callersOf, containerPorts, expectedEnv, peerAddress, serviceNames, serviceOf } from "../src/topology";
+import { DEFAULT_SHUTDOWN_GRACE_MS } from "../src";
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- parsed YAML is untyped by nature */
 export type Doc = any;
@@ -610,6 +611,13 @@ function checkService(t: Topology, svc: string, objects: K8sObject[], config: Re
       }
     }
     for (const k of env.keys()) if (!allowed.has(k)) p("Deployment", `${k} is not a variable of ${svc} in deploy/topology.yaml`);
+
+    // Shutdown: Kubernetes kills the pod terminationGracePeriodSeconds (default 30) after SIGTERM; the process exits
+    // within SHUTDOWN_GRACE_MS. The pod's grace must outlast it, with room for the SIGTERM to arrive.
+    const shutdownGraceMs = Number(env.get("SHUTDOWN_GRACE_MS")?.value ?? DEFAULT_SHUTDOWN_GRACE_MS);
+    const podGraceS = Number(pod.terminationGracePeriodSeconds ?? 30);
+    if (podGraceS * 1000 < shutdownGraceMs + 2000)
+      p("Deployment", `terminationGracePeriodSeconds (${podGraceS}) must exceed SHUTDOWN_GRACE_MS (${shutdownGraceMs} ms) by at least 2 s`);
 
     // Probes.
     const probes = { readinessProbe: c.readinessProbe, livenessProbe: c.livenessProbe, startupProbe: c.startupProbe };

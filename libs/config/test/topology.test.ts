@@ -230,8 +230,11 @@ describe("Kubernetes manifests (deploy/)", () => {
     worker.env.find((e: { name: string }) => e.name === "EMBEDDER").valueFrom.configMapKeyRef.name = "worker-config";
     worker.env.push({ name: "PROFILE_STATIC_MAX", value: "10" });
     container(objects, "connections").env.find((e: { name: string }) => e.name === "ENGRAM_SECRET_KEY").valueFrom.secretKeyRef.optional = true;
+    // A pod killed before the process's shutdown budget runs out.
+    find(objects, "Deployment", "ingestion").spec.template.spec.terminationGracePeriodSeconds = 9;
     expect(check("base", objects, t).sort()).toEqual(
       [
+        "deploy/base: Deployment ingestion: terminationGracePeriodSeconds (9) must exceed SHUTDOWN_GRACE_MS (8000 ms) by at least 2 s",
         "deploy/base: Deployment recall: readinessProbe must be a gRPC probe on port 50054",
         "deploy/base: Deployment gateway: livenessProbe must GET /healthz on port 8080",
         'deploy/base: Deployment memories: INGESTION_ADDRESS is "ingestion:50052", topology says "ingestion:50051"',

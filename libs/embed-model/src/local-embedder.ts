@@ -79,13 +79,36 @@ export class LocalModelEmbedder {
     return (this.pools = pools);
   }
 
-  async embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]> {
+  /**
+   * Batches of TASK_TEXTS texts, as many at a time as the pool has threads
+   * (the rest wait here, not in the pool's queue). `signal` stops it between
+   * batches: a batch under way is never cut off (terminating a thread inside
+   * onnxruntime's inference aborts the process), and it takes milliseconds.
+   */
+  async embed(texts: string[], kind: "document" | "query", signal?: AbortSignal): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
+    signal?.throwIfAborted();
     const pools = this.acquire();
     const pool = kind === "query" ? pools.query : pools.document;
-    const tasks: Promise<Float32Array[]>[] = [];
-    for (let i = 0; i < texts.length; i += TASK_TEXTS) tasks.push(pool.run({ dir: this.files.dir, texts: texts.slice(i, i + TASK_TEXTS) }));
-    return (await Promise.all(tasks)).flat();
+    const batches: string[][] = [];
+    for (let i = 0; i < texts.length; i += TASK_TEXTS) batches.push(texts.slice(i, i + TASK_TEXTS));
+    const out: Float32Array[][] = new Array(batches.length);
+    let next = 0;
+    let failed = false;
+    const lane = async () => {
+      while (next < batches.length && !failed) {
+        signal?.throwIfAborted();
+        const i = next++;
+        try {
+          out[i] = await pool.run({ dir: this.files.dir, texts: batches[i]! });
+        } catch (err) {
+          failed = true; // the other lanes start nothing more
+          throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(pool.threads, batches.length) }, lane));
+    return out.flat();
   }
 
   /** Releases this user's hold; the pools stop when the last user of the model closes. */
@@ -96,6 +119,7 @@ export class LocalModelEmbedder {
     this.pools = undefined;
     if (!pools || --pools.users > 0) return;
     shared.delete(this.files.dir);
-    await Promise.all([pools.document.close(), pools.query.close()]);
+    // The batches under way finish (never cut off inside onnxruntime: that aborts the process); they take milliseconds.
+    await Promise.all([pools.document.close({ letRunningFinish: true }), pools.query.close({ letRunningFinish: true })]);
   }
 }

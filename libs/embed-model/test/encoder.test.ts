@@ -32,6 +32,8 @@ describe("the shipped sentence-embedding model", () => {
 /* onnxruntime's tensors check typed arrays against the realm they were made in, which jest's sandbox is not: the model runs in a child process under `node --import tsx`. */
 describe("the model run (node --import tsx): the encoder, and LocalModelEmbedder on worker threads", () => {
   let r: {
+    abort: string;
+    closedMidBatch: string;
     same: boolean;
     count: number;
     dims: number;
@@ -65,5 +67,11 @@ describe("the model run (node --import tsx): the encoder, and LocalModelEmbedder
       id: "local:all-minilm-l6-v2-int8",
       semantic: true,
     });
+  });
+
+  it("stops a long embedding between batches when its signal aborts, and closing mid-batch lets the batch end (the process survives)", () => {
+    expect(r.abort).toBe("the process is stopping");
+    // Reaching here at all means the process was not aborted by a thread cut off inside onnxruntime.
+    expect(["finished", "rejected"]).toContain(r.closedMidBatch);
   });
 });

@@ -30,8 +30,28 @@ async function main() {
     queries.every((v, i) => v.every((x, j) => x === direct[i]![j]));
   await second.close();
   await embedder.close();
+  // The process stopping: a long embedding is abandoned between batches (the one under way finishes), and closing the
+  // pools while a batch runs lets it finish instead of cutting onnxruntime off (which would abort this process).
+  const stopping = new LocalModelEmbedder({ threads: 1 });
+  const many = Array.from({ length: 4000 }, (_, i) => `Sentence ${i} about the harbour survey and the ferry timetable.`);
+  const stop = new AbortController();
+  const abandoned = stopping.embed(many, "document", stop.signal).then(
+    () => "finished",
+    (err: Error) => err.message,
+  );
+  setTimeout(() => stop.abort(new Error("the process is stopping")), 500);
+  const abort = await abandoned;
+  const inFlight = stopping.embed(many.slice(0, 64), "document").then(
+    () => "finished",
+    () => "rejected",
+  );
+  await new Promise((r) => setTimeout(r, 20));
+  await stopping.close();
+  const closedMidBatch = await inFlight;
   console.log(
     JSON.stringify({
+      abort,
+      closedMidBatch,
       same,
       count: docs.length,
       dims: embedder.dimensions,

@@ -18,7 +18,11 @@ export interface Embedder {
    * configured by the operator), the dense side is weighed by its agreement with the keyword side.
    */
   readonly calibration?: DenseCalibration;
-  embed(texts: string[], kind: "document" | "query"): Promise<Float32Array[]>;
+  /**
+   * `signal`: the process is stopping; the embedder stops at its next batch (a
+   * batch under way finishes) and rejects with the signal's reason.
+   */
+  embed(texts: string[], kind: "document" | "query", signal?: AbortSignal): Promise<Float32Array[]>;
   /** Releases threads or connections, when the embedder holds any. */
   close?(): Promise<void>;
 }

@@ -51,8 +51,13 @@ export interface ExtractedFact {
 
 export interface FactExtractor {
   readonly id: string;
-  /** Throws ExtractionLimitError when the document exceeds what the extractor may spend on it. */
-  extract(input: ExtractionInput): Promise<ExtractedFact[]>;
+  /**
+   * Throws ExtractionLimitError when the document exceeds what the extractor
+   * may spend on it. `signal`: the process is stopping; the extraction is
+   * abandoned (a worker thread running it is terminated) and rejects with
+   * the signal's reason.
+   */
+  extract(input: ExtractionInput, signal?: AbortSignal): Promise<ExtractedFact[]>;
 }
 
 /** The document exceeded an extractor's time or memory budget: permanent for this input, so not retried. */

@@ -15,7 +15,15 @@ export interface ServiceModule {
   grpcServices?: ServiceImplementation[];
   /** Called after the gRPC server is bound (start consumers, relays, timers). */
   start?(ctx: { grpcPort?: number }): Promise<void>;
-  /** Called after the gRPC server drained: stop consumers, then close stores. */
+  /**
+   * The first step of a shutdown, called on every module at once before any
+   * module stops: stop taking work (consumers stop fetching, timers start
+   * nothing more) and tell the work in flight to stop (abort its signal:
+   * extraction, formation and crawling give up, and their messages stay
+   * unacknowledged for redelivery). Synchronous: it does not wait.
+   */
+  abort?(reason: Error): void;
+  /** Called after the gRPC server drained: stop consumers, then close stores. Bounded by the shutdown budget. */
   stop?(): Promise<void>;
   /** Liveness of dependencies beyond the process itself. */
   ready?(): boolean;
@@ -28,10 +36,36 @@ interface Running {
 }
 
 export interface RuntimeOptions {
-  /** Time allowed for in-flight work after SIGTERM before forcing. */
+  /**
+   * The whole shutdown's budget (SHUTDOWN_GRACE_MS, default 8 000): modules
+   * get until it less a margin to stop, then what still runs is abandoned
+   * (gRPC calls cancelled) and the shared stores are closed; the signal
+   * handler exits the process when it runs out whatever is left.
+   */
+  graceMs?: number;
+  /** Longest drain of one gRPC server's in-flight calls (within the budget) before they are cancelled. */
   shutdownDeadlineMs?: number;
   /** Time between "not serving" and closing listeners (load balancers notice). */
   shutdownDelayMs?: number;
+}
+
+/** SHUTDOWN_GRACE_MS's default: the process exits within 8 s of SIGTERM. */
+export const DEFAULT_GRACE_MS = 8_000;
+
+const sleep = (ms: number) => new Promise<void>((res) => setTimeout(res, ms));
+
+/** Whether `p` settled within `ms` (its rejection is thrown); false when the time ran out first. */
+async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((res) => {
+    timer = setTimeout(() => res(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([p.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Starts modules in dependency order and stops them in reverse; one failing start stops the process. */
@@ -139,36 +173,69 @@ export class ProcessRuntime {
     return this.stopping;
   }
 
+  /** The shutdown budget (SHUTDOWN_GRACE_MS). */
+  get graceMs(): number {
+    return this.opts.graceMs ?? DEFAULT_GRACE_MS;
+  }
+
+  /**
+   * Within the budget: not serving; after SHUTDOWN_DELAY_MS every module stops
+   * taking work and aborts its work in flight (abort, all at once); then each
+   * module, in reverse start order, drains its gRPC server and stops; then the
+   * shared resources close (stores last, so SQLite ends with a clean WAL).
+   * Modules get until the budget less a margin: one that has not stopped by
+   * then is left behind (logged) so the stores still close in time.
+   */
   private async doStop(): Promise<void> {
     if (this.watcher) clearInterval(this.watcher);
-    const deadline = this.opts.shutdownDeadlineMs ?? 8000;
+    const started = Date.now();
+    const grace = this.graceMs;
+    // Kept for closing the shared stores and exiting after the modules' time is up.
+    const margin = Math.min(1_000, Math.round(grace / 5));
+    const modulesUntil = started + grace - margin;
+    const left = (until: number) => Math.max(0, until - Date.now());
+    const drainCap = this.opts.shutdownDeadlineMs ?? grace;
     for (const r of this.running) r.server?.setServing(false);
-    if (this.opts.shutdownDelayMs) await new Promise((res) => setTimeout(res, this.opts.shutdownDelayMs));
-    for (const r of [...this.running].reverse()) {
+    if (this.opts.shutdownDelayMs) await sleep(Math.min(this.opts.shutdownDelayMs, left(modulesUntil)));
+    const reason = new Error("the process is stopping");
+    for (const r of this.running) {
       try {
-        await r.server?.shutdown(deadline);
-        await r.module.stop?.();
-        this.log.info({ module: r.module.name }, "module stopped");
+        r.module.abort?.(reason);
+      } catch (err) {
+        this.log.error({ err, module: r.module.name }, "module failed to abort its work");
+      }
+    }
+    for (const r of [...this.running].reverse()) {
+      const t0 = Date.now();
+      try {
+        await r.server?.shutdown(Math.min(drainCap, left(modulesUntil)));
+        const stopped = await within(r.module.stop?.() ?? Promise.resolve(), left(modulesUntil));
+        if (stopped) this.log.info({ module: r.module.name, stopMs: Date.now() - t0 }, "module stopped");
+        else this.log.error({ module: r.module.name, graceMs: grace }, "module did not stop within the shutdown budget; left behind");
       } catch (err) {
         this.log.error({ err, module: r.module.name }, "module failed to stop cleanly");
       }
     }
     for (const fn of this.extraStops.reverse()) {
       try {
-        await fn();
+        // What is left of the whole budget (less a moment for the exit itself).
+        if (!(await within(fn(), left(started + grace - 100)))) this.log.error({ graceMs: grace }, "a resource did not close within the shutdown budget");
       } catch (err) {
         this.log.error({ err }, "resource failed to close cleanly");
       }
     }
+    this.log.info({ shutdownMs: Date.now() - started }, "stopped");
   }
 
   /**
-   * SIGTERM/SIGINT: stop gracefully; exit 0 when done. A hard deadline exits
-   * non-zero if shutdown hangs. Copies of the signal arriving within a second
-   * (a terminal's Ctrl-C reaches the whole process group, and wrappers such as
+   * SIGTERM/SIGINT: stop within the budget; exit 0 when done. When the budget
+   * (SHUTDOWN_GRACE_MS unless given) runs out first, the process exits 1
+   * whatever still runs: nothing unacknowledged is lost, it is redelivered at
+   * the next start. Copies of the signal arriving within a second (a
+   * terminal's Ctrl-C reaches the whole process group, and wrappers such as
    * npm forward it again) are ignored; a signal sent later exits at once.
    */
-  installSignalHandlers(hardDeadlineMs = 10_000): void {
+  installSignalHandlers(hardDeadlineMs = this.graceMs): void {
     let firstAt: number | undefined;
     const onSignal = (signal: NodeJS.Signals) => {
       if (firstAt !== undefined) {

@@ -14,3 +14,4 @@ export * from "./fake-s3";
 export * from "./fake-graph";
 export * from "./fake-notion";
 export * from "./tsx-check";
+export * from "./large-document";

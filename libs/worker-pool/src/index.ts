@@ -56,10 +56,12 @@ export function formatLimit(ms: number): string {
 export class BoundedWorkerPool<In, Out> {
   private readonly pool: Piscina<In, Out>;
   readonly timeoutMs: number;
+  readonly threads: number;
 
   constructor(opts: BoundedWorkerPoolOptions) {
     if (!(opts.threads >= 1)) throw new Error("a worker pool needs at least one thread");
     this.timeoutMs = opts.timeoutMs;
+    this.threads = opts.threads;
     this.pool = new Piscina<In, Out>({
       filename: opts.filename,
       minThreads: 0,
@@ -74,27 +76,43 @@ export class BoundedWorkerPool<In, Out> {
   /**
    * Runs one task (the module's default export, or its export `name`).
    * WorkerLimitError when it ran out of time or memory; the task's own
-   * errors as thrown.
+   * errors as thrown. When `signal` aborts (the process is stopping), the
+   * task is abandoned at once — a running task's thread is terminated, a
+   * queued one never starts — and the call rejects with the signal's reason
+   * (never a WorkerLimitError: the input is not at fault).
    */
-  async run(input: In, name?: string): Promise<Out> {
+  async run(input: In, name?: string, signal?: AbortSignal): Promise<Out> {
+    signal?.throwIfAborted();
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, this.timeoutMs);
+    const cancel = () => controller.abort(signal!.reason);
+    signal?.addEventListener("abort", cancel, { once: true });
     try {
       return await this.pool.run(input, { signal: controller.signal, ...(name ? { name } : {}) });
     } catch (err) {
+      if (signal?.aborted) throw signal.reason;
       if (timedOut) throw new WorkerLimitError("time", `took longer than ${formatLimit(this.timeoutMs)}`);
       if ((err as NodeJS.ErrnoException)?.code === "ERR_WORKER_OUT_OF_MEMORY") throw new WorkerLimitError("memory", "needed more memory than allowed");
       throw err;
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", cancel);
     }
   }
 
-  async close(): Promise<void> {
-    await this.pool.destroy();
+  /**
+   * Stops every thread, used when the process stops: running tasks are
+   * terminated with their thread and reject. `{ letRunningFinish: true }`
+   * rejects the queued tasks but lets the running ones end first, for
+   * threads whose native code must not be cut off mid-call (onnxruntime's
+   * inference aborts the whole process then); its tasks must be short.
+   */
+  async close(opts: { letRunningFinish?: boolean } = {}): Promise<void> {
+    if (opts.letRunningFinish) await this.pool.close({ force: true });
+    else await this.pool.destroy();
   }
 }

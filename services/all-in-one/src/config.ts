@@ -1,5 +1,5 @@
 import { checkKafkaConfig, kafkaConfigShape } from "@engram/bus";
-import { ConfigError, env, loadConfig, mongoConfigShape, z, type Env } from "@engram/config";
+import { ConfigError, env, loadConfig, mongoConfigShape, shutdownConfigProblems, shutdownConfigShape, z, type Env } from "@engram/config";
 import { checkQdrantConfig, qdrantConfigShape } from "@engram/index";
 import { loadGatewayConfig } from "@engram/gateway";
 import { loadIngestionConfig } from "@engram/ingestion";
@@ -46,13 +46,12 @@ export const processSchema = z
     BUS_PARTITIONS: env.int(8, { min: 1, max: 256 }),
     BUS_MAX_ATTEMPTS: env.int(5, { min: 1, max: 100 }),
     BUS_BACKOFF_MS: env.int(200, { min: 1 }),
-    SHUTDOWN_DEADLINE_MS: env.int(7000, { min: 100, max: 60_000 }),
     /** Run the gateway on its own worker thread when other services share the process (uses a second core). */
     GATEWAY_THREAD: env.bool(true),
     /** /healthz fails while an event loop of the process is blocked longer than this (ms), and for 30 s after such a stall. */
     HEALTH_MAX_LOOP_LAG_MS: env.int(5000, { min: 100, max: 600_000 }),
-    /** Pause between "not serving" and closing listeners, so load balancers stop routing first. */
-    SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
+    /** SHUTDOWN_GRACE_MS (the budget from SIGTERM to exit), SHUTDOWN_DELAY_MS (load balancers stop routing), SHUTDOWN_DEADLINE_MS (a gRPC drain). */
+    ...shutdownConfigShape,
     /** Readiness fails (the part is `low`) while the data volume has less free space than this (MB); 0 = only a failing write probe. */
     STORAGE_MIN_FREE_MB: env.int(16, { min: 0, max: 1_000_000 }),
     /** Time between write probes of the data directory's parts (ms); a write that fails for lack of space probes at once. */
@@ -95,9 +94,7 @@ export function loadAllInOneConfig(e: Env = process.env) {
     gateway: attempt(() => loadGatewayConfig(e)),
   };
   if (proc) problems.push(...topologyProblems({ targets: proc.TARGETS, bus: proc.BUS, store: proc.STORE, index: proc.INDEX }).map((m) => `engram: ${m}`));
-  if (proc && proc.SHUTDOWN_DELAY_MS + proc.SHUTDOWN_DEADLINE_MS > 9_500) {
-    problems.push("engram: SHUTDOWN_DELAY_MS + SHUTDOWN_DEADLINE_MS must stay below 9500 so SIGTERM completes within 10 s");
-  }
+  if (proc) problems.push(...shutdownConfigProblems(proc).map((m) => `engram: ${m}`));
   const embedderKeys = ["EMBEDDER", "MEMORY_EMBEDDER", "EMBEDDING_DIMENSIONS", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL"] as const;
   if (
     result.worker &&

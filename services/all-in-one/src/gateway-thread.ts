@@ -41,6 +41,8 @@ export function createGatewayThreadModule(deps: {
   loop?: { buffer: SharedArrayBuffer; maxLagMs: number };
   print?: (line: string) => void;
   onCrash: (err: Error) => void;
+  /** Longest wait for the thread to drain and end on stop before it is terminated (default 9 s; keep within the shutdown budget). */
+  stopTimeoutMs?: number;
 }): GatewayModule {
   let worker: Worker | undefined;
   let boundPort = 0;
@@ -80,7 +82,7 @@ export function createGatewayThreadModule(deps: {
       if (!w) return;
       stopping = true;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => void w.terminate().then(() => resolve()), 9_000);
+        const timer = setTimeout(() => void w.terminate().then(() => resolve()), deps.stopTimeoutMs ?? 9_000);
         timer.unref();
         w.once("exit", () => {
           clearTimeout(timer);

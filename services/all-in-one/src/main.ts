@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   const stopTracing = startTracing({ serviceName: "engram", logger: root.child({ component: "tracing" }) });
   const stack = await startStack(config, root);
   stack.runtime.onStopped(stopTracing);
-  stack.runtime.installSignalHandlers(10_000);
+  // The process exits within SHUTDOWN_GRACE_MS of SIGTERM, whatever is still running then (it is redelivered at the next start).
+  stack.runtime.installSignalHandlers(config.process.SHUTDOWN_GRACE_MS);
   const fatal = (kind: string) => (err: unknown) => {
     log.fatal({ err }, kind);
     stack.runtime.stop().finally(() => process.exit(1));

@@ -34,7 +34,11 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   const targets = p.TARGETS;
   const dataDir = path.resolve(p.ENGRAM_DATA_DIR);
   metrics.collectDefaults();
-  const runtime = new ProcessRuntime(logger, { shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS, shutdownDelayMs: p.SHUTDOWN_DELAY_MS });
+  const runtime = new ProcessRuntime(logger, {
+    graceMs: p.SHUTDOWN_GRACE_MS,
+    shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS,
+    shutdownDelayMs: p.SHUTDOWN_DELAY_MS,
+  });
   // The services' event loop (this thread): /healthz fails while it is blocked or keeps stalling.
   const loopHealth = { maxLagMs: p.HEALTH_MAX_LOOP_LAG_MS };
   const heartbeat = new LoopHeartbeat(loopHealth).start();
@@ -256,6 +260,8 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
             logLevel: p.LOG_LEVEL,
             mongo: mongoSettings,
             print,
+            // Half the shutdown budget: the services behind it still stop and the stores close within the rest.
+            stopTimeoutMs: Math.round(p.SHUTDOWN_GRACE_MS / 2),
             onCrash: (err) => {
               logger.fatal({ err }, "gateway thread crashed; stopping");
               void runtime.stop().finally(() => process.exit(1));

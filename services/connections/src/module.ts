@@ -291,6 +291,12 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
       await deps.connections.bindSecretKey(box.fingerprints);
       scheduler.start();
     },
+    // Shutdown: no sync starts any more, and the ones under way (crawls included) stop at their next item, recorded as
+    // interrupted and requested again, so the first look for due syncs after the restart resumes them.
+    abort(reason) {
+      scheduler.stop().catch(() => undefined);
+      connections.abort(reason);
+    },
     async stop() {
       // The timer first (no sync starts after it), then the syncs under way are aborted and awaited.
       await scheduler.stop();

@@ -141,6 +141,12 @@ export function createIngestionModule(deps: IngestionDeps): ServiceModule {
       mergeResume = setInterval(() => merges.kick(), 60_000);
       mergeResume.unref();
     },
+    // Shutdown: no sweep or merge starts any more, and the state consumer takes no new event.
+    abort(reason) {
+      if (sweep) clearInterval(sweep);
+      if (mergeResume) clearInterval(mergeResume);
+      subscription?.abort(reason);
+    },
     async stop() {
       if (sweep) clearInterval(sweep);
       if (mergeResume) clearInterval(mergeResume);

@@ -110,6 +110,12 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
       }, config.MEMORY_EXPIRY_SWEEP_MS);
       sweep.unref();
     },
+    // Shutdown: no new event, no sweep, and the formation in flight stops (its extraction thread terminated, or before
+    // its next fact); its event stays unacknowledged and forms again after the restart (skipping the facts written).
+    abort(reason) {
+      if (sweep) clearInterval(sweep);
+      subscription?.abort(reason);
+    },
     async stop() {
       if (sweep) clearInterval(sweep);
       await subscription?.close();

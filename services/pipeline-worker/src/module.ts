@@ -69,6 +69,11 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
         maxHandlerMs: config.FETCH_TIMEOUT_MS + config.EXTRACT_TIMEOUT_MS + 60_000,
       });
     },
+    // Shutdown: no new document, and the one being processed stops (its extraction thread terminated); its event stays
+    // unacknowledged and is processed again after the restart.
+    abort(reason) {
+      subscription?.abort(reason);
+    },
     async stop() {
       await subscription?.close();
       sources.close();

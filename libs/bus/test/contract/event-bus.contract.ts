@@ -321,30 +321,33 @@ export function eventBusContract(name: string, makeBus: () => BusUnderTest | Pro
     );
 
     it(
-      "Subscription.close stops fetching, waits for the in-flight handler and commits it",
+      "Subscription.close stops fetching, aborts the in-flight handler's signal, waits for it and commits what it completed",
       async () => {
         const bus = await open();
         const g = group("closing");
         let release!: () => void;
         const gate = new Promise<void>((r) => (release = r));
-        let entered = false;
+        let entered: DeliveredMessage | undefined;
         const events: string[] = [];
         const sub = await bus.subscribe({
           group: g,
           topics: [topic],
           handler: async (m) => {
             if (text(m) === "slow") {
-              entered = true;
+              entered = m;
               await gate;
               events.push("slow handled");
             } else events.push(`first subscription got ${text(m)}`);
           },
         });
         await bus.publish([contractMessage(topic, "k", "slow"), contractMessage(topic, "k", "after")]);
-        await until(() => entered, "the slow handler to start");
+        await until(() => entered !== undefined, "the slow handler to start");
+        expect(entered!.signal?.aborted).toBe(false);
         const closing = sub.close().then(() => void events.push("closed"));
         await sleep(quietMs);
+        expect(entered!.signal?.aborted).toBe(true); // told to stop at once
         expect(events).toEqual([]); // close is waiting for the handler
+        // This handler ignores the signal and completes: its message is committed.
         release();
         await closing;
         expect(events).toEqual(["slow handled", "closed"]);
@@ -355,6 +358,55 @@ export function eventBusContract(name: string, makeBus: () => BusUnderTest | Pro
         await bus.publish([contractMessage(topic, "k", "marker")]);
         await until(() => resumed.includes("marker"), "the marker");
         expect(resumed).toEqual(["after", "marker"]);
+      },
+      testMs,
+    );
+
+    it(
+      "a handler that stops on the abort leaves its message uncommitted: delivered again, the cut-short attempts not counted",
+      async () => {
+        const g = group("aborted");
+        const seen: { body: string; attempt: number }[] = [];
+        // maxAttempts 2 and three shutdowns mid-handler: were the cut-short attempts counted, it would be dead-lettered.
+        for (let round = 0; round < 3; round++) {
+          const bus = await open({ maxAttempts: 2 });
+          let entered = false;
+          const sub = await bus.subscribe({
+            group: g,
+            topics: [topic],
+            handler: async (m) => {
+              seen.push({ body: text(m), attempt: m.attempt });
+              entered = true;
+              // Honours the signal: gives up when told to (as extraction or formation does).
+              await new Promise<void>((_, reject) => {
+                const stop = () => reject(m.signal!.reason);
+                if (m.signal!.aborted) stop();
+                else m.signal!.addEventListener("abort", stop, { once: true });
+              });
+            },
+          });
+          if (round === 0) await bus.publish([contractMessage(topic, "k", "big")]);
+          await until(() => entered, `the handler to start (round ${round})`);
+          sub.abort();
+          await sub.close();
+          await bus.close();
+        }
+        expect(seen).toEqual([
+          { body: "big", attempt: 1 },
+          { body: "big", attempt: 1 },
+          { body: "big", attempt: 1 },
+        ]);
+        // The next process completes it, on attempt 1, and nothing was dead-lettered.
+        const bus = await open({ maxAttempts: 2 });
+        const done: { body: string; attempt: number }[] = [];
+        const dead: string[] = [];
+        await bus.subscribe({ group: g, topics: [topic], handler: async (m) => void done.push({ body: text(m), attempt: m.attempt }) });
+        await bus.subscribe({ group: group("aborted-dlq"), topics: [deadLetterTopic(topic)], handler: async (m) => void dead.push(text(m)) });
+        await until(() => done.length === 1, "the message after the restarts");
+        expect(done).toEqual([{ body: "big", attempt: 1 }]);
+        await bus.publish([contractMessage(deadLetterTopic(topic), "k", "dlq-marker")]);
+        await until(() => dead.length >= 1, "the DLQ marker");
+        expect(dead).toEqual(["dlq-marker"]);
       },
       testMs,
     );

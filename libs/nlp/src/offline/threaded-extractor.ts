@@ -35,9 +35,9 @@ export class ThreadedFactExtractor implements FactExtractor {
     });
   }
 
-  async extract(input: ExtractionInput): Promise<ExtractedFact[]> {
+  async extract(input: ExtractionInput, signal?: AbortSignal): Promise<ExtractedFact[]> {
     try {
-      return await this.pool.run(input);
+      return await this.pool.run(input, undefined, signal);
     } catch (err) {
       if (!(err instanceof WorkerLimitError)) throw err;
       throw new ExtractionLimitError(

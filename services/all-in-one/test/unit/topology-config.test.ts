@@ -137,7 +137,9 @@ describe("deploy/topology.yaml against the services' configuration", () => {
       expect(c.process.GRPC_HOST).toBe(serviceOf(t, svc).grpc ? t.grpcHost : "127.0.0.1");
     }
     // And the check can fail: a setting the process refuses.
-    const env = { ...deployedEnv(t, "gateway"), SHUTDOWN_DELAY_MS: "5000" };
-    expect(() => loadAllInOneConfig(env)).toThrow(/SHUTDOWN_DELAY_MS \+ SHUTDOWN_DEADLINE_MS/);
+    const env = { ...deployedEnv(t, "gateway"), SHUTDOWN_DELAY_MS: "7500" };
+    expect(() => loadAllInOneConfig(env)).toThrow("SHUTDOWN_DELAY_MS (7500) must leave at least 1000 ms of SHUTDOWN_GRACE_MS (8000) for stopping");
+    expect(() => loadAllInOneConfig({ ...env, SHUTDOWN_GRACE_MS: "9000" })).not.toThrow();
+    expect(() => loadAllInOneConfig({ ...env, SHUTDOWN_GRACE_MS: "500" })).toThrow("SHUTDOWN_GRACE_MS: must be at least 1000");
   });
 });

@@ -259,8 +259,13 @@ export class ConnectionsUseCases {
     while (this.running.size) await Promise.allSettled([...this.running]);
   }
 
+  /** Starts no sync any more and aborts the syncs under way (they end at their next item, recorded as interrupted); does not wait. */
+  abort(reason: unknown = new Error("the connections service is stopping")): void {
+    if (!this.stopping.signal.aborted) this.stopping.abort(reason);
+  }
+
   async stop(): Promise<void> {
-    this.stopping.abort(new Error("the connections service is stopping"));
+    this.abort();
     await this.whenIdle();
   }
 

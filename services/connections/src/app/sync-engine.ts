@@ -9,6 +9,7 @@ import {
   type ConnectionItem,
   emptyItemFailures,
   finishSyncRun,
+  INTERRUPTED_RUN_ERROR,
   type ItemFailures,
   newSyncRun,
   type SyncErrorCode,
@@ -176,7 +177,19 @@ export class SyncEngine {
       }
     } catch (err) {
       failure = err instanceof ConnectorError ? { code: err.code, message: err.message } : { code: "internal", message: "the sync failed" };
-      if (err instanceof NotFoundError) log.info("the connection was deleted during its sync");
+      if (signal.aborted && !(err instanceof NotFoundError)) {
+        // Interrupted by a shutdown, not failed: the run is recorded as interrupted, and a sync request made now (after
+        // the run started, so its finish keeps it) makes the connection due again: the first look for due syncs after
+        // the restart resumes it from the cursor the applied changes left (items already imported are skipped).
+        failure = { code: "internal", message: INTERRUPTED_RUN_ERROR };
+        log.info({ imported }, "sync interrupted by the shutdown; it resumes after the restart");
+        try {
+          const now = clock.now();
+          await repo.requestSync(tenantId, connectionId, now, now, trigger === "initial" ? "manual" : trigger);
+        } catch (e) {
+          if (!(e instanceof NotFoundError)) log.error({ err: e }, "could not record the interrupted sync for resumption");
+        }
+      } else if (err instanceof NotFoundError) log.info("the connection was deleted during its sync");
       else log.error({ err }, "sync failed");
       if (failure.code === "auth_expired") await this.loseAuthorization(tenantId, connectionId);
     }

@@ -516,6 +516,9 @@ export function finishSyncRun(run: SyncRun, outcome: SyncOutcome, now: string): 
   });
 }
 
+/** The reason recorded on a run cut short by a shutdown (the service stopped); a sync request resumes it at the next start. */
+export const INTERRUPTED_RUN_ERROR = "interrupted: the service stopped during the sync; it resumes after the restart";
+
 /** The reason recorded on a run whose worker stopped without finishing it (found when the next run starts). */
 export const ABANDONED_RUN_ERROR = "the sync stopped without finishing (its worker exited or lost the lease)";
 

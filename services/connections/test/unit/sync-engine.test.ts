@@ -285,6 +285,42 @@ describe("SyncEngine", () => {
     }
   });
 
+  it("a sync interrupted by the shutdown is recorded as interrupted and made due again; the next run resumes, skipping what was imported", async () => {
+    const c = await connection();
+    const stop = new AbortController();
+    // A crawl that imports two pages, then is still fetching the third when the service stops.
+    const crawling: Connector = {
+      async *changes(_c, _known, signal) {
+        yield page("a", "1");
+        yield page("b", "1");
+        stop.abort(new Error("the connections service is stopping"));
+        signal.throwIfAborted();
+        yield page("c", "1");
+      },
+    };
+    const stopping = new SyncEngine({ repo, sink, connectors: { "web-crawler": crawling }, clock, logger: log });
+    const out = await stopping.run("acme", c.id, "manual", stop.signal);
+    expect(out).toMatchObject({
+      started: true,
+      run: {
+        status: "failed",
+        errorCode: "internal",
+        error: "interrupted: the service stopped during the sync; it resumes after the restart",
+        documentsImported: 2,
+      },
+    });
+    // Due again at once (the restarted scheduler's first look finds it), with the run's trigger.
+    const due = await repo.dueForSync(clock.now(), { limit: 10, providers: ["web-crawler"] });
+    expect(due).toEqual([expect.objectContaining({ connectionId: c.id, requested: true, requestedBy: "manual" })]);
+
+    // Resumed: the pages imported before the stop are known and skipped; the rest is imported.
+    connector.script = [page("a", "1"), page("b", "1"), page("c", "1")];
+    const resumed = await engine.run("acme", c.id, "manual");
+    expect(resumed).toMatchObject({ started: true, run: { status: "succeeded", documentsImported: 1 } });
+    expect([...connector.seen[0]!.keys()].sort()).toEqual(["a", "b"]);
+    expect([...sink.docs.values()].map((d) => d.title).sort()).toEqual(["a", "b", "c"]);
+  });
+
   it("ends the run without error when the connection is deleted under it", async () => {
     const c = await connection();
     const deleting: Connector = {

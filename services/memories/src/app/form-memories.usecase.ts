@@ -43,6 +43,16 @@ export interface FormCommand {
   contentType?: string;
   /** True on the last delivery attempt: a failure now fails the document. */
   lastAttempt: boolean;
+  /**
+   * Aborted when the process stops (or the consumer lost the message): the
+   * formation stops at its next step (a running fact extraction at once,
+   * between facts otherwise) and the error is thrown, never reported as the
+   * document's failure. Nothing is half-applied: each fact is one write, and
+   * the document counts as formed only once its marker is written after the
+   * last fact; the redelivered event re-runs formation, which skips the facts
+   * already written.
+   */
+  signal?: AbortSignal;
 }
 
 const CANDIDATES = 5;
@@ -115,6 +125,8 @@ export class FormMemoriesUseCase {
         this.deps.logger.info({ documentId: ref.documentId, generation: ref.generation, outcome }, "memory formation stopped: the document changed meanwhile");
       return outcome;
     } catch (err) {
+      // Stopped, not failed: the bus delivers the event again.
+      if (cmd.signal?.aborted) throw err;
       if (err instanceof ExtractionLimitError) {
         // Over the extractor's budget: the same input would fail the same way, so no retry.
         this.deps.logger.warn({ documentId: ref.documentId, reason: err.reason }, "memory formation over budget");
@@ -131,7 +143,9 @@ export class FormMemoriesUseCase {
   }
 
   private async form(cmd: FormCommand, doc: SourceDocument): Promise<FormOutcome> {
-    const { ref } = cmd;
+    const { ref, signal } = cmd;
+    /** Between steps: a stopping process goes no further (what it wrote is skipped by the redelivered formation). */
+    const go = () => signal?.throwIfAborted();
     // Every write of this formation is refused once the document is deleted at this generation or later (its
     // tombstone) or a newer generation formed: the store checks it inside the write, so a delete that lands while the
     // facts are extracted leaves nothing citing the document.
@@ -147,24 +161,34 @@ export class FormMemoriesUseCase {
     }
     // The tag's entity context goes with the document's own (which comes first).
     const given = [doc.supportingContext, tag.entityContext].filter((x): x is string => !!x?.trim()).join("\n");
-    const facts = await this.deps.extractor.extract({
-      chunks: doc.chunks,
-      supportingContext: given || (await this.knownUser(ref.tenantId, doc.namespace)),
-      title: doc.title ?? cmd.title,
-      // The caller's date anchors relative dates; without one the extractor looks for the document's own, and the
-      // creation time only gives a year to a date written without one (never an anchor: issue #30).
-      referenceDate: doc.date,
-      now: doc.createdAt,
-      buckets,
-    });
+    go();
+    const facts = await this.deps.extractor.extract(
+      {
+        chunks: doc.chunks,
+        supportingContext: given || (await this.knownUser(ref.tenantId, doc.namespace)),
+        title: doc.title ?? cmd.title,
+        // The caller's date anchors relative dates; without one the extractor looks for the document's own, and the
+        // creation time only gives a year to a date written without one (never an anchor: issue #30).
+        referenceDate: doc.date,
+        now: doc.createdAt,
+        buckets,
+      },
+      signal,
+    );
+    go();
     // Every fact's vector first, outside the lock (it depends on the text alone).
-    const vectors = await this.deps.writer.prepare(facts.map((f) => f.content));
+    const vectors = await this.deps.writer.prepare(
+      facts.map((f) => f.content),
+      signal,
+    );
+    go();
     // The lock spares this process's own formations conflicts; the conditional writes are the guard across replicas.
     return this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async (): Promise<FormOutcome> => {
       // Facts this document already produced (an earlier generation, or an attempt cut short before its marker) are not written again.
       const seen = new Map<string, MemoryRecord>();
       for (const m of await this.deps.repo.findByDocument(ref.tenantId, ref.documentId)) if (m.isLatest) seen.set(contentKey(m.content), m);
       for (const fact of facts) {
+        go();
         // A conflict (another replica wrote the same fact, or changed the memory this one relates to): relate it again.
         const outcome = await retryOnConflict("form a memory", async () => {
           const written = await this.relate(cmd, doc, fact, seen, vectors, source);

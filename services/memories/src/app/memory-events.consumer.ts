@@ -23,6 +23,7 @@ export function memoryEventsHandler(deps: { form: FormMemoriesUseCase; retire: R
         title: ev.title || undefined,
         contentType: ev.contentType || undefined,
         lastAttempt: msg.attempt >= deps.maxAttempts,
+        ...(msg.signal ? { signal: msg.signal } : {}),
       });
     } else if (type === "DocumentDeleted") {
       const ev = decodeEvent("DocumentDeleted", msg.value);

@@ -29,11 +29,11 @@ export class MemoryWriter {
    * document's facts before it takes the namespace lock (embedding is the costly part of a write and
    * depends on nothing but the text), so the lock is held only for the lookups and writes.
    */
-  async prepare(contents: readonly string[]): Promise<Map<string, MemoryVector>> {
+  async prepare(contents: readonly string[], signal?: AbortSignal): Promise<Map<string, MemoryVector>> {
     const distinct = [...new Set(contents)];
     const out = new Map<string, MemoryVector>();
     if (distinct.length === 0) return out;
-    const vectors = await this.embedder.embed(distinct, "document");
+    const vectors = await this.embedder.embed(distinct, "document", signal);
     distinct.forEach((c, i) => out.set(c, { vector: vectors[i]!, model: this.embedder.id }));
     return out;
   }

@@ -20,12 +20,15 @@ export class PooledChunkPreparer implements ChunkPreparer {
     this.hashingDimensions = embedder instanceof HashingEmbedder ? embedder.dimensions : undefined;
   }
 
-  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedDocument> {
-    return this.pool.prepare({
-      text,
-      chunking,
-      ...(content !== undefined ? { content } : {}),
-      ...(this.hashingDimensions ? { hashingDimensions: this.hashingDimensions } : {}),
-    });
+  prepare(text: string, chunking: ChunkerOptions, content?: string, signal?: AbortSignal): Promise<PreparedDocument> {
+    return this.pool.prepare(
+      {
+        text,
+        chunking,
+        ...(content !== undefined ? { content } : {}),
+        ...(this.hashingDimensions ? { hashingDimensions: this.hashingDimensions } : {}),
+      },
+      signal,
+    );
   }
 }

@@ -21,6 +21,7 @@ export function documentsHandler(deps: { process: ProcessDocumentUseCase; index:
         dreaming: protoEnum.dreaming.from(ev.dreaming),
         lastAttempt: msg.attempt >= deps.maxAttempts,
         traceparent: msg.headers.traceparent,
+        ...(msg.signal ? { signal: msg.signal } : {}),
       });
     } else if (type === "DocumentMetadataChanged") {
       const ev = decodeEvent("DocumentMetadataChanged", msg.value);

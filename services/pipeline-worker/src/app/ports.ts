@@ -37,7 +37,8 @@ export interface ExtractedText {
 
 /** Turns a source (text, URL or file) into clean text. Throws UnprocessableDocumentError for input that can never work. */
 export interface Extractor {
-  extract(source: DocumentSource): Promise<ExtractedText>;
+  /** `signal`: the process is stopping; the extraction is abandoned (its thread terminated) and rejects with its reason. */
+  extract(source: DocumentSource, signal?: AbortSignal): Promise<ExtractedText>;
 }
 
 /**
@@ -49,7 +50,8 @@ export interface Extractor {
  * Throws UnprocessableDocumentError when the budget or memory is exhausted.
  */
 export interface ChunkPreparer {
-  prepare(text: string, chunking: ChunkerOptions, content?: string): Promise<PreparedDocument>;
+  /** `signal`: the process is stopping; the work is abandoned (its thread terminated) and rejects with its reason. */
+  prepare(text: string, chunking: ChunkerOptions, content?: string, signal?: AbortSignal): Promise<PreparedDocument>;
 }
 
 export interface StateChange {

@@ -18,6 +18,14 @@ export interface ProcessCommand {
   lastAttempt: boolean;
   /** Trace context from the DocumentQueued event. */
   traceparent?: string;
+  /**
+   * Aborted when the process stops (or the worker lost the message): the
+   * work stops at its next step (a running extraction at once) and the error
+   * is thrown, never reported as the document's failure: the event is
+   * delivered again and processed from the start (every step is idempotent:
+   * the chunks are replaced as a whole).
+   */
+  signal?: AbortSignal;
 }
 
 /** Task type of the queued event: unspecified means the default, memory. */
@@ -74,6 +82,8 @@ export class ProcessDocumentUseCase {
     try {
       await this.run(cmd);
     } catch (err) {
+      // Stopped, not failed: the bus delivers the event again.
+      if (cmd.signal?.aborted) throw err;
       if (err instanceof UnprocessableDocumentError) {
         await events.stateChanged({ ...ref, status: "failed", sequence: SEQUENCE.failed, reason: err.reason });
         return;
@@ -106,11 +116,16 @@ export class ProcessDocumentUseCase {
 
   private async run(cmd: ProcessCommand): Promise<void> {
     const { sources, extractor, embedder, index, events, clock } = this.deps;
+    const { signal } = cmd;
+    /** Between steps: a stopping process goes no further (nothing half-written: the chunks are written in one step). */
+    const go = () => signal?.throwIfAborted();
     const ref = { tenantId: cmd.tenantId, namespace: cmd.namespace, documentId: cmd.documentId, generation: cmd.generation, traceparent: cmd.traceparent };
+    go();
     const source = await sources.read(cmd.tenantId, cmd.namespace, cmd.documentId, cmd.generation, cmd.traceparent);
     if (!source) return; // deleted meanwhile
     if (!source.current) return; // a newer generation is (or will be) processed
 
+    go();
     await events.stateChanged({ ...ref, status: "extracting", sequence: SEQUENCE.extracting });
     let lastPublished = performance.now();
     const progress = async (change: Parameters<PipelineEvents["stateChanged"]>[0]) => {
@@ -118,7 +133,8 @@ export class ProcessDocumentUseCase {
       await events.stateChanged(change);
       lastPublished = performance.now();
     };
-    const extracted = await this.time("extract", () => extractor.extract(source));
+    const extracted = await this.time("extract", () => extractor.extract(source, signal));
+    go();
     if (!extracted.text.trim()) throw new UnprocessableDocumentError("no text could be extracted from the document");
     // Without a title in the content, the file name (without extension) names the document.
     const title = extracted.title ?? source.title ?? source.fileName?.replace(/\.[^.]+$/, "");
@@ -129,7 +145,9 @@ export class ProcessDocumentUseCase {
     // (normalised) here; a file's or URL's content is not its text, and their offsets index the extracted text.
     const content = source.kind === "file" || source.kind === "url" ? undefined : source.text;
     const chunking = chunkingFor(this.deps.chunking, await this.deps.chunkSizeOf?.(cmd.tenantId));
-    const { chunks: pieces, summary } = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, chunking, content));
+    go();
+    const { chunks: pieces, summary } = await this.time("chunk", () => this.deps.preparer.prepare(extracted.text, chunking, content, signal));
+    go();
 
     await progress({ ...ref, status: "embedding", sequence: SEQUENCE.embedding, ...meta });
     // A local embedder's vectors came with the pieces; a remote one (I/O, not CPU) is called here in batches.
@@ -137,10 +155,12 @@ export class ProcessDocumentUseCase {
       const missing = pieces.flatMap((p, i) => (p.vector ? [] : [i]));
       const out: (Float32Array | undefined)[] = pieces.map((p) => p.vector);
       for (let i = 0; i < missing.length; i += this.deps.embedBatchSize) {
+        go();
         const batch = missing.slice(i, i + this.deps.embedBatchSize);
         const embedded = await embedder.embed(
           batch.map((k) => pieces[k]!.content),
           "document",
+          signal,
         );
         batch.forEach((k, j) => (out[k] = embedded[j]));
       }
@@ -173,6 +193,7 @@ export class ProcessDocumentUseCase {
       },
       createdAt: now,
     }));
+    go();
     // Written with this generation: the index refuses it when a newer generation is already stored (this worker was
     // evicted by a rebalance and another one processed newer content); then this work is stale and reports nothing.
     const outcome = await this.time("index", () => index.replaceDocumentChunks(cmd.tenantId, cmd.namespace, cmd.documentId, chunks, cmd.generation));

@@ -181,6 +181,48 @@ describe("ProcessDocumentUseCase", () => {
     expect(events.indexedCalls[0]!.taskType).toBe("superrag");
   });
 
+  describe("stopped by the shutdown (the event's signal aborts)", () => {
+    /** An extraction that runs until the signal aborts it, as the pool's terminated thread does. */
+    class StoppableExtractor implements Extractor {
+      started = false;
+      extract(_source: DocumentSource, signal?: AbortSignal): Promise<ExtractedText> {
+        this.started = true;
+        return new Promise((_, reject) => signal!.addEventListener("abort", () => reject(signal!.reason), { once: true }));
+      }
+    }
+
+    it("mid-extraction, even on the last attempt: throws (the event is delivered again), reports no failure and writes nothing", async () => {
+      sources.put(source());
+      const extractor = new StoppableExtractor();
+      const stop = new AbortController();
+      const running = useCaseWith(extractor, 2).execute(cmd({ lastAttempt: true, signal: stop.signal }));
+      while (!extractor.started) await new Promise((r) => setImmediate(r));
+      const reason = new Error("the process is stopping");
+      stop.abort(reason);
+      await expect(running).rejects.toBe(reason);
+      expect(events.order).toEqual(["extracting"]);
+      expect(await index.listDocumentChunks("acme", "user_1", "d_doc1")).toEqual([]);
+    });
+
+    it("after extraction, before the chunks are written: nothing is indexed; the redelivered event then completes the document", async () => {
+      sources.put(source());
+      const stop = new AbortController();
+      // The signal aborts while the text is chunked: the next step does not start.
+      preparer.prepare = async function (text, chunking, content) {
+        stop.abort(new Error("the process is stopping"));
+        return prepareDocument({ text, chunking, ...(content !== undefined ? { content } : {}) });
+      };
+      await expect(useCase.execute(cmd({ lastAttempt: true, signal: stop.signal }))).rejects.toThrow("the process is stopping");
+      expect(events.order).not.toContain("failed");
+      expect(await index.listDocumentChunks("acme", "user_1", "d_doc1")).toEqual([]);
+
+      preparer.prepare = inlinePreparer().prepare;
+      await useCase.execute(cmd({ taskType: "superrag", signal: new AbortController().signal }));
+      expect(events.order.slice(-2)).toEqual(["done", "indexed"]);
+      expect((await index.listDocumentChunks("acme", "user_1", "d_doc1")).length).toBeGreaterThan(0);
+    });
+  });
+
   it("times every stage in engram_pipeline_stage_duration_seconds", async () => {
     const counts = async () => {
       const text = await metrics.exposition();

@@ -42,24 +42,26 @@ export class ExtractionPool {
   }
 
   /** Extracts one document's text (the worker's default task). */
-  run(input: ExtractInput): Promise<Extracted> {
-    return this.task<Extracted>(input, undefined, "extraction", "the file may be too large or malformed — split it into smaller files");
+  run(input: ExtractInput, signal?: AbortSignal): Promise<Extracted> {
+    return this.task<Extracted>(input, undefined, "extraction", "the file may be too large or malformed — split it into smaller files", signal);
   }
 
   /** Chunks, analyses and (hashing embedder) embeds a document's text: the CPU part of indexing, off the serving thread. */
-  prepare(input: PrepareInput): Promise<PreparedDocument> {
-    return this.task<PreparedDocument>(input, "prepare", "indexing", "split the document into smaller ones");
+  prepare(input: PrepareInput, signal?: AbortSignal): Promise<PreparedDocument> {
+    return this.task<PreparedDocument>(input, "prepare", "indexing", "split the document into smaller ones", signal);
   }
 
   /**
    * One task under the per-document limit: over time, out of memory or a
    * thread that dies fails the document with a readable reason; an
-   * unprocessable document fails with the worker's reason.
+   * unprocessable document fails with the worker's reason. An aborted
+   * `signal` (the process is stopping) terminates the task's thread and
+   * rejects with the signal's reason: the document is not at fault.
    */
-  private async task<T>(input: ExtractInput | PrepareInput, name: string | undefined, what: string, advice: string): Promise<T> {
+  private async task<T>(input: ExtractInput | PrepareInput, name: string | undefined, what: string, advice: string, signal?: AbortSignal): Promise<T> {
     let result: WorkerResult<T>;
     try {
-      result = (await this.pool.run(input, name)) as WorkerResult<T>;
+      result = (await this.pool.run(input, name, signal)) as WorkerResult<T>;
     } catch (err) {
       if (!(err instanceof WorkerLimitError)) throw err;
       throw new UnprocessableDocumentError(
