@@ -9,3 +9,5 @@ export * from "./health";
 export * from "./clients/org-settings";
 export * from "./clients/effective-buckets";
 export * from "./context";
+export * from "./trust";
+export * from "./tls";
