@@ -11,3 +11,4 @@ export * from "./clients/effective-buckets";
 export * from "./context";
 export * from "./trust";
 export * from "./tls";
+export * from "./security";

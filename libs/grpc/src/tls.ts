@@ -24,10 +24,12 @@ export function readTlsFiles(files: TlsFiles): TlsMaterial {
   return { cert: fs.readFileSync(files.cert), key: fs.readFileSync(files.key), ca: fs.readFileSync(files.ca) };
 }
 
+// Buffer.from: material that crossed to a worker thread arrives as plain Uint8Arrays, which grpc-js refuses.
+
 export function serverCredentials(m: TlsMaterial): grpc.ServerCredentials {
-  return grpc.ServerCredentials.createSsl(m.ca, [{ cert_chain: m.cert, private_key: m.key }], true);
+  return grpc.ServerCredentials.createSsl(Buffer.from(m.ca), [{ cert_chain: Buffer.from(m.cert), private_key: Buffer.from(m.key) }], true);
 }
 
 export function channelCredentials(m: TlsMaterial): grpc.ChannelCredentials {
-  return grpc.credentials.createSsl(m.ca, m.key, m.cert);
+  return grpc.credentials.createSsl(Buffer.from(m.ca), Buffer.from(m.key), Buffer.from(m.cert));
 }

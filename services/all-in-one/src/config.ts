@@ -9,6 +9,7 @@ import { loadRecallConfig } from "@engram/recall";
 import { loadConnectionsConfig } from "@engram/connections";
 
 import { SERVICES, type ServiceName, topologyProblems } from "./topology";
+import { securityConfigShape, securityProblems } from "./security";
 
 export { SERVICES, type ServiceName };
 
@@ -55,6 +56,7 @@ export const processSchema = z
     SHUTDOWN_DELAY_MS: env.int(0, { min: 0, max: 30_000 }),
     ...kafkaConfigShape,
     ...mongoConfigShape,
+    ...securityConfigShape,
     ...qdrantConfigShape,
     // After the Qdrant shape: one definition of INDEX (the same values), documented here.
     /** Search read models (chunks, memory search): in-process, or Qdrant. */
@@ -90,6 +92,7 @@ export function loadAllInOneConfig(e: Env = process.env) {
     connections: attempt(() => loadConnectionsConfig(e)),
     gateway: attempt(() => loadGatewayConfig(e)),
   };
+  if (proc) problems.push(...securityProblems(proc, proc.TARGETS).map((m) => `engram: ${m}`));
   if (proc) problems.push(...topologyProblems({ targets: proc.TARGETS, bus: proc.BUS, store: proc.STORE, index: proc.INDEX }).map((m) => `engram: ${m}`));
   if (proc && proc.SHUTDOWN_DELAY_MS + proc.SHUTDOWN_DEADLINE_MS > 9_500) {
     problems.push("engram: SHUTDOWN_DELAY_MS + SHUTDOWN_DEADLINE_MS must stay below 9500 so SIGTERM completes within 10 s");
