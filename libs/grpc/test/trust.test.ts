@@ -4,6 +4,7 @@ import { rootLogger } from "@engram/observability";
 import { connect, implement, MemoriesService, IngestionService, ContainerTagService } from "../src/services";
 import { GrpcServer } from "../src/server";
 import { tenantOf } from "../src/context";
+import { grpcToHttp, toGrpcError } from "../src/errors";
 import {
   ASSERTION_TTL_SECONDS,
   AssertionSigner,
@@ -134,6 +135,16 @@ describe("assertions: sign and verify", () => {
       ["ConnectionsService", "ListConnections"],
     ])
       expect(mayCall("pipeline-worker", svc!, m!)).toBe(false);
+  });
+});
+
+describe("a trust refusal through the one error mapping", () => {
+  it("keeps its code without an error kind, so the gateway answers its client a generic 500", () => {
+    const st = toGrpcError(new TrustRefusal(grpc.status.PERMISSION_DENIED, "pipeline-worker may not call X/Y"));
+    expect(st.code).toBe(grpc.status.PERMISSION_DENIED);
+    expect(st.metadata?.get("engram-error-kind")).toEqual([]);
+    const http = grpcToHttp({ ...st, metadata: st.metadata!, name: "Error", message: st.details } as grpc.ServiceError);
+    expect(http).toMatchObject({ status: 500, error: "Internal server error", internal: true });
   });
 });
 
