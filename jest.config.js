@@ -1,9 +1,9 @@
 /** @type {import('jest').Config} */
 const swc = ["@swc/jest", { jsc: { target: "es2022", parser: { syntax: "typescript" } }, module: { type: "commonjs" } }];
 const common = {
-  // oauth4webapi ships ES modules only: compiled to CommonJS like the sources (Node 20's jest cannot require ESM).
-  transform: { "^.+\\.ts$": swc, "/oauth4webapi/.+\\.js$": swc },
-  transformIgnorePatterns: ["/node_modules/(?!\\.pnpm/oauth4webapi@|oauth4webapi/)"],
+  // oauth4webapi and jose ship ES modules only: compiled to CommonJS like the sources (Node 20's jest cannot require ESM).
+  transform: { "^.+\\.ts$": swc, "/(oauth4webapi|jose)/.+\\.js$": swc },
+  transformIgnorePatterns: ["/node_modules/(?!\\.pnpm/(oauth4webapi|jose)@|(oauth4webapi|jose)/)"],
   testEnvironment: "node",
   moduleFileExtensions: ["ts", "js", "json"],
 };

@@ -14,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const entries = {
   "all-in-one": "services/all-in-one/src/main.ts",
   "keys-cli": "services/gateway/src/cli/keys.main.ts",
+  // `node dist/trust-keys.js`: a set of service-to-service trust keys (docs/deployment.md).
+  "trust-keys": "services/all-in-one/src/trust-keys.main.ts",
   dlq: "libs/bus/src/cli/dlq.main.ts",
   // Loaded by the extraction pool's worker threads (found beside the bundle).
   "extract.worker": "services/pipeline-worker/src/adapters/extract/extract.worker.ts",

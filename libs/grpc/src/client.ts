@@ -11,6 +11,19 @@ import {
   traceparentOfContext,
 } from "@engram/observability";
 import { CHANNEL_OPTIONS, serviceConstructor } from "./protos";
+import { ASSERTION_METADATA_KEY, type AssertionSigner, requestTenant, type ServiceIdentity } from "./trust";
+
+/** The API key a gateway call acts for: its tenant, scopes and container-tag limit travel in the assertion. */
+export interface CallPrincipal {
+  tenantId: string;
+  rights?: { scopes: readonly string[]; containerTags?: readonly string[] };
+}
+
+/** How a client signs its calls: as which service, to which service (docs/api-decisions.md §19). */
+export interface CallSigning {
+  signer: AssertionSigner;
+  audience: ServiceIdentity;
+}
 
 export interface CallOptions {
   /** Per-call deadline; defaults to 30 s. */
@@ -22,12 +35,61 @@ export interface CallOptions {
    * client span's context travels in the metadata.
    */
   traceparent?: string;
+  /**
+   * The API key the call acts for (the gateway passes the HTTP request, whose principal this is). Without one the
+   * assertion names the tenant of the request's CallContext (or of a streamed upload's header) and no scopes: the
+   * calling service acting on its own.
+   */
+  principal?: CallPrincipal;
+  /** Set by `connect`: the call carries an assertion signed by this signer. */
+  signing?: CallSigning;
 }
 
-/** A client for a service by full name (`engram.ingestion.v1.IngestionService`). */
-export function createClient<C extends grpc.Client = grpc.Client>(fullName: string, address: string): C {
+/**
+ * A client for a service by full name (`engram.ingestion.v1.IngestionService`): plaintext unless `credentials`
+ * (TLS, see tls.ts) are given.
+ */
+export function createClient<C extends grpc.Client = grpc.Client>(fullName: string, address: string, credentials?: grpc.ChannelCredentials): C {
   const Ctor = serviceConstructor(fullName);
-  return new Ctor(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as unknown as C;
+  return new Ctor(address, credentials ?? grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as unknown as C;
+}
+
+/**
+ * A per-call interceptor that adds the signed assertion to the call's metadata. The tenant is the principal's, else
+ * the one the first request message names, so the metadata is held until that message is sent (signing is
+ * asynchronous; a cached assertion costs a resolved promise). Messages and the half-close wait behind it in order.
+ */
+function assertionInterceptor(signing: CallSigning, principal: CallPrincipal | undefined): grpc.Interceptor {
+  return (options, nextCall) => {
+    let held: { metadata: grpc.Metadata; listener: grpc.Listener; next: (md: grpc.Metadata, listener: grpc.Listener) => void } | undefined;
+    let ready: Promise<void> | undefined;
+    const begin = (message: unknown, then: () => void): Promise<void> => {
+      const tenant = principal?.tenantId ?? requestTenant(message) ?? "";
+      const start = (token?: string) => {
+        const h = held!;
+        if (token) h.metadata.set(ASSERTION_METADATA_KEY, token);
+        then();
+        h.next(h.metadata, h.listener);
+      };
+      // A signature that fails (it cannot with a valid key) sends the call without an assertion: the server refuses it.
+      return signing.signer
+        .sign({ audience: signing.audience, tenant, scopes: principal?.rights?.scopes, containerTags: principal?.rights?.containerTags })
+        .then(start, () => start());
+    };
+    return new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        held = { metadata, listener, next };
+      },
+      sendMessage(message, next) {
+        if (!ready) ready = begin(message, () => next(message));
+        else void ready.then(() => next(message));
+      },
+      halfClose(next) {
+        if (!ready) ready = begin(undefined, () => undefined).then(() => next());
+        else void ready.then(() => next());
+      },
+    });
+  };
 }
 
 export function callMetadata(opts: CallOptions = {}): grpc.Metadata {
@@ -81,8 +143,11 @@ function clientSpan(fn: AnyMethod, name: string, opts: CallOptions): { md: grpc.
   return { md, done };
 }
 
+/** A call's grpc-js options: its deadline and, on a signing client, the assertion interceptor. */
 function deadline(opts: CallOptions): grpc.CallOptions {
-  return { deadline: Date.now() + (opts.deadlineMs ?? 30_000) };
+  const o: grpc.CallOptions = { deadline: Date.now() + (opts.deadlineMs ?? 30_000) };
+  if (opts.signing) o.interceptors = [assertionInterceptor(opts.signing, opts.principal)];
+  return o;
 }
 
 /** Promise form of a unary call. Rejects with the grpc.ServiceError. */

@@ -1,5 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { type DomainError, type ErrorKind, InsufficientStorageError, isDomainError, isOutage, storageFaultOf } from "@engram/kernel";
+import { TrustRefusal } from "./trust";
 
 /** Metadata keys that carry the domain error across gRPC. */
 const KIND_KEY = "engram-error-kind";
@@ -26,7 +27,8 @@ const KIND_TO_GRPC: Record<ErrorKind, grpc.status> = {
 };
 
 /**
- * Domain error (or anything thrown) -> gRPC status. The one mapping on the server side. Anything else is
+ * Domain error (or anything thrown) -> gRPC status. The one mapping on the server side. A TrustRefusal keeps its
+ * code (UNAUTHENTICATED, PERMISSION_DENIED) without an error kind. Anything else is
  * INTERNAL, except an engine outage (`isOutage`: connection refused or reset, timeouts, no MongoDB primary,
  * SQLite busy or locked, Qdrant 502-504, Kafka unreachable), which is UNAVAILABLE (HTTP 503 with Retry-After),
  * and a storage fault no adapter named (`storageFaultOf`: ENOSPC, EDQUOT, SQLITE_FULL, EROFS, SQLITE_READONLY),
@@ -34,6 +36,10 @@ const KIND_TO_GRPC: Record<ErrorKind, grpc.status> = {
  */
 export function toGrpcError(err: unknown): Partial<grpc.StatusObject> & { code: grpc.status; details: string } {
   const metadata = new grpc.Metadata();
+  if (err instanceof TrustRefusal) {
+    // A call refused by service-to-service trust: no error kind, so a gateway answers its own client with a generic 500.
+    return { code: err.code, details: err.message, metadata };
+  }
   if (isDomainError(err)) {
     metadata.set(KIND_KEY, err.kind);
     if (err.details) metadata.set(DETAILS_KEY, encodeURIComponent(err.details));

@@ -19,14 +19,15 @@ function healthConstructor(): grpc.ServiceClientConstructor {
   return HealthCtor;
 }
 
-/** grpc.health.v1 client: is a service (or the whole server, "") serving? */
+/** grpc.health.v1 client: is a service (or the whole server, "") serving? Over TLS when `credentials` are given. */
 export class HealthProbe {
   private readonly client: HealthClient;
   constructor(
     address: string,
     private readonly service = "",
+    credentials?: grpc.ChannelCredentials,
   ) {
-    this.client = new (healthConstructor())(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as unknown as HealthClient;
+    this.client = new (healthConstructor())(address, credentials ?? grpc.credentials.createInsecure(), CHANNEL_OPTIONS) as unknown as HealthClient;
   }
 
   serving(timeoutMs = 1000): Promise<boolean> {

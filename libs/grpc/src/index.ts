@@ -10,3 +10,6 @@ export * from "./clients/org-settings";
 export * from "./clients/effective-buckets";
 export * from "./context";
 export * from "./clients/read-document";
+export * from "./trust";
+export * from "./tls";
+export * from "./security";

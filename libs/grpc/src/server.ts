@@ -19,6 +19,7 @@ import {
 import { CHANNEL_OPTIONS, serviceDefinition } from "./protos";
 import { toGrpcError } from "./errors";
 import { TurnQueue } from "./turns";
+import { admit, type ServerTrust, TrustRefusal, withAssertion } from "./trust";
 import type { ServiceImplementation } from "./services";
 
 /** Async handler shapes as the server calls them (typed per service by `implement`). */
@@ -84,10 +85,22 @@ export function requestIdOf(call: { metadata: grpc.Metadata }): string | undefin
   return call.metadata.get("x-request-id")[0]?.toString();
 }
 
+export interface GrpcServerOptions {
+  /**
+   * Service-to-service trust (trust.ts): every call must carry a valid assertion for this service from a caller
+   * allowed for the method, for the tenant the request names. The process runtime always sets it; a server built
+   * without it (unit tests of one service's handlers) trusts its callers.
+   */
+  trust?: ServerTrust;
+  /** TLS (tls.ts); plaintext when absent. */
+  credentials?: grpc.ServerCredentials;
+}
+
 /**
  * A gRPC server with grpc.health.v1, error mapping, metrics and graceful
  * shutdown. RPCs a module does not implement answer UNIMPLEMENTED with a
- * message naming the operation.
+ * message naming the operation. The health service answers without an
+ * assertion (probes carry none).
  */
 export class GrpcServer {
   readonly server = new grpc.Server(CHANNEL_OPTIONS);
@@ -95,7 +108,10 @@ export class GrpcServer {
   private readonly services: string[] = [];
   private port = 0;
 
-  constructor(private readonly log: Logger) {
+  constructor(
+    private readonly log: Logger,
+    private readonly options: GrpcServerOptions = {},
+  ) {
     this.health.addToServer(this.server);
   }
 
@@ -137,9 +153,16 @@ export class GrpcServer {
       }
       span.end();
     };
+    const trust = this.options.trust;
+    /** The handler, after the trust check: it runs with the call's verified assertion as the current one. */
+    const guarded = (call: { metadata: grpc.Metadata }, invoke: () => Promise<unknown>) => (): Promise<unknown> =>
+      trust ? admit(trust, service, method, call.metadata, (call as { request?: unknown }).request).then((a) => withAssertion(a, invoke)) : invoke();
     const fail = (err: unknown, call: { metadata: grpc.Metadata }) => {
       const st = toGrpcError(err);
-      if (st.code === grpc.status.INTERNAL || st.code === grpc.status.UNKNOWN)
+      if (err instanceof TrustRefusal)
+        // A service (or something posing as one) without the right to make this call: worth a look.
+        log.warn({ rpc: `${service}/${method}`, code: grpc.status[st.code], msg: st.details, requestId: requestIdOf(call) }, "rpc refused by service trust");
+      else if (st.code === grpc.status.INTERNAL || st.code === grpc.status.UNKNOWN)
         log.error({ err, rpc: `${service}/${method}`, requestId: requestIdOf(call) }, "rpc failed");
       else if (st.code === grpc.status.UNAVAILABLE)
         // An engine outage: the caller gets a generic 503; the log keeps what failed (no stack: not Engram's bug).
@@ -160,7 +183,7 @@ export class GrpcServer {
       answer: (st: Status | null, res?: unknown) => void,
     ) => {
       if (!fn) return (answer(fail(unimplemented, call)), finish(t, grpc.status.UNIMPLEMENTED, unimplemented));
-      context.with(t.ctx, invoke).then(
+      context.with(t.ctx, guarded(call, invoke)).then(
         (res) => (answer(null, res), finish(t, grpc.status.OK)),
         (err) => {
           const st = fail(err, call);
@@ -220,7 +243,7 @@ export class GrpcServer {
   /** Binds host:port (port 0 picks a free one) and returns the bound port. */
   async bind(address: string): Promise<number> {
     this.port = await new Promise<number>((resolve, reject) =>
-      this.server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
+      this.server.bindAsync(address, this.options.credentials ?? grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(port))),
     );
     return this.port;
   }

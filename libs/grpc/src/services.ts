@@ -10,6 +10,13 @@ import type { MemoriesServiceDefinition, MemoriesServiceHandlers } from "./gen/e
 import type { RecallServiceDefinition, RecallServiceHandlers } from "./gen/engram/recall/v1/RecallService";
 import { type CallOptions, clientStreamCall, createClient, type ServerStream, serverStream, unaryCall } from "./client";
 import { serviceDefinition } from "./protos";
+import { type AssertionSigner, audienceOf } from "./trust";
+
+/** How a client reaches its peers: the assertion signer of the calling service, and TLS credentials when configured. */
+export interface ClientSecurity {
+  signer: AssertionSigner;
+  credentials?: grpc.ChannelCredentials;
+}
 
 /**
  * The typed gRPC boundary. One descriptor per service of the protos carries the
@@ -79,18 +86,22 @@ export type ServiceClient<S> = { readonly [K in RpcName<S>]: ClientMethod<S, K> 
 
 /**
  * A client of `service` at `address`. `defaults.deadlineMs` applies to every call that names no deadline;
- * each call's request id and traceparent come from its own options (the gateway passes the HTTP request).
+ * `defaults.security` signs every call as the calling service (and dials over TLS when it has credentials);
+ * each call's request id, traceparent and principal come from its own options (the gateway passes the HTTP request).
  */
 export function connect<S extends ServiceDescriptor<unknown, unknown>>(
   svc: S,
   address: string,
-  defaults: Pick<CallOptions, "deadlineMs"> = {},
+  defaults: Pick<CallOptions, "deadlineMs"> & { security?: ClientSecurity } = {},
 ): ServiceClient<S> {
-  const client = createClient(svc.fullName, address);
+  const client = createClient(svc.fullName, address, defaults.security?.credentials);
+  const signing = defaults.security ? { signer: defaults.security.signer, audience: audienceOf(svc.fullName) } : undefined;
   const options = (o?: CallOptions): CallOptions => ({
     deadlineMs: o?.deadlineMs ?? defaults.deadlineMs,
     requestId: o?.requestId,
     traceparent: o?.traceparent,
+    principal: o?.principal,
+    signing,
   });
   const methods: Record<string, unknown> = { close: () => client.close() };
   for (const [name, md] of Object.entries(serviceDefinition(svc.fullName))) {

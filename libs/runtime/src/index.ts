@@ -1,4 +1,4 @@
-import { GrpcServer, type ServiceImplementation, storageHealthName } from "@engram/grpc";
+import { GrpcServer, type ProcessSecurity, serverSecurity, type ServiceImplementation, storageHealthName } from "@engram/grpc";
 import type { Logger } from "@engram/observability";
 import { PART_STATES, type StorageMonitor } from "./storage-monitor";
 
@@ -47,6 +47,12 @@ export interface RuntimeOptions {
   shutdownDeadlineMs?: number;
   /** Time between "not serving" and closing listeners (load balancers notice). */
   shutdownDelayMs?: number;
+  /**
+   * Service-to-service trust and TLS of the gRPC servers (docs/api-decisions.md §19): each module's server accepts
+   * only calls with a valid assertion for it (the module's name is its identity). The composition roots always set
+   * it; without it (tests of the runtime itself) the servers trust their callers.
+   */
+  security?: ProcessSecurity;
 }
 
 /** SHUTDOWN_GRACE_MS's default: the process exits within 8 s of SIGTERM. */
@@ -89,7 +95,8 @@ export class ProcessRuntime {
     this.running.push(entry);
     if (module.grpcServices) {
       if (!grpcAddress) throw new Error(`module ${module.name} serves gRPC but has no address`);
-      entry.server = new GrpcServer(this.log.child({ component: module.name, layer: "grpc" }));
+      const security = this.opts.security ? serverSecurity(this.opts.security, module.name) : {};
+      entry.server = new GrpcServer(this.log.child({ component: module.name, layer: "grpc" }), security);
       for (const impl of module.grpcServices) entry.server.add(impl);
       entry.port = await entry.server.bind(grpcAddress);
     }

@@ -9,6 +9,7 @@ import { loadRecallConfig } from "@engram/recall";
 import { loadConnectionsConfig } from "@engram/connections";
 
 import { SERVICES, type ServiceName, topologyProblems } from "./topology";
+import { securityConfigShape, securityProblems } from "./security";
 
 export { SERVICES, type ServiceName };
 
@@ -58,6 +59,7 @@ export const processSchema = z
     STORAGE_PROBE_INTERVAL_MS: env.int(5000, { min: 250, max: 600_000 }),
     ...kafkaConfigShape,
     ...mongoConfigShape,
+    ...securityConfigShape,
     ...qdrantConfigShape,
     // After the Qdrant shape: one definition of INDEX (the same values), documented here.
     /** Search read models (chunks, memory search): in-process, or Qdrant. */
@@ -93,6 +95,7 @@ export function loadAllInOneConfig(e: Env = process.env) {
     connections: attempt(() => loadConnectionsConfig(e)),
     gateway: attempt(() => loadGatewayConfig(e)),
   };
+  if (proc) problems.push(...securityProblems(proc, proc.TARGETS).map((m) => `engram: ${m}`));
   if (proc) problems.push(...topologyProblems({ targets: proc.TARGETS, bus: proc.BUS, store: proc.STORE, index: proc.INDEX }).map((m) => `engram: ${m}`));
   if (proc) problems.push(...shutdownConfigProblems(proc).map((m) => `engram: ${m}`));
   const embedderKeys = ["EMBEDDER", "MEMORY_EMBEDDER", "EMBEDDING_DIMENSIONS", "EMBEDDING_MODEL", "EMBEDDING_BASE_URL"] as const;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { GatewayConfig } from "@engram/gateway";
 import type { GatewayModule } from "@engram/gateway";
+import type { ProcessSecurity } from "@engram/grpc";
 import { type Logger, metrics } from "@engram/observability";
 
 export type FromGateway =
@@ -37,6 +38,8 @@ export function createGatewayThreadModule(deps: {
   logLevel: string;
   /** MongoDB for the API keys (the thread opens its own connection). */
   mongo?: { url: string; dbName: string };
+  /** The gateway's trust key and the services' public keys, and TLS material (plain data: it crosses to the thread). */
+  security: ProcessSecurity;
   /** The services thread's heartbeat: the gateway's /healthz fails while that loop is blocked. */
   loop?: { buffer: SharedArrayBuffer; maxLagMs: number };
   print?: (line: string) => void;
@@ -53,7 +56,7 @@ export function createGatewayThreadModule(deps: {
     port: () => boundPort,
     start: () =>
       new Promise<void>((resolve, reject) => {
-        const w = startWorker({ config: deps.config, logLevel: deps.logLevel, mongo: deps.mongo, loop: deps.loop });
+        const w = startWorker({ config: deps.config, logLevel: deps.logLevel, mongo: deps.mongo, loop: deps.loop, security: deps.security });
         worker = w;
         let started = false;
         w.on("message", (m: FromGateway) => {

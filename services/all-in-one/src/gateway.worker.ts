@@ -8,12 +8,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { GatewayConfig } from "@engram/gateway";
 import { createGatewayModule, openGatewayKeyStore, openGuardStores } from "@engram/gateway";
+import { clientSecurity, type ProcessSecurity } from "@engram/grpc";
 import { LoopHeartbeat, type metrics, readLoopHealth, rootLogger, startTracing } from "@engram/observability";
 import type { FromGateway, ToGateway } from "./gateway-thread";
 
 const port = parentPort!;
-const { config, logLevel, mongo, loop } = workerData as {
+const { config, logLevel, mongo, loop, security } = workerData as {
   config: GatewayConfig;
+  security: ProcessSecurity;
   logLevel: string;
   mongo?: { url: string; dbName: string };
   loop?: { buffer: SharedArrayBuffer; maxLagMs: number };
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     keyStore,
     guardStores,
     logger,
+    security: clientSecurity(security, "gateway"),
     health: loop
       ? () => {
           const services = readLoopHealth(loop.buffer, loop);

@@ -91,10 +91,17 @@ async function checkHttp(url: string, timeoutMs: number, fetchFn: typeof fetch):
   }
 }
 
-async function checkGrpc(address: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+async function checkGrpc(address: string, timeoutMs: number, env: Env): Promise<{ ok: boolean; detail: string }> {
   // Loaded here: the gateway's check needs no gRPC stack.
   const { HealthProbe } = await import("@engram/grpc/src/health");
-  const probe = new HealthProbe(address);
+  // With gRPC TLS configured the servers speak only mutual TLS: the probe presents the pod's own certificate.
+  const { GRPC_TLS_CERT: cert, GRPC_TLS_KEY: key, GRPC_TLS_CA: ca } = env;
+  let credentials;
+  if (cert && key && ca) {
+    const tls = await import("@engram/grpc/src/tls");
+    credentials = tls.channelCredentials(tls.readTlsFiles({ cert, key, ca }));
+  }
+  const probe = new HealthProbe(address, "", credentials);
   try {
     const serving = await probe.serving(timeoutMs);
     return { ok: serving, detail: serving ? "SERVING" : "not SERVING (or unreachable)" };
@@ -104,12 +111,14 @@ async function checkGrpc(address: string, timeoutMs: number): Promise<{ ok: bool
 }
 
 /** Runs every check in parallel. */
-export async function runHealthChecks(checks: HealthCheck[], opts: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<CheckResult[]> {
+export async function runHealthChecks(checks: HealthCheck[], opts: { timeoutMs?: number; fetch?: typeof fetch; env?: Env } = {}): Promise<CheckResult[]> {
   const timeoutMs = opts.timeoutMs ?? 3000;
   return Promise.all(
     checks.map(async (check) => ({
       check,
-      ...(check.kind === "http" ? await checkHttp(check.url, timeoutMs, opts.fetch ?? fetch) : await checkGrpc(check.address, timeoutMs)),
+      ...(check.kind === "http"
+        ? await checkHttp(check.url, timeoutMs, opts.fetch ?? fetch)
+        : await checkGrpc(check.address, timeoutMs, opts.env ?? process.env)),
     })),
   );
 }
@@ -125,7 +134,7 @@ export async function main(argv: string[] = process.argv.slice(2), env: Env = pr
     process.stderr.write(`healthcheck: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;
   }
-  const results = await runHealthChecks(checks, { timeoutMs });
+  const results = await runHealthChecks(checks, { timeoutMs, env });
   for (const r of results) {
     if (!r.ok) process.stderr.write(`healthcheck: ${r.check.service} at ${r.check.kind === "http" ? r.check.url : r.check.address}: ${r.detail}\n`);
   }

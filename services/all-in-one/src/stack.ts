@@ -13,7 +13,9 @@ import { createWorkerModule } from "@engram/pipeline-worker";
 import { createEmbeddedMemoryStore, createMemoriesModule, type MemoryRepository } from "@engram/memories";
 import { createRecallModule, type MemoryReadModel } from "@engram/recall";
 import { createConnectionsModule, embeddedConnectionRepository, embeddedSettingsRepository } from "@engram/connections";
+import { clientSecurity } from "@engram/grpc";
 import { type AllInOneConfig, SERVICES } from "./config";
+import { processSecurity, securityOf } from "./security";
 import { BUS_PARTICIPANTS, CHUNK_INDEX_USERS, CHUNK_INDEX_WRITERS, MEMORY_STORE_USERS, memoryStoreKind } from "./topology";
 
 export interface RunningStack {
@@ -34,10 +36,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   const targets = p.TARGETS;
   const dataDir = path.resolve(p.ENGRAM_DATA_DIR);
   metrics.collectDefaults();
+  // Service-to-service trust (docs/api-decisions.md §19): every gRPC server here verifies the assertion of each call,
+  // every client signs as its service; in one process without configured keys they are generated in memory now.
+  const security = processSecurity(p, targets);
   const runtime = new ProcessRuntime(logger, {
     graceMs: p.SHUTDOWN_GRACE_MS,
     shutdownDeadlineMs: p.SHUTDOWN_DEADLINE_MS,
     shutdownDelayMs: p.SHUTDOWN_DELAY_MS,
+    security,
   });
   // The services' event loop (this thread): /healthz fails while it is blocked or keeps stalling.
   const loopHealth = { maxLagMs: p.HEALTH_MAX_LOOP_LAG_MS };
@@ -196,6 +202,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
           logger,
           settings: mongoStores ? await mongoStores.createMongoSettingsRepository(mongoDb!) : guarded(embeddedSettingsRepository(config), "store"),
           connections: mongoStores ? await mongoStores.createMongoConnectionRepository(mongoDb!) : guarded(embeddedConnectionRepository(config), "store"),
+          security: clientSecurity(security, "connections"),
         }),
         bindAddress(c.connections.CONNECTIONS_GRPC_ADDRESS),
       ))!;
@@ -204,7 +211,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     if (targets.has("recall")) {
       const config = { ...c.recall, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, CONNECTIONS_ADDRESS: addresses.connections };
       grpcPorts.recall = (await runtime.add(
-        createRecallModule({ config, index: index!, memories: memoryReads!, nlp, logger }),
+        createRecallModule({ config, index: index!, memories: memoryReads!, nlp, logger, security: clientSecurity(security, "recall") }),
         bindAddress(c.recall.RECALL_GRPC_ADDRESS),
       ))!;
       addresses.recall = local(grpcPorts.recall);
@@ -218,7 +225,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS,
       };
       grpcPorts.memories = (await runtime.add(
-        createMemoriesModule({ config, bus: bus!, store: memoryStore!, chunks: index!, nlp, logger }),
+        createMemoriesModule({ config, bus: bus!, store: memoryStore!, chunks: index!, nlp, logger, security: clientSecurity(security, "memories") }),
         bindAddress(c.memories.MEMORIES_GRPC_ADDRESS),
       ))!;
       addresses.memories = local(grpcPorts.memories);
@@ -232,7 +239,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         BUS_MAX_ATTEMPTS: p.BUS_MAX_ATTEMPTS,
       };
       grpcPorts["pipeline-worker"] = (await runtime.add(
-        createWorkerModule({ config, bus: bus!, index: index!, logger }),
+        createWorkerModule({ config, bus: bus!, index: index!, logger, security: clientSecurity(security, "pipeline-worker") }),
         bindAddress(c.worker.PIPELINE_WORKER_GRPC_ADDRESS),
       ))!;
     }
@@ -259,6 +266,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
             loop: { buffer: heartbeat.buffer, ...loopHealth },
             logLevel: p.LOG_LEVEL,
             mongo: mongoSettings,
+            security: securityOf(security, "gateway"),
             print,
             // Half the shutdown budget: the services behind it still stop and the stores close within the rest.
             stopTimeoutMs: Math.round(p.SHUTDOWN_GRACE_MS / 2),
@@ -274,6 +282,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
             keyStore: await openGatewayKeyStore(config, mongoSettings),
             guardStores: await openGuardStores(config, mongoSettings),
             health: () => heartbeat.status(),
+            security: clientSecurity(security, "gateway"),
           });
       await runtime.add(gateway);
       httpPort = gateway.port();

@@ -5,6 +5,7 @@ import path from "node:path";
 import { type Clock, InvalidArgumentError, systemClock } from "@engram/kernel";
 import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
+import type { ClientSecurity } from "@engram/grpc";
 import { loadSecretKeyring, SecretKeyring } from "./adapters/crypto/secret-box";
 import { SqliteSettingsRepository } from "./adapters/embedded/settings.sqlite";
 import { GetSettingsUseCase } from "./app/get-settings.usecase";
@@ -55,6 +56,8 @@ export interface ConnectionsDeps {
   config: ConnectionsConfig;
   logger: Logger;
   clock?: Clock;
+  /** How this service signs its calls to its peers (and dials them over TLS): set by the process runtime's owner. */
+  security?: ClientSecurity;
   /** The settings store, chosen by the composition root (embeddedSettingsRepository or @engram/connections/mongo). */
   settings: BoundSettingsRepository;
   /** The connection store, chosen by the composition root (embeddedConnectionRepository or @engram/connections/mongo). */
@@ -134,7 +137,7 @@ export function createConnectionsModule(deps: ConnectionsDeps): ServiceModule {
   const box = secretKey.ring;
   const repo = deps.settings;
   const clock = deps.clock ?? systemClock;
-  const sink = new IngestionDocumentSink(config.INGESTION_ADDRESS);
+  const sink = new IngestionDocumentSink(config.INGESTION_ADDRESS, deps.security);
   // Crawled pages are decoded and analysed in a worker thread, never on the thread that serves requests.
   const pagePool = new PageAnalysisPool({ threads: 1, timeoutMs: 30_000, onError: (err) => log.error({ err }, "page analysis worker failed") });
   const crawler = new WebCrawlerConnector(createCrawlFetch({ allowPrivate: config.ENGRAM_ALLOW_PRIVATE_URLS }), {

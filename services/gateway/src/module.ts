@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { Logger } from "@engram/observability";
-import { HealthProbe } from "@engram/grpc";
+import { type ClientSecurity, HealthProbe } from "@engram/grpc";
 import { DEFAULT_NAMESPACE } from "@engram/kernel";
 import type { ServiceModule } from "@engram/runtime";
 import type { ApiKeyStore } from "./auth/api-key";
@@ -32,6 +32,8 @@ export interface GatewayDeps {
    * rate limits and quotas are off (tests that drive other parts).
    */
   guardStores?: GuardStores;
+  /** How the gateway signs its calls to the services (and dials them over TLS): from the composition root. */
+  security?: ClientSecurity;
 }
 
 export interface GatewayModule extends ServiceModule {
@@ -48,16 +50,16 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
     maxValid: config.GATEWAY_KEY_CACHE_ENTRIES,
     maxUnknown: config.GATEWAY_KEY_CACHE_ENTRIES,
   });
-  const backends = createBackends(config);
+  const backends = createBackends(config, deps.security);
   const gs = deps.guardStores;
   let stopping = false;
   let backendsReady = false;
   // Readiness follows each backend's grpc.health.v1 status, polled in the background.
   const probes = [
-    new HealthProbe(config.INGESTION_ADDRESS, "engram.ingestion.v1.IngestionService"),
-    new HealthProbe(config.MEMORIES_ADDRESS, "engram.memories.v1.MemoriesService"),
-    new HealthProbe(config.RECALL_ADDRESS, "engram.recall.v1.RecallService"),
-    new HealthProbe(config.CONNECTIONS_ADDRESS, "engram.connections.v1.ConnectionsService"),
+    new HealthProbe(config.INGESTION_ADDRESS, "engram.ingestion.v1.IngestionService", deps.security?.credentials),
+    new HealthProbe(config.MEMORIES_ADDRESS, "engram.memories.v1.MemoriesService", deps.security?.credentials),
+    new HealthProbe(config.RECALL_ADDRESS, "engram.recall.v1.RecallService", deps.security?.credentials),
+    new HealthProbe(config.CONNECTIONS_ADDRESS, "engram.connections.v1.ConnectionsService", deps.security?.credentials),
   ];
   let probeTimer: NodeJS.Timeout | undefined;
   // Each storage part's state as the backends report it (the worst where several do; the same process reports

@@ -6,7 +6,7 @@ import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { SqliteMemoryStore } from "./adapters/embedded/memory.sqlite";
 import { BusFormationEvents } from "./adapters/bus/formation-events.bus";
-import { EffectiveBuckets } from "@engram/grpc";
+import { type ClientSecurity, EffectiveBuckets } from "@engram/grpc";
 import { GrpcSourceDocumentReader } from "./adapters/grpc/source-document.grpc";
 import { CreateMemoriesUseCase } from "./app/create-memories.usecase";
 import { ForgetMemoriesUseCase } from "./app/forget-memories.usecase";
@@ -33,6 +33,8 @@ export interface MemoriesDeps {
   nlp: Nlp;
   logger: Logger;
   clock?: Clock;
+  /** How this service signs its calls to its peers (and dials them over TLS): set by the process runtime's owner. */
+  security?: ClientSecurity;
 }
 
 export const MEMORIES_CONSUMER_GROUP = "memories";
@@ -57,9 +59,9 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
   const lock = new KeyedMutex();
   const embedder = createMemoryEmbedder(config);
   const writer = new MemoryWriter(store, embedder);
-  const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS }, deps.chunks);
+  const reader = new GrpcSourceDocumentReader({ ingestion: config.INGESTION_ADDRESS, security: deps.security }, deps.chunks);
   // The organisation's profile buckets and, on top, the container tag's own.
-  const buckets = new EffectiveBuckets({ connections: config.CONNECTIONS_ADDRESS, ingestion: config.INGESTION_ADDRESS });
+  const buckets = new EffectiveBuckets({ connections: config.CONNECTIONS_ADDRESS, ingestion: config.INGESTION_ADDRESS, security: deps.security });
   const retire = new RetireMemoriesUseCase(store, clock);
   const form = new FormMemoriesUseCase({
     repo: store,

@@ -1,4 +1,4 @@
-import { OrgSettingsClient } from "@engram/grpc";
+import { type ClientSecurity, OrgSettingsClient } from "@engram/grpc";
 import type { EventBus, Subscription } from "@engram/bus";
 import { TOPICS } from "@engram/bus";
 import { type ChunkIndex, createEmbedder } from "@engram/index";
@@ -22,6 +22,8 @@ export interface WorkerDeps {
   index: ChunkIndex;
   logger: Logger;
   clock?: Clock;
+  /** How this service signs its calls to its peers (and dials them over TLS): set by the process runtime's owner. */
+  security?: ClientSecurity;
 }
 
 export const WORKER_CONSUMER_GROUP = "pipeline-worker";
@@ -30,7 +32,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
   const log = deps.logger.child({ component: "pipeline-worker" });
   const clock = deps.clock ?? systemClock;
   const { config } = deps;
-  const sources = new GrpcDocumentSourceReader(config.INGESTION_ADDRESS);
+  const sources = new GrpcDocumentSourceReader(config.INGESTION_ADDRESS, deps.security);
   const pool = new ExtractionPool({ threads: config.EXTRACT_THREADS, timeoutMs: config.EXTRACT_TIMEOUT_MS });
   const fetcher = new GuardedFetcher({
     allowPrivate: config.ENGRAM_ALLOW_PRIVATE_URLS,
@@ -40,7 +42,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
   });
   const embedder = createEmbedder(config);
   // The organisation's chunk size (PATCH /v3/settings), from the connections service.
-  const settings = new OrgSettingsClient(config.CONNECTIONS_ADDRESS);
+  const settings = new OrgSettingsClient(config.CONNECTIONS_ADDRESS, undefined, deps.security);
   const process = new ProcessDocumentUseCase({
     sources,
     extractor: new SourceExtractor(pool, fetcher),

@@ -1,4 +1,4 @@
-import { EffectiveBuckets } from "@engram/grpc";
+import { type ClientSecurity, EffectiveBuckets } from "@engram/grpc";
 import { type ChunkIndex, createEmbedder, createMemoryEmbedder, warmLexicon } from "@engram/index";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Nlp } from "@engram/nlp";
@@ -23,6 +23,8 @@ export interface RecallDeps {
   nlp: Pick<Nlp, "reranker" | "rewriter" | "aggregator" | "classifier">;
   logger: Logger;
   clock?: Clock;
+  /** How this service signs its calls to its peers (and dials them over TLS): set by the process runtime's owner. */
+  security?: ClientSecurity;
 }
 
 /** The recall service: search (v3, v4: memories, documents, hybrid), profiles, chunk listing. Read side only. */
@@ -33,9 +35,9 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
   const memoryEmbedder = createMemoryEmbedder(config);
   const preparer = new QueryPreparer({ chunks: chunkEmbedder, memories: memoryEmbedder }, deps.nlp.rewriter);
   const documents = new SearchDocumentsUseCase(deps.index);
-  const lookup = new GrpcDocumentLookup(config.INGESTION_ADDRESS);
+  const lookup = new GrpcDocumentLookup(config.INGESTION_ADDRESS, deps.security);
   // The organisation's profile buckets and, on top, the container tag's own.
-  const buckets = new EffectiveBuckets({ connections: config.CONNECTIONS_ADDRESS, ingestion: config.INGESTION_ADDRESS });
+  const buckets = new EffectiveBuckets({ connections: config.CONNECTIONS_ADDRESS, ingestion: config.INGESTION_ADDRESS, security: deps.security });
   const search = new SearchUseCase({
     memories: deps.memories,
     chunks: deps.index,

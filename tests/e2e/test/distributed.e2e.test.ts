@@ -1,6 +1,19 @@
+import crypto from "node:crypto";
 import { runKeysCli } from "@engram/gateway";
 import { apiClient, describeWithEngines, type EngramProcess, startEngram, tempDataDir, uniqueMongoDbName } from "@engram/testing";
 import { type Api, freePort, stopQuietly, waitDone } from "./helpers";
+
+/**
+ * A fresh set of service-to-service trust keys, as `pnpm trust-keys` prints them: every process gets every public
+ * key and only its own private key.
+ */
+const TRUST_SERVICES = ["gateway", "ingestion", "connections", "memories", "recall", "pipeline-worker"];
+const trustPairs = TRUST_SERVICES.map((s) => ({ s, ...crypto.generateKeyPairSync("ed25519") }));
+const TRUST_PUBLIC_KEYS = trustPairs.map(({ s, publicKey }) => `${s}:${publicKey.export({ format: "der", type: "spki" }).toString("base64")}`).join(",");
+const ownKey = (target: string) => {
+  const pair = trustPairs.find((p) => p.s === target)!;
+  return { [`${target.toUpperCase().replace(/-/g, "_")}_TRUST_KEY`]: pair.privateKey.export({ format: "der", type: "pkcs8" }).toString("base64") };
+};
 
 /**
  * The distributed topology: every service in its own process, on Kafka,
@@ -45,10 +58,11 @@ describeWithEngines(["mongo", "qdrant", "kafka"], "distributed topology: one pro
       CONNECTIONS_GRPC_ADDRESS: address(ports.connections),
       ENGRAM_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
       ENGRAM_FILE_URL_SECRET: "a-file-url-secret-of-at-least-32-characters",
+      ENGRAM_TRUST_PUBLIC_KEYS: TRUST_PUBLIC_KEYS,
     };
     // Callees before callers, as compose's health-gated depends_on orders them.
     for (const target of ["ingestion", "connections", "recall", "memories", "pipeline-worker", "gateway"]) {
-      processes.push(await startEngram({ apiKey: KEY, timeoutMs: 120_000, env: { ...shared, TARGETS: target } }));
+      processes.push(await startEngram({ apiKey: KEY, timeoutMs: 120_000, env: { ...shared, ...ownKey(target), TARGETS: target } }));
     }
     api = apiClient(processes.at(-1)!.url, KEY);
   }, 600_000);
@@ -87,7 +101,11 @@ describeWithEngines(["mongo", "qdrant", "kafka"], "distributed topology: one pro
     expect(code).toBe(0);
     const key = lines.join("\n").split("\n").at(-1)!;
     // A second gateway with an empty data directory and no key of its own: the key and the settings come from MongoDB.
-    const gateway = await startEngram({ apiKey: "unused", timeoutMs: 120_000, env: { ...shared, TARGETS: "gateway", ENGRAM_API_KEY: "" } });
+    const gateway = await startEngram({
+      apiKey: "unused",
+      timeoutMs: 120_000,
+      env: { ...shared, ...ownKey("gateway"), TARGETS: "gateway", ENGRAM_API_KEY: "" },
+    });
     processes.push(gateway);
     const settings = await apiClient(gateway.url, key)("GET", "/v3/settings");
     expect(settings.status).toBe(200);

@@ -1,6 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { isServiceError } from "../errors";
-import { connect, ContainerTagService } from "../services";
+import { type ClientSecurity, connect, ContainerTagService } from "../services";
 import { OrgSettingsClient, type ProfileBucketDef } from "./org-settings";
 
 /**
@@ -19,11 +19,11 @@ export class EffectiveBuckets {
   private readonly cache = new Map<string, { at: number; value: Promise<TagSettings> }>();
 
   constructor(
-    addresses: { connections: string; ingestion: string },
+    addresses: { connections: string; ingestion: string; security?: ClientSecurity },
     private readonly ttlMs = 5_000,
   ) {
-    this.org = new OrgSettingsClient(addresses.connections, ttlMs);
-    this.tags = connect(ContainerTagService, addresses.ingestion, { deadlineMs: 10_000 });
+    this.org = new OrgSettingsClient(addresses.connections, ttlMs, addresses.security);
+    this.tags = connect(ContainerTagService, addresses.ingestion, { deadlineMs: 10_000, security: addresses.security });
   }
 
   async buckets(tenantId: string, namespace: string): Promise<ProfileBucketDef[]> {

@@ -1,6 +1,6 @@
 import * as grpc from "@grpc/grpc-js";
 import { isServiceError } from "../errors";
-import { connect, SettingsService } from "../services";
+import { type ClientSecurity, connect, SettingsService } from "../services";
 
 export interface ProfileBucketDef {
   key: string;
@@ -29,8 +29,9 @@ export class OrgSettingsClient {
   constructor(
     address: string,
     private readonly ttlMs = 5_000,
+    security?: ClientSecurity,
   ) {
-    this.client = connect(SettingsService, address, { deadlineMs: 10_000 });
+    this.client = connect(SettingsService, address, { deadlineMs: 10_000, security });
   }
 
   settings(tenantId: string): Promise<OrgSettingsView> {

@@ -18,6 +18,9 @@ import { workerConfigSchema } from "@engram/pipeline-worker";
 import { recallConfigSchema } from "@engram/recall";
 import { SERVICES, loadAllInOneConfig, processSchema } from "../../src/config";
 import { DEFAULT_GRPC_PORTS, HEALTH_SERVICES } from "../../src/healthcheck";
+import { trustKeyLines } from "../../src/trust-keys.main";
+
+const TRUST_KEYS = Object.fromEntries(trustKeyLines().map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]));
 
 /**
  * Distributed-mode variables (docs/deployment.md) that no configuration schema
@@ -55,6 +58,8 @@ function deployedEnv(t: Topology, svc: string): Record<string, string> {
     MONGO_URL: "mongodb://mongo:27017/?replicaSet=rs0",
     ENGRAM_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
     ENGRAM_FILE_URL_SECRET: "f".repeat(64),
+    // A real set of trust keys (each service's and every public key), as `pnpm trust-keys` prints them.
+    ...TRUST_KEYS,
   };
   const env: Record<string, string> = {};
   for (const [k, v] of expectedEnv(t, svc)) {

@@ -1,4 +1,5 @@
 import {
+  type ClientSecurity,
   connect,
   ConnectionsService,
   ContainerTagService,
@@ -12,18 +13,23 @@ import type { GatewayConfig } from "../config";
 
 /**
  * What a route passes as the call options of an RPC: the HTTP request, whose
- * request id and trace context travel in the gRPC metadata.
+ * request id and trace context travel in the gRPC metadata, and whose API key
+ * (principal: tenant, scopes, container tags) the call's signed assertion carries.
  */
 export interface RequestMeta {
   requestId?: string;
   traceparent?: string;
 }
 
-/** The typed clients of the services the gateway calls (each RPC a method), with the gateway's deadline. */
+/**
+ * The typed clients of the services the gateway calls (each RPC a method), with the gateway's deadline; with
+ * `security`, every call carries an assertion the gateway signs (docs/api-decisions.md §19).
+ */
 export function createBackends(
   c: Pick<GatewayConfig, "INGESTION_ADDRESS" | "MEMORIES_ADDRESS" | "RECALL_ADDRESS" | "CONNECTIONS_ADDRESS" | "GATEWAY_RPC_DEADLINE_MS">,
+  security?: ClientSecurity,
 ) {
-  const d = { deadlineMs: c.GATEWAY_RPC_DEADLINE_MS };
+  const d = { deadlineMs: c.GATEWAY_RPC_DEADLINE_MS, security };
   const b = {
     ingestion: connect(IngestionService, c.INGESTION_ADDRESS, d),
     containerTags: connect(ContainerTagService, c.INGESTION_ADDRESS, d),

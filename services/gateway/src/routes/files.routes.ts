@@ -112,6 +112,7 @@ export function fileRoutes(b: Backends, opts: FileRoutesOptions): { authed: Rout
     return b.ingestion.UploadDocumentFile(messages(), {
       requestId: req.requestId,
       traceparent: req.traceparent,
+      principal: req.principal,
       // Longer for a write with an Idempotency-Key (it may complete after its 504 answer: http/guards.ts).
       deadlineMs: Math.max(req.deadlineMs ?? 0, UPLOAD_DEADLINE_MS),
     });

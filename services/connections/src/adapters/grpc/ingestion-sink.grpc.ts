@@ -1,4 +1,4 @@
-import { connect, fromTimestamp, IngestionService, protoEnum } from "@engram/grpc";
+import { type ClientSecurity, connect, fromTimestamp, IngestionService, protoEnum } from "@engram/grpc";
 import type { Connection } from "../../domain/connection";
 import type { DocumentSink, ImportedDocument, SinkItem } from "../../app/sync-ports";
 
@@ -18,8 +18,8 @@ const FRAME = 256 * 1024;
  */
 export class IngestionDocumentSink implements DocumentSink {
   private readonly client;
-  constructor(address: string) {
-    this.client = connect(IngestionService, address, { deadlineMs: 120_000 });
+  constructor(address: string, security?: ClientSecurity) {
+    this.client = connect(IngestionService, address, { deadlineMs: 120_000, security });
   }
 
   async put(conn: Connection, item: SinkItem): Promise<string> {

@@ -1,5 +1,5 @@
 import * as grpc from "@grpc/grpc-js";
-import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError } from "@engram/grpc";
+import { type ClientSecurity, connect, fromStruct, fromTimestamp, IngestionService, isServiceError } from "@engram/grpc";
 import type { DocumentChunks, SourceDocument, SourceDocumentReader } from "../../app/ports";
 
 const DEADLINE_MS = 30_000;
@@ -13,10 +13,10 @@ export class GrpcSourceDocumentReader implements SourceDocumentReader {
   private readonly ingestion;
 
   constructor(
-    address: { ingestion: string },
+    address: { ingestion: string; security?: ClientSecurity },
     private readonly chunks: DocumentChunks,
   ) {
-    this.ingestion = connect(IngestionService, address.ingestion, { deadlineMs: DEADLINE_MS });
+    this.ingestion = connect(IngestionService, address.ingestion, { deadlineMs: DEADLINE_MS, security: address.security });
   }
 
   async read(tenantId: string, namespace: string, documentId: string, traceparent?: string): Promise<SourceDocument | undefined> {

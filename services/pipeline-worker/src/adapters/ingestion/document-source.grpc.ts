@@ -1,12 +1,22 @@
 import * as grpc from "@grpc/grpc-js";
-import { collect, connect, fromStruct, fromTimestamp, IngestionService, isServiceError, protoEnum, type ReceivedResponseOf } from "@engram/grpc";
+import {
+  type ClientSecurity,
+  collect,
+  connect,
+  fromStruct,
+  fromTimestamp,
+  IngestionService,
+  isServiceError,
+  protoEnum,
+  type ReceivedResponseOf,
+} from "@engram/grpc";
 import type { DocumentSource, DocumentSourceReader } from "../../app/ports";
 
 /** Reads sources from ingestion's GetDocumentSource stream. */
 export class GrpcDocumentSourceReader implements DocumentSourceReader {
   private readonly client;
-  constructor(address: string) {
-    this.client = connect(IngestionService, address, { deadlineMs: 60_000 });
+  constructor(address: string, security?: ClientSecurity) {
+    this.client = connect(IngestionService, address, { deadlineMs: 60_000, security });
   }
 
   async read(tenantId: string, namespace: string, documentId: string, generation: number, traceparent?: string): Promise<DocumentSource | undefined> {

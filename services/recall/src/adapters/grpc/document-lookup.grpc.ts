@@ -1,12 +1,12 @@
 import * as grpc from "@grpc/grpc-js";
-import { connect, fromStruct, fromTimestamp, IngestionService, isServiceError, readDocument } from "@engram/grpc";
+import { type ClientSecurity, connect, fromStruct, fromTimestamp, IngestionService, isServiceError, readDocument } from "@engram/grpc";
 import type { DocumentInfo, DocumentLookup } from "../../app/ports";
 
 /** Documents from ingestion (the record by GetDocument, with the content by ReadDocument, streamed); NOT_FOUND and a wrong id kind mean "no such document". */
 export class GrpcDocumentLookup implements DocumentLookup {
   private readonly client;
-  constructor(address: string) {
-    this.client = connect(IngestionService, address, { deadlineMs: 30_000 });
+  constructor(address: string, security?: ClientSecurity) {
+    this.client = connect(IngestionService, address, { deadlineMs: 30_000, security });
   }
 
   async get(tenantId: string, namespace: string, id: string, opts: { content?: boolean } = {}): Promise<DocumentInfo | undefined> {
