@@ -172,7 +172,7 @@ async function startKafkaBroker(opts = {}) {
   ];
 
   if (!fs.existsSync(path.join(logDir, "meta.properties"))) {
-    const format = spawnSync("java", [...jvm, "kafka.tools.StorageTool", "format", "-t", clusterId(), "-c", propsFile, "--ignore-formatted"], {
+    const format = spawnSync("java", [...jvm, "kafka.tools.StorageTool", "format", `--cluster-id=${clusterId()}`, "-c", propsFile, "--ignore-formatted"], {
       encoding: "utf8",
     });
     if (format.status !== 0) throw new BrokerUnavailable(`kafka-storage format failed:\n${(format.stdout + format.stderr).trim()}`);
@@ -222,9 +222,16 @@ async function startKafkaBroker(opts = {}) {
   return { brokers: [`127.0.0.1:${port}`], port, dataDir, logFile, startMs, stop, pid: child.pid };
 }
 
-/** A Kafka cluster id: 16 random bytes, URL-safe base64 without padding (what `kafka-storage random-uuid` prints). */
+/**
+ * A Kafka cluster id: 16 random bytes, URL-safe base64 without padding (what `kafka-storage random-uuid` prints).
+ * Never one that starts with "-" (1 in 64 would): the storage tool's argument parser reads that as an option, and
+ * the format fails with "argument --cluster-id/-t: expected one argument" (Kafka's own generator skips them too).
+ */
 function clusterId() {
-  return crypto.randomBytes(16).toString("base64url");
+  for (;;) {
+    const id = crypto.randomBytes(16).toString("base64url");
+    if (!id.startsWith("-")) return id;
+  }
 }
 
 module.exports = { startKafkaBroker, missingTools, BrokerUnavailable };
