@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from "./errors";
+
 /**
  * The content an answer carries (issue #33): document listings with content
  * and v3 search with includeFullDocs could otherwise grow past what one answer
@@ -68,3 +70,17 @@ export function contentBudget(cap: number, requested: number | undefined): numbe
   if (requested === undefined || requested <= 0) return cap;
   return Math.min(cap, requested);
 }
+
+/**
+ * A tenant export's page cursor (docs/export-format.md): the position of the
+ * next record, as decimal text; "" is the start. A malformed cursor is the
+ * caller's error.
+ */
+export function exportCursorOffset(cursor: string): number {
+  if (cursor === "") return 0;
+  if (!/^\d{1,12}$/.test(cursor)) throw new InvalidArgumentError("invalid export cursor");
+  return Number(cursor);
+}
+
+/** The cursor of the record at `offset` (exportCursorOffset's inverse). */
+export const exportCursor = (offset: number): string => String(offset);

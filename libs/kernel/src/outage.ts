@@ -1,3 +1,4 @@
+import { mapAdapterErrors } from "./adapter-errors";
 import { isDomainError, UnavailableError } from "./errors";
 
 /**
@@ -112,20 +113,5 @@ export function asUnavailable(err: unknown, engine: string): unknown {
  * stores): the port's callers then only ever see domain errors for outages.
  */
 export function raiseUnavailable<T extends object>(adapter: T, engine: string): T {
-  return new Proxy(adapter, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop) as unknown;
-      if (typeof value !== "function" || prop === "constructor") return value;
-      return function (this: unknown, ...args: unknown[]) {
-        let out: unknown;
-        try {
-          out = (value as (...a: unknown[]) => unknown).apply(this === receiver ? target : this, args);
-        } catch (err) {
-          throw asUnavailable(err, engine);
-        }
-        if (out instanceof Promise) return out.catch((err: unknown) => Promise.reject(asUnavailable(err, engine)));
-        return out;
-      };
-    },
-  });
+  return mapAdapterErrors(adapter, (err) => asUnavailable(err, engine));
 }

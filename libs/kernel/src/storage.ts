@@ -1,3 +1,4 @@
+import { mapAdapterErrors } from "./adapter-errors";
 import { DomainError, isDomainError } from "./errors";
 
 /**
@@ -118,20 +119,5 @@ export function raiseStorageFaults<T extends object>(adapter: T, part: StoragePa
     if (out instanceof InsufficientStorageError && out !== err) onFault?.(out);
     return out;
   };
-  return new Proxy(adapter, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop) as unknown;
-      if (typeof value !== "function" || prop === "constructor") return value;
-      return function (this: unknown, ...args: unknown[]) {
-        let out: unknown;
-        try {
-          out = (value as (...a: unknown[]) => unknown).apply(this === receiver ? target : this, args);
-        } catch (err) {
-          throw raise(err);
-        }
-        if (out instanceof Promise) return out.catch((err: unknown) => Promise.reject(raise(err)));
-        return out;
-      };
-    },
-  });
+  return mapAdapterErrors(adapter, raise);
 }

@@ -1,4 +1,4 @@
-import { type Clock, derivedId, InvalidArgumentError, newId } from "@engram/kernel";
+import { type Clock, derivedId, exportCursor, exportCursorOffset, InvalidArgumentError, newId } from "@engram/kernel";
 import { type ArchiveDocument, importedRecord, parseArchiveDocument, toArchiveDocument } from "../domain/archive";
 import type { DocumentRecord } from "../domain/document";
 import { documentQueued } from "./document-events";
@@ -16,14 +16,6 @@ export interface ImportResult {
   /** Id written (or already holding the record); absent when refused. */
   id?: string;
   error?: string;
-}
-
-const cursorOf = (offset: number) => String(offset);
-
-function offsetOf(cursor: string): number {
-  if (cursor === "") return 0;
-  if (!/^\d{1,12}$/.test(cursor)) throw new InvalidArgumentError("invalid export cursor");
-  return Number(cursor);
 }
 
 /**
@@ -46,7 +38,7 @@ export class DocumentArchiveUseCase {
   async exportPage(tenantId: string, cursor: string, maxBytes: number): Promise<{ records: string[]; nextCursor: string }> {
     if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new InvalidArgumentError("max_bytes must be a non-negative integer");
     const budget = Math.min(maxBytes || EXPORT_PAGE_BYTES, EXPORT_PAGE_MAX_BYTES);
-    let offset = offsetOf(cursor);
+    let offset = exportCursorOffset(cursor);
     const records: string[] = [];
     let bytes = 0;
     for (;;) {
@@ -54,7 +46,7 @@ export class DocumentArchiveUseCase {
       for (const d of items) {
         const json = JSON.stringify(toArchiveDocument(d));
         const size = Buffer.byteLength(json);
-        if (records.length > 0 && bytes + size > budget) return { records, nextCursor: cursorOf(offset) };
+        if (records.length > 0 && bytes + size > budget) return { records, nextCursor: exportCursor(offset) };
         records.push(json);
         bytes += size;
         offset++;

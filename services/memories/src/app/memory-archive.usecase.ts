@@ -1,4 +1,4 @@
-import { type Clock, derivedId, InvalidArgumentError, newId } from "@engram/kernel";
+import { type Clock, derivedId, exportCursor, exportCursorOffset, InvalidArgumentError, newId } from "@engram/kernel";
 import type { MemoryRecord } from "@engram/memory-model";
 import { type ArchiveMemory, importedMemory, parseArchiveMemory, toArchiveMemory } from "../domain/archive";
 import type { MemoryWriter } from "./memory-writer";
@@ -9,12 +9,6 @@ export const EXPORT_PAGE_BYTES = 1024 * 1024;
 export const EXPORT_PAGE_MAX_BYTES = 3 * 1024 * 1024;
 const READ_STEP = 500;
 export const IMPORT_MAX_RECORDS = 500;
-
-function offsetOf(cursor: string): number {
-  if (cursor === "") return 0;
-  if (!/^\d{1,12}$/.test(cursor)) throw new InvalidArgumentError("invalid export cursor");
-  return Number(cursor);
-}
 
 /**
  * Tenant export and import of memories (issue #34; docs/export-format.md):
@@ -36,7 +30,7 @@ export class MemoryArchiveUseCase {
   async exportPage(tenantId: string, cursor: string, maxBytes: number): Promise<{ records: string[]; nextCursor: string }> {
     if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new InvalidArgumentError("max_bytes must be a non-negative integer");
     const budget = Math.min(maxBytes || EXPORT_PAGE_BYTES, EXPORT_PAGE_MAX_BYTES);
-    let offset = offsetOf(cursor);
+    let offset = exportCursorOffset(cursor);
     const records: string[] = [];
     let bytes = 0;
     const now = this.deps.clock.now().toISOString();
@@ -54,7 +48,7 @@ export class MemoryArchiveUseCase {
       for (const m of items) {
         const json = JSON.stringify(toArchiveMemory(m));
         const size = Buffer.byteLength(json);
-        if (records.length > 0 && bytes + size > budget) return { records, nextCursor: String(offset) };
+        if (records.length > 0 && bytes + size > budget) return { records, nextCursor: exportCursor(offset) };
         records.push(json);
         bytes += size;
         offset++;
