@@ -84,3 +84,39 @@ export function exportCursorOffset(cursor: string): number {
 
 /** The cursor of the record at `offset` (exportCursorOffset's inverse). */
 export const exportCursor = (offset: number): string => String(offset);
+
+/** Byte budget of one tenant-export page when the caller gives none, and the most it may ask for (under the 4 MiB gRPC message limit). */
+export const EXPORT_PAGE_BYTES = 1024 * 1024;
+export const EXPORT_PAGE_MAX_BYTES = 3 * 1024 * 1024;
+
+/**
+ * One page of a tenant export (documents or memories): records read in steps
+ * of `step` from the cursor's position, serialised to JSON, until the next
+ * one would pass the byte budget (a page holds at least one record). The next
+ * cursor is "" once the records are exhausted.
+ */
+export async function fillExportPage<T>(opts: {
+  cursor: string;
+  maxBytes: number;
+  step: number;
+  read: (offset: number, limit: number) => Promise<{ items: readonly T[]; total: number }>;
+  serialise: (item: T) => unknown;
+}): Promise<{ records: string[]; nextCursor: string }> {
+  if (!Number.isInteger(opts.maxBytes) || opts.maxBytes < 0) throw new InvalidArgumentError("max_bytes must be a non-negative integer");
+  const budget = Math.min(opts.maxBytes || EXPORT_PAGE_BYTES, EXPORT_PAGE_MAX_BYTES);
+  let offset = exportCursorOffset(opts.cursor);
+  const records: string[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { items, total } = await opts.read(offset, opts.step);
+    for (const item of items) {
+      const json = JSON.stringify(opts.serialise(item));
+      const size = Buffer.byteLength(json);
+      if (records.length > 0 && bytes + size > budget) return { records, nextCursor: exportCursor(offset) };
+      records.push(json);
+      bytes += size;
+      offset++;
+    }
+    if (items.length < opts.step || offset >= total) return { records, nextCursor: "" };
+  }
+}

@@ -1,13 +1,12 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
+import { EXPORT_PAGE_BYTES } from "@engram/kernel";
 import type { Pack } from "tar-stream";
 import type { Backends, RequestMeta } from "../http/backends";
 import { presentConnection } from "../routes/presenters";
 import { presentSettings } from "../routes/settings.routes";
 import { ARCHIVE_FORMAT, ARCHIVE_VERSION, type ArchiveContainerTag, ENTRY, type Manifest } from "./archive-format";
 
-/** Byte budget asked of each export page (well under the 4 MiB gRPC message limit). */
-export const EXPORT_PAGE_BYTES = 1024 * 1024;
 /** Deadline of one file's stream from ingestion. */
 const FILE_DEADLINE_MS = 10 * 60_000;
 

@@ -1,12 +1,9 @@
-import { type Clock, derivedId, exportCursor, exportCursorOffset, InvalidArgumentError, newId } from "@engram/kernel";
+import { type Clock, derivedId, fillExportPage, InvalidArgumentError, newId } from "@engram/kernel";
 import { type ArchiveDocument, importedRecord, parseArchiveDocument, toArchiveDocument } from "../domain/archive";
 import type { DocumentRecord } from "../domain/document";
 import { documentQueued } from "./document-events";
 import type { DocumentRepository, FileStore } from "./ports";
 
-/** Byte budget of one export page when the caller gives none, and the most it may ask for (under the 4 MiB gRPC message limit). */
-export const EXPORT_PAGE_BYTES = 1024 * 1024;
-export const EXPORT_PAGE_MAX_BYTES = 3 * 1024 * 1024;
 /** Records read from the store per step of an export page. */
 const READ_STEP = 200;
 export const IMPORT_MAX_RECORDS = 600;
@@ -36,23 +33,13 @@ export class DocumentArchiveUseCase {
   ) {}
 
   async exportPage(tenantId: string, cursor: string, maxBytes: number): Promise<{ records: string[]; nextCursor: string }> {
-    if (!Number.isInteger(maxBytes) || maxBytes < 0) throw new InvalidArgumentError("max_bytes must be a non-negative integer");
-    const budget = Math.min(maxBytes || EXPORT_PAGE_BYTES, EXPORT_PAGE_MAX_BYTES);
-    let offset = exportCursorOffset(cursor);
-    const records: string[] = [];
-    let bytes = 0;
-    for (;;) {
-      const { items, total } = await this.repo.list({ tenantId, sort: "createdAt", order: "asc", offset, limit: READ_STEP });
-      for (const d of items) {
-        const json = JSON.stringify(toArchiveDocument(d));
-        const size = Buffer.byteLength(json);
-        if (records.length > 0 && bytes + size > budget) return { records, nextCursor: exportCursor(offset) };
-        records.push(json);
-        bytes += size;
-        offset++;
-      }
-      if (items.length < READ_STEP || offset >= total) return { records, nextCursor: "" };
-    }
+    return fillExportPage({
+      cursor,
+      maxBytes,
+      step: READ_STEP,
+      read: (offset, limit) => this.repo.list({ tenantId, sort: "createdAt", order: "asc", offset, limit }),
+      serialise: toArchiveDocument,
+    });
   }
 
   /**
