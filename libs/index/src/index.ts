@@ -12,3 +12,4 @@ export * from "./engine/search-engine";
 export { retrievalCounters } from "./engine/retrieve";
 export * from "./qdrant";
 export { knownStem, relatedStems, warmLexicon } from "./lexicon";
+export * from "./residency";

@@ -12,6 +12,7 @@ import {
 } from "./chunk-index";
 import { analyzeForStorage } from "./engine/analysis";
 import { SearchEngine } from "./engine/search-engine";
+import type { PartitionBudget } from "./residency";
 import { type EngineHit, type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
 
 const MIGRATIONS = [
@@ -97,6 +98,9 @@ interface DocInfo {
   metadata: JsonObject | undefined;
 }
 
+/** A chunk partition's id in the process's memory budget (shared with the memory store's). */
+const budgetId = (key: string) => `chunks\u0000${key}`;
+
 function splitKey(partition: string): [string, string] {
   const i = partition.indexOf("\u0000");
   return [partition.slice(0, i), partition.slice(i + 1)];
@@ -122,7 +126,11 @@ export class SqliteChunkIndex implements ChunkIndex {
   private readonly namespaces = new Map<string, Set<string>>();
   private dataVersion: number;
 
-  constructor(dataDir: string) {
+  /** The process's memory budget for loaded partitions (residency.ts); none = every partition stays once loaded. */
+  private readonly budget: PartitionBudget | undefined;
+
+  constructor(dataDir: string, opts: { budget?: PartitionBudget } = {}) {
+    this.budget = opts.budget;
     this.db = openSqlite({ dataDir, name: "index", migrations: MIGRATIONS });
     this.stmt = statementCache(this.db);
     this.tx = transactor(this.db);
@@ -156,7 +164,11 @@ export class SqliteChunkIndex implements ChunkIndex {
     const v = this.readDataVersion();
     if (v === this.dataVersion) return;
     this.dataVersion = v;
-    for (const [tenant, set] of this.namespaces) for (const ns of set) this.engine.evict(partitionKey(tenant, ns));
+    for (const [tenant, set] of this.namespaces)
+      for (const ns of set) {
+        this.engine.evict(partitionKey(tenant, ns));
+        this.budget?.forget(budgetId(partitionKey(tenant, ns)));
+      }
     this.info.clear();
     this.namespaces.clear();
     for (const r of this.stmt("SELECT DISTINCT tenant_id, namespace FROM chunks").all() as { tenant_id: string; namespace: string }[])
@@ -209,8 +221,32 @@ export class SqliteChunkIndex implements ChunkIndex {
    */
   async warm(sliceMs = 20): Promise<void> {
     this.syncWithOtherWriters();
-    const keys = [...this.namespaces].flatMap(([tenant, set]) => [...set].map((ns) => partitionKey(tenant, ns)));
-    for (const key of keys) await this.engine.warm(key, sliceMs);
+    // Most recently written first, while the memory budget has room: those are the likeliest to be searched.
+    const scopes = this.stmt("SELECT tenant_id, namespace FROM chunks GROUP BY tenant_id, namespace ORDER BY MAX(rid) DESC").all() as {
+      tenant_id: string;
+      namespace: string;
+    }[];
+    for (const { tenant_id, namespace } of scopes) {
+      if (this.budget && !this.budget.hasRoom()) break;
+      const key = partitionKey(tenant_id, namespace);
+      await this.engine.warm(key, sliceMs);
+      if (this.engine.isLoaded(key)) this.resident([key]);
+    }
+  }
+
+  /** Records a use of loaded partitions with the memory budget, which may then drop others (least recently used first). */
+  private resident(keys: readonly string[]): void {
+    const budget = this.budget;
+    if (!budget) return;
+    for (const key of keys)
+      if (this.engine.isLoaded(key)) budget.use(budgetId(key), { measure: () => this.engine.partitionBytes(key), evict: () => this.unload(key) });
+    budget.enforce(keys.map(budgetId));
+  }
+
+  /** Drops a loaded partition from memory, with its rows' document map; the next search reads it back. */
+  private unload(key: string): void {
+    for (const rid of this.engine.loadedRids(key)) this.info.delete(rid);
+    this.engine.evict(key);
   }
 
   /**
@@ -420,8 +456,9 @@ export class SqliteChunkIndex implements ChunkIndex {
     const namespaces = q.namespaces ?? [...(this.namespaces.get(q.tenantId) ?? [])];
     if (namespaces.length === 0) return [];
     const denseWeight = q.denseWeight ?? 0.5;
+    const keys = namespaces.map((ns) => partitionKey(q.tenantId, ns));
     const hits = this.engine.search({
-      partitions: namespaces.map((ns) => partitionKey(q.tenantId, ns)),
+      partitions: keys,
       text: q.text,
       vector: q.vector,
       // Chunks stored without a model id carry "" (vectors of an unnamed embedder compare with each other only).
@@ -431,6 +468,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       accept: this.acceptFor(q.documentId, q.filter),
     });
     const kept = this.select(hits, q.minSimilarity, q.group);
+    this.resident(keys);
     const rows = this.rowsByRid(kept.map((h) => h.rid));
     const byRid = new Map(rows.map((r) => [r.rid, r]));
     return kept.flatMap((h) => {

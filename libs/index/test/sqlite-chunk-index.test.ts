@@ -4,6 +4,7 @@ import path from "node:path";
 import type { ChunkSearchQuery, IndexedChunk } from "../src/chunk-index";
 import { HashingEmbedder } from "../src/embedder";
 import { DOCUMENT_ROWS_SQL, SqliteChunkIndex } from "../src/sqlite-chunk-index";
+import { PartitionBudget } from "../src/residency";
 import Database from "better-sqlite3";
 import { testChunk } from "./contract/chunk-index.contract";
 
@@ -53,7 +54,8 @@ describe("SqliteChunkIndex", () => {
 
   it("warm() loads every partition ahead of the first search while searches and writes go on", async () => {
     const docs = Array.from({ length: 520 }, (_, d) => ({ tenant: d < 500 ? "t1" : "t2", ns: d < 500 ? "ns1" : "ns0", id: `doc${d}` }));
-    for (const [d, doc] of docs.entries())
+    // Written t2 first: the warm-up takes the most recently written partition (t1's) first.
+    for (const [d, doc] of [...docs.entries()].reverse())
       await index.replaceDocumentChunks(
         doc.tenant,
         doc.ns,
@@ -79,6 +81,39 @@ describe("SqliteChunkIndex", () => {
     const walruses = await search({ tenantId: "t1", namespaces: ["ns1"], text: "walrus", limit: 5000, denseWeight: 0 });
     expect(walruses.length).toBe(499 * 4);
     expect(walruses.some((h) => h.chunk.documentId === "doc1")).toBe(false);
+  });
+
+  it("within a memory budget: drops the least recently used partitions, reads them back on their next search with the same answers, and warms the most recent first", async () => {
+    const budget = new PartitionBudget(1); // one byte: every partition but the current one's goes
+    await index.close();
+    index = new SqliteChunkIndex(dir, { budget });
+    const words = ["walrus", "heron", "otter", "badger", "lynx"];
+    for (let n = 0; n < 5; n++)
+      for (let d = 0; d < 6; d++)
+        await index.replaceDocumentChunks("t1", `ns${n}`, `doc${n}-${d}`, [chunk("t1", `ns${n}`, `doc${n}-${d}`, 0, `${words[n]} number ${d} of ${n}`)], 1);
+    const key = (n: number) => `t1\u0000ns${n}`;
+    const first: string[][] = [];
+    for (let n = 0; n < 5; n++) {
+      first.push((await search({ tenantId: "t1", namespaces: [`ns${n}`], text: `${words[n]} number 3` })).map((h) => h.chunk.documentId));
+      expect([0, 1, 2, 3, 4].filter((k) => index.engine.isLoaded(key(k)))).toEqual([n]);
+    }
+    expect(first.map((ids) => ids[0])).toEqual(["doc0-3", "doc1-3", "doc2-3", "doc3-3", "doc4-3"]);
+    expect(budget.stats()).toMatchObject({ partitions: 1, evictions: 4 });
+    // A write to a partition not in memory is found once it is read back.
+    await index.replaceDocumentChunks("t1", "ns0", "late", [chunk("t1", "ns0", "late", 0, "walrus number 3 arrived late")], 1);
+    const again = (await search({ tenantId: "t1", namespaces: ["ns0"], text: "walrus number 3" })).map((h) => h.chunk.documentId);
+    expect(again.sort()).toEqual([...first[0]!, "late"].sort());
+    // A search over every container of the tenant holds them all for its own duration, then the next one drops them.
+    expect((await search({ tenantId: "t1", text: "lynx number 5" }))[0]!.chunk.documentId).toBe("doc4-5");
+    await search({ tenantId: "t1", namespaces: ["ns2"], text: "otter" });
+    expect([0, 1, 2, 3, 4].filter((k) => index.engine.isLoaded(key(k)))).toEqual([2]);
+
+    // At start, the warm-up loads the most recently written partitions while the budget has room.
+    await index.close();
+    const roomy = new PartitionBudget(1);
+    index = new SqliteChunkIndex(dir, { budget: roomy });
+    await index.warm();
+    expect([0, 1, 2, 3, 4].filter((k) => index.engine.isLoaded(key(k)))).toEqual([0]); // ns0 got the last write
   });
 });
 

@@ -68,10 +68,22 @@ export const metrics = {
     if (others.length === 0) return client.register.metrics();
     return client.AggregatorRegistry.aggregate([await client.register.getMetricsAsJSON(), ...others]).metrics();
   },
-  gauge(name: string, help: string, labelNames: string[]): client.Gauge<string> {
+  /** `collect`, when given, sets the gauge's value(s) each time the metrics are read. */
+  gauge(name: string, help: string, labelNames: string[], collect?: (g: client.Gauge<string>) => void): client.Gauge<string> {
     const existing = client.register.getSingleMetric(name);
     if (existing) return existing as client.Gauge<string>;
-    return new client.Gauge({ name, help, labelNames });
+    return new client.Gauge({
+      name,
+      help,
+      labelNames,
+      ...(collect
+        ? {
+            collect() {
+              collect(this);
+            },
+          }
+        : {}),
+    });
   },
 };
 let collected = false;

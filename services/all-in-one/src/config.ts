@@ -55,6 +55,11 @@ export const processSchema = z
     ...shutdownConfigShape,
     /** Readiness fails (the part is `low`) while the data volume has less free space than this (MB); 0 = only a failing write probe. */
     STORAGE_MIN_FREE_MB: env.int(16, { min: 0, max: 1_000_000 }),
+    /**
+     * Memory the embedded index and memory store may keep loaded (MB), chunks and memories together; past it the least
+     * recently used partitions (one per container tag) are dropped and read back on their next use. 0 = no limit.
+     */
+    INDEX_MEMORY_BUDGET_MB: env.int(1536, { min: 0, max: 16_777_216 }),
     /** Time between write probes of the data directory's parts (ms); a write that fails for lack of space probes at once. */
     STORAGE_PROBE_INTERVAL_MS: env.int(5000, { min: 250, max: 600_000 }),
     ...kafkaConfigShape,

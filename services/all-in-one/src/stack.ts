@@ -1,6 +1,15 @@
 import path from "node:path";
 import { EmbeddedEventBus, type EventBus, KafkaEventBus, kafkaOptionsFromConfig, TOPICS } from "@engram/bus";
-import { type ChunkIndex, createEmbedder, createQdrantClient, MEMORY_RANKING, QdrantChunkIndex, SearchEngine, SqliteChunkIndex } from "@engram/index";
+import {
+  type ChunkIndex,
+  createEmbedder,
+  createQdrantClient,
+  MEMORY_RANKING,
+  partitionBudget,
+  QdrantChunkIndex,
+  SearchEngine,
+  SqliteChunkIndex,
+} from "@engram/index";
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { LoopHeartbeat, metrics, startMetricsServer } from "@engram/observability";
@@ -59,6 +68,21 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   if (embeddedStore && targets.has("ingestion")) storageDirs.push({ part: "fileStore", dir: path.join(dataDir, "files") });
   if (p.INDEX !== "qdrant" && CHUNK_INDEX_USERS.some((s) => targets.has(s))) storageDirs.push({ part: "index", dir: dataDir });
   if (p.BUS !== "kafka" && BUS_PARTICIPANTS.some((s) => targets.has(s))) storageDirs.push({ part: "bus", dir: dataDir });
+  // One memory budget for the embedded stores' loaded partitions, chunks and memories together.
+  const residency = partitionBudget(p.INDEX_MEMORY_BUDGET_MB);
+  metrics.gauge(
+    "engram_index_memory_bytes",
+    "Bytes of the embedded stores' partitions held in memory (estimate), against INDEX_MEMORY_BUDGET_MB",
+    ["kind"],
+    (g) => {
+      const s = residency.stats();
+      g.set({ kind: "used" }, s.usedBytes);
+      g.set({ kind: "budget" }, s.limitBytes);
+    },
+  );
+  metrics.gauge("engram_index_memory_evictions", "Partitions dropped from memory to stay within INDEX_MEMORY_BUDGET_MB since start", [], (g) =>
+    g.set(residency.stats().evictions),
+  );
   const storage = new StorageMonitor({
     parts: storageDirs,
     minFreeBytes: p.STORAGE_MIN_FREE_MB * 1024 * 1024,
@@ -106,7 +130,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         ? readsOnly
           ? await QdrantChunkIndex.openReadOnly(createQdrantClient(p), qdrantChunks)
           : await QdrantChunkIndex.open(createQdrantClient(p), qdrantChunks)
-        : guarded(new SqliteChunkIndex(dataDir), "index");
+        : guarded(new SqliteChunkIndex(dataDir, { budget: residency }), "index");
     index = idx;
     runtime.onStopped(() => idx.close());
   }
@@ -139,7 +163,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       const store: MemoryRepository & MemoryReadModel = production
         ? await (await import("@engram/memories/production")).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, storeLog, shared())
         : guarded(
-            createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING })),
+            createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING }), residency),
             "store",
           );
       memoryStore = store;

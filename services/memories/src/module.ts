@@ -1,5 +1,5 @@
 import { type EventBus, type Subscription, TOPICS } from "@engram/bus";
-import { createMemoryEmbedder, type HybridSearchEngine, type PartitionLoader } from "@engram/index";
+import { createMemoryEmbedder, type HybridSearchEngine, type PartitionBudget, type PartitionLoader } from "@engram/index";
 import { type Clock, systemClock } from "@engram/kernel";
 import type { Nlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
@@ -40,8 +40,12 @@ export interface MemoriesDeps {
 export const MEMORIES_CONSUMER_GROUP = "memories";
 
 /** The embedded memory store under the data directory, searched by the given engine. */
-export function createEmbeddedMemoryStore(config: MemoriesConfig, engine: (load: PartitionLoader) => HybridSearchEngine): SqliteMemoryStore {
-  return new SqliteMemoryStore(config.ENGRAM_DATA_DIR, { engine, vectors: createMemoryEmbedder(config).semantic });
+export function createEmbeddedMemoryStore(
+  config: MemoriesConfig,
+  engine: (load: PartitionLoader) => HybridSearchEngine,
+  budget?: PartitionBudget,
+): SqliteMemoryStore {
+  return new SqliteMemoryStore(config.ENGRAM_DATA_DIR, { engine, vectors: createMemoryEmbedder(config).semantic, ...(budget ? { budget } : {}) });
 }
 
 /**

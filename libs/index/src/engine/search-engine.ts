@@ -319,6 +319,17 @@ export class SearchEngine implements HybridSearchEngine {
     this.warming.delete(partition);
   }
 
+  /** Bytes held by one loaded partition's structures (approximate; 0 when it is not loaded). */
+  partitionBytes(partition: string): number {
+    return this.parts.get(partition)?.bytes() ?? 0;
+  }
+
+  /** The rids of a loaded partition's records (none when it is not loaded). */
+  loadedRids(partition: string): number[] {
+    const p = this.parts.get(partition);
+    return p ? [...p.slotOf.keys()] : [];
+  }
+
   /** Bytes held by the loaded partitions' structures (approximate). */
   memoryBytes(): number {
     let b = 0;

@@ -109,6 +109,8 @@ export interface HybridSearchEngine {
   /** Forgets a partition's in-memory state (it is loaded again on next use). */
   evict(partition: string): void;
   search(query: EngineQuery): EngineHit[];
+  /** Bytes held by a loaded partition (approximate; 0 when it is not loaded), for the memory budget (optional). */
+  partitionBytes?(partition: string): number;
   /** Loads a partition ahead of its first query, in short slices (optional). */
   warm?(partition: string, sliceMs?: number): Promise<void>;
   /**

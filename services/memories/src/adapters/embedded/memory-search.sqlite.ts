@@ -1,5 +1,5 @@
 import { type FilterExpr, matchesFilter } from "@engram/filters";
-import { type EngineRecord, type HybridSearchEngine, partitionKey, type PartitionLoader } from "@engram/index";
+import { type EngineRecord, type HybridSearchEngine, type PartitionBudget, partitionKey, type PartitionLoader } from "@engram/index";
 import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery, MemorySource } from "@engram/memory-model";
 import type { SqliteStatement } from "@engram/storage";
 import { contentKey } from "../../domain/memory";
@@ -11,7 +11,15 @@ export interface MemorySearchOptions {
   engine: (load: PartitionLoader) => HybridSearchEngine;
   /** Keep vectors for the dense side (only when the embedder carries semantics). */
   vectors: boolean;
+  /** The process's memory budget for loaded partitions (@engram/index residency.ts); none = every partition stays once loaded. */
+  budget?: PartitionBudget;
 }
+
+/** A memory partition's id in the process's memory budget (shared with the chunk index's). */
+const budgetId = (key: string) => `memories\u0000${key}`;
+
+/** Estimated bytes of one record held in memory: the object and its strings, and its entries in the maps. */
+const recordBytes = (m: MemoryRecord) => 800 + 2 * m.content.length;
 
 interface Partition {
   /** Every version of every memory of the scope, by rid. */
@@ -147,13 +155,38 @@ export class SqliteMemorySearch {
    * slices with the event loop free in between.
    */
   async warm(sliceMs = 20): Promise<void> {
-    const scopes = this.stmt("SELECT DISTINCT tenant_id, namespace FROM memories").all() as { tenant_id: string; namespace: string }[];
+    // Most recently written first, while the memory budget has room: those are the likeliest to be used.
+    const scopes = this.stmt("SELECT tenant_id, namespace FROM memories GROUP BY tenant_id, namespace ORDER BY MAX(rid) DESC").all() as {
+      tenant_id: string;
+      namespace: string;
+    }[];
     for (const s of scopes) {
+      if (this.opts.budget && !this.opts.budget.hasRoom()) break;
       const key = partitionKey(s.tenant_id, s.namespace);
       this.load(key);
       await (this.engine.warm?.(key, sliceMs) ?? Promise.resolve());
+      this.resident([key]);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  /** Records a use of loaded partitions with the memory budget, which may then drop others (least recently used first). */
+  private resident(keys: readonly string[]): void {
+    const budget = this.opts.budget;
+    if (!budget) return;
+    for (const key of keys) {
+      const p = this.partitions.get(key);
+      if (!p) continue;
+      budget.use(budgetId(key), {
+        measure: () => {
+          let bytes = this.engine.partitionBytes?.(key) ?? 0;
+          for (const m of p.records.values()) bytes += recordBytes(m);
+          return bytes;
+        },
+        evict: () => this.drop(key, false),
+      });
+    }
+    budget.enforce(keys.map(budgetId));
   }
 
   /** The record of a rid, when its partition is loaded. */
@@ -202,7 +235,9 @@ export class SqliteMemorySearch {
     for (const ns of namespaces) this.drop(partitionKey(tenantId, ns));
   }
 
-  private drop(key: string): void {
+  /** Forgets a loaded partition (the next use reads it back); `counted`: the budget is told (not when it is the budget that drops it). */
+  private drop(key: string, counted = true): void {
+    if (counted) this.opts.budget?.forget(budgetId(key));
     const p = this.partitions.get(key);
     if (p) for (const rid of p.records.keys()) this.byRid.delete(rid);
     this.partitions.delete(key);
@@ -233,14 +268,22 @@ export class SqliteMemorySearch {
         return !!m && m.tenantId === q.tenantId && accepts(m, q);
       },
     });
-    return hits.flatMap((h) => {
+    const found = hits.flatMap((h) => {
       const memory = this.byRid.get(h.rid);
       return memory ? [{ memory, similarity: h.similarity, ownSimilarity: h.ownSimilarity, score: h.score }] : [];
     });
+    this.resident(keys);
+    return found;
   }
 
   async list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
     const namespaces = q.namespaces ?? (await this.namespaces(q.tenantId));
+    const page = this.listIn(namespaces, q);
+    this.resident(namespaces.map((ns) => partitionKey(q.tenantId, ns)));
+    return page;
+  }
+
+  private listIn(namespaces: readonly string[], q: MemoryListQuery): { items: MemoryRecord[]; total: number } {
     const dir = q.order === "asc" ? 1 : -1;
     const key = q.sort;
     // Order: the sort field, then id; `before(a, b)` = a comes first in the requested order.
