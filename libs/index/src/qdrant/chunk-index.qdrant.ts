@@ -24,7 +24,17 @@ import {
   QDRANT_MIN_VERSION,
   SPARSE_VECTOR,
 } from "./collections";
-import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantCondition, type QdrantFilter, toQdrantFilter, translateFilter } from "./filter";
+import {
+  FILEPATH_UNKNOWN,
+  filepathCondition,
+  filepathPayload,
+  FILTER_PAYLOAD_KEY,
+  metadataFilterPayload,
+  type QdrantCondition,
+  type QdrantFilter,
+  toQdrantFilter,
+  translateFilter,
+} from "./filter";
 import { type QdrantCollectionOptions, QdrantCollectionAdapter } from "./collection-adapter";
 import { selectHits } from "./ranking";
 import { CHUNK_SPARSE_PARAMS, documentSparseVector, type SparseBm25Params } from "./sparse";
@@ -43,6 +53,7 @@ const CHUNK_FIELDS = [
   "model",
   "document",
   "createdAt",
+  "filepath",
 ] as const;
 
 /** Fields a list reads to order and page chunks before reading the page in full (and to see which write made them). */
@@ -126,6 +137,9 @@ type Chunk = Omit<IndexedChunk, "vector">;
 export function chunkFromPayload(p: Record<string, unknown>): Chunk {
   const doc = { ...(p.document as IndexedChunk["document"]) };
   if (doc.metadata === null || doc.metadata === undefined) delete doc.metadata;
+  // The filepath lives in a payload field of its own (`filepathPayload`), which filters read.
+  delete doc.filepath;
+  if (typeof p.filepath === "string" && p.filepath !== "") doc.filepath = p.filepath;
   const chunk: Chunk = {
     id: p.id as string,
     tenantId: p.tenantId as string,
@@ -143,11 +157,16 @@ export function chunkFromPayload(p: Record<string, unknown>): Chunk {
   return chunk;
 }
 
+function withoutFilepath(document: IndexedChunk["document"]): Omit<IndexedChunk["document"], "filepath"> {
+  const { filepath: _filepath, ...rest } = document;
+  return rest;
+}
+
 /**
  * A chunk as a Qdrant point: payload = every `IndexedChunk` field but the
  * vector (`model` "" when none), plus `createdAtMs` (list order), `terms` (the
  * distinct stems, for the similarity calibration) and the filter copies of the
- * document metadata (`_filter`); vectors `dense` (left out when it is zero or
+ * document metadata (`_filter`) and of the filepath (`filepathPayload`); vectors `dense` (left out when it is zero or
  * empty) and `text` (BM25 term weights of the stems; left out without stems).
  * With `write`, the point belongs to that write: `generation`, `stamp`,
  * `writeId` in the payload, and an id of its own for each write.
@@ -183,11 +202,12 @@ export function chunkPoint(
       endOffset: c.endOffset,
       tokenCount: c.tokenCount,
       model: c.model ?? "",
-      document: c.document,
+      document: withoutFilepath(c.document),
       createdAt: c.createdAt,
       createdAtMs: epochMs(c.createdAt),
       terms: [...new Set(terms)],
       [FILTER_PAYLOAD_KEY]: metadataFilterPayload(c.document.metadata),
+      ...filepathPayload(c.document.filepath),
     },
   };
 }
@@ -346,7 +366,13 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     return gone;
   }
 
-  async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
+  async updateDocumentMetadata(
+    tenantId: string,
+    documentId: string,
+    metadata: JsonObject | undefined,
+    updatedAt: string,
+    fields?: { filepath: string | undefined },
+  ): Promise<number> {
     this.refuseWrite("updateDocumentMetadata");
     const filter = toQdrantFilter({ tenantId, documentId });
     const n = await this.count(filter);
@@ -355,7 +381,58 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
       operations: [
         // Inside `document`: metadata replaced (null removes it), updatedAt set; the other document fields stay.
         { set_payload: { key: "document", payload: { metadata: metadata ?? null, updatedAt }, filter } },
-        { set_payload: { payload: { [FILTER_PAYLOAD_KEY]: metadataFilterPayload(metadata) }, filter } },
+        {
+          set_payload: {
+            payload: { [FILTER_PAYLOAD_KEY]: metadataFilterPayload(metadata), ...(fields ? filepathPayload(fields.filepath) : {}) },
+            filter,
+          },
+        },
+      ],
+      wait: true,
+    });
+    return n;
+  }
+
+  /** Chunk points (never markers: they have no `tenantId`) whose filepath is not known yet. */
+  private static readonly WITHOUT_FILEPATH: QdrantFilter = { must: [FILEPATH_UNKNOWN], must_not: [{ is_empty: { key: "tenantId" } }] };
+
+  async documentsWithoutFilepath(limit: number): Promise<{ tenantId: string; documentId: string }[]> {
+    const n = Math.max(0, Math.floor(limit));
+    const out = new Map<string, { tenantId: string; documentId: string }>();
+    let offset: Schemas["ExtendedPointId"] | undefined;
+    while (out.size < n) {
+      const page = await this.client.scroll(this.collection, {
+        filter: QdrantChunkIndex.WITHOUT_FILEPATH,
+        limit: 256,
+        with_payload: ["tenantId", "documentId"],
+        with_vector: false,
+        ...(offset !== undefined ? { offset } : {}),
+      });
+      for (const r of page.points) {
+        const p = (r.payload ?? {}) as Record<string, unknown>;
+        const key = `${String(p.tenantId)}\u0000${String(p.documentId)}`;
+        if (out.size < n && !out.has(key)) out.set(key, { tenantId: String(p.tenantId), documentId: String(p.documentId) });
+      }
+      const next = page.next_page_offset;
+      if (next === null || next === undefined || typeof next === "object") break;
+      offset = next;
+    }
+    return [...out.values()];
+  }
+
+  /**
+   * One conditional update: Qdrant applies the filter (filepath not known) when it writes, so points that a write or
+   * an update gave a filepath meanwhile keep theirs.
+   */
+  async backfillFilepath(tenantId: string, documentId: string, filepath: string | undefined): Promise<number> {
+    this.refuseWrite("backfillFilepath");
+    const filter = toQdrantFilter({ tenantId, documentId }, undefined, [FILEPATH_UNKNOWN]);
+    const n = await this.count(filter);
+    if (n === 0) return 0;
+    await this.client.batchUpdate(this.collection, {
+      operations: [
+        // One operation: the filepath fields and the mark that they are known, together.
+        { set_payload: { payload: filepathPayload(filepath), filter } },
       ],
       wait: true,
     });
@@ -366,7 +443,8 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     const scope = { tenantId: q.tenantId, namespaces: q.namespaces, documentId: q.documentId };
     const candidates = await this.hybrid.search({
       scope,
-      conditions: q.filter ? [translateFilter(q.filter)] : [],
+      // Inside the search, ahead of top-k: a filtered page is as full as an unfiltered one.
+      conditions: [...(q.filter ? [translateFilter(q.filter)] : []), ...(q.filepath ? [filepathCondition(q.filepath)] : [])],
       text: q.text,
       vector: q.vector,
       model: q.model ?? "",
