@@ -70,6 +70,23 @@ export interface ChunkWrite {
   writeId: string;
 }
 
+/** Points a list reads per request while ordering (a bound: ties on one instant are read by id in pages of it too). */
+const ORDER_PAGE = 512;
+
+/** What ordering a list needs of a point. */
+interface OrderRow {
+  id: string;
+  ms: number;
+  documentId: string;
+  position: number;
+  writeId: unknown;
+}
+
+function orderRow(r: Schemas["Record"]): OrderRow {
+  const p = (r.payload ?? {}) as Record<string, unknown>;
+  return { id: String(r.id), ms: typeof p.createdAtMs === "number" ? p.createdAtMs : 0, documentId: String(p.documentId), position: Number(p.position), writeId: p[WRITE_ID] };
+}
+
 /** Reads of a document's chunks while writes of it keep finishing, before the last one's answer is taken as it is. */
 const LIST_ATTEMPTS = 5;
 
@@ -544,52 +561,64 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
 
   /**
    * The first `need` points of a filter in list order (creation time, then
-   * document id, then position; all reversed for `desc`): Qdrant orders a
+   * document id, then position; all reversed for `desc`). Qdrant orders a
    * scroll by one field (`createdAtMs`, integer index), so the points are read
-   * in that order until `need` are in hand and the creation time has moved past
-   * the last one needed (ties are then ordered here). `start_from` is
-   * inclusive: points already seen are skipped, and a page holding nothing new
-   * (one instant shared by more points than a page) doubles the page.
+   * in pages of at most `ORDER_PAGE` in that order, each page starting strictly
+   * after the creation time the previous one ended on (a range condition: no
+   * point is read twice). The points sharing that last creation time (a tie the
+   * page may have cut) are read whole first, by an id-ordered scroll of that
+   * instant in pages of the same bound, and ordered here by document and
+   * position: ties cost pages of a fixed size, never a growing one.
    */
-  private async firstInOrder(
-    filter: QdrantFilter,
-    order: "asc" | "desc",
-    need: number,
-  ): Promise<{ id: string; ms: number; documentId: string; position: number; writeId: unknown }[]> {
-    const seen = new Map<string, { id: string; ms: number; documentId: string; position: number; writeId: unknown }>();
-    const inOrder: number[] = [];
-    let startFrom: number | undefined;
-    let pageSize = Math.min(Math.max(need, 64), 1024);
-    for (;;) {
+  private async firstInOrder(filter: QdrantFilter, order: "asc" | "desc", need: number): Promise<OrderRow[]> {
+    const out: OrderRow[] = [];
+    const dir = order === "desc" ? -1 : 1;
+    const byTie = (a: OrderRow, b: OrderRow) => dir * ((a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) || a.position - b.position);
+    let after: number | undefined;
+    while (out.length < need) {
+      const range = after === undefined ? [] : [{ key: "createdAtMs", range: order === "desc" ? { lt: after } : { gt: after } }];
       const res = await this.client.scroll(this.collection, {
-        filter,
-        limit: pageSize,
+        filter: { must: [filter, ...range] },
+        limit: ORDER_PAGE,
         with_payload: ORDER_FIELDS,
         with_vector: false,
-        order_by: { key: "createdAtMs", direction: order, ...(startFrom !== undefined ? { start_from: startFrom } : {}) },
+        order_by: { key: "createdAtMs", direction: order },
       });
-      let fresh = 0;
-      for (const r of res.points) {
-        const id = String(r.id);
-        if (seen.has(id)) continue;
-        const p = (r.payload ?? {}) as Record<string, unknown>;
-        const ms = typeof p.createdAtMs === "number" ? p.createdAtMs : 0;
-        seen.set(id, { id, ms, documentId: String(p.documentId), position: Number(p.position), writeId: p[WRITE_ID] });
-        inOrder.push(ms);
-        fresh++;
+      const rows = res.points.map(orderRow);
+      if (rows.length === 0) break;
+      const lastMs = rows[rows.length - 1]!.ms;
+      // Every instant before the last one is complete in this page; the last one is read whole.
+      const complete = rows.filter((r) => r.ms !== lastMs);
+      const tie = rows.length < ORDER_PAGE ? rows.filter((r) => r.ms === lastMs) : await this.instant(filter, lastMs);
+      let run: OrderRow[] = [];
+      for (const r of [...complete, ...tie.sort(byTie)]) {
+        if (run.length && run[0]!.ms !== r.ms) out.push(...run.sort(byTie)), (run = []);
+        run.push(r);
       }
-      const exhausted = res.points.length < pageSize;
-      const last = res.points.length ? ((res.points[res.points.length - 1]!.payload ?? {}) as Record<string, unknown>).createdAtMs : undefined;
-      const lastMs = typeof last === "number" ? last : 0;
-      // Enough once the creation time read last differs from the one of the last point needed.
-      if (exhausted || (seen.size >= need && lastMs !== inOrder[need - 1])) break;
-      if (fresh === 0) pageSize *= 2;
-      startFrom = lastMs;
+      out.push(...run.sort(byTie));
+      if (rows.length < ORDER_PAGE) break;
+      after = lastMs;
     }
-    const dir = order === "desc" ? -1 : 1;
-    return [...seen.values()].sort(
-      (a, b) => dir * (a.ms - b.ms || (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) || a.position - b.position),
-    );
+    return out;
+  }
+
+  /** Every point of a filter created at one instant (id order, pages of `ORDER_PAGE`). */
+  private async instant(filter: QdrantFilter, ms: number): Promise<OrderRow[]> {
+    const out: OrderRow[] = [];
+    let offset: Schemas["ExtendedPointId"] | undefined;
+    for (;;) {
+      const page = await this.client.scroll(this.collection, {
+        filter: { must: [filter, { key: "createdAtMs", range: { gte: ms, lte: ms } }] },
+        limit: ORDER_PAGE,
+        with_payload: ORDER_FIELDS,
+        with_vector: false,
+        ...(offset !== undefined ? { offset } : {}),
+      });
+      out.push(...page.points.map(orderRow));
+      const next = page.next_page_offset;
+      if (next === null || next === undefined || typeof next === "object") return out;
+      offset = next;
+    }
   }
 
   async close(): Promise<void> {

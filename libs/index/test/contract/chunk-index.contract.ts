@@ -799,5 +799,33 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
       const desc = await list({ offset: 1, limit: 3, order: "desc" });
       expect(desc.items.map((c) => c.content)).toEqual(["big part 149", "big part 148", "big part 147"]);
     });
+
+    it("a walk through the pages sees every chunk once, in order, across ties longer than any read (keyset with tiebreak)", async () => {
+      const same = "2024-03-01T00:00:00.000Z";
+      for (const d of ["m", "k"])
+        await index.replaceDocumentChunks(
+          "t1",
+          "ns",
+          d,
+          Array.from({ length: 350 }, (_, p) => ({ ...withMeta(chunk("t1", "ns", d, p, `${d} ${p}`), { team: d === "k" ? "red" : "blue" }), createdAt: same })),
+          1,
+        );
+      const walk = async (order: "asc" | "desc", filter?: FilterExpr) => {
+        const seen: string[] = [];
+        for (let offset = 0; ; offset += 97) {
+          const page = await list({ offset, limit: 97, order, ...(filter ? { filter } : {}) });
+          seen.push(...page.items.map((c) => c.content));
+          if (page.items.length < 97) return { seen, total: page.total };
+        }
+      };
+      const tied = (d: string) => Array.from({ length: 350 }, (_, p) => `${d} ${p}`);
+      const asc = await walk("asc");
+      expect(asc.total).toBe(704);
+      expect(asc.seen).toEqual(["c0", "a0", "b0", "b1", ...tied("k"), ...tied("m")]);
+      expect((await walk("desc")).seen).toEqual([...asc.seen].reverse());
+      const red = await walk("asc", parseFilter({ key: "team", value: "red" }));
+      expect(red.seen).toEqual(["c0", "b0", "b1", ...tied("k")]);
+      expect(red.total).toBe(353);
+    });
   });
 }
