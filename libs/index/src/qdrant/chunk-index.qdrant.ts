@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type JsonObject, raiseUnavailable } from "@engram/kernel";
+import { ListingCursors, listingKey } from "@engram/storage";
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import {
   assertGeneration,
@@ -73,12 +74,16 @@ export interface ChunkWrite {
 /** Points a list reads per request while ordering (a bound: ties on one instant are read by id in pages of it too). */
 const ORDER_PAGE = 512;
 
-/** What ordering a list needs of a point. */
-interface OrderRow {
-  id: string;
+/** A chunk's place in list order (creation time, document id, position). */
+interface OrderKey {
   ms: number;
   documentId: string;
   position: number;
+}
+
+/** What ordering a list needs of a point. */
+interface OrderRow extends OrderKey {
+  id: string;
   writeId: unknown;
 }
 
@@ -243,6 +248,8 @@ export type QdrantChunkIndexOptions = QdrantCollectionOptions & {
  */
 export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIndex {
   private readonly readOnly: boolean;
+  /** Where recent `listChunks` pages ended, and their counts (keyset paging behind the port's offsets). */
+  private readonly cursors = new ListingCursors<OrderKey>();
 
   constructor(o: QdrantChunkIndexOptions) {
     super(o, CHUNK_SPARSE_PARAMS);
@@ -542,13 +549,27 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     const filter = toQdrantFilter({ tenantId: q.tenantId, namespaces: [q.namespace] }, q.filter);
     const offset = Math.max(0, Math.floor(q.offset));
     const limit = Math.max(0, Math.floor(q.limit));
-    const [total, ordered] = await Promise.all([this.count(filter), limit > 0 ? this.firstInOrder(filter, q.order, offset + limit) : Promise.resolve([])]);
+    // Keyset paging (see ListingCursors): a page that follows one read recently starts after that page's last chunk,
+    // and reports the count its listing's first page took; any other page counts, and reads from the start.
+    const listing = listingKey([q.tenantId, q.namespace, q.filter ?? null, q.order, limit]);
+    const from = this.cursors.position(listing, offset);
+    const skip = from ? 0 : offset;
+    const cached = this.cursors.total(listing, offset);
+    const [total, ordered] = await Promise.all([
+      cached ?? this.count(filter),
+      limit > 0 ? this.firstInOrder(filter, q.order, skip + limit, from) : Promise.resolve([]),
+    ]);
+    if (cached === undefined) this.cursors.rememberTotal(listing, total);
     // Points of writes readers are not shown (see `visible`) leave the page; `total` still counts them while they last.
     const markers = await this.markers(
       q.tenantId,
       ordered.map((p) => p.documentId),
     );
-    const page = ordered.filter((p) => QdrantChunkIndex.visible({ documentId: p.documentId, [WRITE_ID]: p.writeId }, markers)).slice(offset, offset + limit);
+    const page = ordered.filter((p) => QdrantChunkIndex.visible({ documentId: p.documentId, [WRITE_ID]: p.writeId }, markers)).slice(skip, skip + limit);
+    if (page.length === limit && limit > 0) {
+      const last = page[page.length - 1]!;
+      this.cursors.rememberPosition(listing, offset + limit, { ms: last.ms, documentId: last.documentId, position: last.position });
+    }
     if (page.length === 0) return { items: [], total };
     const records = await this.client.retrieve(this.collection, { ids: page.map((p) => p.id), with_payload: [...CHUNK_FIELDS], with_vector: false });
     const byId = new Map(records.map((r) => [String(r.id), r]));
@@ -568,15 +589,22 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
    * point is read twice). The points sharing that last creation time (a tie the
    * page may have cut) are read whole first, by an id-ordered scroll of that
    * instant in pages of the same bound, and ordered here by document and
-   * position: ties cost pages of a fixed size, never a growing one.
+   * position: ties cost pages of a fixed size, never a growing one. With
+   * `from`, the walk starts at its instant and keeps only what comes after it.
    */
-  private async firstInOrder(filter: QdrantFilter, order: "asc" | "desc", need: number): Promise<OrderRow[]> {
+  private async firstInOrder(filter: QdrantFilter, order: "asc" | "desc", need: number, from?: OrderKey): Promise<OrderRow[]> {
     const out: OrderRow[] = [];
     const dir = order === "desc" ? -1 : 1;
-    const byTie = (a: OrderRow, b: OrderRow) => dir * ((a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) || a.position - b.position);
+    const byTie = (a: OrderKey, b: OrderKey) => dir * ((a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) || a.position - b.position);
+    const keep = from ? (r: OrderRow) => dir * (r.ms - from.ms) > 0 || (r.ms === from.ms && byTie(r, from) > 0) : () => true;
     let after: number | undefined;
     while (out.length < need) {
-      const range = after === undefined ? [] : [{ key: "createdAtMs", range: order === "desc" ? { lt: after } : { gt: after } }];
+      const range =
+        after !== undefined
+          ? [{ key: "createdAtMs", range: order === "desc" ? { lt: after } : { gt: after } }]
+          : from
+            ? [{ key: "createdAtMs", range: order === "desc" ? { lte: from.ms } : { gte: from.ms } }]
+            : [];
       const res = await this.client.scroll(this.collection, {
         filter: { must: [filter, ...range] },
         limit: ORDER_PAGE,
@@ -591,11 +619,11 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
       const complete = rows.filter((r) => r.ms !== lastMs);
       const tie = rows.length < ORDER_PAGE ? rows.filter((r) => r.ms === lastMs) : await this.instant(filter, lastMs);
       let run: OrderRow[] = [];
-      for (const r of [...complete, ...tie.sort(byTie)]) {
-        if (run.length && run[0]!.ms !== r.ms) out.push(...run.sort(byTie)), (run = []);
+      for (const r of [...complete, ...tie]) {
+        if (run.length && run[0]!.ms !== r.ms) out.push(...run.sort(byTie).filter(keep)), (run = []);
         run.push(r);
       }
-      out.push(...run.sort(byTie));
+      out.push(...run.sort(byTie).filter(keep));
       if (rows.length < ORDER_PAGE) break;
       after = lastMs;
     }
