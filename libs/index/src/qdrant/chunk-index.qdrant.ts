@@ -89,7 +89,13 @@ interface OrderRow extends OrderKey {
 
 function orderRow(r: Schemas["Record"]): OrderRow {
   const p = (r.payload ?? {}) as Record<string, unknown>;
-  return { id: String(r.id), ms: typeof p.createdAtMs === "number" ? p.createdAtMs : 0, documentId: String(p.documentId), position: Number(p.position), writeId: p[WRITE_ID] };
+  return {
+    id: String(r.id),
+    ms: typeof p.createdAtMs === "number" ? p.createdAtMs : 0,
+    documentId: String(p.documentId),
+    position: Number(p.position),
+    writeId: p[WRITE_ID],
+  };
 }
 
 /** Reads of a document's chunks while writes of it keep finishing, before the last one's answer is taken as it is. */
@@ -620,7 +626,10 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
       const tie = rows.length < ORDER_PAGE ? rows.filter((r) => r.ms === lastMs) : await this.instant(filter, lastMs);
       let run: OrderRow[] = [];
       for (const r of [...complete, ...tie]) {
-        if (run.length && run[0]!.ms !== r.ms) out.push(...run.sort(byTie).filter(keep)), (run = []);
+        if (run.length && run[0]!.ms !== r.ms) {
+          out.push(...run.sort(byTie).filter(keep));
+          run = [];
+        }
         run.push(r);
       }
       out.push(...run.sort(byTie).filter(keep));

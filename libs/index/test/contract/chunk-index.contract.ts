@@ -704,11 +704,9 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
       expect(await query({ filepath: "elsewhere/" })).toEqual([]);
       // A reopened index (the loaded state rebuilt from the store) sees the same.
       const again = await open();
-      expect(docIds(await again.search({ tenantId: "t1", text: "orbital", vector: embedder.embedOne("orbital"), limit: 10, filepath: "notes/" })).sort()).toEqual([
-        "note1",
-        "note2",
-        "note3",
-      ]);
+      expect(
+        docIds(await again.search({ tenantId: "t1", text: "orbital", vector: embedder.embedOne("orbital"), limit: 10, filepath: "notes/" })).sort(),
+      ).toEqual(["note1", "note2", "note3"]);
     });
 
     it("chunks of an earlier release: listed for the backfill, passing the filter unverified until it reaches them", async () => {

@@ -78,11 +78,7 @@ export class UpdateDocumentUseCase {
       }
       const headers = traceHeaders(c);
       const events =
-        newContent || moved
-          ? [documentQueued(next, headers)]
-          : indexedFieldsChanged(doc, next)
-            ? [documentMetadataChanged(next, now, headers)]
-            : [];
+        newContent || moved ? [documentQueued(next, headers)] : indexedFieldsChanged(doc, next) ? [documentMetadataChanged(next, now, headers)] : [];
       let ok: boolean;
       try {
         ok = await this.repo.update(doc, next, events);

@@ -87,11 +87,20 @@ describeWithEngines(["mongo"], "MongoDocumentRepository", ({ mongoUrl }) => {
       const bounds = async (filter: unknown, index: string) => {
         const query = { tenantId: "acme", ...filterToMongo(parseFilter(filter), "meta") };
         const plan = JSON.stringify(await h.repo.collection.find(query).hint(index).explain());
-        return { ixscan: plan.includes("IXSCAN"), keyBound: plan.includes('"meta.k":["[\\"type\\", \\"type\\"]"]') || plan.includes('"meta.k":["[\\"year\\", \\"year\\"]"]') };
+        return {
+          ixscan: plan.includes("IXSCAN"),
+          keyBound: plan.includes('"meta.k":["[\\"type\\", \\"type\\"]"]') || plan.includes('"meta.k":["[\\"year\\", \\"year\\"]"]'),
+        };
       };
       expect(await bounds({ key: "type", value: "email" }, "tenant_meta_value")).toEqual({ ixscan: true, keyBound: true });
-      expect(await bounds({ key: "year", value: "2000", filterType: "numeric", numericOperator: ">" }, "tenant_meta_number")).toEqual({ ixscan: true, keyBound: true });
-      expect((await h.repo.list({ tenantId: "acme", filter: parseFilter({ key: "type", value: "email" }), sort: "createdAt", order: "desc", offset: 0, limit: 10 })).total).toBe(1);
+      expect(await bounds({ key: "year", value: "2000", filterType: "numeric", numericOperator: ">" }, "tenant_meta_number")).toEqual({
+        ixscan: true,
+        keyBound: true,
+      });
+      expect(
+        (await h.repo.list({ tenantId: "acme", filter: parseFilter({ key: "type", value: "email" }), sort: "createdAt", order: "desc", offset: 0, limit: 10 }))
+          .total,
+      ).toBe(1);
       await h.close();
     });
 

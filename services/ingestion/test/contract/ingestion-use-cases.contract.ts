@@ -180,7 +180,7 @@ export function ingestionUseCasesContract(open: () => Promise<DocumentRepository
     expect((await outboxRows()).map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentDeleted", "DocumentMetadataChanged"]);
   });
 
-  it("a filepath-only change refreshes the index copy (DocumentMetadataChanged naming the filepath, \"\" when cleared)", async () => {
+  it('a filepath-only change refreshes the index copy (DocumentMetadataChanged naming the filepath, "" when cleared)', async () => {
     const at = (filepath?: string) => {
       const c = addCmd();
       return { ...c, input: { ...c.input, ...(filepath ? { filepath } : {}) } };

@@ -308,7 +308,16 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
           const seen: MemoryRecord[] = [];
           const totals = new Set<number>();
           for (let offset = 0; ; offset += 6) {
-            const page = await repo.list({ tenantId: "t1", namespaces: ["ns1"], sort: "createdAt", order, offset, limit: 6, now: NOW, ...(filter ? { filter } : {}) });
+            const page = await repo.list({
+              tenantId: "t1",
+              namespaces: ["ns1"],
+              sort: "createdAt",
+              order,
+              offset,
+              limit: 6,
+              now: NOW,
+              ...(filter ? { filter } : {}),
+            });
             seen.push(...page.items);
             totals.add(page.total);
             if (page.items.length < 6) break;

@@ -27,7 +27,7 @@ describe("documentsHandler", () => {
     updated.length = 0;
   });
 
-  it("refreshes the chunks' metadata, and their filepath when the event names one (\"\" = none; absent = unchanged)", async () => {
+  it('refreshes the chunks\' metadata, and their filepath when the event names one ("" = none; absent = unchanged)', async () => {
     const at = { seconds: 1_700_000_000, nanos: 0 };
     const metadata = { fields: { team: { stringValue: "red" } } };
     await handler(deliver(eventMessage("DocumentMetadataChanged", ref.documentId, { document: ref, metadata, occurredAt: at, filepath: "a/b.md" }), 1));

@@ -114,7 +114,9 @@ describe("SearchDocumentsUseCase", () => {
     ]);
     expect(looked.sort()).toEqual(["old1", "old2"]);
     // Without a filepath in the query nothing is checked.
-    expect((await new SearchDocumentsUseCase(index as unknown as ChunkIndex, noLookup).execute({ tenantId: "t", query, limit: 5, threshold: 0 })).length).toBe(3);
+    expect((await new SearchDocumentsUseCase(index as unknown as ChunkIndex, noLookup).execute({ tenantId: "t", query, limit: 5, threshold: 0 })).length).toBe(
+      3,
+    );
   });
 });
 

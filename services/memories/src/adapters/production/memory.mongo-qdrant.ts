@@ -287,7 +287,17 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     // keeps its positions while the clock moves.
     const field = q.sort === "updatedAt" ? "updatedAt" : "createdAt";
     const dir: 1 | -1 = q.order === "asc" ? 1 : -1;
-    const listing = listingKey([q.tenantId, q.namespaces ?? null, q.filter ?? null, !!q.allVersions, !!q.includeForgotten, q.isStatic ?? null, field, dir, q.limit]);
+    const listing = listingKey([
+      q.tenantId,
+      q.namespaces ?? null,
+      q.filter ?? null,
+      !!q.allVersions,
+      !!q.includeForgotten,
+      q.isStatic ?? null,
+      field,
+      dir,
+      q.limit,
+    ]);
     const after = this.cursors.position(listing, q.offset);
     const page = async (): Promise<MemoryRecord[]> => {
       if (q.limit <= 0) return [];
