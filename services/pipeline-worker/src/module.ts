@@ -75,7 +75,7 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
         maxHandlerMs: config.FETCH_TIMEOUT_MS + config.EXTRACT_TIMEOUT_MS + 60_000,
       });
       // Chunks of an earlier release get their document's filepath, in the background (searches check them meanwhile).
-      backfilling = backfill.execute(stopBackfill.signal).catch((err: unknown) => log.warn({ err }, "filepath backfill failed; retried at the next start"));
+      backfilling = backfill.keepTrying(stopBackfill.signal);
     },
     // Shutdown: no new document, and the one being processed stops (its extraction thread terminated); its event stays
     // unacknowledged and is processed again after the restart.

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ChunkIndex } from "@engram/index";
 import type { Logger } from "@engram/observability";
 import type { DocumentFilepathReader } from "./ports";
@@ -14,7 +15,8 @@ const BATCH = 100;
  * recorded without one (its delete event removes the chunks). Until a document
  * is reached, recall checks its chunks with ingestion (see
  * `ChunkSearchQuery.filepath`). Stops when none is left, or after a round that
- * changed nothing (the next start tries again).
+ * changed nothing (the next start tries again). `keepTrying` runs it again
+ * after a failure (ingestion or the index unreachable) until it completes.
  */
 export class BackfillFilepathsUseCase {
   constructor(
@@ -24,6 +26,19 @@ export class BackfillFilepathsUseCase {
       logger: Logger;
     },
   ) {}
+
+  /** Runs `execute` until it completes, waiting `retryMs` after each failure; resolves when done or stopped. */
+  async keepTrying(signal: AbortSignal, retryMs = 60_000): Promise<void> {
+    while (!signal.aborted) {
+      try {
+        await this.execute(signal);
+        return;
+      } catch (err) {
+        this.deps.logger.warn({ err, retryMs }, "filepath backfill failed; trying again later");
+      }
+      await sleep(retryMs, undefined, { signal }).catch(() => undefined);
+    }
+  }
 
   /** Returns the number of documents filled in. `signal` stops between documents. */
   async execute(signal?: AbortSignal): Promise<number> {

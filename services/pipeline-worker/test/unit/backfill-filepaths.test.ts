@@ -65,6 +65,37 @@ describe("BackfillFilepathsUseCase over the embedded index", () => {
     await index.close();
   });
 
+  it("keepTrying runs it again after a failure (ingestion unreachable) until it completes, and stops when aborted", async () => {
+    const filled: string[] = [];
+    let pending = [{ tenantId: "t", documentId: "d" }];
+    const index = {
+      documentsWithoutFilepath: async () => pending,
+      backfillFilepath: async (_t: string, documentId: string, filepath: string | undefined) => {
+        filled.push(`${documentId}:${filepath}`);
+        pending = [];
+        return 1;
+      },
+    };
+    let calls = 0;
+    const documents = {
+      filepath: async () => {
+        if (++calls < 3) throw new Error("ingestion unavailable");
+        return { found: true, filepath: "a.md" };
+      },
+    };
+    await new BackfillFilepathsUseCase({ index, documents, logger: rootLogger({ level: "silent" }) }).keepTrying(new AbortController().signal, 1);
+    expect(calls).toBe(3);
+    expect(filled).toEqual(["d:a.md"]);
+    // Stopped while waiting to try again: it resolves without another attempt.
+    const stop = new AbortController();
+    const failing = { filepath: async () => Promise.reject(new Error("down")) };
+    pending = [{ tenantId: "t", documentId: "e" }];
+    const running = new BackfillFilepathsUseCase({ index, documents: failing, logger: rootLogger({ level: "silent" }) }).keepTrying(stop.signal, 60_000);
+    stop.abort();
+    await running;
+    expect(filled).toEqual(["d:a.md"]);
+  });
+
   it("stops after a round that changed nothing, and between documents when stopped", async () => {
     const stuck = {
       documentsWithoutFilepath: async () => [{ tenantId: "t", documentId: "d" }],
