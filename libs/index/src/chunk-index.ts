@@ -33,6 +33,8 @@ export interface IndexedChunk {
     contentType?: string;
     customId?: string;
     metadata?: JsonObject;
+    /** The document's source filepath (filtered inside the search, see `ChunkSearchQuery.filepath`). */
+    filepath?: string;
     createdAt: string;
     updatedAt: string;
   };
@@ -42,6 +44,15 @@ export interface IndexedChunk {
 export interface ChunkSearchQuery {
   /** Metadata filter on the chunk's document (the API's AND/OR syntax, parsed). */
   filter?: FilterExpr;
+  /**
+   * Source filepath of the chunk's document: exact, or a prefix when it ends
+   * with '/' (`matchesFilepath`). Applied inside the search, before top-k, so a
+   * filtered page is as full as an unfiltered one. Chunks whose filepath the
+   * index does not know yet (written before chunks carried it, until
+   * `backfillFilepath` reaches them) pass, with `document.filepath` undefined:
+   * the caller checks those against the document's owner.
+   */
+  filepath?: string;
   tenantId: string;
   /** Namespaces to search (results never leave them); undefined = every namespace of the tenant. */
   namespaces?: string[];
@@ -116,8 +127,29 @@ export interface ChunkIndex {
    * generation (or 0), every generation is covered.
    */
   deleteDocument(tenantId: string, namespace: string, documentId: string, generation?: number): Promise<number>;
-  /** Refreshes the document fields copied onto its chunks (metadata after an update). */
-  updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number>;
+  /**
+   * Refreshes the document fields copied onto its chunks (metadata after an
+   * update; with `fields`, the filepath too: undefined removes it).
+   */
+  updateDocumentMetadata(
+    tenantId: string,
+    documentId: string,
+    metadata: JsonObject | undefined,
+    updatedAt: string,
+    fields?: { filepath: string | undefined },
+  ): Promise<number>;
+  /**
+   * Documents (at most `limit`) with chunks whose filepath the index does not
+   * know: written before chunks carried the document's filepath. The pipeline
+   * worker fills them in at start (`backfillFilepath`).
+   */
+  documentsWithoutFilepath(limit: number): Promise<{ tenantId: string; documentId: string }[]>;
+  /**
+   * Records the document's filepath (undefined: it has none) on those of its
+   * chunks that have no filepath recorded, and only on those: a write or an
+   * update that recorded one meanwhile is newer and stays. Returns the chunks set.
+   */
+  backfillFilepath(tenantId: string, documentId: string, filepath: string | undefined): Promise<number>;
   search(query: ChunkSearchQuery): Promise<ChunkHit[]>;
   listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]>;
   /** Chunks of a namespace (optionally filtered by document metadata), one page, with the total count of matching chunks. */

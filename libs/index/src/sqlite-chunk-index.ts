@@ -1,6 +1,6 @@
 import { openSqlite, jsonColumn, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
 import { type FilterExpr, matchesFilter } from "@engram/filters";
-import type { JsonObject } from "@engram/kernel";
+import { type JsonObject, matchesFilepath } from "@engram/kernel";
 import {
   assertGeneration,
   type ChunkHit,
@@ -51,6 +51,11 @@ const MIGRATIONS = [
      PRIMARY KEY (tenant_id, document_id)) WITHOUT ROWID;`,
   // The generation a delete covered: a late write of it (or older) is refused too.
   `ALTER TABLE document_generations ADD COLUMN deleted_through INTEGER NOT NULL DEFAULT -1;`,
+  // Searches filter by the document's filepath inside the engine: each row carries it ('' = the document has none).
+  // Rows of earlier releases have NULL (not known) until the pipeline worker backfills them from ingestion
+  // (documentsWithoutFilepath / backfillFilepath); the partial index finds them, and is empty once done.
+  `ALTER TABLE chunks ADD COLUMN filepath TEXT;
+   CREATE INDEX chunks_without_filepath ON chunks (tenant_id, document_id) WHERE filepath IS NULL;`,
 ];
 
 /** A document's rows in every namespace of its tenant (every re-index reads it first; its plan is checked by a test). */
@@ -59,7 +64,7 @@ export const DOCUMENT_ROWS_SQL = "SELECT rid, namespace FROM chunks WHERE tenant
 /** Rows a partition load reads per query (no statement stays open between pages, so a warm-up can pause). */
 const LOAD_PAGE = 512;
 
-const ROW_COLUMNS = "rid, id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at";
+const ROW_COLUMNS = "rid, id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, filepath";
 
 interface ChunkRow {
   rid: number;
@@ -74,9 +79,14 @@ interface ChunkRow {
   token_count: number;
   doc: string;
   created_at: string;
+  /** '' when the document has none, NULL when not known yet (a row of an earlier release). */
+  filepath: string | null;
 }
 
 function fromRow(r: ChunkRow): Omit<IndexedChunk, "vector"> {
+  const document: IndexedChunk["document"] = jsonColumn.read(r.doc) ?? { createdAt: r.created_at, updatedAt: r.created_at };
+  delete document.filepath;
+  if (r.filepath) document.filepath = r.filepath;
   return {
     id: r.id,
     tenantId: r.tenant_id,
@@ -87,7 +97,7 @@ function fromRow(r: ChunkRow): Omit<IndexedChunk, "vector"> {
     startOffset: r.start_offset,
     endOffset: r.end_offset,
     tokenCount: r.token_count,
-    document: jsonColumn.read(r.doc) ?? { createdAt: r.created_at, updatedAt: r.created_at },
+    document,
     createdAt: r.created_at,
   };
 }
@@ -96,6 +106,15 @@ function fromRow(r: ChunkRow): Omit<IndexedChunk, "vector"> {
 interface DocInfo {
   documentId: string;
   metadata: JsonObject | undefined;
+  /** '' = none; null = not known yet (passes a filepath filter, for the caller to check). */
+  filepath: string | null;
+}
+
+/** The stored document fields: the filepath has a column of its own. */
+function docJson(document: IndexedChunk["document"]): string | null {
+  if (document.filepath === undefined) return jsonColumn.write(document);
+  const { filepath: _filepath, ...rest } = document;
+  return jsonColumn.write(rest);
 }
 
 /** A chunk partition's id in the process's memory budget (shared with the memory store's). */
@@ -185,13 +204,13 @@ export class SqliteChunkIndex implements ChunkIndex {
     const [tenantId, namespace] = splitKey(partition);
     const withVectors = options !== undefined && options.vectorModels.size > 0;
     const page = this.stmt(
-      `SELECT rid, document_id, terms${withVectors ? ", model, vector" : ""} FROM chunks WHERE tenant_id = ? AND namespace = ? AND rid > ? ORDER BY rid LIMIT ${LOAD_PAGE}`,
+      `SELECT rid, document_id, filepath, terms${withVectors ? ", model, vector" : ""} FROM chunks WHERE tenant_id = ? AND namespace = ? AND rid > ? ORDER BY rid LIMIT ${LOAD_PAGE}`,
     ).raw(true);
     const docOf = this.stmt("SELECT rid, doc FROM chunks WHERE rid IN (SELECT value FROM json_each(?))").raw(true);
     // Chunks of one document share one parsed copy of its fields (those of its first chunk).
     const docs = new Map<string, DocInfo>();
     for (let after = 0; ;) {
-      const rows = page.all(tenantId, namespace, after) as [number, string, string | null, string?, Buffer?][];
+      const rows = page.all(tenantId, namespace, after) as [number, string, string | null, string | null, string?, Buffer?][];
       if (rows.length === 0) return;
       after = rows[rows.length - 1]![0];
       // The first row of a document not seen yet is its first chunk (rows come in rid order).
@@ -200,9 +219,10 @@ export class SqliteChunkIndex implements ChunkIndex {
       if (firsts.size > 0) {
         const byRid = new Map(docOf.all(JSON.stringify([...firsts.values()])) as [number, string][]);
         for (const r of rows)
-          if (!docs.has(r[1])) docs.set(r[1], { documentId: r[1], metadata: jsonColumn.read<IndexedChunk["document"]>(byRid.get(r[0]) ?? null)?.metadata });
+          if (!docs.has(r[1]))
+            docs.set(r[1], { documentId: r[1], metadata: jsonColumn.read<IndexedChunk["document"]>(byRid.get(r[0]) ?? null)?.metadata, filepath: r[2] });
       }
-      for (const [rid, documentId, terms, model, vector] of rows) {
+      for (const [rid, documentId, , terms, model, vector] of rows) {
         this.info.set(rid, docs.get(documentId)!);
         const record: EngineRecord = { rid, analyzed: terms ?? "" };
         if (withVectors && vector && options!.vectorModels.has(model!)) {
@@ -259,8 +279,8 @@ export class SqliteChunkIndex implements ChunkIndex {
     for (const c of chunks)
       if (c.tenantId !== tenantId || c.namespace !== namespace || c.documentId !== documentId) throw new Error("chunk scope does not match its document");
     const insert = this.stmt(
-      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model, terms, generation)
-       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model, @terms, @generation)`,
+      `INSERT INTO chunks (id, tenant_id, namespace, document_id, position, content, start_offset, end_offset, token_count, doc, created_at, vector, model, terms, generation, filepath)
+       VALUES (@id, @tenantId, @namespace, @documentId, @position, @content, @startOffset, @endOffset, @tokenCount, @doc, @createdAt, @vector, @model, @terms, @generation, @filepath)`,
     );
     const stored = this.stmt("SELECT generation, deleted_through AS deletedThrough FROM document_generations WHERE tenant_id = ? AND document_id = ?");
     const record = this.stmt(
@@ -268,7 +288,7 @@ export class SqliteChunkIndex implements ChunkIndex {
        ON CONFLICT (tenant_id, document_id) DO UPDATE SET generation = excluded.generation`,
     );
     const analyzed = chunks.map((c) => c.analyzed ?? analyzeForStorage(c.content));
-    const doc = chunks.length ? jsonColumn.write(chunks[0]!.document) : null;
+    const doc = chunks.length ? docJson(chunks[0]!.document) : null;
     const rids: number[] = [];
     this.syncWithOtherWriters();
     const removed = this.tx(() => {
@@ -289,7 +309,8 @@ export class SqliteChunkIndex implements ChunkIndex {
           tokenCount: c.tokenCount,
           createdAt: c.createdAt,
           model: c.model ?? "",
-          doc: i === 0 || c.document !== chunks[0]!.document ? jsonColumn.write(c.document) : doc,
+          doc: i === 0 || c.document !== chunks[0]!.document ? docJson(c.document) : doc,
+          filepath: c.document.filepath ?? "",
           vector: Buffer.from(c.vector.buffer, c.vector.byteOffset, c.vector.byteLength),
           terms: analyzed[i]!,
           generation,
@@ -307,8 +328,9 @@ export class SqliteChunkIndex implements ChunkIndex {
     if (!this.engine.isLoaded(p) && !this.engine.isWarming(p)) return "written";
     const infos = new Map<string, DocInfo>();
     const records: EngineRecord[] = chunks.map((c, i) => {
-      let d = infos.get(JSON.stringify(c.document.metadata ?? null));
-      if (!d) infos.set(JSON.stringify(c.document.metadata ?? null), (d = { documentId, metadata: c.document.metadata }));
+      const key = JSON.stringify([c.document.metadata ?? null, c.document.filepath ?? ""]);
+      let d = infos.get(key);
+      if (!d) infos.set(key, (d = { documentId, metadata: c.document.metadata, filepath: c.document.filepath ?? "" }));
       this.info.set(rids[i]!, d);
       return { rid: rids[i]!, analyzed: analyzed[i]!, vector: c.vector, ...(c.model !== undefined ? { model: c.model } : {}) };
     });
@@ -362,23 +384,66 @@ export class SqliteChunkIndex implements ChunkIndex {
     return removed.length;
   }
 
-  async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
+  async updateDocumentMetadata(
+    tenantId: string,
+    documentId: string,
+    metadata: JsonObject | undefined,
+    updatedAt: string,
+    fields?: { filepath: string | undefined },
+  ): Promise<number> {
     this.syncWithOtherWriters();
-    const rows = this.stmt("SELECT rid, doc FROM chunks WHERE tenant_id = ? AND document_id = ?").all(tenantId, documentId) as {
-      rid: number;
-      doc: string;
-    }[];
-    const upd = this.stmt("UPDATE chunks SET doc = ? WHERE rid = ?");
-    this.tx(() => {
-      for (const r of rows) {
+    const select = this.stmt("SELECT rid, doc, filepath FROM chunks WHERE tenant_id = ? AND document_id = ?");
+    const upd = this.stmt("UPDATE chunks SET doc = ?, filepath = ? WHERE rid = ?");
+    // Read and written in one transaction: a concurrent write of the document's chunks comes before or after, whole.
+    const rows = this.tx(() => {
+      const found = select.all(tenantId, documentId) as { rid: number; doc: string; filepath: string | null }[];
+      for (const r of found) {
         const doc = jsonColumn.read<IndexedChunk["document"]>(r.doc) ?? { createdAt: updatedAt, updatedAt };
-        upd.run(jsonColumn.write({ ...doc, metadata, updatedAt }), r.rid);
+        if (fields) r.filepath = fields.filepath ?? "";
+        upd.run(docJson({ ...doc, metadata, updatedAt }), r.filepath, r.rid);
       }
+      return found;
     });
     this.dataVersion = this.readDataVersion();
-    const d: DocInfo = { documentId, metadata };
-    for (const r of rows) if (this.info.has(r.rid)) this.info.set(r.rid, d);
+    const infos = new Map<string | null, DocInfo>();
+    for (const r of rows) {
+      if (!this.info.has(r.rid)) continue;
+      let d = infos.get(r.filepath);
+      if (!d) infos.set(r.filepath, (d = { documentId, metadata, filepath: r.filepath }));
+      this.info.set(r.rid, d);
+    }
     return rows.length;
+  }
+
+  async documentsWithoutFilepath(limit: number): Promise<{ tenantId: string; documentId: string }[]> {
+    const n = Math.max(0, Math.floor(limit));
+    if (n === 0) return [];
+    const rows = this.stmt("SELECT DISTINCT tenant_id, document_id FROM chunks WHERE filepath IS NULL LIMIT ?").all(n) as {
+      tenant_id: string;
+      document_id: string;
+    }[];
+    return rows.map((r) => ({ tenantId: r.tenant_id, documentId: r.document_id }));
+  }
+
+  async backfillFilepath(tenantId: string, documentId: string, filepath: string | undefined): Promise<number> {
+    this.syncWithOtherWriters();
+    const select = this.stmt("SELECT rid FROM chunks WHERE tenant_id = ? AND document_id = ? AND filepath IS NULL").pluck();
+    const upd = this.stmt("UPDATE chunks SET filepath = ? WHERE tenant_id = ? AND document_id = ? AND filepath IS NULL");
+    const rids = this.tx(() => {
+      const found = select.all(tenantId, documentId) as number[];
+      if (found.length) upd.run(filepath ?? "", tenantId, documentId);
+      return found;
+    });
+    this.dataVersion = this.readDataVersion();
+    const infos = new Map<DocInfo, DocInfo>();
+    for (const rid of rids) {
+      const old = this.info.get(rid);
+      if (!old) continue;
+      let d = infos.get(old);
+      if (!d) infos.set(old, (d = { ...old, filepath: filepath ?? "" }));
+      this.info.set(rid, d);
+    }
+    return rids.length;
   }
 
   async listDocumentChunks(tenantId: string, namespace: string, documentId: string): Promise<Omit<IndexedChunk, "vector">[]> {
@@ -436,15 +501,19 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   /** Record predicate of a query: document restriction and metadata filter, each document's verdict computed once. */
-  private acceptFor(documentId: string | undefined, filter: FilterExpr | undefined): ((rid: number) => boolean) | undefined {
-    if (documentId === undefined && !filter) return undefined;
+  private acceptFor(documentId: string | undefined, filter: FilterExpr | undefined, filepath: string | undefined): ((rid: number) => boolean) | undefined {
+    if (documentId === undefined && !filter && !filepath) return undefined;
     const verdict = new Map<DocInfo, boolean>();
     return (rid) => {
       const d = this.info.get(rid);
       if (!d) return false;
       let ok = verdict.get(d);
       if (ok === undefined) {
-        ok = (documentId === undefined || d.documentId === documentId) && (!filter || matchesFilter(filter, d.metadata));
+        ok =
+          (documentId === undefined || d.documentId === documentId) &&
+          // A filepath not known yet passes: the caller checks it (see ChunkSearchQuery.filepath).
+          (!filepath || d.filepath === null || matchesFilepath(d.filepath || undefined, filepath)) &&
+          (!filter || matchesFilter(filter, d.metadata));
         verdict.set(d, ok);
       }
       return ok;
@@ -465,7 +534,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       model: q.model ?? "",
       denseWeight,
       limit: q.limit,
-      accept: this.acceptFor(q.documentId, q.filter),
+      accept: this.acceptFor(q.documentId, q.filter, q.filepath),
     });
     const kept = this.select(hits, q.minSimilarity, q.group);
     this.resident(keys);

@@ -78,3 +78,4 @@ export function transactor(db: SqliteDatabase): <T>(fn: () => T) => T {
   const run = db.transaction((fn: () => unknown) => fn());
   return <T>(fn: () => T): T => run(fn) as T;
 }
+export { ListingCursors, listingKey, mongoKeysetAfter } from "./listing-cursors";

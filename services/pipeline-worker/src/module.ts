@@ -7,6 +7,7 @@ import type { Logger } from "@engram/observability";
 import type { ServiceModule } from "@engram/runtime";
 import { BusPipelineEvents } from "./adapters/bus/pipeline-events.bus";
 import { GrpcDocumentSourceReader } from "./adapters/ingestion/document-source.grpc";
+import { BackfillFilepathsUseCase } from "./app/backfill-filepaths.usecase";
 import { documentsHandler } from "./app/documents.consumer";
 import { ProcessDocumentUseCase } from "./app/process-document.usecase";
 import { GuardedFetcher } from "@engram/fetch";
@@ -57,6 +58,9 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
     progressIntervalMs: config.PIPELINE_PROGRESS_INTERVAL_MS,
     logger: log,
   });
+  const backfill = new BackfillFilepathsUseCase({ index: deps.index, documents: sources, logger: log });
+  const stopBackfill = new AbortController();
+  let backfilling: Promise<unknown> = Promise.resolve();
   let subscription: Subscription | undefined;
   return {
     name: "pipeline-worker",
@@ -70,13 +74,18 @@ export function createWorkerModule(deps: WorkerDeps): ServiceModule {
         // A URL's fetch and the extraction are bounded by their timeouts; chunking, embedding and indexing get a minute.
         maxHandlerMs: config.FETCH_TIMEOUT_MS + config.EXTRACT_TIMEOUT_MS + 60_000,
       });
+      // Chunks of an earlier release get their document's filepath, in the background (searches check them meanwhile).
+      backfilling = backfill.keepTrying(stopBackfill.signal);
     },
     // Shutdown: no new document, and the one being processed stops (its extraction thread terminated); its event stays
     // unacknowledged and is processed again after the restart.
     abort(reason) {
+      stopBackfill.abort(reason);
       subscription?.abort(reason);
     },
     async stop() {
+      stopBackfill.abort();
+      await backfilling;
       await subscription?.close();
       sources.close();
       settings.close();

@@ -34,8 +34,8 @@ export function createRecallModule(deps: RecallDeps): ServiceModule {
   const chunkEmbedder = createEmbedder(config);
   const memoryEmbedder = createMemoryEmbedder(config);
   const preparer = new QueryPreparer({ chunks: chunkEmbedder, memories: memoryEmbedder }, deps.nlp.rewriter);
-  const documents = new SearchDocumentsUseCase(deps.index);
   const lookup = new GrpcDocumentLookup(config.INGESTION_ADDRESS, deps.security);
+  const documents = new SearchDocumentsUseCase(deps.index, lookup);
   // The organisation's profile buckets and, on top, the container tag's own.
   const buckets = new EffectiveBuckets({ connections: config.CONNECTIONS_ADDRESS, ingestion: config.INGESTION_ADDRESS, security: deps.security });
   const search = new SearchUseCase({

@@ -209,6 +209,16 @@ describe("documents API (both generations)", () => {
     expect(patched.body).toEqual({ id: add.body.id, status: "done" });
     await waitFor(async () => (await byStage("final")).length === 1, { what: "patched metadata to reach the index" });
     expect(await byStage("draft")).toHaveLength(0);
+    // A filepath-only PATCH reaches the chunks too: the search's filepath filter (applied in the index) follows it.
+    const atPath = async (filepath: string) =>
+      (
+        (await api("POST", "/v4/search", { q: "lighthouse keeper", containerTag: "patch", searchMode: "documents", threshold: 0, filepath })).body
+          .results as unknown[]
+      ).length;
+    expect(await atPath("keepers/")).toBe(0);
+    expect((await api("PATCH", `/v3/documents/${add.body.id}`, { filepath: "keepers/lighthouse.md" })).status).toBe(200);
+    await waitFor(async () => (await atPath("keepers/")) === 1, { what: "the patched filepath to reach the index" });
+    expect(await atPath("keepers/lighthouse.md")).toBe(1);
 
     const content = await api("PATCH", "/v3/documents/lh", { content: "Notes about the harbour master instead." });
     expect(content.body.status).toBe("queued");

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type JsonObject, raiseUnavailable } from "@engram/kernel";
+import { ListingCursors, listingKey } from "@engram/storage";
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
 import {
   assertGeneration,
@@ -24,7 +25,17 @@ import {
   QDRANT_MIN_VERSION,
   SPARSE_VECTOR,
 } from "./collections";
-import { FILTER_PAYLOAD_KEY, metadataFilterPayload, type QdrantCondition, type QdrantFilter, toQdrantFilter, translateFilter } from "./filter";
+import {
+  FILEPATH_UNKNOWN,
+  filepathCondition,
+  filepathPayload,
+  FILTER_PAYLOAD_KEY,
+  metadataFilterPayload,
+  type QdrantCondition,
+  type QdrantFilter,
+  toQdrantFilter,
+  translateFilter,
+} from "./filter";
 import { type QdrantCollectionOptions, QdrantCollectionAdapter } from "./collection-adapter";
 import { selectHits } from "./ranking";
 import { CHUNK_SPARSE_PARAMS, documentSparseVector, type SparseBm25Params } from "./sparse";
@@ -43,6 +54,7 @@ const CHUNK_FIELDS = [
   "model",
   "document",
   "createdAt",
+  "filepath",
 ] as const;
 
 /** Fields a list reads to order and page chunks before reading the page in full (and to see which write made them). */
@@ -57,6 +69,33 @@ export interface ChunkWrite {
   generation: number;
   stamp: number;
   writeId: string;
+}
+
+/** Points a list reads per request while ordering (a bound: ties on one instant are read by id in pages of it too). */
+const ORDER_PAGE = 512;
+
+/** A chunk's place in list order (creation time, document id, position). */
+interface OrderKey {
+  ms: number;
+  documentId: string;
+  position: number;
+}
+
+/** What ordering a list needs of a point. */
+interface OrderRow extends OrderKey {
+  id: string;
+  writeId: unknown;
+}
+
+function orderRow(r: Schemas["Record"]): OrderRow {
+  const p = (r.payload ?? {}) as Record<string, unknown>;
+  return {
+    id: String(r.id),
+    ms: typeof p.createdAtMs === "number" ? p.createdAtMs : 0,
+    documentId: String(p.documentId),
+    position: Number(p.position),
+    writeId: p[WRITE_ID],
+  };
 }
 
 /** Reads of a document's chunks while writes of it keep finishing, before the last one's answer is taken as it is. */
@@ -126,6 +165,9 @@ type Chunk = Omit<IndexedChunk, "vector">;
 export function chunkFromPayload(p: Record<string, unknown>): Chunk {
   const doc = { ...(p.document as IndexedChunk["document"]) };
   if (doc.metadata === null || doc.metadata === undefined) delete doc.metadata;
+  // The filepath lives in a payload field of its own (`filepathPayload`), which filters read.
+  delete doc.filepath;
+  if (typeof p.filepath === "string" && p.filepath !== "") doc.filepath = p.filepath;
   const chunk: Chunk = {
     id: p.id as string,
     tenantId: p.tenantId as string,
@@ -143,11 +185,16 @@ export function chunkFromPayload(p: Record<string, unknown>): Chunk {
   return chunk;
 }
 
+function withoutFilepath(document: IndexedChunk["document"]): Omit<IndexedChunk["document"], "filepath"> {
+  const { filepath: _filepath, ...rest } = document;
+  return rest;
+}
+
 /**
  * A chunk as a Qdrant point: payload = every `IndexedChunk` field but the
  * vector (`model` "" when none), plus `createdAtMs` (list order), `terms` (the
  * distinct stems, for the similarity calibration) and the filter copies of the
- * document metadata (`_filter`); vectors `dense` (left out when it is zero or
+ * document metadata (`_filter`) and of the filepath (`filepathPayload`); vectors `dense` (left out when it is zero or
  * empty) and `text` (BM25 term weights of the stems; left out without stems).
  * With `write`, the point belongs to that write: `generation`, `stamp`,
  * `writeId` in the payload, and an id of its own for each write.
@@ -183,11 +230,12 @@ export function chunkPoint(
       endOffset: c.endOffset,
       tokenCount: c.tokenCount,
       model: c.model ?? "",
-      document: c.document,
+      document: withoutFilepath(c.document),
       createdAt: c.createdAt,
       createdAtMs: epochMs(c.createdAt),
       terms: [...new Set(terms)],
       [FILTER_PAYLOAD_KEY]: metadataFilterPayload(c.document.metadata),
+      ...filepathPayload(c.document.filepath),
     },
   };
 }
@@ -206,6 +254,8 @@ export type QdrantChunkIndexOptions = QdrantCollectionOptions & {
  */
 export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIndex {
   private readonly readOnly: boolean;
+  /** Where recent `listChunks` pages ended, and their counts (keyset paging behind the port's offsets). */
+  private readonly cursors = new ListingCursors<OrderKey>();
 
   constructor(o: QdrantChunkIndexOptions) {
     super(o, CHUNK_SPARSE_PARAMS);
@@ -346,7 +396,13 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     return gone;
   }
 
-  async updateDocumentMetadata(tenantId: string, documentId: string, metadata: JsonObject | undefined, updatedAt: string): Promise<number> {
+  async updateDocumentMetadata(
+    tenantId: string,
+    documentId: string,
+    metadata: JsonObject | undefined,
+    updatedAt: string,
+    fields?: { filepath: string | undefined },
+  ): Promise<number> {
     this.refuseWrite("updateDocumentMetadata");
     const filter = toQdrantFilter({ tenantId, documentId });
     const n = await this.count(filter);
@@ -355,7 +411,58 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
       operations: [
         // Inside `document`: metadata replaced (null removes it), updatedAt set; the other document fields stay.
         { set_payload: { key: "document", payload: { metadata: metadata ?? null, updatedAt }, filter } },
-        { set_payload: { payload: { [FILTER_PAYLOAD_KEY]: metadataFilterPayload(metadata) }, filter } },
+        {
+          set_payload: {
+            payload: { [FILTER_PAYLOAD_KEY]: metadataFilterPayload(metadata), ...(fields ? filepathPayload(fields.filepath) : {}) },
+            filter,
+          },
+        },
+      ],
+      wait: true,
+    });
+    return n;
+  }
+
+  /** Chunk points (never markers: they have no `tenantId`) whose filepath is not known yet. */
+  private static readonly WITHOUT_FILEPATH: QdrantFilter = { must: [FILEPATH_UNKNOWN], must_not: [{ is_empty: { key: "tenantId" } }] };
+
+  async documentsWithoutFilepath(limit: number): Promise<{ tenantId: string; documentId: string }[]> {
+    const n = Math.max(0, Math.floor(limit));
+    const out = new Map<string, { tenantId: string; documentId: string }>();
+    let offset: Schemas["ExtendedPointId"] | undefined;
+    while (out.size < n) {
+      const page = await this.client.scroll(this.collection, {
+        filter: QdrantChunkIndex.WITHOUT_FILEPATH,
+        limit: 256,
+        with_payload: ["tenantId", "documentId"],
+        with_vector: false,
+        ...(offset !== undefined ? { offset } : {}),
+      });
+      for (const r of page.points) {
+        const p = (r.payload ?? {}) as Record<string, unknown>;
+        const key = `${String(p.tenantId)}\u0000${String(p.documentId)}`;
+        if (out.size < n && !out.has(key)) out.set(key, { tenantId: String(p.tenantId), documentId: String(p.documentId) });
+      }
+      const next = page.next_page_offset;
+      if (next === null || next === undefined || typeof next === "object") break;
+      offset = next;
+    }
+    return [...out.values()];
+  }
+
+  /**
+   * One conditional update: Qdrant applies the filter (filepath not known) when it writes, so points that a write or
+   * an update gave a filepath meanwhile keep theirs.
+   */
+  async backfillFilepath(tenantId: string, documentId: string, filepath: string | undefined): Promise<number> {
+    this.refuseWrite("backfillFilepath");
+    const filter = toQdrantFilter({ tenantId, documentId }, undefined, [FILEPATH_UNKNOWN]);
+    const n = await this.count(filter);
+    if (n === 0) return 0;
+    await this.client.batchUpdate(this.collection, {
+      operations: [
+        // One operation: the filepath fields and the mark that they are known, together.
+        { set_payload: { payload: filepathPayload(filepath), filter } },
       ],
       wait: true,
     });
@@ -366,7 +473,8 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     const scope = { tenantId: q.tenantId, namespaces: q.namespaces, documentId: q.documentId };
     const candidates = await this.hybrid.search({
       scope,
-      conditions: q.filter ? [translateFilter(q.filter)] : [],
+      // Inside the search, ahead of top-k: a filtered page is as full as an unfiltered one.
+      conditions: [...(q.filter ? [translateFilter(q.filter)] : []), ...(q.filepath ? [filepathCondition(q.filepath)] : [])],
       text: q.text,
       vector: q.vector,
       model: q.model ?? "",
@@ -447,13 +555,27 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
     const filter = toQdrantFilter({ tenantId: q.tenantId, namespaces: [q.namespace] }, q.filter);
     const offset = Math.max(0, Math.floor(q.offset));
     const limit = Math.max(0, Math.floor(q.limit));
-    const [total, ordered] = await Promise.all([this.count(filter), limit > 0 ? this.firstInOrder(filter, q.order, offset + limit) : Promise.resolve([])]);
+    // Keyset paging (see ListingCursors): a page that follows one read recently starts after that page's last chunk,
+    // and reports the count its listing's first page took; any other page counts, and reads from the start.
+    const listing = listingKey([q.tenantId, q.namespace, q.filter ?? null, q.order, limit]);
+    const from = this.cursors.position(listing, offset);
+    const skip = from ? 0 : offset;
+    const cached = this.cursors.total(listing, offset);
+    const [total, ordered] = await Promise.all([
+      cached ?? this.count(filter),
+      limit > 0 ? this.firstInOrder(filter, q.order, skip + limit, from) : Promise.resolve([]),
+    ]);
+    if (cached === undefined) this.cursors.rememberTotal(listing, total);
     // Points of writes readers are not shown (see `visible`) leave the page; `total` still counts them while they last.
     const markers = await this.markers(
       q.tenantId,
       ordered.map((p) => p.documentId),
     );
-    const page = ordered.filter((p) => QdrantChunkIndex.visible({ documentId: p.documentId, [WRITE_ID]: p.writeId }, markers)).slice(offset, offset + limit);
+    const page = ordered.filter((p) => QdrantChunkIndex.visible({ documentId: p.documentId, [WRITE_ID]: p.writeId }, markers)).slice(skip, skip + limit);
+    if (page.length === limit && limit > 0) {
+      const last = page[page.length - 1]!;
+      this.cursors.rememberPosition(listing, offset + limit, { ms: last.ms, documentId: last.documentId, position: last.position });
+    }
     if (page.length === 0) return { items: [], total };
     const records = await this.client.retrieve(this.collection, { ids: page.map((p) => p.id), with_payload: [...CHUNK_FIELDS], with_vector: false });
     const byId = new Map(records.map((r) => [String(r.id), r]));
@@ -466,52 +588,74 @@ export class QdrantChunkIndex extends QdrantCollectionAdapter implements ChunkIn
 
   /**
    * The first `need` points of a filter in list order (creation time, then
-   * document id, then position; all reversed for `desc`): Qdrant orders a
+   * document id, then position; all reversed for `desc`). Qdrant orders a
    * scroll by one field (`createdAtMs`, integer index), so the points are read
-   * in that order until `need` are in hand and the creation time has moved past
-   * the last one needed (ties are then ordered here). `start_from` is
-   * inclusive: points already seen are skipped, and a page holding nothing new
-   * (one instant shared by more points than a page) doubles the page.
+   * in pages of at most `ORDER_PAGE` in that order, each page starting strictly
+   * after the creation time the previous one ended on (a range condition: no
+   * point is read twice). The points sharing that last creation time (a tie the
+   * page may have cut) are read whole first, by an id-ordered scroll of that
+   * instant in pages of the same bound, and ordered here by document and
+   * position: ties cost pages of a fixed size, never a growing one. With
+   * `from`, the walk starts at its instant and keeps only what comes after it.
    */
-  private async firstInOrder(
-    filter: QdrantFilter,
-    order: "asc" | "desc",
-    need: number,
-  ): Promise<{ id: string; ms: number; documentId: string; position: number; writeId: unknown }[]> {
-    const seen = new Map<string, { id: string; ms: number; documentId: string; position: number; writeId: unknown }>();
-    const inOrder: number[] = [];
-    let startFrom: number | undefined;
-    let pageSize = Math.min(Math.max(need, 64), 1024);
-    for (;;) {
+  private async firstInOrder(filter: QdrantFilter, order: "asc" | "desc", need: number, from?: OrderKey): Promise<OrderRow[]> {
+    const out: OrderRow[] = [];
+    const dir = order === "desc" ? -1 : 1;
+    const byTie = (a: OrderKey, b: OrderKey) => dir * ((a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) || a.position - b.position);
+    const keep = from ? (r: OrderRow) => dir * (r.ms - from.ms) > 0 || (r.ms === from.ms && byTie(r, from) > 0) : () => true;
+    let after: number | undefined;
+    while (out.length < need) {
+      const range =
+        after !== undefined
+          ? [{ key: "createdAtMs", range: order === "desc" ? { lt: after } : { gt: after } }]
+          : from
+            ? [{ key: "createdAtMs", range: order === "desc" ? { lte: from.ms } : { gte: from.ms } }]
+            : [];
       const res = await this.client.scroll(this.collection, {
-        filter,
-        limit: pageSize,
+        filter: { must: [filter, ...range] },
+        limit: ORDER_PAGE,
         with_payload: ORDER_FIELDS,
         with_vector: false,
-        order_by: { key: "createdAtMs", direction: order, ...(startFrom !== undefined ? { start_from: startFrom } : {}) },
+        order_by: { key: "createdAtMs", direction: order },
       });
-      let fresh = 0;
-      for (const r of res.points) {
-        const id = String(r.id);
-        if (seen.has(id)) continue;
-        const p = (r.payload ?? {}) as Record<string, unknown>;
-        const ms = typeof p.createdAtMs === "number" ? p.createdAtMs : 0;
-        seen.set(id, { id, ms, documentId: String(p.documentId), position: Number(p.position), writeId: p[WRITE_ID] });
-        inOrder.push(ms);
-        fresh++;
+      const rows = res.points.map(orderRow);
+      if (rows.length === 0) break;
+      const lastMs = rows[rows.length - 1]!.ms;
+      // Every instant before the last one is complete in this page; the last one is read whole.
+      const complete = rows.filter((r) => r.ms !== lastMs);
+      const tie = rows.length < ORDER_PAGE ? rows.filter((r) => r.ms === lastMs) : await this.instant(filter, lastMs);
+      let run: OrderRow[] = [];
+      for (const r of [...complete, ...tie]) {
+        if (run.length && run[0]!.ms !== r.ms) {
+          out.push(...run.sort(byTie).filter(keep));
+          run = [];
+        }
+        run.push(r);
       }
-      const exhausted = res.points.length < pageSize;
-      const last = res.points.length ? ((res.points[res.points.length - 1]!.payload ?? {}) as Record<string, unknown>).createdAtMs : undefined;
-      const lastMs = typeof last === "number" ? last : 0;
-      // Enough once the creation time read last differs from the one of the last point needed.
-      if (exhausted || (seen.size >= need && lastMs !== inOrder[need - 1])) break;
-      if (fresh === 0) pageSize *= 2;
-      startFrom = lastMs;
+      out.push(...run.sort(byTie).filter(keep));
+      if (rows.length < ORDER_PAGE) break;
+      after = lastMs;
     }
-    const dir = order === "desc" ? -1 : 1;
-    return [...seen.values()].sort(
-      (a, b) => dir * (a.ms - b.ms || (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0) || a.position - b.position),
-    );
+    return out;
+  }
+
+  /** Every point of a filter created at one instant (id order, pages of `ORDER_PAGE`). */
+  private async instant(filter: QdrantFilter, ms: number): Promise<OrderRow[]> {
+    const out: OrderRow[] = [];
+    let offset: Schemas["ExtendedPointId"] | undefined;
+    for (;;) {
+      const page = await this.client.scroll(this.collection, {
+        filter: { must: [filter, { key: "createdAtMs", range: { gte: ms, lte: ms } }] },
+        limit: ORDER_PAGE,
+        with_payload: ORDER_FIELDS,
+        with_vector: false,
+        ...(offset !== undefined ? { offset } : {}),
+      });
+      out.push(...page.points.map(orderRow));
+      const next = page.next_page_offset;
+      if (next === null || next === undefined || typeof next === "object") return out;
+      offset = next;
+    }
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest";
-import { filterIndexFields, FILTER_LIST_FIELDS } from "./filter";
+import { CHUNK_FILEPATH_FIELDS, CHUNK_FILEPATH_KNOWN, filterIndexFields, FILTER_LIST_FIELDS } from "./filter";
 
 /** Named vectors of every Engram collection. */
 export const DENSE_VECTOR = "dense";
@@ -64,7 +64,16 @@ function common(indexedMetadataKeys: readonly string[]): PayloadIndexSpec[] {
 }
 
 export function chunkCollectionSpec(dimensions: number, indexedMetadataKeys: readonly string[] = []): QdrantCollectionSpec {
-  return { dimensions, payloadIndexes: [...common(indexedMetadataKeys), { field: "documentId", schema: keyword(false) }] };
+  return {
+    dimensions,
+    payloadIndexes: [
+      ...common(indexedMetadataKeys),
+      { field: "documentId", schema: keyword(false) },
+      // The filepath filter runs inside the search (exact path, or a prefix ending in '/'), see `filepathCondition`.
+      ...CHUNK_FILEPATH_FIELDS.map((field) => ({ field, schema: keyword() })),
+      { field: CHUNK_FILEPATH_KNOWN, schema: { type: "bool" } as const },
+    ],
+  };
 }
 
 export function memoryCollectionSpec(dimensions: number, indexedMetadataKeys: readonly string[] = []): QdrantCollectionSpec {

@@ -192,3 +192,37 @@ export function toQdrantFilter(scope: QdrantScope, filter?: FilterExpr, extra: Q
   if (filter) must.push(translateFilter(filter));
   return { must };
 }
+
+/** Payload field of a chunk point: its document's filepath ("" when it has none). */
+export const CHUNK_FILEPATH = "filepath";
+/** Payload field of a chunk point: every prefix of the filepath that ends in '/' (what a prefix filter matches). */
+export const CHUNK_FILEPATH_PREFIXES = "filepathPrefixes";
+/** Payload field of a chunk point: true once the point carries its document's filepath (points of earlier releases lack it until backfilled). */
+export const CHUNK_FILEPATH_KNOWN = "filepathKnown";
+export const CHUNK_FILEPATH_FIELDS = [CHUNK_FILEPATH, CHUNK_FILEPATH_PREFIXES];
+
+/** The prefixes of a filepath a prefix filter ("…/") matches: each leading part ending in '/'. */
+export function filepathPrefixes(filepath: string): string[] {
+  const out: string[] = [];
+  for (let i = filepath.indexOf("/"); i >= 0; i = filepath.indexOf("/", i + 1)) out.push(filepath.slice(0, i + 1));
+  return out;
+}
+
+/** The filepath payload fields of a chunk point (written with every chunk, and by a filepath update). */
+export function filepathPayload(filepath: string | undefined): Record<string, unknown> {
+  return { [CHUNK_FILEPATH]: filepath ?? "", [CHUNK_FILEPATH_PREFIXES]: filepath ? filepathPrefixes(filepath) : [], [CHUNK_FILEPATH_KNOWN]: true };
+}
+
+/** Points whose filepath is not known yet (written before points carried it). */
+export const FILEPATH_UNKNOWN: QdrantCondition = { must_not: [{ key: CHUNK_FILEPATH_KNOWN, match: { value: true } }] };
+
+/**
+ * The filepath filter (`matchesFilepath`): the exact path, or a prefix when it ends with '/' (matched against the
+ * stored prefixes). Points whose filepath is not known yet pass, for the caller to check (ChunkSearchQuery.filepath).
+ */
+export function filepathCondition(filepath: string): QdrantCondition {
+  const hit: QdrantCondition = filepath.endsWith("/")
+    ? { key: CHUNK_FILEPATH_PREFIXES, match: { value: filepath } }
+    : { key: CHUNK_FILEPATH, match: { value: filepath } };
+  return { should: [hit, FILEPATH_UNKNOWN] };
+}

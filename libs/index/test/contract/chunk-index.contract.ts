@@ -51,6 +51,11 @@ export interface ChunkIndexHarness {
   open(): Promise<ChunkIndex>;
   /** Removes the current store (every index opened on it is closed first). */
   dispose(): Promise<void>;
+  /**
+   * Makes every chunk stored look as an earlier release wrote it, before chunks carried their document's filepath
+   * (what the store's migration on open finds); indexes opened afterwards see the change.
+   */
+  forgetFilepaths(): Promise<void>;
 }
 
 export function chunkIndexContract(harness: ChunkIndexHarness): void {
@@ -69,6 +74,7 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     testChunk(embedder, `c_test${++seq}`, tenantId, namespace, documentId, position, content);
 
   const withMeta = (c: IndexedChunk, metadata: JsonObject | undefined): IndexedChunk => ({ ...c, document: { ...c.document, metadata } });
+  const atPath = (c: IndexedChunk, filepath: string | undefined): IndexedChunk => ({ ...c, document: { ...c.document, filepath } });
 
   const search = (q: Omit<ChunkSearchQuery, "vector" | "limit"> & { limit?: number }) => index.search({ limit: 20, vector: embedder.embedOne(q.text), ...q });
   const docIds = (hits: { chunk: { documentId: string } }[]) => hits.map((h) => h.chunk.documentId);
@@ -649,6 +655,88 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
     });
   });
 
+  describe("filepath", () => {
+    const strong = "orbital mechanics orbital mechanics";
+    const weak = (d: number) => `a long note that mentions orbital mechanics once among many other words ${d}`;
+    const query = (more: Partial<ChunkSearchQuery>) =>
+      index.search({ tenantId: "t1", text: "orbital mechanics", vector: embedder.embedOne("orbital mechanics"), denseWeight: 0, limit: 3, ...more });
+    const paths = (hits: { chunk: { document: { filepath?: string } } }[]) => hits.map((h) => h.chunk.document.filepath);
+
+    beforeEach(async () => {
+      // Better matches elsewhere: a filter applied after top-k would leave the filtered page empty.
+      for (let d = 0; d < 30; d++)
+        await index.replaceDocumentChunks("t1", "ns", `other${d}`, [atPath(chunk("t1", "ns", `other${d}`, 0, strong), `archive/old/${d}.md`)], 1);
+      for (let d = 0; d < 4; d++)
+        await index.replaceDocumentChunks("t1", "ns", `note${d}`, [atPath(chunk("t1", "ns", `note${d}`, 0, weak(d)), `notes/2024/${d}.md`)], 1);
+      await index.replaceDocumentChunks("t1", "ns", "nopath", [chunk("t1", "ns", "nopath", 0, weak(9))], 1);
+    });
+
+    it("is stored with the chunk and read back", async () => {
+      expect((await index.listDocumentChunks("t1", "ns", "note1"))[0]!.document.filepath).toBe("notes/2024/1.md");
+      expect((await index.listDocumentChunks("t1", "ns", "nopath"))[0]!.document).not.toHaveProperty("filepath");
+    });
+
+    it("filters inside the search, before top-k: a filtered page is full (prefix and exact path)", async () => {
+      const prefix = await query({ filepath: "notes/" });
+      expect(prefix).toHaveLength(3);
+      expect(paths(prefix).every((p) => p?.startsWith("notes/2024/"))).toBe(true);
+      expect(paths(await query({ filepath: "notes/2024/" }))).toHaveLength(3);
+      expect(paths(await query({ filepath: "notes/2024/2.md" }))).toEqual(["notes/2024/2.md"]);
+      // A prefix matches whole leading parts only when it ends in '/', and an exact path is not a prefix.
+      expect(await query({ filepath: "notes/2024" })).toEqual([]);
+      expect(await query({ filepath: "note" })).toEqual([]);
+      expect(await query({ filepath: "otes/" })).toEqual([]);
+      expect(await query({ filepath: "notes/2024/2.md/" })).toEqual([]);
+      // With a metadata filter and grouping too.
+      const grouped = await query({ filepath: "notes/", group: { documents: 2, chunksPerDocument: 1 }, filter: parseFilter({ key: "source", value: "test" }) });
+      expect(grouped).toHaveLength(2);
+      expect(paths(grouped).every((p) => p?.startsWith("notes/"))).toBe(true);
+    });
+
+    it("follows updates: a filepath update reaches every chunk, a metadata-only update keeps it", async () => {
+      expect(await index.updateDocumentMetadata("t1", "note0", { moved: true }, "2025-01-01T00:00:00.000Z", { filepath: "elsewhere/x.md" })).toBe(1);
+      expect(paths(await query({ filepath: "elsewhere/" }))).toEqual(["elsewhere/x.md"]);
+      expect(docIds(await query({ filepath: "notes/", limit: 10 })).sort()).toEqual(["note1", "note2", "note3"]);
+      await index.updateDocumentMetadata("t1", "note0", { moved: false }, "2025-01-02T00:00:00.000Z");
+      expect((await index.listDocumentChunks("t1", "ns", "note0"))[0]!.document).toMatchObject({ filepath: "elsewhere/x.md", metadata: { moved: false } });
+      await index.updateDocumentMetadata("t1", "note0", undefined, "2025-01-03T00:00:00.000Z", { filepath: undefined });
+      expect((await index.listDocumentChunks("t1", "ns", "note0"))[0]!.document).not.toHaveProperty("filepath");
+      expect(await query({ filepath: "elsewhere/" })).toEqual([]);
+      // A reopened index (the loaded state rebuilt from the store) sees the same.
+      const again = await open();
+      expect(
+        docIds(await again.search({ tenantId: "t1", text: "orbital", vector: embedder.embedOne("orbital"), limit: 10, filepath: "notes/" })).sort(),
+      ).toEqual(["note1", "note2", "note3"]);
+    });
+
+    it("chunks of an earlier release: listed for the backfill, passing the filter unverified until it reaches them", async () => {
+      await harness.forgetFilepaths();
+      index = await open();
+      expect(await index.documentsWithoutFilepath(0)).toEqual([]);
+      const pending = await index.documentsWithoutFilepath(1000);
+      expect(pending).toHaveLength(35);
+      expect(pending).toContainEqual({ tenantId: "t1", documentId: "note1" });
+      expect(await index.documentsWithoutFilepath(5)).toHaveLength(5);
+      // Not known: every chunk passes, without a filepath (the caller checks those).
+      const unknown = await query({ filepath: "notes/", limit: 50 });
+      expect(unknown).toHaveLength(35);
+      expect(paths(unknown).every((p) => p === undefined)).toBe(true);
+      // An update that names the filepath wins over a later backfill with an older value.
+      await index.updateDocumentMetadata("t1", "note3", { source: "test" }, "2025-01-01T00:00:00.000Z", { filepath: "renamed/3.md" });
+      expect(await index.backfillFilepath("t1", "note3", "notes/2024/3.md")).toBe(0);
+      for (let d = 0; d < 30; d++) expect(await index.backfillFilepath("t1", `other${d}`, `archive/old/${d}.md`)).toBe(1);
+      for (let d = 0; d < 3; d++) await index.backfillFilepath("t1", `note${d}`, `notes/2024/${d}.md`);
+      await index.backfillFilepath("t1", "nopath", undefined);
+      expect(await index.documentsWithoutFilepath(1000)).toEqual([]);
+      expect(paths(await query({ filepath: "notes/", limit: 10 })).sort()).toEqual(["notes/2024/0.md", "notes/2024/1.md", "notes/2024/2.md"]);
+      expect(paths(await query({ filepath: "renamed/3.md" }))).toEqual(["renamed/3.md"]);
+      expect((await index.listDocumentChunks("t1", "ns", "nopath"))[0]!.document).not.toHaveProperty("filepath");
+      // Chunks written from now on carry their filepath: nothing to backfill.
+      await index.replaceDocumentChunks("t1", "ns", "fresh", [atPath(chunk("t1", "ns", "fresh", 0, "fresh"), "f.md")], 1);
+      expect(await index.documentsWithoutFilepath(10)).toEqual([]);
+    });
+  });
+
   describe("listChunks", () => {
     beforeEach(async () => {
       const at = (c: IndexedChunk, createdAt: string, team: string) => ({ ...withMeta(c, { team }), createdAt });
@@ -708,6 +796,34 @@ export function chunkIndexContract(harness: ChunkIndexHarness): void {
       expect(tail.items.map((c) => c.content)).toEqual(["big part 146", "big part 147", "big part 148", "big part 149", "after"]);
       const desc = await list({ offset: 1, limit: 3, order: "desc" });
       expect(desc.items.map((c) => c.content)).toEqual(["big part 149", "big part 148", "big part 147"]);
+    });
+
+    it("a walk through the pages sees every chunk once, in order, across ties longer than any read (keyset with tiebreak)", async () => {
+      const same = "2024-03-01T00:00:00.000Z";
+      for (const d of ["m", "k"])
+        await index.replaceDocumentChunks(
+          "t1",
+          "ns",
+          d,
+          Array.from({ length: 350 }, (_, p) => ({ ...withMeta(chunk("t1", "ns", d, p, `${d} ${p}`), { team: d === "k" ? "red" : "blue" }), createdAt: same })),
+          1,
+        );
+      const walk = async (order: "asc" | "desc", filter?: FilterExpr) => {
+        const seen: string[] = [];
+        for (let offset = 0; ; offset += 97) {
+          const page = await list({ offset, limit: 97, order, ...(filter ? { filter } : {}) });
+          seen.push(...page.items.map((c) => c.content));
+          if (page.items.length < 97) return { seen, total: page.total };
+        }
+      };
+      const tied = (d: string) => Array.from({ length: 350 }, (_, p) => `${d} ${p}`);
+      const asc = await walk("asc");
+      expect(asc.total).toBe(704);
+      expect(asc.seen).toEqual(["c0", "a0", "b0", "b1", ...tied("k"), ...tied("m")]);
+      expect((await walk("desc")).seen).toEqual([...asc.seen].reverse());
+      const red = await walk("asc", parseFilter({ key: "team", value: "red" }));
+      expect(red.seen).toEqual(["c0", "b0", "b1", ...tied("k")]);
+      expect(red.total).toBe(353);
     });
   });
 }

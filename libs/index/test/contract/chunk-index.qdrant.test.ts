@@ -41,6 +41,14 @@ describeWithEngines(["qdrant"], "ChunkIndex contract: QdrantChunkIndex", ({ qdra
     dispose: async () => {
       if ((await client.collectionExists(collectionName(prefix, "chunks"))).exists) await client.deleteCollection(collectionName(prefix, "chunks"));
     },
+    // Points of an earlier release carry none of the filepath fields (markers have no tenantId and are left alone).
+    forgetFilepaths: async () => {
+      await client.deletePayload(collectionName(prefix, "chunks"), {
+        keys: ["filepath", "filepathPrefixes", "filepathKnown"],
+        filter: { must_not: [{ is_empty: { key: "tenantId" } }] },
+        wait: true,
+      });
+    },
   });
 });
 

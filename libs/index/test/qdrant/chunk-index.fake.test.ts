@@ -16,5 +16,10 @@ describe("ChunkIndex contract: QdrantChunkIndex over FakeQdrant", () => {
     },
     open: () => QdrantChunkIndex.open(fake.client(), { prefix: "fake", dimensions: 128 }),
     dispose: async () => {},
+    // Points of an earlier release carry none of the filepath fields.
+    forgetFilepaths: async () => {
+      for (const p of fake.points("fake_chunks"))
+        if (typeof p.payload.tenantId === "string") for (const k of ["filepath", "filepathPrefixes", "filepathKnown"]) delete p.payload[k];
+    },
   });
 });

@@ -7,6 +7,7 @@
 export * from "./connection";
 export * from "./transaction";
 export * from "./indexes";
+export { ListingCursors, listingKey, mongoKeysetAfter } from "../listing-cursors";
 export {
   Binary,
   BSON,

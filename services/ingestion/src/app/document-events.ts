@@ -30,6 +30,8 @@ export function documentMetadataChanged(doc: DocumentRecord, at: Date, headers: 
       metadata: toStruct(doc.metadata) ?? { fields: {} },
       customId: doc.customId ?? "",
       occurredAt: toTimestamp(at),
+      // Always named ("" = none): the chunks' copy follows a filepath change too.
+      filepath: doc.filepath ?? "",
     },
     headers,
   );
@@ -41,7 +43,12 @@ export function eventsForPlan(plan: AddPlan, at: Date, headers: Record<string, s
   if (plan.queue) return [documentQueued(plan.next, headers)];
   // Fields changed without new content: the index copy must follow. Events of one document share a
   // partition, so a change made while the document is being processed is applied after its indexing.
-  return JSON.stringify(plan.previous.metadata ?? null) !== JSON.stringify(plan.next.metadata ?? null) ? [documentMetadataChanged(plan.next, at, headers)] : [];
+  return indexedFieldsChanged(plan.previous, plan.next) ? [documentMetadataChanged(plan.next, at, headers)] : [];
+}
+
+/** Whether fields the index copies onto the chunks (metadata, filepath) differ. */
+export function indexedFieldsChanged(previous: DocumentRecord, next: DocumentRecord): boolean {
+  return JSON.stringify(previous.metadata ?? null) !== JSON.stringify(next.metadata ?? null) || (previous.filepath ?? "") !== (next.filepath ?? "");
 }
 
 /**

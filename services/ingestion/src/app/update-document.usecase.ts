@@ -1,6 +1,6 @@
 import { AlreadyExistsError, type Clock, type JsonObject, type TaskType } from "@engram/kernel";
 import { contentHash, type DocumentRecord, sourceKindOf, validateCustomId, validateInput, validateNamespace } from "../domain/document";
-import { documentMetadataChanged, documentQueued } from "./document-events";
+import { documentMetadataChanged, documentQueued, indexedFieldsChanged } from "./document-events";
 import { type AddDocumentResult, resultOf, traceHeaders } from "./add-document.usecase";
 import type { GetDocumentUseCase } from "./get-document.usecase";
 import type { DocumentRepository, FileStore } from "./ports";
@@ -78,11 +78,7 @@ export class UpdateDocumentUseCase {
       }
       const headers = traceHeaders(c);
       const events =
-        newContent || moved
-          ? [documentQueued(next, headers)]
-          : JSON.stringify(doc.metadata ?? null) !== JSON.stringify(next.metadata ?? null)
-            ? [documentMetadataChanged(next, now, headers)]
-            : [];
+        newContent || moved ? [documentQueued(next, headers)] : indexedFieldsChanged(doc, next) ? [documentMetadataChanged(next, now, headers)] : [];
       let ok: boolean;
       try {
         ok = await this.repo.update(doc, next, events);

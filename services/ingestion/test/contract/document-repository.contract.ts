@@ -506,6 +506,42 @@ export function documentRepositoryContract(open: () => Promise<DocumentRepositor
       expect(ids((await repo.list(q({ sort: "updatedAt", order: "desc" }))).items)).toEqual([...sorted].reverse());
     });
 
+    it("a walk through the pages sees each document once, in order, across runs of equal times; filtered pages are full", async () => {
+      const docs: DocumentRecord[] = [];
+      for (let i = 0; i < 60; i++)
+        docs.push(record({ createdAt: at(i < 25 ? 1 : i < 50 ? 2 : 3), updatedAt: at(5), metadata: { team: i % 3 ? "red" : "blue" } }));
+      for (const r of docs) await repo.insert(r, []);
+      const walk = async (over: Partial<DocumentListQuery>) => {
+        const seen: DocumentRecord[] = [];
+        const totals: number[] = [];
+        for (let offset = 0; ; offset += 7) {
+          const page = await repo.list(q({ offset, limit: 7, withoutContent: true, ...over }));
+          seen.push(...page.items);
+          totals.push(page.total);
+          if (page.items.length < 7) return { seen, totals };
+        }
+      };
+      const inOrder = (list: DocumentRecord[], dir: 1 | -1, field: "createdAt" | "updatedAt") =>
+        [...list].sort((x, y) => dir * (x[field] < y[field] ? -1 : x[field] > y[field] ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      for (const [order, dir] of [["asc", 1] as const, ["desc", -1] as const]) {
+        const all = await walk({ order });
+        expect(ids(all.seen)).toEqual(ids(inOrder(docs, dir, "createdAt")));
+        expect(new Set(all.totals)).toEqual(new Set([60]));
+        const byUpdate = await walk({ order, sort: "updatedAt" });
+        expect(ids(byUpdate.seen)).toEqual(ids(inOrder(docs, dir, "updatedAt")));
+        const red = await walk({ order, filter: parseFilter({ key: "team", value: "red" }) });
+        const wanted = inOrder(
+          docs.filter((d) => d.metadata?.team === "red"),
+          dir,
+          "createdAt",
+        );
+        expect(ids(red.seen)).toEqual(ids(wanted));
+        // Every page but the last is full.
+        expect(red.seen.length).toBe(40);
+        expect(new Set(red.totals)).toEqual(new Set([40]));
+      }
+    });
+
     it("filters by namespaces (one, several, none) and statuses", async () => {
       const { rows } = await seed();
       expect(ids((await repo.list(q({ namespaces: ["ns1"] }))).items)).toEqual(ids(rows.filter((_, i) => i % 2 === 0)));

@@ -1,3 +1,4 @@
+import { filterToMongo, parseFilter } from "@engram/filters";
 import { describeWithEngines } from "@engram/testing";
 import { useMongoDatabase } from "@engram/testing/src/mongo";
 import { createMongoDocumentRepository, DOCUMENT_INDEXES, type MongoDocumentRepository } from "../../src/adapters/mongo/document.mongo";
@@ -76,6 +77,30 @@ describeWithEngines(["mongo"], "MongoDocumentRepository", ({ mongoUrl }) => {
         const text = JSON.stringify(((await plan) as { queryPlanner: unknown }).queryPlanner);
         expect({ label, usesIndex: text.includes("IXSCAN"), scans: text.includes("COLLSCAN") }).toEqual({ label, usesIndex: true, scans: false });
       }
+      await h.close();
+    });
+
+    it("a metadata condition ($elemMatch on the entries) bounds the multikey metadata indexes on key and value", async () => {
+      const h = await openMongo();
+      await h.repo.ensureIndexes();
+      await h.repo.insert(record({ metadata: { type: "email", year: 2024 } }), []);
+      const bounds = async (filter: unknown, index: string) => {
+        const query = { tenantId: "acme", ...filterToMongo(parseFilter(filter), "meta") };
+        const plan = JSON.stringify(await h.repo.collection.find(query).hint(index).explain());
+        return {
+          ixscan: plan.includes("IXSCAN"),
+          keyBound: plan.includes('"meta.k":["[\\"type\\", \\"type\\"]"]') || plan.includes('"meta.k":["[\\"year\\", \\"year\\"]"]'),
+        };
+      };
+      expect(await bounds({ key: "type", value: "email" }, "tenant_meta_value")).toEqual({ ixscan: true, keyBound: true });
+      expect(await bounds({ key: "year", value: "2000", filterType: "numeric", numericOperator: ">" }, "tenant_meta_number")).toEqual({
+        ixscan: true,
+        keyBound: true,
+      });
+      expect(
+        (await h.repo.list({ tenantId: "acme", filter: parseFilter({ key: "type", value: "email" }), sort: "createdAt", order: "desc", offset: 0, limit: 10 }))
+          .total,
+      ).toBe(1);
       await h.close();
     });
 

@@ -180,6 +180,21 @@ export function ingestionUseCasesContract(open: () => Promise<DocumentRepository
     expect((await outboxRows()).map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentDeleted", "DocumentMetadataChanged"]);
   });
 
+  it('a filepath-only change refreshes the index copy (DocumentMetadataChanged naming the filepath, "" when cleared)', async () => {
+    const at = (filepath?: string) => {
+      const c = addCmd();
+      return { ...c, input: { ...c.input, ...(filepath ? { filepath } : {}) } };
+    };
+    await add.execute(at("notes/a.md"));
+    await add.execute(at("notes/b.md"));
+    await add.execute(at("notes/b.md"));
+    await add.execute(at());
+    const rows = await outboxRows();
+    expect(rows.map((r) => r.message.headers["event-type"])).toEqual(["DocumentQueued", "DocumentMetadataChanged", "DocumentMetadataChanged"]);
+    expect(decodeEvent("DocumentMetadataChanged", rows[1]!.message.value).filepath).toBe("notes/b.md");
+    expect(decodeEvent("DocumentMetadataChanged", rows[2]!.message.value).filepath).toBe("");
+  });
+
   it("a failure of the current generation withdraws the document's chunks and memories (DocumentDeleted, withdrawn), once", async () => {
     const first = await add.execute(addCmd());
     await record.execute("acme", first.id, { generation: 1, sequence: 4, status: "indexing", at: NOW });

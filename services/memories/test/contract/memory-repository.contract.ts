@@ -294,6 +294,40 @@ export function memoryRepositoryContract(name: string, make: () => Promise<Memor
       }
     });
 
+    it("a walk through the pages sees each memory once, in order, across runs of equal times; filtered pages are full", async () => {
+      const records: MemoryRecord[] = [];
+      for (let i = 0; i < 40; i++) {
+        const at = new Date(Date.parse(NOW) - (i < 15 ? 3 : i < 35 ? 2 : 1) * 60_000).toISOString();
+        records.push(memory({ content: `Tied fact ${i}`, createdAt: at, updatedAt: at, metadata: { team: i % 4 ? "red" : "blue" } }));
+      }
+      await repo.write({ records });
+      const inOrder = (list: MemoryRecord[], dir: 1 | -1) =>
+        [...list].sort((x, y) => dir * (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      for (const [order, dir] of [["asc", 1] as const, ["desc", -1] as const])
+        for (const filter of [undefined, parseFilter({ key: "team", value: "red" })]) {
+          const seen: MemoryRecord[] = [];
+          const totals = new Set<number>();
+          for (let offset = 0; ; offset += 6) {
+            const page = await repo.list({
+              tenantId: "t1",
+              namespaces: ["ns1"],
+              sort: "createdAt",
+              order,
+              offset,
+              limit: 6,
+              now: NOW,
+              ...(filter ? { filter } : {}),
+            });
+            seen.push(...page.items);
+            totals.add(page.total);
+            if (page.items.length < 6) break;
+          }
+          const wanted = inOrder(filter ? records.filter((r) => r.metadata?.team === "red") : records, dir);
+          expect(seen.map((m) => m.id)).toEqual(wanted.map((m) => m.id));
+          expect([...totals]).toEqual([wanted.length]);
+        }
+    });
+
     it("lists across namespaces without a count: the same merged page as with one", async () => {
       const records: MemoryRecord[] = [];
       for (let i = 0; i < 12; i++) {

@@ -28,7 +28,9 @@ export function documentsHandler(deps: { process: ProcessDocumentUseCase; index:
       const ref = ev.document;
       if (!ref?.tenantId || !ref.documentId) return;
       const at = (fromTimestamp(ev.occurredAt) ?? new Date()).toISOString();
-      await deps.index.updateDocumentMetadata(ref.tenantId, ref.documentId, fromStruct(ev.metadata), at);
+      // The filepath only when the event names it ("" = none); events of earlier releases leave the copies' filepath.
+      const fields = ev.filepath !== undefined && ev.filepath !== null ? { filepath: ev.filepath || undefined } : undefined;
+      await deps.index.updateDocumentMetadata(ref.tenantId, ref.documentId, fromStruct(ev.metadata), at, fields);
     } else if (type === "DocumentDeleted") {
       const ev = decodeEvent("DocumentDeleted", msg.value);
       const ref = ev.document;

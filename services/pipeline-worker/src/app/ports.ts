@@ -19,9 +19,15 @@ export interface DocumentSource {
   fileType?: string;
   customId?: string;
   metadata?: JsonObject;
+  filepath?: string;
   title?: string;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A document's filepath as its owner (ingestion) holds it: `found` false when the document is gone. */
+export interface DocumentFilepathReader {
+  filepath(tenantId: string, documentId: string): Promise<{ found: boolean; filepath?: string }>;
 }
 
 /** Reads a document's source from ingestion (gRPC in every topology). */

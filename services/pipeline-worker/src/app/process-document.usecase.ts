@@ -188,6 +188,7 @@ export class ProcessDocumentUseCase {
         contentType: extracted.contentType,
         customId: source.customId,
         metadata: source.metadata,
+        ...(source.filepath ? { filepath: source.filepath } : {}),
         createdAt: source.createdAt,
         updatedAt: source.updatedAt,
       },

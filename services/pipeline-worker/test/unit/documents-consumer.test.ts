@@ -14,12 +14,31 @@ describe("documentsHandler", () => {
   const commands: ProcessCommand[] = [];
   const deleted: string[][] = [];
   const process = { execute: async (c: ProcessCommand) => void commands.push(c) } as unknown as ProcessDocumentUseCase;
-  const index = { deleteDocument: async (...args: string[]) => (deleted.push(args), 3) } as unknown as ChunkIndex;
+  const updated: unknown[][] = [];
+  const index = {
+    deleteDocument: async (...args: string[]) => (deleted.push(args), 3),
+    updateDocumentMetadata: async (...args: unknown[]) => (updated.push(args), 1),
+  } as unknown as ChunkIndex;
   const handler = documentsHandler({ process, index, maxAttempts: 3, logger: rootLogger({ level: "silent" }) });
 
   beforeEach(() => {
     commands.length = 0;
     deleted.length = 0;
+    updated.length = 0;
+  });
+
+  it('refreshes the chunks\' metadata, and their filepath when the event names one ("" = none; absent = unchanged)', async () => {
+    const at = { seconds: 1_700_000_000, nanos: 0 };
+    const metadata = { fields: { team: { stringValue: "red" } } };
+    await handler(deliver(eventMessage("DocumentMetadataChanged", ref.documentId, { document: ref, metadata, occurredAt: at, filepath: "a/b.md" }), 1));
+    await handler(deliver(eventMessage("DocumentMetadataChanged", ref.documentId, { document: ref, metadata, occurredAt: at, filepath: "" }), 1));
+    await handler(deliver(eventMessage("DocumentMetadataChanged", ref.documentId, { document: ref, metadata, occurredAt: at }), 1));
+    const when = new Date(1_700_000_000_000).toISOString();
+    expect(updated).toEqual([
+      ["acme", "d_1", { team: "red" }, when, { filepath: "a/b.md" }],
+      ["acme", "d_1", { team: "red" }, when, { filepath: undefined }],
+      ["acme", "d_1", { team: "red" }, when, undefined],
+    ]);
   });
 
   it("processes DocumentQueued; lastAttempt only on the final delivery attempt", async () => {

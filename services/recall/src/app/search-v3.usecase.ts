@@ -1,6 +1,6 @@
 import type { FilterExpr } from "@engram/filters";
 import type { ChunkHit, ChunkIndex, IndexedChunk } from "@engram/index";
-import { contentBytes, ContentBudget, InvalidArgumentError, matchesFilepath, NotFoundError } from "@engram/kernel";
+import { contentBytes, ContentBudget, InvalidArgumentError, NotFoundError } from "@engram/kernel";
 import type { Reranker } from "@engram/nlp";
 import type { DocumentInfo, DocumentLookup } from "./ports";
 import type { QueryPreparer } from "./query";
@@ -78,21 +78,18 @@ export class SearchV3UseCase {
       namespaces = [doc.namespace];
     }
     const prepared = await this.deps.preparer.prepare(q.q, q.rewriteQuery);
-    let hits = await this.deps.documents.execute({
+    const hits = await this.deps.documents.execute({
       tenantId: q.tenantId,
       namespaces,
       query: prepared,
-      limit: q.filepath ? 100 : q.rerank ? Math.min(100, Math.max(q.limit * 3, 30)) : q.limit,
+      limit: q.rerank ? Math.min(100, Math.max(q.limit * 3, 30)) : q.limit,
       threshold: q.chunkThreshold,
       documentId,
       filter: q.filter,
+      filepath: q.filepath,
       // Each result lists every matching chunk of its document.
       perDocument: Infinity,
     });
-    if (q.filepath) {
-      const paths = await Promise.all(hits.map((h) => this.deps.lookup.get(q.tenantId, h.chunks[0]!.chunk.namespace, h.documentId)));
-      hits = hits.filter((_, i) => matchesFilepath(paths[i]?.filepath, q.filepath));
-    }
     let scored = hits.map((h) => ({ hit: h, score: h.similarity }));
     if (q.rerank && scored.length) {
       const ranks = await this.deps.reranker.rerank(

@@ -223,21 +223,17 @@ export class SearchUseCase {
   }
 
   private async searchChunks(q: SearchV4Query, prepared: PreparedQuery, limit: number): Promise<Extract<SearchResult, { kind: "chunk" }>[]> {
-    let hits = await this.deps.documents.execute({
+    const hits = await this.deps.documents.execute({
       tenantId: q.tenantId,
       namespaces: q.namespaces,
       query: prepared,
-      // A filepath filter is applied after the search, on the documents' paths: ask for more.
-      limit: q.filepath ? Math.min(100, Math.max(limit * 5, 50)) : limit,
+      limit,
       threshold: q.threshold,
       filter: q.filter,
+      filepath: q.filepath,
       // A chunk result shows its best chunk; include.chunks lists every matching chunk of the document.
       perDocument: q.include.chunks ? Infinity : 1,
     });
-    if (q.filepath) {
-      const docs = await Promise.all(hits.map((h) => this.deps.lookup.get(q.tenantId, h.chunks[0]!.chunk.namespace, h.documentId)));
-      hits = hits.filter((_, i) => matchesFilepath(docs[i]?.filepath, q.filepath)).slice(0, limit);
-    }
     return hits.map((hit) => ({ kind: "chunk" as const, hit, similarity: hit.similarity, document: documentOfChunk(hit.chunks[0]!.chunk) }));
   }
 

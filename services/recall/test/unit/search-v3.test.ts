@@ -59,7 +59,7 @@ describe("SearchV3UseCase full documents under a content budget", () => {
   const useCase = (maxContentBytes: number) =>
     new SearchV3UseCase({
       chunks: chunkIndex,
-      documents: new SearchDocumentsUseCase(chunkIndex),
+      documents: new SearchDocumentsUseCase(chunkIndex, lookup),
       preparer: new QueryPreparer({ chunks: new HashingEmbedder(32), memories: new HashingEmbedder(32) }, rewriter),
       lookup,
       reranker,

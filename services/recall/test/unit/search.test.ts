@@ -157,25 +157,30 @@ describe("SearchUseCase", () => {
     aggregate: async (_q, ms) => [{ content: "Sarah: " + ms.map((m) => m.content).join("; "), sourceIds: ms.map((m) => m.id) }],
   };
   const rewriter: QueryRewriter = { id: "w", rewrite: async (q) => `rewritten ${q}` };
-  const uc = new SearchUseCase({
-    memories: memoryIndex,
-    chunks: chunkIndex,
-    documents: new SearchDocumentsUseCase(chunkIndex),
-    preparer: new QueryPreparer(hashingOnly(), rewriter),
-    reranker,
-    aggregator,
-    // D1 sits under docs/, D2 under notes/.
-    lookup: {
-      get: async (_t, namespace, id) => ({
+  // D1 sits under docs/, D2 under notes/.
+  const lookups: string[] = [];
+  const lookup = {
+    get: async (_t: string, namespace: string, id: string) => {
+      lookups.push(id);
+      return {
         id,
         namespace,
         createdAt: NOW,
         updatedAt: NOW,
         filepath: id === "D1" ? "docs/guide.md" : "notes/d2.md",
         ...(id === "D1" ? { summary: "The guide, in short." } : {}),
-      }),
-      close: () => undefined,
+      };
     },
+    close: () => undefined,
+  };
+  const uc = new SearchUseCase({
+    memories: memoryIndex,
+    chunks: chunkIndex,
+    documents: new SearchDocumentsUseCase(chunkIndex, lookup),
+    preparer: new QueryPreparer(hashingOnly(), rewriter),
+    reranker,
+    aggregator,
+    lookup,
     clock: { now: () => new Date(NOW) },
   });
   const q = (over: Partial<SearchV4Query> = {}): SearchV4Query => ({
@@ -222,9 +227,12 @@ describe("SearchUseCase", () => {
     expect(first.kind === "memory" && first.documents?.map((d) => d.summary)).toEqual(["The guide, in short."]);
   });
 
-  it("a filepath filters chunk results by their document's path (exact, or a prefix ending in '/'), asking the index for more", async () => {
+  it("a filepath goes to the index; chunks it could not check (no filepath stored yet) are checked with their document", async () => {
+    lookups.length = 0;
     expect((await uc.execute(q({ mode: "documents", filepath: "notes/" }))).map(label)).toEqual(["D2"]);
-    expect(chunkQueries.at(-1)!.limit).toBeGreaterThanOrEqual(50);
+    expect(chunkQueries.at(-1)).toMatchObject({ filepath: "notes/", group: { documents: 10, chunksPerDocument: 1 } });
+    // This fake index stores no filepaths: both results were looked up.
+    expect(lookups.sort()).toEqual(["D1", "D2"]);
     expect((await uc.execute(q({ mode: "documents", filepath: "docs/guide.md" }))).map(label)).toEqual(["D1"]);
     expect(await uc.execute(q({ mode: "documents", filepath: "docs/" + "other.md" }))).toEqual([]);
   });

@@ -10,6 +10,9 @@ import {
   ensureIndexes,
   type IndexSpec,
   isDuplicateKeyError,
+  ListingCursors,
+  listingKey,
+  mongoKeysetAfter,
   MongoServerError,
   type Sort,
   withTransaction,
@@ -149,6 +152,11 @@ export const DOCUMENT_INDEXES: IndexSpec[] = [
   },
   // listStale: non-final documents of every tenant, least recently changed first.
   { name: "stale_by_status", key: { status: 1, updatedAt: 1 } },
+  // Metadata filters (`filterToMongo`: one `$elemMatch` on `meta` per condition): multikey on the entries, so a
+  // condition's key and value (or number) bound one index scan instead of reading every document of the tenant.
+  // ignoreCase and substring conditions use the key prefix.
+  { name: "tenant_meta_value", key: { tenantId: 1, "meta.k": 1, "meta.v": 1 } },
+  { name: "tenant_meta_number", key: { tenantId: 1, "meta.k": 1, "meta.n": 1 } },
 ];
 
 const customIdTaken = (err: unknown): boolean =>
@@ -196,6 +204,8 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
   readonly collection: Collection<DocumentDoc>;
   readonly tags: Collection<ContainerTagDoc>;
   readonly merges: Collection<ContainerTagMergeDoc>;
+  /** Where recent listing pages ended, and their counts (keyset paging behind the API's pages). */
+  private readonly cursors = new ListingCursors<{ value: string; id: string }>();
 
   constructor(
     private readonly db: Db,
@@ -424,24 +434,36 @@ export class MongoDocumentRepository implements DocumentRepository, ContainerTag
     if (q.namespaces && q.namespaces.length === 0) return { items: [], total: 0 };
     const query = MongoDocumentRepository.listQuery(q);
     const dir: 1 | -1 = q.order === "asc" ? 1 : -1;
-    const sort: Sort = q.sort === "updatedAt" ? { updatedAt: dir, _id: dir } : { createdAt: dir, _id: dir };
-    const total = await this.collection.countDocuments(query);
+    const field = q.sort === "updatedAt" ? "updatedAt" : "createdAt";
+    const sort: Sort = { [field]: dir, _id: dir };
+    // Keyset paging (see ListingCursors): the page continues from where the previous one ended; the count is taken
+    // on the first page and reported by the later ones.
+    const listing = listingKey([query, field, dir, q.limit]);
+    let total = this.cursors.total(listing, q.offset);
+    if (total === undefined) this.cursors.rememberTotal(listing, (total = await this.collection.countDocuments(query)));
     if (q.limit <= 0 || q.offset >= total) return { items: [], total, ...(q.withoutContent ? { contentBytes: [] } : {}) };
+    const after = this.cursors.position(listing, q.offset);
+    const match: Filter<DocumentDoc> = after ? { $and: [query, mongoKeysetAfter(field, dir, after) as Filter<DocumentDoc>] } : query;
+    const skip = after ? 0 : q.offset;
+    let rows: (DocumentDoc & { contentBytes?: number })[];
     if (q.withoutContent) {
       // The server measures the content and leaves it out: the page crosses the wire without it.
-      const rows = await this.collection
+      rows = await this.collection
         .aggregate<DocumentDoc & { contentBytes: number }>([
-          { $match: query },
+          { $match: match },
           { $sort: sort },
-          { $skip: q.offset },
+          ...(skip ? [{ $skip: skip }] : []),
           { $limit: q.limit },
           { $set: { contentBytes: { $strLenBytes: "$content" }, content: "" } },
         ])
         .toArray();
-      return { items: rows.map(fromDocumentDoc), total, contentBytes: rows.map((r) => Number(r.contentBytes)) };
+    } else {
+      rows = await this.collection.find(match, { sort, ...(skip ? { skip } : {}), limit: q.limit }).toArray();
     }
-    const rows = await this.collection.find(query, { sort, skip: q.offset, limit: q.limit }).toArray();
-    return { items: rows.map(fromDocumentDoc), total };
+    const last = rows[rows.length - 1];
+    if (last && rows.length === q.limit) this.cursors.rememberPosition(listing, q.offset + q.limit, { value: last[field], id: last._id });
+    const items = rows.map(fromDocumentDoc);
+    return q.withoutContent ? { items, total, contentBytes: rows.map((r) => Number(r.contentBytes)) } : { items, total };
   }
 
   async contents(tenantId: string, ids: string[]): Promise<Map<string, string>> {

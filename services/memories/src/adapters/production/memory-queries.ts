@@ -51,6 +51,11 @@ export const MEMORY_INDEXES: IndexSpec[] = [
   { name: "tenant_updated", key: { tenantId: 1, updatedAt: 1, _id: 1 } },
   // The reconciler: records Qdrant may not hold yet (a handful; none after a clean run).
   { name: "unindexed", key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { indexed: false } },
+  // Metadata filters (`filterToMongo`: one `$elemMatch` on `meta` per condition): multikey on the entries, so a
+  // condition's key and value (or number) bound one index scan instead of reading every memory of the tenant.
+  // ignoreCase and substring conditions use the key prefix.
+  { name: "tenant_meta_value", key: { tenantId: 1, "meta.k": 1, "meta.v": 1 } },
+  { name: "tenant_meta_number", key: { tenantId: 1, "meta.k": 1, "meta.n": 1 } },
 ];
 
 /**

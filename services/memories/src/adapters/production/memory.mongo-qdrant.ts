@@ -8,7 +8,10 @@ import {
   ensureIndexes,
   type Filter,
   isDuplicateKeyError,
+  ListingCursors,
+  listingKey,
   type MongoClient,
+  mongoKeysetAfter,
   ObjectId,
   withTransaction,
 } from "@engram/storage/mongo";
@@ -126,6 +129,8 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private closed = false;
+  /** Where recent listing pages ended, and their counts (keyset paging behind the API's pages). */
+  private readonly cursors = new ListingCursors<{ value: string; id: string }>();
 
   private constructor(private readonly o: MongoQdrantMemoryStoreOptions) {
     this.memories = o.db.collection<MemoryDoc>(o.collections?.memories ?? MEMORIES_COLLECTION);
@@ -277,13 +282,38 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
   async list(q: MemoryListQuery): Promise<{ items: MemoryRecord[]; total: number }> {
     if (q.namespaces && q.namespaces.length === 0) return { items: [], total: 0 };
     const spec = memoryQueries.list(q);
+    // Keyset paging (see ListingCursors): a page that follows one read recently starts after that page's last memory
+    // (no skip) and reports the count the listing's first page took. The listing is named without `now`, so a walk
+    // keeps its positions while the clock moves.
+    const field = q.sort === "updatedAt" ? "updatedAt" : "createdAt";
+    const dir: 1 | -1 = q.order === "asc" ? 1 : -1;
+    const listing = listingKey([
+      q.tenantId,
+      q.namespaces ?? null,
+      q.filter ?? null,
+      !!q.allVersions,
+      !!q.includeForgotten,
+      q.isStatic ?? null,
+      field,
+      dir,
+      q.limit,
+    ]);
+    const after = this.cursors.position(listing, q.offset);
+    const page = async (): Promise<MemoryRecord[]> => {
+      if (q.limit <= 0) return [];
+      const items = await this.find(after ? { ...spec, filter: { $and: [spec.filter, mongoKeysetAfter(field, dir, after)] }, skip: 0 } : spec);
+      const last = items[items.length - 1];
+      if (last && items.length === q.limit) this.cursors.rememberPosition(listing, q.offset + q.limit, { value: last[field], id: last.id });
+      return items;
+    };
     if (q.countTotal === false) {
-      const items = q.limit <= 0 ? [] : await this.find(spec);
+      const items = await page();
       return { items, total: q.offset + items.length };
     }
-    const total = await this.memories.countDocuments(spec.filter as Filter<MemoryDoc>);
+    let total = this.cursors.total(listing, q.offset);
+    if (total === undefined) this.cursors.rememberTotal(listing, (total = await this.memories.countDocuments(spec.filter as Filter<MemoryDoc>)));
     if (q.limit <= 0 || q.offset >= total) return { items: [], total };
-    return { items: await this.find(spec), total };
+    return { items: await page(), total };
   }
 
   async search(q: MemorySearchQuery): Promise<MemoryHit[]> {

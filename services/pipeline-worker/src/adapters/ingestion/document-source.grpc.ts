@@ -10,10 +10,10 @@ import {
   protoEnum,
   type ReceivedResponseOf,
 } from "@engram/grpc";
-import type { DocumentSource, DocumentSourceReader } from "../../app/ports";
+import type { DocumentFilepathReader, DocumentSource, DocumentSourceReader } from "../../app/ports";
 
-/** Reads sources from ingestion's GetDocumentSource stream. */
-export class GrpcDocumentSourceReader implements DocumentSourceReader {
+/** Reads sources from ingestion's GetDocumentSource stream (and a document's filepath by GetDocument, without content). */
+export class GrpcDocumentSourceReader implements DocumentSourceReader, DocumentFilepathReader {
   private readonly client;
   constructor(address: string, security?: ClientSecurity) {
     this.client = connect(IngestionService, address, { deadlineMs: 60_000, security });
@@ -47,10 +47,23 @@ export class GrpcDocumentSourceReader implements DocumentSourceReader {
       fileType: info.fileType || undefined,
       customId: d.customId || undefined,
       metadata: fromStruct(d.metadata),
+      filepath: d.filepath || undefined,
       title: d.title || undefined,
       createdAt: (fromTimestamp(d.createdAt) ?? new Date()).toISOString(),
       updatedAt: (fromTimestamp(d.updatedAt) ?? new Date()).toISOString(),
     };
+  }
+
+  async filepath(tenantId: string, documentId: string): Promise<{ found: boolean; filepath?: string }> {
+    try {
+      // Namespace "": by id within the tenant (the chunks' namespace may be behind a move).
+      const { document } = await this.client.GetDocument({ context: { tenantId }, namespace: "", id: documentId, omitContent: true });
+      if (!document) return { found: false };
+      return document.filepath ? { found: true, filepath: document.filepath } : { found: true };
+    } catch (err) {
+      if (isServiceError(err) && err.code === grpc.status.NOT_FOUND) return { found: false };
+      throw err;
+    }
   }
 
   close(): void {

@@ -6,7 +6,7 @@ import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _goo
 
 /**
  * Fields of an already processed document changed without new content
- * (metadata via a repeated add or PATCH): indexes refresh their copies so
+ * (metadata or filepath via a repeated add or PATCH): indexes refresh their copies so
  * filters see the new values. Not sent for documents still being processed
  * (the pipeline reads the current fields when it indexes).
  */
@@ -15,11 +15,18 @@ export interface DocumentMetadataChanged {
   'metadata'?: (_google_protobuf_Struct | null);
   'customId'?: (string);
   'occurredAt'?: (_google_protobuf_Timestamp | null);
+  /**
+   * The document's filepath ("" = none), copied onto its chunks for the
+   * filepath filter. Absent in events of earlier releases: the copies keep
+   * their filepath then.
+   */
+  'filepath'?: (string);
+  '_filepath'?: "filepath";
 }
 
 /**
  * Fields of an already processed document changed without new content
- * (metadata via a repeated add or PATCH): indexes refresh their copies so
+ * (metadata or filepath via a repeated add or PATCH): indexes refresh their copies so
  * filters see the new values. Not sent for documents still being processed
  * (the pipeline reads the current fields when it indexes).
  */
@@ -28,4 +35,11 @@ export interface DocumentMetadataChanged__Output {
   'metadata': (_google_protobuf_Struct__Output | null);
   'customId': (string);
   'occurredAt': (_google_protobuf_Timestamp__Output | null);
+  /**
+   * The document's filepath ("" = none), copied onto its chunks for the
+   * filepath filter. Absent in events of earlier releases: the copies keep
+   * their filepath then.
+   */
+  'filepath'?: (string);
+  '_filepath'?: "filepath";
 }
