@@ -104,6 +104,8 @@ describe("migrate mapping: documents", () => {
     expect(plan.doc.containerTag).toBeUndefined();
     expect(plan.doc.metadata).toEqual({ n: 1, sourceCustomId: "x".repeat(120) });
     expect(plan.doc.customId).toMatch(/^migrated:/);
+    expect(planDocument(doc({ containerTags: ["bad tag"] }), new Set())).toMatchObject({ kind: "failed" });
+    expect(planDocument(doc({ containerTags: [] }), new Set())).toMatchObject({ kind: "send", doc: { content: "Ada lives in Vesthavn." } });
   });
 
   it("gives the same hash for the same document and another when anything sent changes", () => {

@@ -145,6 +145,8 @@ export function planDocument(src: SourceDocument, formedMemories: ReadonlySet<st
   // A source customId the target refuses is kept in the metadata, so that it is not lost.
   if (src.customId && customId !== src.customId) extra.sourceCustomId = src.customId;
   const tags = targetTags(src.containerTags);
+  if (tags.length === 0 && (src.containerTags ?? []).length > 0)
+    return { kind: "failed", reason: `the target refuses its container tag(s) ${(src.containerTags ?? []).join(", ")}` };
   const doc: TargetDocument = {
     content: body,
     customId,
