@@ -58,14 +58,17 @@ async function memoriesOf(api: Api, tag: string): Promise<Body[]> {
   return res.body.memoryEntries;
 }
 
-function allDone(api: Api, count: number, what: string): Promise<Body[]> {
-  return waitFor(
+/** Waits until `count` documents are listed and every one is done or failed (polled without content), then lists them with it. */
+async function allDone(api: Api, count: number, what: string): Promise<Body[]> {
+  await waitFor(
     async () => {
-      const docs = await allDocuments(api);
-      return docs.length === count && docs.every((d) => d.status === "done" || d.status === "failed") ? docs : undefined;
+      const res = await api("POST", "/v3/documents/list", { limit: 1100 });
+      const docs: Body[] = res.body?.memories ?? [];
+      return res.status === 200 && res.body.pagination.totalItems === count && docs.every((d) => d.status === "done" || d.status === "failed");
     },
     { timeoutMs: 90_000, intervalMs: 500, what },
   );
+  return allDocuments(api);
 }
 
 /** What the migration must carry of a document, keyed by the target's customId. */
@@ -154,21 +157,27 @@ async function migrate(
  */
 describe("engram migrate (Engram to Engram)", () => {
   const stacks = {} as { source: EngramProcess; target: EngramProcess; src: Api; dst: Api; dstB: Api };
+  /** Intermediate states (chunking, embedding, indexing) of these one-chunk documents are not published: less work per document. */
+  const quick = { PIPELINE_PROGRESS_INTERVAL_MS: "60000" };
+  let targetStarting: Promise<EngramProcess>;
   let dir: string;
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "engram-migrate-"));
-    [stacks.source, stacks.target] = await Promise.all([
-      startEngram({ apiKey: SOURCE_KEY, timeoutMs: 120_000 }),
-      startEngram({ apiKey: TARGET_KEY, env: { ENGRAM_API_KEYS: `${TARGET_KEY_B}=tenant-b` }, timeoutMs: 120_000 }),
-    ]);
+    // The target starts meanwhile; the first test loads the source as soon as it serves.
+    targetStarting = startEngram({ apiKey: TARGET_KEY, env: { ENGRAM_API_KEYS: `${TARGET_KEY_B}=tenant-b`, ...quick }, timeoutMs: 120_000 });
+    targetStarting.catch(() => undefined);
+    stacks.source = await startEngram({ apiKey: SOURCE_KEY, env: quick, timeoutMs: 120_000 });
     stacks.src = apiClient(stacks.source.url, SOURCE_KEY);
-    stacks.dst = apiClient(stacks.target.url, TARGET_KEY);
-    stacks.dstB = apiClient(stacks.target.url, TARGET_KEY_B);
   }, 130_000);
   afterAll(async () => {
-    await Promise.all([stopQuietly(stacks.source), stopQuietly(stacks.target)]);
+    await Promise.all([stopQuietly(stacks.source), targetStarting?.then(stopQuietly, () => undefined)]);
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
+  const targetReady = async () => {
+    stacks.target ??= await targetStarting;
+    stacks.dst = apiClient(stacks.target.url, TARGET_KEY);
+    stacks.dstB = apiClient(stacks.target.url, TARGET_KEY_B);
+  };
 
   const source = () => ({ url: stacks.source.url, key: SOURCE_KEY });
   let sourceDocs: Body[] = [];
@@ -198,6 +207,7 @@ describe("engram migrate (Engram to Engram)", () => {
   let firstIds: string[] = [];
 
   it("migrates every document with its content, customId, container tag and metadata, and the memories", async () => {
+    await targetReady();
     const target = { url: stacks.target.url, key: TARGET_KEY };
     const run = await migrate(target, source(), path.join(dir, "a", "state.json"));
     expect(run.code).toBe(0);
