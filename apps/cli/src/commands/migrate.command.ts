@@ -261,15 +261,14 @@ async function migrateDocuments(
   };
   // With --container-tag, one listing per tag; else one listing of everything.
   const scopes: (string[] | undefined)[] = a.onlyTags ? a.onlyTags.map((t) => [t]) : [undefined];
-  let started = false;
+  let total = 0;
+  for (const containerTags of scopes)
+    total += (await listDocuments(a.source, { page: 1, limit: 1, includeContent: false, ...(containerTags ? { containerTags } : {}) })).totalItems;
+  progress.start(total);
   try {
     for (const containerTags of scopes) {
       for (let page = 1; !run.stopped; page++) {
         const p = await listDocuments(a.source, { page, limit: a.batchSize, includeContent: true, ...(containerTags ? { containerTags } : {}) });
-        if (!started) {
-          progress.start(p.totalItems * scopes.length);
-          started = true;
-        }
         const planned: Planned[] = [];
         for (const src of p.items) {
           if (a.sourceDocuments.has(src.id)) continue; // listed again (a document of several tags, or a page that shifted)
