@@ -6,6 +6,7 @@ import { connectionsCreate, connectionsDelete, connectionsGet, connectionsList, 
 import { documentsDelete, documentsGet, documentsList } from "./commands/documents.command";
 import { importCommand } from "./commands/import.command";
 import { keysCommand } from "./commands/keys.command";
+import { migrateCommand, type MigrateOptions } from "./commands/migrate.command";
 import { memoriesAdd, memoriesForget, memoriesList } from "./commands/memories.command";
 import { profileCommand } from "./commands/profile.command";
 import { searchCommand } from "./commands/search.command";
@@ -186,6 +187,24 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .option("--state <file>", "state file (as for add)")
     .addOption(tagOption())
     .action(run((ctx, source: string, o: Parameters<typeof importCommand>[2]) => importCommand(ctx, source, o)));
+
+  program
+    .command("migrate")
+    .description(
+      "copy documents and memories from another server that speaks the API (another Engram, the hosted service) into this one; resumable, and a second run adds nothing",
+    )
+    .option("--from-url <url>", "base URL of the source server (e.g. https://api.supermemory.ai)")
+    .option("--from-key <key>", "API key of the source server (or ENGRAM_MIGRATE_FROM_KEY)")
+    .option("-t, --container-tag <tag>", "migrate only this container tag of the source (repeatable; default every tag)", collect)
+    .option("-c, --concurrency <n>", "batches in flight, 1 to 16", "2")
+    .option("--batch-size <n>", "documents per listing page and per batch add, 1 to 600", "100")
+    .option("--retries <n>", "retries of a request refused with 429 or 5xx or cut off, with exponential backoff (both servers)", "5")
+    .option("--state <file>", "state file of what was migrated (default: under the config directory, per target, key and source)")
+    .action(async (o: MigrateOptions, cmd: Command) => {
+      // --container-tag here filters the source; the target's tags are the source's own.
+      const { containerTag: _tags, ...globals } = cmd.optsWithGlobals<GlobalOptions & MigrateOptions>();
+      result.code = await migrateCommand(new CommandContext(io, { url: globals.url, apiKey: globals.apiKey, json: globals.json }), o);
+    });
 
   program
     .command("export")
