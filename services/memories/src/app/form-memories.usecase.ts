@@ -202,7 +202,10 @@ export class FormMemoriesUseCase {
             // One transaction: the document's memories and its formation marker commit together, or nothing does.
             source,
             formation: source,
-            ...(cmd.dreaming === "dynamic" ? { expectNamespace: { tenantId: ref.tenantId, namespace: doc.namespace, version: reading.version } } : {}),
+            // A plan that writes no memory (every fact formed before) rests on nothing the namespace holds.
+            ...(cmd.dreaming === "dynamic" && decided.fresh.length + decided.changed.length > 0
+              ? { expectNamespace: { tenantId: ref.tenantId, namespace: doc.namespace, version: reading.version } }
+              : {}),
           },
           vectors,
         );
