@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { metrics } from "@engram/observability";
 import Database from "better-sqlite3";
@@ -25,6 +26,55 @@ describe("EmbeddedEventBus", () => {
   afterEach(async () => {
     for (const b of buses.splice(0)) await b.close();
     removeDir(dir);
+  });
+
+  it("commits each handled message with the next one's first attempt in one write; a crash in that attempt counts it after the restart", async () => {
+    const bus = open();
+    const key = "doc-chain";
+    const partition = partitionFor(key, 8);
+    await bus.publish(["a", "b", "c"].map((t) => textMessage(TOPIC, key, t)));
+    const handled: string[] = [];
+    let inB = false;
+    await bus.subscribe({
+      group: "chained",
+      topics: [TOPIC],
+      handler: async (m) => {
+        if (textOf(m.value) === "b") {
+          inB = true;
+          // The process dies while handling b: the handler does not return (until this test's bus closes).
+          await new Promise((_, reject) => m.signal!.addEventListener("abort", () => reject(m.signal!.reason as Error), { once: true }));
+        }
+        handled.push(textOf(m.value));
+      },
+    });
+    await until(() => inB, "b's first attempt");
+    const row = () => {
+      const db = new Database(path.join(dir, "bus.db"), { readonly: true });
+      try {
+        return db
+          .prepare("SELECT committed, inflight_attempts AS n FROM group_offsets WHERE group_id = 'chained' AND topic = ? AND partition = ?")
+          .get(TOPIC, partition);
+      } finally {
+        db.close();
+      }
+    };
+    // a is committed, and the same write recorded b's first attempt: no separate write before b ran.
+    expect(row()).toEqual({ committed: 1, n: 1 });
+    expect(handled).toEqual(["a"]);
+    // The crash: bus.db as the dead process left it, opened by the next one.
+    const after = path.join(dir, "restarted");
+    fs.mkdirSync(after);
+    for (const f of fs.readdirSync(dir)) if (f.startsWith("bus.db")) fs.copyFileSync(path.join(dir, f), path.join(after, f));
+    const restarted = openBus(after);
+    buses.push(restarted);
+    const again: { text: string; attempt: number }[] = [];
+    await restarted.subscribe({ group: "chained", topics: [TOPIC], handler: async (m) => void again.push({ text: textOf(m.value), attempt: m.attempt }) });
+    await until(() => again.length === 2, "b and c after the restart");
+    // a is not handled again; b's attempt in the dead process counted.
+    expect(again).toEqual([
+      { text: "b", attempt: 2 },
+      { text: "c", attempt: 1 },
+    ]);
   });
 
   it("reports consumer lag per group and partition in engram_bus_consumer_lag", async () => {

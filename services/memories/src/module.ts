@@ -117,7 +117,8 @@ export function createMemoriesModule(deps: MemoriesDeps): ServiceModule {
       sweep.unref();
     },
     // Shutdown: no new event, no sweep, and the formation in flight stops (its extraction thread terminated, or before
-    // its next fact); its event stays unacknowledged and forms again after the restart (skipping the facts written).
+    // its next relation decision or its write); nothing of it was written (one write per document), its event stays
+    // unacknowledged and forms the document after the restart.
     abort(reason) {
       if (sweep) clearInterval(sweep);
       subscription?.abort(reason);

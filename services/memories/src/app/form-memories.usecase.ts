@@ -1,25 +1,14 @@
 import { partitionKey } from "@engram/index";
-import { isActiveMemory } from "@engram/memory-model";
 import { type Clock, type Dreaming, matchesFilepath, newId } from "@engram/kernel";
-import { type ExtractedFact, ExtractionLimitError, type FactExtractor, type MemoryRelator } from "@engram/nlp";
+import { ExtractionLimitError, type FactExtractor, type MemoryRelator } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
 import { metrics } from "@engram/observability";
-import { addSources, contentKey, createMemory, type MemoryRecord, nextVersion, userNameOf } from "../domain/memory";
+import { userNameOf } from "../domain/memory";
+import { DecisionCache, type FormationScope, mergeChanges, planDocument, readNamespace } from "./formation-batch";
 import type { KeyedMutex } from "./keyed-mutex";
 import { RETRY, retryOnConflict } from "./write-conflicts";
 import type { MemoryWriter } from "./memory-writer";
-import type {
-  BucketSource,
-  DocumentGeneration,
-  DocumentRef,
-  FormationContextSource,
-  FormationEvents,
-  MemoryRepository,
-  MemoryVector,
-  SourceDocument,
-  SourceDocumentReader,
-  WriteOutcome,
-} from "./ports";
+import type { BucketSource, DocumentRef, FormationContextSource, FormationEvents, MemoryRepository, SourceDocument, SourceDocumentReader } from "./ports";
 
 /**
  * How a formation ended: its memories formed (or it had already), or it
@@ -46,16 +35,14 @@ export interface FormCommand {
   /**
    * Aborted when the process stops (or the consumer lost the message): the
    * formation stops at its next step (a running fact extraction at once,
-   * between facts otherwise) and the error is thrown, never reported as the
-   * document's failure. Nothing is half-applied: each fact is one write, and
-   * the document counts as formed only once its marker is written after the
-   * last fact; the redelivered event re-runs formation, which skips the facts
-   * already written.
+   * between relation decisions otherwise) and the error is thrown, never
+   * reported as the document's failure. Nothing is half-applied: all of a
+   * document's memories and its formation marker are one write (one
+   * transaction), so a stop or a crash leaves either nothing of it or all of
+   * it; the redelivered event forms the document once.
    */
   signal?: AbortSignal;
 }
-
-const CANDIDATES = 5;
 
 const formed = metrics.counter("engram_memories_formed_total", "Memories written by memory formation, by outcome", ["outcome"]);
 const formationSeconds = metrics.histogram(
@@ -84,8 +71,13 @@ export function formsMemoriesAt(filepath: string | undefined, allowlist: string[
  * provenance, a changed value becomes a new version (updates), an added
  * detail or an inference a new memory related by extends / derives — while
  * instant writes the document's facts on their own (deduplicated within the
- * document). Idempotent per document generation; a failure on the last
- * attempt fails the document, so it never stays in a non-final state.
+ * document). Batched (formation-batch.ts): the namespace is read for all of
+ * the document's facts in one pass and every fact decided in order outside
+ * the namespace lock, then the document is one write under the lock,
+ * conditional on the namespace's version; a write refused because the
+ * namespace changed folds in what changed and decides again. Idempotent per
+ * document generation; a failure on the last attempt fails the document, so
+ * it never stays in a non-final state.
  */
 export class FormMemoriesUseCase {
   constructor(
@@ -176,31 +168,63 @@ export class FormMemoriesUseCase {
       signal,
     );
     go();
-    // Every fact's vector first, outside the lock (it depends on the text alone).
+    // Every fact's vector first, outside the lock, in one call (it depends on the text alone).
     const vectors = await this.deps.writer.prepare(
       facts.map((f) => f.content),
       signal,
     );
     go();
-    // The lock spares this process's own formations conflicts; the conditional writes are the guard across replicas.
-    return this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), async (): Promise<FormOutcome> => {
-      // Facts this document already produced (an earlier generation, or an attempt cut short before its marker) are not written again.
-      const seen = new Map<string, MemoryRecord>();
-      for (const m of await this.deps.repo.findByDocument(ref.tenantId, ref.documentId)) if (m.isLatest) seen.set(contentKey(m.content), m);
-      for (const fact of facts) {
+    // Reads and decisions outside the lock: the namespace as it is now, and every fact decided over it in order.
+    const scope: FormationScope = {
+      tenantId: ref.tenantId,
+      namespace: doc.namespace,
+      documentId: ref.documentId,
+      dreaming: cmd.dreaming,
+      now: this.deps.clock.now().toISOString(),
+    };
+    const decisions = new DecisionCache(this.deps.relator);
+    const ids = facts.map(() => newId("memory"));
+    const plan = () => planDocument({ repo: this.deps.repo, scope, doc, facts, reading, decisions, idFor: (i) => ids[i]!, signal });
+    let reading = await readNamespace(this.deps.repo, scope, facts);
+    let decided = await plan();
+    go();
+    // The lock is held for the write alone: it spares this process's own formations a conflict on the re-decision.
+    // The write is conditional on the namespace's version (and on each memory it changes), the guard across replicas.
+    return this.deps.lock.run(partitionKey(ref.tenantId, doc.namespace), () =>
+      retryOnConflict("form memories", async (): Promise<FormOutcome | typeof RETRY> => {
         go();
-        // A conflict (another replica wrote the same fact, or changed the memory this one relates to): relate it again.
-        const outcome = await retryOnConflict("form a memory", async () => {
-          const written = await this.relate(cmd, doc, fact, seen, vectors, source);
-          return written === "conflict" ? RETRY : written;
-        });
+        const outcome = await this.deps.writer.write(
+          decided.fresh,
+          decided.changed,
+          {
+            expect: decided.expect,
+            expectNoDuplicate: decided.expectNoDuplicate,
+            // One transaction: the document's memories and its formation marker commit together, or nothing does.
+            source,
+            formation: source,
+            // A plan that writes no memory (every fact formed before) rests on nothing the namespace holds.
+            ...(cmd.dreaming === "dynamic" && decided.fresh.length + decided.changed.length > 0
+              ? { expectNamespace: { tenantId: ref.tenantId, namespace: doc.namespace, version: reading.version } }
+              : {}),
+          },
+          vectors,
+        );
+        if (outcome === "conflict") {
+          // The namespace changed since the reading: what changed is folded in and the document decided again (the
+          // relator asked again only for facts whose candidates changed); a store that cannot tell is read afresh.
+          const changes = await this.deps.repo.changesSince(ref.tenantId, doc.namespace, reading.version);
+          if (changes && changes.version !== reading.version) mergeChanges(reading, changes, ref.documentId);
+          else reading = await readNamespace(this.deps.repo, scope, facts);
+          go();
+          decided = await plan();
+          return RETRY;
+        }
         const stop = stopped(outcome);
         if (stop) return stop;
-        formed.labels(outcome).inc();
-      }
-      // The marker commits alone once every fact is written: a crash before it re-runs formation, which finds the facts already there.
-      return stopped(await this.deps.repo.write({ records: [], source, formation: source })) ?? "formed";
-    });
+        for (const o of decided.outcomes) formed.labels(o).inc();
+        return "formed";
+      }),
+    );
   }
 
   /** "The user is X." when the container's memories name the user (dynamic dreaming relates new facts to the same person). */
@@ -209,105 +233,5 @@ export class FormMemoriesUseCase {
     const hits = await this.deps.repo.search({ tenantId, namespaces: [namespace], text: "the user's name is", limit: 10, isStatic: true, now });
     const name = userNameOf(hits.map((h) => h.memory));
     return name ? `The user is ${name}.` : undefined;
-  }
-
-  /**
-   * Writes one fact; returns what happened (for metrics), or why nothing was
-   * written: a conflict (decide again), or the document is gone.
-   */
-  private async relate(
-    cmd: FormCommand,
-    doc: SourceDocument,
-    fact: ExtractedFact,
-    seen: Map<string, MemoryRecord>,
-    vectors: ReadonlyMap<string, MemoryVector>,
-    source: DocumentGeneration,
-  ): Promise<string | Exclude<WriteOutcome, "written">> {
-    const { ref } = cmd;
-    const now = this.deps.clock.now().toISOString();
-    const key = contentKey(fact.content);
-    if (seen.has(key)) return "duplicate_in_document";
-    const cited = { documentId: ref.documentId, chunkPositions: fact.chunkPositions };
-    // Dates of this statement: its document's date and the events it names (a new version states them anew).
-    const temporalContext =
-      doc.date || fact.eventDates.length
-        ? { ...(doc.date ? { documentDate: doc.date } : {}), ...(fact.eventDates.length ? { eventDates: fact.eventDates } : {}) }
-        : undefined;
-    const fresh = (relations: Record<string, "extends" | "derives"> = {}) =>
-      createMemory({
-        id: newId("memory"),
-        tenantId: ref.tenantId,
-        namespace: doc.namespace,
-        content: fact.content,
-        isStatic: fact.isStatic,
-        metadata: doc.metadata,
-        temporalContext,
-        sources: [cited],
-        relations,
-        isInference: fact.isInference,
-        bucketKeys: fact.bucketKeys ?? [],
-        filepath: doc.filepath,
-        now,
-      });
-
-    // instant: the document on its own (deduplicated within itself only), no lookups across the container.
-    if (cmd.dreaming === "instant") {
-      const m = fresh();
-      const outcome = await this.deps.writer.write([m], [], { source }, vectors);
-      if (outcome !== "written") return outcome;
-      seen.set(key, m);
-      return "new";
-    }
-    // A memory this fact adds must still be the only active one of its content when it is written (another replica
-    // may be forming the same fact from another document).
-    const unique = { expectNoDuplicate: [{ tenantId: ref.tenantId, namespace: doc.namespace, contentKey: key, now }], source };
-    // The same content already remembered: this document becomes one more source of it.
-    const same = (await this.deps.repo.findByContentKey(ref.tenantId, doc.namespace, key)).find((m) => isActiveMemory(m, now));
-    if (same) {
-      const outcome = await this.deps.repo.write({ records: [addSources(same, [cited], now)], expect: [{ id: same.id, updatedAt: same.updatedAt }], source });
-      if (outcome !== "written") return outcome;
-      seen.set(key, same);
-      return "duplicate";
-    }
-    const hits = await this.deps.repo.search({ tenantId: ref.tenantId, namespaces: [doc.namespace], text: fact.content, limit: CANDIDATES, now });
-    const decision = await this.deps.relator.relate(
-      fact,
-      hits.map((h) => ({ id: h.memory.id, content: h.memory.content, similarity: h.similarity, isStatic: h.memory.isStatic })),
-    );
-    const target = decision.targetId ? hits.find((h) => h.memory.id === decision.targetId)?.memory : undefined;
-    if (decision.kind === "duplicate" && target) {
-      const outcome = await this.deps.repo.write({
-        records: [addSources(target, [cited], now)],
-        expect: [{ id: target.id, updatedAt: target.updatedAt }],
-        source,
-      });
-      if (outcome !== "written") return outcome;
-      seen.set(key, target);
-      return "duplicate";
-    }
-    if (decision.kind === "updates" && target) {
-      const { next, previous } = nextVersion(
-        target,
-        {
-          content: fact.content,
-          isStatic: fact.isStatic,
-          addSources: [cited],
-          isInference: fact.isInference,
-          temporalContext: { value: temporalContext },
-          ...(fact.bucketKeys ? { bucketKeys: fact.bucketKeys } : {}),
-        },
-        newId("memory"),
-        now,
-      );
-      const outcome = await this.deps.writer.write([next], [previous], { expect: [{ id: target.id, updatedAt: target.updatedAt }], ...unique }, vectors);
-      if (outcome !== "written") return outcome;
-      seen.set(key, next);
-      return "updates";
-    }
-    const m = (decision.kind === "extends" || decision.kind === "derives") && target ? fresh({ [target.id]: decision.kind }) : fresh();
-    const outcome = await this.deps.writer.write([m], [], unique, vectors);
-    if (outcome !== "written") return outcome;
-    seen.set(key, m);
-    return target ? decision.kind : "new";
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Serialises work per key inside this process (one namespace's memory
- * writes): deciding whether a fact is new, a duplicate or an update reads the
- * namespace and then writes, so two such decisions of this process do not
- * interleave and conflict. An optimisation only, never the guard: other
+ * writes): deciding whether a memory is new, a duplicate or an update reads
+ * the namespace and then writes, so two such decisions of this process do not
+ * interleave and conflict (memory formation holds it for its write only, and
+ * decides again under it when the namespace moved since its reads). An optimisation only, never the guard: other
  * replicas do not see it, so every such write is conditional on what was read
  * (MemoryWrite.expect / expectNoDuplicate) and decided again on a conflict.
  */

@@ -47,12 +47,36 @@ export interface MemoryWrite {
   /** Marks a document generation as formed, in the same transaction (formation idempotency). */
   formation?: DocumentGeneration;
   /**
+   * Optimistic check of a whole namespace (batched memory formation decides on
+   * what it read of the namespace outside any lock): its change counter
+   * (`namespaceVersion`) must still be `version`, otherwise nothing is written
+   * and the outcome is a conflict (the caller reads `changesSince` and decides
+   * again).
+   */
+  expectNamespace?: NamespaceVersion;
+  /**
    * A source document is gone: its tombstone (the generation it was deleted
    * at, and when) is recorded in the same transaction, and the write is a
    * conflict when any memory would still cite the document after it (a
    * formation wrote one after the caller read the document's memories).
    */
   retire?: DocumentGeneration & { at: string };
+}
+
+/**
+ * A namespace's change counter: every write that stores a memory of the
+ * namespace moves it forward by one, in the write's transaction.
+ */
+export interface NamespaceVersion {
+  tenantId: string;
+  namespace: string;
+  version: number;
+}
+
+/** What changed in a namespace after a version: every memory written since, as stored now, and the version they lead to. */
+export interface NamespaceChanges {
+  version: number;
+  changed: MemoryRecord[];
 }
 
 /** One generation of one source document. */
@@ -95,6 +119,14 @@ export interface MemoryRepository {
   /** Not-yet-forgotten memories whose forgetAfter is at or before `now`. */
   findExpired(now: string, limit: number): Promise<MemoryRecord[]>;
   isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean>;
+  /** The namespace's change counter (0 before its first write); read before the reads a decision rests on. */
+  namespaceVersion(tenantId: string, namespace: string): Promise<number>;
+  /**
+   * The memories of the namespace written after `version` (as stored now) and
+   * the current version; undefined when the store cannot tell any more (the
+   * caller then reads afresh).
+   */
+  changesSince(tenantId: string, namespace: string, version: number): Promise<NamespaceChanges | undefined>;
   write(w: MemoryWrite): Promise<WriteOutcome>;
   /**
    * Removes the deletion tombstones (`MemoryWrite.retire`) recorded before

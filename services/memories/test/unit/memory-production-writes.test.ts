@@ -13,6 +13,7 @@ import {
   memoryQueries,
   memoryWriteOp,
   memoryWriteOps,
+  namespaceGuardId,
   ONE_LATEST_PER_CHAIN,
   sourceGuardId,
 } from "../../src/adapters/production/memory-queries";
@@ -116,6 +117,10 @@ class MingoMemoryStore implements GuardedStore {
     return {
       findGuard: async (id) => this.guards.find({ _id: id })[0] ?? null,
       upsertGuard: async (id, update) => void this.guards.update({ _id: id }, update, true),
+      updateGuard: async (id, update) => {
+        this.guards.update({ _id: id }, update, true);
+        return this.guards.find({ _id: id })[0]!;
+      },
       countFormations: async (filter) => this.formations.find(filter).length,
       upsertFormation: async (filter, update) => void this.formations.update(filter, update, true),
       storedVectors: async (ids) => this.memories.find({ _id: { $in: ids } }),
@@ -275,7 +280,7 @@ describe("production memory writes, evaluated by mingo", () => {
     const a = memory({ content: "Quin rows", sources: [{ documentId: "d1", chunkPositions: [0] }] });
     const unique = { tenantId: "t1", namespace: "ns1", contentKey: contentKey(a.content), now: NOW };
     expect(await store.write({ records: [a], source: { tenantId: "t1", documentId: "d1", generation: 1 }, expectNoDuplicate: [unique] })).toBe("written");
-    expect(store.guards.docs.map((g) => g._id).sort()).toEqual([contentGuardId(unique), sourceGuardId("t1", "d1")].sort());
+    expect(store.guards.docs.map((g) => g._id).sort()).toEqual([contentGuardId(unique), sourceGuardId("t1", "d1"), namespaceGuardId("t1", "ns1")].sort());
     expect(store.guards.docs.every((g) => g.tenantId === "t1" && typeof g.touchedAt === "string")).toBe(true);
     const retire = (generation: number, at: string) =>
       store.write({
@@ -303,6 +308,33 @@ describe("production memory writes, evaluated by mingo", () => {
       }),
     ).toBe("conflict");
     expect(JSON.stringify(store.guards.docs)).toBe(before);
+  });
+
+  it("counts every write of a namespace on its guard, stamps the memories with the count, and refuses a write expecting an older count", async () => {
+    const store = new MingoMemoryStore();
+    const counter = () => store.guards.find({ _id: namespaceGuardId("t1", "ns1") })[0]?.version ?? 0;
+    const a = memory({ content: "Ove bakes bread" });
+    const b = memory({ content: "Ove bakes rye bread" });
+    expect(await store.write({ records: [a], expectNamespace: { tenantId: "t1", namespace: "ns1", version: 0 } })).toBe("written");
+    expect(await store.write({ records: [b] })).toBe("written");
+    expect(counter()).toBe(2);
+    expect(store.memories.docs.map((d) => [d._id, d.nsVersion])).toEqual([
+      [a.id, 1],
+      [b.id, 2],
+    ]);
+    // A write decided on what the namespace held at 1 (before b) is refused, and leaves no trace.
+    const before = JSON.stringify([store.guards.docs, store.memories.docs]);
+    const c = memory({ content: "Ove bakes sourdough" });
+    expect(await store.write({ records: [c], expectNamespace: { tenantId: "t1", namespace: "ns1", version: 1 } })).toBe("conflict");
+    expect(JSON.stringify([store.guards.docs, store.memories.docs])).toBe(before);
+    // What changed since 1, as changesSince reads it; a write at the current count goes through, also one without memories.
+    expect(run(memoryQueries.changedSince("t1", "ns1", 1), store.memories.docs).map((d) => d._id)).toEqual([b.id]);
+    expect(await store.write({ records: [c], expectNamespace: { tenantId: "t1", namespace: "ns1", version: 2 } })).toBe("written");
+    expect(await store.write({ records: [], expectNamespace: { tenantId: "t1", namespace: "ns1", version: 3 } })).toBe("written");
+    expect(counter()).toBe(3);
+    // The counters are never pruned (a counter that started again could repeat a version a reader holds).
+    await store.pruneTombstones("2999-01-01T00:00:00.000Z");
+    expect(counter()).toBe(3);
   });
 
   it("gives older documents their chain root, and finds the versions to demote as the embedded upgrade does", () => {

@@ -1,8 +1,10 @@
 import type { MemoryHit, MemoryListQuery, MemoryRecord, MemorySearchQuery, MemorySource } from "@engram/memory-model";
 import { openSqlite, type SqliteDatabase, type SqliteStatement, statementCache, transactor } from "@engram/storage";
-import type { DocumentGeneration, MemoryRepository, MemoryWrite, WriteOutcome } from "../../app/ports";
+import { partitionKey } from "@engram/index";
+import type { DocumentGeneration, MemoryRepository, MemoryWrite, NamespaceChanges, WriteOutcome } from "../../app/ports";
 import { COLUMNS, fromRow, groupSources, MEMORY_MIGRATIONS, ONE_LATEST_PER_CHAIN, type Row, SELECT, type SourceRow, toParams } from "./memory-schema.sqlite";
 import { type CommittedMemory, type MemorySearchOptions, SqliteMemorySearch } from "./memory-search.sqlite";
+import { NamespaceJournal } from "./namespace-journal";
 
 export type MemoryStoreOptions = MemorySearchOptions;
 
@@ -62,6 +64,8 @@ export class SqliteMemoryStore implements MemoryRepository {
   private readonly stmt: (sql: string) => SqliteStatement;
   private readonly tx: <T>(fn: () => T) => T;
   private readonly reads: SqliteMemorySearch;
+  /** Namespace change counters and their recent changes (in memory: this process is memories.db's only writer). */
+  private readonly journal = new NamespaceJournal();
 
   constructor(
     dataDir: string,
@@ -140,6 +144,14 @@ export class SqliteMemoryStore implements MemoryRepository {
     );
   }
 
+  async namespaceVersion(tenantId: string, namespace: string): Promise<number> {
+    return this.journal.version(partitionKey(tenantId, namespace));
+  }
+
+  async changesSince(tenantId: string, namespace: string, version: number): Promise<NamespaceChanges | undefined> {
+    return this.journal.since(partitionKey(tenantId, namespace), version);
+  }
+
   async isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean> {
     return !!this.stmt("SELECT 1 FROM formations WHERE tenant_id = ? AND document_id = ? AND generation = ?").get(tenantId, documentId, generation);
   }
@@ -173,6 +185,9 @@ export class SqliteMemoryStore implements MemoryRepository {
     let outcome: WriteOutcome;
     try {
       outcome = this.tx((): WriteOutcome => {
+        // The counter moves only after a commit, and the commit is synchronous: nothing else runs in between.
+        if (w.expectNamespace && this.journal.version(partitionKey(w.expectNamespace.tenantId, w.expectNamespace.namespace)) !== w.expectNamespace.version)
+          return "conflict";
         if (w.source) {
           const refused = this.sourceRefusal(w.source);
           if (refused) return refused;
@@ -261,6 +276,13 @@ export class SqliteMemoryStore implements MemoryRepository {
     if (outcome !== "written") return outcome;
     // Loaded partitions follow the commit; text changes reach the engine.
     this.reads.apply(written);
+    // Each namespace written moves its counter by one, with what this write stored there.
+    const byScope = new Map<string, MemoryRecord[]>();
+    for (const { m } of written) {
+      const key = partitionKey(m.tenantId, m.namespace);
+      byScope.set(key, [...(byScope.get(key) ?? []), m]);
+    }
+    for (const [key, ms] of byScope) this.journal.record(key, ms);
     return "written";
   }
 
@@ -317,6 +339,7 @@ export class SqliteMemoryStore implements MemoryRepository {
       return this.stmt("DELETE FROM memories WHERE tenant_id = ?").run(tenantId).changes;
     });
     this.reads.dropTenant(tenantId);
+    for (const key of this.journal.keysOf(partitionKey(tenantId, ""))) this.journal.invalidate(key);
     return removed;
   }
 
@@ -328,6 +351,7 @@ export class SqliteMemoryStore implements MemoryRepository {
     );
     // The partitions involved load again from the rows.
     this.reads.dropPartitions(tenantId, [...from, target]);
+    for (const ns of [...from, target]) this.journal.invalidate(partitionKey(tenantId, ns));
     return moved;
   }
 

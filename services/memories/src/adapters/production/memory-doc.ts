@@ -24,7 +24,9 @@ import { type MemorySearchRecord, searchFieldsOf } from "./memory-search.qdrant"
  *   `indexed`: whether Qdrant holds this `rev` (set false by every write, set
  *   true only by a mirror of the same `rev`), `indexedAt`: when it was
  *   mirrored; `lockRev`: the last write that only checked this memory
- *   (`MemoryWrite.expect`) without rewriting it.
+ *   (`MemoryWrite.expect`) without rewriting it;
+ * - `nsVersion`: the namespace's change counter this version was written at
+ *   (its guard's `version`; `changesSince` reads the memories above one).
  *
  * Times are the record's ISO-8601 strings: they sort in time order, exactly
  * as the embedded store compares them.
@@ -43,6 +45,8 @@ export type MemoryDoc = Omit<MemoryRecord, "id" | "metadata" | "relations"> & {
   indexed: boolean;
   indexedAt?: string;
   lockRev?: string;
+  /** Absent on documents written before it existed and on documents moved from another namespace. */
+  nsVersion?: number;
 };
 
 /** Drops undefined fields, so nothing depends on the client's ignoreUndefined setting. */

@@ -49,6 +49,8 @@ export const MEMORY_INDEXES: IndexSpec[] = [
   // list of the whole tenant (no namespaces given).
   { name: "tenant_created", key: { tenantId: 1, createdAt: 1, _id: 1 } },
   { name: "tenant_updated", key: { tenantId: 1, updatedAt: 1, _id: 1 } },
+  // changesSince (batched memory formation after a refused write): the namespace's memories written after a version.
+  { name: "scope_ns_version", key: { tenantId: 1, namespace: 1, nsVersion: 1 }, partialFilterExpression: { nsVersion: { $exists: true } } },
   // The reconciler: records Qdrant may not hold yet (a handful; none after a clean run).
   { name: "unindexed", key: { updatedAt: 1, _id: 1 }, partialFilterExpression: { indexed: false } },
   // Metadata filters (`filterToMongo`: one `$elemMatch` on `meta` per condition): multikey on the entries, so a
@@ -98,6 +100,11 @@ export const memoryQueries = {
   /** Latest versions first, then the most recently changed (the embedded store's order; ties by id, newest first). */
   byContentKey(tenantId: string, namespace: string, key: string): FindSpec {
     return { filter: { tenantId, namespace, contentKey: key }, sort: { isLatest: -1, updatedAt: -1, _id: -1 } };
+  },
+
+  /** The namespace's memories written after its change counter was at `version`. */
+  changedSince(tenantId: string, namespace: string, version: number): FindSpec {
+    return { filter: { tenantId, namespace, nsVersion: { $gt: version } }, sort: { nsVersion: 1, _id: 1 } };
   },
 
   /** Every version listing the document among its sources, in creation order. */
@@ -293,6 +300,13 @@ export function changedSinceMirror(mirrored: Pick<MemoryDoc, "_id" | "rev">[], c
  *   touched by every formation write of the document.
  * - A content key's guard (`contentGuardId`) is touched by every write that
  *   expects no duplicate of that content in its namespace.
+ * - A namespace's guard (`namespaceGuardId`) carries its change counter
+ *   (`version`): every write that stores a memory of the namespace increments
+ *   it (and stamps the memories with the new value, `nsVersion`), and a write
+ *   that expects a version (`MemoryWrite.expectNamespace`) reads and writes
+ *   it. `floor`: changes at or below it are not all stamped (memories moved
+ *   in from another namespace); `changesSince` cannot tell them. Never pruned
+ *   (a counter that started again could repeat a version a reader holds).
  *
  * `touchedAt`: the latest write that met here, by which guards are pruned.
  */
@@ -300,6 +314,9 @@ export interface GuardDoc {
   _id: string;
   tenantId: string;
   documentId?: string;
+  namespace?: string;
+  version?: number;
+  floor?: number;
   deletedGeneration?: number;
   deletedAt?: string;
   touchedAt: string;
@@ -313,6 +330,11 @@ export function sourceGuardId(tenantId: string, documentId: string): string {
 /** The guard of a normalised content in a namespace (hashed: a content key may be 10,000 characters long). */
 export function contentGuardId(d: { tenantId: string; namespace: string; contentKey: string }): string {
   return `key\u0000${createHash("sha256").update(`${d.tenantId}\u0000${d.namespace}\u0000${d.contentKey}`).digest("hex")}`;
+}
+
+/** The guard of a namespace of a tenant (its change counter lives there; hashed like a content key's). */
+export function namespaceGuardId(tenantId: string, namespace: string): string {
+  return `ns\u0000${createHash("sha256").update(`${tenantId}\u0000${namespace}`).digest("hex")}`;
 }
 
 /** Why a formation write of this generation is refused by the document's guard: its tombstone covers the generation. */
@@ -336,9 +358,14 @@ export const guardWrites = {
     return { deletedGeneration: { $exists: true }, touchedAt: { $lt: before } };
   },
 
-  /** Other guards last written before `before` (no information in them: pruned with the tombstones). */
+  /** Moves a namespace's change counter by one (upsert); `floor` also to the new version when the changes are not stamped. */
+  bumpNamespace(tenantId: string, namespace: string, at: string): Document {
+    return { $inc: { version: 1 }, $max: { touchedAt: at }, $setOnInsert: { tenantId, namespace } };
+  },
+
+  /** Other guards last written before `before` (no information in them: pruned with the tombstones); namespace counters stay. */
   prunedGuards(before: string): Document {
-    return { deletedGeneration: { $exists: false }, touchedAt: { $lt: before } };
+    return { deletedGeneration: { $exists: false }, version: { $exists: false }, touchedAt: { $lt: before } };
   },
 };
 

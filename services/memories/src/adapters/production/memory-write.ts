@@ -10,6 +10,7 @@ import {
   guardWrites,
   memoryQueries,
   memoryWriteOps,
+  namespaceGuardId,
   newerFormation,
   sourceGuardId,
 } from "./memory-queries";
@@ -27,8 +28,10 @@ export class Refused extends Error {
  * them to documents in memory (mingo), so this path runs on every commit.
  */
 export interface WriteTxSteps {
-  findGuard(id: string): Promise<Pick<GuardDoc, "deletedGeneration"> | null>;
+  findGuard(id: string): Promise<Pick<GuardDoc, "deletedGeneration" | "version"> | null>;
   upsertGuard(id: string, update: Document): Promise<void>;
+  /** Applies the update to the guard (upsert) and returns it as updated. */
+  updateGuard(id: string, update: Document): Promise<Pick<GuardDoc, "version">>;
   countFormations(filter: Document): Promise<number>;
   upsertFormation(filter: Document, update: Document): Promise<void>;
   /** The stored embeddings of these memories (those that have one). */
@@ -69,13 +72,25 @@ export async function writeTransaction(
   }
   if (w.retire) await tx.upsertGuard(sourceGuardId(w.retire.tenantId, w.retire.documentId), guardWrites.tombstone(w.retire));
   for (const d of w.expectNoDuplicate ?? []) await tx.upsertGuard(contentGuardId(d), guardWrites.touch(d.tenantId, at));
+  // The namespace's counter: checked when expected (read and written here, so a concurrent write of the namespace
+  // conflicts with this transaction), and moved by one for every namespace this write stores memories of.
+  const scopes = new Map<string, { tenantId: string; namespace: string }>();
+  for (const m of records) scopes.set(namespaceGuardId(m.tenantId, m.namespace), { tenantId: m.tenantId, namespace: m.namespace });
+  if (w.expectNamespace) {
+    const { tenantId, namespace, version } = w.expectNamespace;
+    const id = namespaceGuardId(tenantId, namespace);
+    if (((await tx.findGuard(id))?.version ?? 0) !== version) throw new Refused("conflict");
+    if (!scopes.has(id)) await tx.upsertGuard(id, guardWrites.touch(tenantId, at));
+  }
+  const nsVersions = new Map<string, number>();
+  for (const [id, s] of scopes) nsVersions.set(id, (await tx.updateGuard(id, guardWrites.bumpNamespace(s.tenantId, s.namespace, at))).version ?? 0);
 
   // The stored embedding of each record, so the mirror gets the version as stored (a write without a new vector keeps it).
   const stored = new Map((records.length ? await tx.storedVectors(records.map((m) => m.id)) : []).map((r) => [r._id, r]));
   const docs = records.map((m) => {
     const before = stored.get(m.id);
     const kept = before?.vector && before.model ? { vector: before.vector, model: before.model } : undefined;
-    return toMemoryDoc(m, rev, vectors.get(m.id) ?? kept);
+    return { ...toMemoryDoc(m, rev, vectors.get(m.id) ?? kept), nsVersion: nsVersions.get(namespaceGuardId(m.tenantId, m.namespace))! };
   });
   const { ops, conditional } = memoryWriteOps(docs, w.expect ?? [], rev, new Set(vectors.keys()));
   if (ops.length && (await tx.bulkMemories(ops)).matchedCount !== conditional) throw new Refused("conflict");

@@ -15,7 +15,7 @@ import {
   ObjectId,
   withTransaction,
 } from "@engram/storage/mongo";
-import type { MemoryRepository, MemoryWrite, WriteOutcome } from "../../app/ports";
+import type { MemoryRepository, MemoryWrite, NamespaceChanges, WriteOutcome } from "../../app/ports";
 import { encodeVector, fromMemoryDoc, type MemoryDoc, type StoredVector, searchRecordOf } from "./memory-doc";
 import {
   CHAIN_ROOT_BACKFILL,
@@ -33,6 +33,7 @@ import {
   memoryQueries,
   mergeSearchHits,
   moveNamespacesUpdate,
+  namespaceGuardId,
   type ReconcileCursor,
   searchFetchSize,
   unindexedPage,
@@ -256,6 +257,19 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     return this.find(memoryQueries.expired(now, limit));
   }
 
+  async namespaceVersion(tenantId: string, namespace: string): Promise<number> {
+    return (await this.guards.findOne({ _id: namespaceGuardId(tenantId, namespace) }, { projection: { version: 1 } }))?.version ?? 0;
+  }
+
+  /** The guard first: a memory stamped above the version read is counted in it (a write stamps and counts in one transaction). */
+  async changesSince(tenantId: string, namespace: string, version: number): Promise<NamespaceChanges | undefined> {
+    const guard = await this.guards.findOne({ _id: namespaceGuardId(tenantId, namespace) }, { projection: { version: 1, floor: 1 } });
+    const now = guard?.version ?? 0;
+    if (version > now || version < (guard?.floor ?? 0)) return undefined;
+    const changed = await this.find(memoryQueries.changedSince(tenantId, namespace, version));
+    return { version: now, changed };
+  }
+
   async isFormed(tenantId: string, documentId: string, generation: number): Promise<boolean> {
     return (await this.formations.countDocuments({ tenantId, documentId, generation }, { limit: 1 })) > 0;
   }
@@ -361,6 +375,16 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
     const op = moveNamespacesUpdate(tenantId, from, target, new ObjectId().toHexString());
     const moved = (await this.memories.updateMany(op.filter as Filter<MemoryDoc>, op.update)).modifiedCount;
     await this.o.search.moveNamespaces(tenantId, from, target);
+    // The moved memories carry their old namespace's stamps: readers of either side before the move read afresh.
+    for (const ns of [...from, target]) {
+      const id = namespaceGuardId(tenantId, ns);
+      const g = await this.guards.findOneAndUpdate({ _id: id }, guardWrites.bumpNamespace(tenantId, ns, new Date().toISOString()), {
+        upsert: true,
+        returnDocument: "after",
+        projection: { version: 1 },
+      });
+      await this.guards.updateOne({ _id: id }, { $max: { floor: g?.version ?? 0 } });
+    }
     return moved;
   }
 
@@ -402,10 +426,12 @@ export class MongoQdrantMemoryStore implements MemoryRepository {
   /** The steps of a write's transaction (writeTransaction) on this store's collections, inside `session`. */
   private txSteps(session: ClientSession): WriteTxSteps {
     return {
-      findGuard: (id) => this.guards.findOne({ _id: id }, { session, projection: { deletedGeneration: 1 } }),
+      findGuard: (id) => this.guards.findOne({ _id: id }, { session, projection: { deletedGeneration: 1, version: 1 } }),
       upsertGuard: async (id, update) => {
         await this.guards.updateOne({ _id: id }, update, { session, upsert: true });
       },
+      updateGuard: async (id, update) =>
+        (await this.guards.findOneAndUpdate({ _id: id }, update, { session, upsert: true, returnDocument: "after", projection: { version: 1 } })) ?? {},
       countFormations: (filter) => this.formations.countDocuments(filter as Filter<FormationDoc>, { session, limit: 1 }),
       upsertFormation: async (filter, update) => {
         await this.formations.updateOne(filter as Filter<FormationDoc>, update, { session, upsert: true });
