@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { addCommand } from "./commands/add.command";
 import { exportCommand, importArchiveCommand } from "./commands/archive.command";
+import { backupCommand, restoreCommand } from "./commands/backup.command";
 import { configSet, configShow, configUnset } from "./commands/config.command";
 import { connectionsCreate, connectionsDelete, connectionsGet, connectionsList, connectionsRuns, connectionsSync } from "./commands/connections.command";
 import { documentsDelete, documentsGet, documentsList } from "./commands/documents.command";
@@ -106,6 +107,22 @@ export function buildProgram(io: CliIo, result: { code: number }): Command {
     .option("--reason <text>", "why (kept with the memory)")
     .addOption(tagOption())
     .action(run((ctx, id: string | undefined, o: Parameters<typeof memoriesForget>[2]) => memoriesForget(ctx, id, o)));
+
+  program
+    .command("backup")
+    .description("operator, on the server's host: online backup of the all-in-one data directory while it serves (every tenant; not an API call)")
+    .argument("<dir>", "backup directory: new or empty")
+    .option("--data-dir <path>", "the data directory (default ENGRAM_DATA_DIR, else ./.data)")
+    .option("--include-secrets", "also copy secret.key and file-url.secret (default: keep the secret key apart from the backup)")
+    .action(run((ctx, dir: string, o: Parameters<typeof backupCommand>[2]) => backupCommand(ctx, dir, o)));
+
+  program
+    .command("restore")
+    .description("operator: restore a backup made by `engram backup` into an empty data directory (checksums verified first)")
+    .argument("<dir>", "backup directory (with its manifest.json)")
+    .option("--data-dir <path>", "the data directory to fill, new or empty (default ENGRAM_DATA_DIR, else ./.data)")
+    .option("--secret-key-file <file>", "the data directory's secret.key kept apart from the backup (checked against the manifest)")
+    .action(run((ctx, dir: string, o: Parameters<typeof restoreCommand>[2]) => restoreCommand(ctx, dir, o)));
 
   program
     .command("profile")

@@ -37,6 +37,16 @@ export function openSqlite(opts: OpenSqliteOptions): SqliteDatabase {
   return db;
 }
 
+/**
+ * Opens an existing database file as it is: no migration, no journal-mode change, only a busy timeout. For tools
+ * that read a store another process owns (the online backup), which must neither create a file nor change a schema.
+ */
+export function openExistingSqlite(file: string): SqliteDatabase {
+  const db = new Database(file, { fileMustExist: true });
+  db.pragma("busy_timeout = 5000");
+  return db;
+}
+
 function migrate(db: SqliteDatabase, migrations: string[]): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   for (let v = current; v < migrations.length; v++) {
