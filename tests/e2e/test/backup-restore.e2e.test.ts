@@ -31,6 +31,10 @@ function engram(args: string[]): Promise<{ code: number; out: Body; stderr: stri
   });
 }
 
+const SYLLABLES = ["ka", "vo", "ri", "zem", "tul", "qua", "bex", "nor", "fi", "dag"];
+/** A made-up word of its own per add (kavori…), so a search for it has one right answer. */
+const nameOf = (n: number) => `${SYLLABLES[n % 10]}${SYLLABLES[Math.floor(n / 10) % 10]}${SYLLABLES[Math.floor(n / 100) % 10]}dor`;
+
 interface Add {
   kind: "document" | "file" | "memory";
   n: number;
@@ -72,7 +76,7 @@ describe("online backup under a write load, then restore", () => {
     const send = (n: number) => {
       const kind: Add["kind"] = n % 2 === 1 ? "memory" : n % 6 === 0 ? "file" : "document";
       const content =
-        kind === "memory" ? `Backup tester ${n} keeps a kestrel named Vesna-${n}` : `Logbook entry ${n}: the ferry Aurora-${n} crossed the fjord at dawn.`;
+        kind === "memory" ? `Backup tester ${n} keeps a kestrel named ${nameOf(n)}` : `Logbook entry ${n}: the ferry ${nameOf(n)} crossed the fjord at dawn.`;
       const add: Add = { kind, n, content, sentAt: Date.now() };
       adds.push(add);
       const request = async (): Promise<{ status: number; body: Body }> => {
@@ -194,13 +198,13 @@ describe("online backup under a write load, then restore", () => {
 
       // Search: the chunk index and the memory store answer for what was added before the backup.
       const doc = docsBefore.find((x) => x.kind === "document")!;
-      const chunks = await r("POST", "/v4/search", { q: `ferry Aurora-${doc.n}`, containerTag: TAG, searchMode: "documents", threshold: 0, limit: 5 });
+      const chunks = await r("POST", "/v4/search", { q: `the ferry ${nameOf(doc.n)}`, containerTag: TAG, searchMode: "documents", threshold: 0, limit: 5 });
       expect(chunks.status).toBe(200);
-      expect(JSON.stringify(chunks.body.results)).toContain(`Aurora-${doc.n} crossed`);
+      expect(JSON.stringify(chunks.body.results)).toContain(`${nameOf(doc.n)} crossed`);
       const memory = before.find((x) => x.kind === "memory")!;
-      const found = await r("POST", "/v4/search", { q: `kestrel Vesna-${memory.n}`, containerTag: TAG, threshold: 0, limit: 5 });
+      const found = await r("POST", "/v4/search", { q: `kestrel named ${nameOf(memory.n)}`, containerTag: TAG, threshold: 0, limit: 5 });
       expect(found.status).toBe(200);
-      expect(JSON.stringify(found.body.results)).toContain(`Vesna-${memory.n}`);
+      expect(JSON.stringify(found.body.results)).toContain(nameOf(memory.n));
     } finally {
       clearInterval(timer);
     }
