@@ -5,7 +5,7 @@ import { UsageError } from "../exit-codes";
 /**
  * `engram backup <dir>` and `engram restore <dir>`: the operator's online backup of an all-in-one data directory,
  * run on the server's host against the directory itself (never through the API: a backup holds every tenant, see
- * docs/api-decisions.md §24). The work is in @engram/all-in-one/backup, loaded only by these commands (it opens
+ * docs/api-decisions.md §26). The work is in @engram/all-in-one/backup, loaded only by these commands (it opens
  * SQLite; the API commands never need it).
  */
 type BackupModule = typeof import("@engram/all-in-one/backup");

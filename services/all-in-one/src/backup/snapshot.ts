@@ -1,6 +1,6 @@
 /**
  * Online backup of the all-in-one data directory (`engram backup <dir>`), taken while the service keeps serving and
- * accepting writes, by a separate process on the same host (docs/api-decisions.md §24: operator only, never an API).
+ * accepting writes, by a separate process on the same host (docs/api-decisions.md §26: operator only, never an API).
  *
  * What is copied, and how:
  * - Every SQLite database (`*.db`) through SQLite's online backup API, each read inside a read transaction opened
