@@ -149,6 +149,76 @@ describe("SearchEngine", () => {
     expect(q("even")).toEqual([]);
   });
 
+  it("compacts a large partition in the background: searches keep answering right meanwhile, changes made during the copy survive the swap", async () => {
+    // 32 dimensions of incommensurable frequencies: every record's vector is its own nearest.
+    const vec = (i: number) => unit(Array.from({ length: 32 }, (_, k) => Math.sin(i * Math.sqrt(k + 2) + k)));
+    const records = Array.from({ length: 3000 }, (_, i) => ({
+      rid: i + 1,
+      text: `record ${i} ${(i + 1) % 2 ? "odd" : "even"} common words here`,
+      vector: vec(i),
+      model: "m",
+    }));
+    const store = new Map([[P1, records as EngineRecord[]]]);
+    const engine = new SearchEngine({ load: (p) => store.get(p) ?? [], compactInPlaceBelow: 100, compactionSliceMs: 0 });
+    const q = (text: string, more: Partial<EngineQuery> = {}) => engine.search({ partitions: [P1], text, denseWeight: 0, limit: 5000, ...more });
+    expect(q("odd common")).toHaveLength(3000);
+    // A dense query first: the partition keeps the model's vectors (a later one would reload it from the store).
+    expect(engine.search({ partitions: [P1], text: "zzz", vector: vec(4), model: "m", denseWeight: 1, limit: 1 })[0]?.rid).toBe(5);
+    const bytes = engine.partitionBytes(P1);
+    // Removing the even half leaves 1500 dead slots against 1500 live: compaction starts, in the background.
+    engine.remove(
+      P1,
+      records.filter((r) => r.rid % 2 === 0).map((r) => r.rid),
+    );
+    expect(engine.isCompacting(P1)).toBe(true);
+    const during = q("odd common");
+    expect(during).toHaveLength(1500);
+    expect(during.every((h) => h.rid % 2 === 1)).toBe(true);
+    // Changes while the copy is built: an upsert of a removed rid, a new record, a removal, a replaced text.
+    engine.upsert(P1, [
+      { rid: 2, text: "resurrected even record", vector: vec(2), model: "m" },
+      { rid: 9001, text: "brand new odd walrus", vector: vec(9001), model: "m" },
+      { rid: 1, text: "record zero now about herons", vector: vec(1), model: "m" },
+    ]);
+    engine.remove(P1, [3]);
+    expect(engine.isCompacting(P1)).toBe(true);
+    await engine.compacted(P1);
+    expect(engine.isCompacting(P1)).toBe(false);
+    expect(engine.compactionCount()).toBe(1);
+    expect(engine.partitionBytes(P1)).toBeLessThan(0.8 * bytes);
+    const after = q("odd common");
+    expect(after.map((h) => h.rid).sort((a, b) => a - b)).toEqual(
+      records
+        .filter((r) => r.rid % 2 === 1 && r.rid !== 3 && r.rid !== 1)
+        .map((r) => r.rid)
+        .concat(9001),
+    );
+    expect(q("resurrected").map((h) => h.rid)).toEqual([2]);
+    expect(q("walrus").map((h) => h.rid)).toEqual([9001]);
+    expect(q("herons").map((h) => h.rid)).toEqual([1]);
+    expect(q("even")).toEqual([{ ...q("even")[0]!, rid: 2 }]);
+    // The vectors came along: the dense side finds a record by its vector alone.
+    const nearest = (i: number) => engine.search({ partitions: [P1], text: "zzz", vector: vec(i), model: "m", denseWeight: 1, limit: 1 })[0]?.rid;
+    expect([nearest(9001), nearest(4), nearest(2998)]).toEqual([9001, 5, 2999]);
+  });
+
+  it("a background compaction overtaken by an eviction is dropped; the reload serves the store's records", async () => {
+    const records = Array.from({ length: 400 }, (_, i) => ({ rid: i + 1, text: `item ${i} shared` }));
+    const store = new Map([[P1, records as EngineRecord[]]]);
+    const engine = new SearchEngine({ load: (p) => store.get(p) ?? [], compactInPlaceBelow: 10, compactionSliceMs: 0 });
+    expect(engine.search({ partitions: [P1], text: "shared", denseWeight: 0, limit: 1000 })).toHaveLength(400);
+    engine.remove(
+      P1,
+      records.slice(0, 300).map((r) => r.rid),
+    );
+    store.set(P1, records.slice(300));
+    expect(engine.isCompacting(P1)).toBe(true);
+    engine.evict(P1);
+    await engine.compacted(P1);
+    expect(engine.compactionCount()).toBe(0);
+    expect(engine.search({ partitions: [P1], text: "shared", denseWeight: 0, limit: 1000 })).toHaveLength(100);
+  });
+
   it("applies accept while generating candidates, so `limit` accepted hits come back when they exist", () => {
     // 300 strong matches rejected by the filter, 5 weak ones accepted.
     const records = [

@@ -76,11 +76,23 @@ export interface SearchEngineOptions {
   load: PartitionLoader;
   /** Overrides of the ranking parameters (benches and experiments; production uses the defaults). */
   ranking?: Partial<RankingConfig>;
+  /** Live records below which a partition is compacted in the write that needs it (COMPACT_IN_PLACE_BELOW; tests). */
+  compactInPlaceBelow?: number;
+  /** Work per slice of a background compaction (ms, default 20; tests use 0: a pause every few hundred records). */
+  compactionSliceMs?: number;
 }
 
 interface Warming {
   pending: ((p: Partition) => void)[];
+  /** Called when a background compaction ends (completed or dropped). */
+  done?: () => void;
 }
+
+/**
+ * Partitions with fewer live records than this are compacted at once, in the write that needed it (a few ms); larger
+ * ones in the background (`compactInBackground`), which a single rebuild would stall for seconds at a million chunks.
+ */
+export const COMPACT_IN_PLACE_BELOW = 20_000;
 
 /** A record's terms as the bulk loader takes them: the stored analysis as is, or the text analysed now. */
 function storedTerms(r: EngineRecord): string | string[] {
@@ -222,9 +234,17 @@ export class SearchEngine implements HybridSearchEngine {
   private readonly vectorModels = new Set<string>();
   /** Partitions `warm` is loading, with the changes to apply once loaded. */
   private readonly warming = new Map<string, Warming>();
+  /** Partitions a background compaction is copying, with the changes made since it started. */
+  private readonly compacting = new Map<string, Warming>();
+  private readonly compactionDone = new Map<string, Promise<void>>();
+  private compactions = 0;
+  private readonly compactInPlaceBelow: number;
+  private readonly compactionSliceMs: number;
 
   constructor(opts: SearchEngineOptions) {
     this.load = opts.load;
+    this.compactInPlaceBelow = opts.compactInPlaceBelow ?? COMPACT_IN_PLACE_BELOW;
+    this.compactionSliceMs = opts.compactionSliceMs ?? 20;
     this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
     // The similarity's word counts load now, at start, not on the first search.
     warmSimilarity();
@@ -296,27 +316,112 @@ export class SearchEngine implements HybridSearchEngine {
   upsert(partition: string, records: EngineRecord[]): void {
     const change = (p: Partition) => {
       for (const r of records) p.add(r.rid, recordTerms(r), r.vector, r.model);
-      if (p.needsCompaction()) p.compact();
     };
-    const p = this.parts.get(partition);
-    if (p) change(p);
-    // Not loaded yet: the store already holds the records, the first query loads them with the rest.
-    else this.warming.get(partition)?.pending.push(change);
+    this.change(partition, change);
   }
 
   remove(partition: string, rids: number[]): void {
-    const change = (p: Partition) => {
+    this.change(partition, (p) => {
       for (const rid of rids) p.remove(rid);
-      if (p.needsCompaction()) p.compact();
-    };
+    });
+  }
+
+  /**
+   * Applies a change to the loaded partition (and to the copy a background compaction is building), or queues it for
+   * a warm-up under way; not loaded: the store already holds it, the first query loads it with the rest. Then compacts
+   * when dead slots have piled up: a small partition at once, a large one in the background.
+   */
+  private change(partition: string, change: (p: Partition) => void): void {
     const p = this.parts.get(partition);
-    if (p) change(p);
-    else this.warming.get(partition)?.pending.push(change);
+    if (!p) {
+      this.warming.get(partition)?.pending.push(change);
+      return;
+    }
+    change(p);
+    const compaction = this.compacting.get(partition);
+    if (compaction) compaction.pending.push(change);
+    else if (p.needsCompaction()) {
+      if (p.live < this.compactInPlaceBelow) p.compact();
+      else void this.compactInBackground(partition, p);
+    }
+  }
+
+  /**
+   * Compacts a large partition without stopping the searches: a copy of its live records is built in slices of about
+   * `sliceMs` with the event loop free in between, while the partition itself keeps serving (its dead slots skipped);
+   * changes made meanwhile reach both, and the copy replaces it when complete. Dropped when the partition is evicted
+   * or reloaded meanwhile.
+   */
+  private async compactInBackground(partition: string, old: Partition): Promise<void> {
+    const sliceMs = this.compactionSliceMs;
+    const state: Warming = { pending: [] };
+    this.compacting.set(partition, state);
+    const done = new Promise<void>((resolve) => (state.done = resolve));
+    this.compactionDone.set(partition, done);
+    try {
+      const fresh = new Partition(partition, new Set(old.vectorModels));
+      const bulk = new BulkLoad(fresh);
+      let sliceStart = performance.now();
+      const current = () => this.parts.get(partition) === old && this.compacting.get(partition) === state;
+      const pause = async (): Promise<boolean> => {
+        if (performance.now() - sliceStart < sliceMs) return current();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+        return current();
+      };
+      // The live records as they are when the copy starts (later changes come through `pending`).
+      const slots = old.slots;
+      const models = [...old.vectors.keys()];
+      for (let s = 0; s < slots; s++) {
+        if ((s & 255) === 0 && !(await pause())) return;
+        const rid = old.rids[s]!;
+        if (old.slotOf.get(rid) !== s) continue; // dead, or moved to a later slot
+        const ids = old.termsOf(s);
+        const terms = new Array<string>(ids.length);
+        for (let i = 0; i < ids.length; i++) terms[i] = old.termText[ids[i]!]!;
+        let first = true;
+        for (const m of models) {
+          const row = old.rowOf(m, s);
+          if (row < 0) continue;
+          const block = old.vectors.get(m)!;
+          const v = block.data.slice(row * block.dims, (row + 1) * block.dims);
+          if (first) bulk.push(rid, terms, v, m);
+          else fresh.addVector(fresh.slots - 1, v, m);
+          first = false;
+        }
+        if (first) bulk.push(rid, terms);
+      }
+      for (const _ of bulk.build()) if (!(await pause())) return;
+      if (!current()) return;
+      for (const change of state.pending) change(fresh);
+      this.parts.set(partition, fresh);
+      this.compactions++;
+    } finally {
+      if (this.compacting.get(partition) === state) this.compacting.delete(partition);
+      if (this.compactionDone.get(partition) === done) this.compactionDone.delete(partition);
+      state.done?.();
+    }
+  }
+
+  /** Resolves when no background compaction of the partition is under way (tests, diagnostics). */
+  async compacted(partition: string): Promise<void> {
+    await this.compactionDone.get(partition);
+  }
+
+  /** True while a background compaction of the partition is under way. */
+  isCompacting(partition: string): boolean {
+    return this.compacting.has(partition);
+  }
+
+  /** Background compactions completed since start. */
+  compactionCount(): number {
+    return this.compactions;
   }
 
   evict(partition: string): void {
     this.parts.delete(partition);
     this.warming.delete(partition);
+    this.compacting.delete(partition);
   }
 
   /** Bytes held by one loaded partition's structures (approximate; 0 when it is not loaded). */
