@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { restoreBackup, takeBackup } from "@engram/all-in-one/backup";
 import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
-import { batchAdd, benchDataDir, jsonClient, type JsonClient, machineFacts, prng, round, waitIdle } from "./lib";
+import { batchAdd, sentenceCorpus, benchDataDir, jsonClient, type JsonClient, machineFacts, round, waitIdle } from "./lib";
 import { datasetText } from "./quality/datasets";
 
 function arg(name: string, def: string): string {
@@ -88,13 +88,7 @@ function writeLoad(api: JsonClient, perSecond: number): { stop: () => Promise<{ 
 
 async function main(): Promise<void> {
   const { sentences } = datasetText();
-  const rand = prng(11);
-  const pick = () => sentences[Math.floor(rand() * sentences.length)]!;
-  const doc = (i: number) => {
-    let text = "";
-    while (text.length < DOC_CHARS) text += (text ? " " : "") + pick();
-    return { id: `backup-${i}`, content: text };
-  };
+  const { pick, doc } = sentenceCorpus(sentences, 11, "backup-", DOC_CHARS);
   let engram: EngramProcess | undefined;
   const { dataDir, cleanUp } = benchDataDir("engram-bench-backup-", () => engram);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "engram-bench-backup-out-"));

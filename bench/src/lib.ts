@@ -14,6 +14,26 @@ import { type EngramProcess, prng, REPO_ROOT, tempDataDir } from "@engram/testin
 /** mulberry32: a small seeded PRNG, so every run uses the same data. */
 export { prng };
 
+/**
+ * A seeded draw of sentences (`pick`) and documents of at least `chars` characters of them, ids `<prefix><i>`
+ * (`doc`), sharing one random stream: the corpora the scale and backup benches grow.
+ */
+export function sentenceCorpus(
+  sentences: readonly string[],
+  seed: number,
+  prefix: string,
+  chars: number,
+): { pick: () => string; doc: (i: number) => { id: string; content: string } } {
+  const rand = prng(seed);
+  const pick = () => sentences[Math.floor(rand() * sentences.length)]!;
+  const doc = (i: number) => {
+    let text = "";
+    while (text.length < chars) text += (text ? " " : "") + pick();
+    return { id: `${prefix}${i}`, content: text };
+  };
+  return { pick, doc };
+}
+
 /** Nearest-rank percentile (p in 0..100) of unsorted values. */
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return NaN;

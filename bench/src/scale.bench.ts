@@ -24,13 +24,13 @@ import path from "node:path";
 import { type EngramProcess, startEngram } from "@engram/testing";
 import {
   batchAdd,
+  sentenceCorpus,
   benchDataDir,
   closedLoop,
   jsonClient,
   type JsonClient,
   type LoadResult,
   machineFacts,
-  prng,
   round,
   rssMb,
   speedProbeMs,
@@ -77,13 +77,7 @@ interface StepResult {
 
 async function main(): Promise<void> {
   const { sentences, queries } = datasetText();
-  const rand = prng(7);
-  const pick = () => sentences[Math.floor(rand() * sentences.length)]!;
-  const doc = (i: number) => {
-    let text = "";
-    while (text.length < DOC_CHARS) text += (text ? " " : "") + pick();
-    return { id: `scale-${i}`, content: text };
-  };
+  const { pick, doc } = sentenceCorpus(sentences, 7, "scale-", DOC_CHARS);
   let engram: EngramProcess | undefined;
   const { dataDir, cleanUp } = benchDataDir("engram-bench-scale-", () => engram);
   const probe: { before: number; after?: number } = { before: speedProbeMs() };

@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { apiClient, type EngramProcess, REPO_ROOT, startEngram, tempDataDir, waitFor } from "@engram/testing";
-import { type Api, stopQuietly } from "./helpers";
+import { apiClient, type EngramProcess, startEngram, tempDataDir, waitFor } from "@engram/testing";
+import { type Api, runCliProcess, stopQuietly } from "./helpers";
 
 const KEY = "backup-key-0123456789abcdef0123456789";
 const TAG = "backup";
@@ -11,25 +10,8 @@ const TAG = "backup";
 /* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are arbitrary JSON here */
 type Body = Record<string, any>;
 
-/** `engram <args> --json` as an operator runs it on the host (a child process on the sources). */
-function engram(args: string[]): Promise<{ code: number; out: Body; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", path.join(REPO_ROOT, "apps/cli/src/main.ts"), "--json", ...args],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir() }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        let out: Body = {};
-        try {
-          out = JSON.parse(stdout);
-        } catch {
-          out = { stdout };
-        }
-        resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, out, stderr });
-      },
-    );
-  });
-}
+/** `engram <args> --json` as an operator runs it on the host. */
+const engram = (args: string[]) => runCliProcess(args);
 
 const SYLLABLES = ["ka", "vo", "ri", "zem", "tul", "qua", "bex", "nor", "fi", "dag"];
 /** A made-up word of its own per add (kavori…), so a search for it has one right answer. */

@@ -1,9 +1,8 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { apiClient, type EngramProcess, REPO_ROOT, startEngram, waitFor } from "@engram/testing";
-import { type Api, expectErrorBody, stopQuietly } from "./helpers";
+import { apiClient, type EngramProcess, startEngram, waitFor } from "@engram/testing";
+import { type Api, expectErrorBody, runCliProcess, stopQuietly } from "./helpers";
 
 const KEY_A = "export-key-a-0123456789abcdef0123";
 const KEY_B = "export-key-b-0123456789abcdef0123";
@@ -15,25 +14,8 @@ type Body = Record<string, any>;
 const TAG = "proj_archive";
 const FILE_TEXT = "# Harbour notes\n\nThe lighthouse keeper Oskar Lund logs every ship that enters Vesthavn harbour.\n";
 
-/** The `engram` CLI as a user runs it (a child process on the sources), with --json output. */
-function engram(args: string[], url: string, key: string): Promise<{ code: number; out: Body; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", path.join(REPO_ROOT, "apps/cli/src/main.ts"), "--json", "--url", url, "--api-key", key, ...args],
-      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ENGRAM_MAX_RETRIES: "0" }, timeout: 120_000 },
-      (err, stdout, stderr) => {
-        let out: Body = {};
-        try {
-          out = JSON.parse(stdout);
-        } catch {
-          out = { stdout };
-        }
-        resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, out, stderr });
-      },
-    );
-  });
-}
+/** The `engram` CLI against a stack, without retries. */
+const engram = (args: string[], url: string, key: string) => runCliProcess(["--url", url, "--api-key", key, ...args], { ENGRAM_MAX_RETRIES: "0" }, 120_000);
 
 async function exportArchive(url: string, key: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
   const res = await fetch(`${url}/v3/export`, { headers: { authorization: `Bearer ${key}` } });

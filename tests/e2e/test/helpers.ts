@@ -1,5 +1,8 @@
+import { execFile } from "node:child_process";
 import net from "node:net";
-import { apiClient, type EngramProcess, type FakeGitHub, startEngram, waitFor } from "@engram/testing";
+import os from "node:os";
+import path from "node:path";
+import { apiClient, type EngramProcess, type FakeGitHub, REPO_ROOT, startEngram, waitFor } from "@engram/testing";
 
 export type Api = ReturnType<typeof apiClient>;
 
@@ -161,3 +164,30 @@ export const MIRELA_QUESTIONS: [question: string, word: string][] = [
   ["how old is Mirela's child", "Luka"],
   ["what does Mirela do for a living", "veterinary"],
 ];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- CLI answers are arbitrary JSON in tests
+export type CliRun = { code: number; out: Record<string, any>; stderr: string };
+
+/**
+ * The `engram` CLI as a user runs it (a child process on the sources, `--json` output parsed; the raw stdout under
+ * `stdout` when it is not JSON), with only PATH, HOME and `env` in its environment.
+ */
+export function runCliProcess(args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", path.join(REPO_ROOT, "apps/cli/src/main.ts"), "--json", ...args],
+      { cwd: REPO_ROOT, env: { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), ...env }, timeout: timeoutMs },
+      (err, stdout, stderr) => {
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+        let out: Record<string, any> = {};
+        try {
+          out = JSON.parse(stdout);
+        } catch {
+          out = { stdout };
+        }
+        resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, out, stderr });
+      },
+    );
+  });
+}
