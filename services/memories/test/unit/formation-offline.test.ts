@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { OfflineFactExtractor, OfflineMemoryRelator } from "@engram/nlp";
 import type { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
 import type { FormMemoriesUseCase } from "../../src/app/form-memories.usecase";
-import { Events, formationOver, MapReader, openStore, tempDir, TestClock } from "./helpers";
+import { allVersions, Events, formationOver, MapReader, openStore, tempDir, TestClock } from "./helpers";
 
 const T = "acme";
 const NS = "notes";
@@ -30,19 +30,7 @@ describe("memory formation from prose notes (offline extractor and relator)", ()
     reader.docs.set(id, { id, namespace: NS, chunks: [{ position: 0, content: text }], createdAt: date, date, generation: 1 });
     await form.execute({ ref: { tenantId: T, namespace: NS, documentId: id, generation: 1 }, dreaming: "dynamic", lastAttempt: true });
   };
-  const all = async () =>
-    (
-      await store.list({
-        tenantId: T,
-        namespaces: [NS],
-        sort: "createdAt",
-        order: "asc",
-        offset: 0,
-        limit: 100,
-        now: clock.now().toISOString(),
-        allVersions: true,
-      })
-    ).items;
+  const all = () => allVersions(store, T, NS, clock);
 
   it("keeps every fact of call notes, resolves the pronoun and the month, and a later correction updates the move", async () => {
     await add(

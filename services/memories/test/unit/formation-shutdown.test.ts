@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { ExtractedFact, ExtractionInput, FactExtractor } from "@engram/nlp";
 import type { SqliteMemoryStore } from "../../src/adapters/embedded/memory.sqlite";
-import { Events, formationOver, LineExtractor, MapReader, openStore, RuleRelator, tempDir, TestClock } from "./helpers";
+import { allVersions, Events, formationOver, LineExtractor, MapReader, openStore, RuleRelator, tempDir, TestClock } from "./helpers";
 
 const T = "acme";
 const NS = "notes";
@@ -34,19 +34,7 @@ describe("memory formation stopped by the shutdown", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const memories = async () =>
-    (
-      await store.list({
-        tenantId: T,
-        namespaces: [NS],
-        sort: "createdAt",
-        order: "asc",
-        offset: 0,
-        limit: 100,
-        now: clock.now().toISOString(),
-        allVersions: true,
-      })
-    ).items.map((m) => m.content);
+  const memories = async () => (await allVersions(store, T, NS, clock)).map((m) => m.content);
 
   it("mid-extraction, even on the last attempt: rejects with the abort, writes nothing, reports neither done nor failed", async () => {
     let started = false;

@@ -27,6 +27,21 @@ export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "engram-memories-"));
 }
 
+/** Every memory of one namespace, every version, oldest first (a page of up to 100). */
+export async function allVersions(store: SqliteMemoryStore, tenantId: string, namespace: string, clock: Clock) {
+  const page = await store.list({
+    tenantId,
+    namespaces: [namespace],
+    sort: "createdAt",
+    order: "asc",
+    offset: 0,
+    limit: 100,
+    now: clock.now().toISOString(),
+    allVersions: true,
+  });
+  return page.items;
+}
+
 export function openStore(dir: string): SqliteMemoryStore {
   return new SqliteMemoryStore(dir, { engine: (load) => new SearchEngine({ load }), vectors: false });
 }

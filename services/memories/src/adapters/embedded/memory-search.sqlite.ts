@@ -32,6 +32,8 @@ interface Partition {
    * lists, which then take their page from the front or the back.
    */
   sorted?: Partial<Record<"createdAt" | "updatedAt", MemoryRecord[]>>;
+  /** Estimated bytes of the records (`recordBytes`), kept as they change (the memory budget reads it). */
+  bytes: number;
 }
 
 /** A record the store just committed, for the read model to follow. */
@@ -109,7 +111,7 @@ export class SqliteMemorySearch {
     let p = this.partitions.get(key);
     if (p) return p;
     const [tenantId, namespace] = key.split("\u0000") as [string, string];
-    p = { records: new Map(), byKey: new Map() };
+    p = { records: new Map(), byKey: new Map(), bytes: 0 };
     const forEngine: EngineRecord[] = [];
     const rows = this.stmt(
       `SELECT ${SELECT}, analyzed${this.opts.vectors ? ", vector, model" : ""} FROM memories WHERE tenant_id = ? AND namespace = ?`,
@@ -118,6 +120,7 @@ export class SqliteMemorySearch {
     for (const r of rows) {
       const m = fromRow(r, sources.get(r.rid));
       p.records.set(r.rid, m);
+      p.bytes += recordBytes(m);
       indexKey(p, r.rid, undefined, m);
       this.byRid.set(r.rid, m);
       forEngine.push({ rid: r.rid, ...(typeof r.analyzed === "string" ? { analyzed: r.analyzed } : { text: m.content }), ...vectorOf(r) });
@@ -178,11 +181,7 @@ export class SqliteMemorySearch {
       const p = this.partitions.get(key);
       if (!p) continue;
       budget.use(budgetId(key), {
-        measure: () => {
-          let bytes = this.engine.partitionBytes?.(key) ?? 0;
-          for (const m of p.records.values()) bytes += recordBytes(m);
-          return bytes;
-        },
+        measure: () => (this.engine.partitionBytes?.(key) ?? 0) + p.bytes,
         evict: () => this.drop(key, false),
       });
     }
@@ -213,6 +212,7 @@ export class SqliteMemorySearch {
       if (!p) continue; // loaded (with this write) on first use
       const before = p.records.get(rid);
       p.records.set(rid, m);
+      p.bytes += recordBytes(m) - (before ? recordBytes(before) : 0);
       p.sorted = undefined;
       indexKey(p, rid, before, m);
       this.byRid.set(rid, m);
