@@ -26,6 +26,14 @@ export interface PreparedQuery extends DenseQuery {
 
 const NO_VECTOR = new Float32Array(0);
 
+/** Stands for the embedder of an index the query does not search: no semantics, so nothing is embedded. */
+const NOT_SEARCHED: Pick<Embedder, "id" | "semantic" | "calibration" | "embed"> = {
+  id: "not-searched",
+  semantic: false,
+  calibration: undefined,
+  embed: () => Promise.resolve([]),
+};
+
 /**
  * Fusion weight of a semantic embedder's dense ranking (keyword weight 1). The search engine scales it
  * per query by the agreement of the keyword and dense rankings' top 10 (docs/architecture.md, Retrieval).
@@ -45,11 +53,16 @@ export class QueryPreparer {
     private readonly rewriter: QueryRewriter,
   ) {}
 
-  async prepare(q: string, rewrite: boolean): Promise<PreparedQuery> {
+  /**
+   * `searches`: the indexes the query will search. A side not searched is not embedded: a documents
+   * search never pays for the memory model's query vector (~10 ms of CPU with the local model).
+   */
+  async prepare(q: string, rewrite: boolean, searches: { chunks: boolean; memories: boolean } = { chunks: true, memories: true }): Promise<PreparedQuery> {
     const original = q.trim();
     if (!original) throw new InvalidArgumentError("q must not be empty");
     const text = rewrite ? (await this.rewriter.rewrite(original)).trim() || original : original;
-    const { chunks, memories } = this.embedders;
+    const chunks = searches.chunks ? this.embedders.chunks : NOT_SEARCHED;
+    const memories = searches.memories ? this.embedders.memories : NOT_SEARCHED;
     const same = memories === chunks || memories.id === chunks.id;
     // Names in the query, embedded beside it when memories have a semantic model (one short text each).
     const runs = memories.semantic ? subjectRuns(text) : [];
@@ -73,7 +86,7 @@ export class QueryPreparer {
     return { text, ...chunkSide, memories: memorySide };
   }
 
-  private async dense(embedder: Embedder, text: string): Promise<DenseQuery> {
+  private async dense(embedder: Pick<Embedder, "id" | "semantic" | "calibration" | "embed">, text: string): Promise<DenseQuery> {
     // Without semantics the dense side stays out of the ranking: no query vector is computed.
     if (!embedder.semantic) return { vector: NO_VECTOR, model: embedder.id, denseWeight: 0 };
     const [vector] = await embedder.embed([text], "query");

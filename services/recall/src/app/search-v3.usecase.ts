@@ -77,7 +77,7 @@ export class SearchV3UseCase {
       documentId = doc.id;
       namespaces = [doc.namespace];
     }
-    const prepared = await this.deps.preparer.prepare(q.q, q.rewriteQuery);
+    const prepared = await this.deps.preparer.prepare(q.q, q.rewriteQuery, { chunks: true, memories: false });
     const hits = await this.deps.documents.execute({
       tenantId: q.tenantId,
       namespaces,

@@ -170,7 +170,7 @@ export class SearchUseCase {
     if (!(q.limit >= 1 && q.limit <= 100)) throw new InvalidArgumentError("limit must be 1 to 100");
     if (!(q.threshold >= 0 && q.threshold <= 1)) throw new InvalidArgumentError("threshold must be between 0 and 1");
     const mode: SearchMode = q.include.chunks && q.mode === "memories" ? "hybrid" : q.mode;
-    const prepared = await this.deps.preparer.prepare(q.q, q.rewriteQuery);
+    const prepared = await this.deps.preparer.prepare(q.q, q.rewriteQuery, { chunks: mode !== "memories", memories: mode !== "documents" });
     // Reranking and aggregation look at more candidates than they return.
     const pool = q.rerank || q.aggregate ? Math.min(100, Math.max(q.limit * 3, 30)) : q.limit;
 
