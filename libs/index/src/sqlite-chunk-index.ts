@@ -13,6 +13,7 @@ import {
 import { analyzeForStorage } from "./engine/analysis";
 import { SearchEngine } from "./engine/search-engine";
 import type { PartitionBudget } from "./residency";
+import { SnapshotFiles } from "./snapshot-files";
 import { type EngineHit, type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
 
 const MIGRATIONS = [
@@ -56,7 +57,15 @@ const MIGRATIONS = [
   // (documentsWithoutFilepath / backfillFilepath); the partial index finds them, and is empty once done.
   `ALTER TABLE chunks ADD COLUMN filepath TEXT;
    CREATE INDEX chunks_without_filepath ON chunks (tenant_id, document_id) WHERE filepath IS NULL;`,
+  // Every write to a partition (rows added or removed, a document's metadata or filepath changed) moves its version in
+  // the same transaction: a partition's saved copy (engine/snapshot.ts) is used only while its version is unchanged.
+  `CREATE TABLE partition_versions (
+     tenant_id TEXT NOT NULL, namespace TEXT NOT NULL, version INTEGER NOT NULL,
+     PRIMARY KEY (tenant_id, namespace)) WITHOUT ROWID;`,
 ];
+
+/** Partitions with at least this many live chunks are saved at close (smaller ones load from their rows in well under a second). */
+export const SNAPSHOT_MIN_CHUNKS = 50_000;
 
 /** A document's rows in every namespace of its tenant (every re-index reads it first; its plan is checked by a test). */
 export const DOCUMENT_ROWS_SQL = "SELECT rid, namespace FROM chunks WHERE tenant_id = ? AND document_id = ?";
@@ -148,15 +157,30 @@ export class SqliteChunkIndex implements ChunkIndex {
   /** The process's memory budget for loaded partitions (residency.ts); none = every partition stays once loaded. */
   private readonly budget: PartitionBudget | undefined;
 
-  constructor(dataDir: string, opts: { budget?: PartitionBudget } = {}) {
+  /** Saved copies of large partitions (snapshot.ts), written at close and read back on load; none = always from the rows. */
+  private readonly snapshots: SnapshotFiles | undefined;
+  private readonly snapshotMinChunks: number;
+  /** The version of each partition's saved copy, as last read or written by this process. */
+  private readonly copyVersion = new Map<string, number>();
+
+  /**
+   * `snapshots`: a directory for the saved copies of partitions of `snapshotMinChunks` live chunks or more
+   * (SNAPSHOT_MIN_CHUNKS), written by `close` and read instead of the rows when they still match them.
+   */
+  constructor(dataDir: string, opts: { budget?: PartitionBudget; snapshots?: string; snapshotMinChunks?: number } = {}) {
     this.budget = opts.budget;
     this.db = openSqlite({ dataDir, name: "index", migrations: MIGRATIONS });
     this.stmt = statementCache(this.db);
     this.tx = transactor(this.db);
+    this.snapshots = opts.snapshots === undefined ? undefined : new SnapshotFiles(opts.snapshots);
+    this.snapshotMinChunks = opts.snapshotMinChunks ?? SNAPSHOT_MIN_CHUNKS;
     this.backfillTerms();
     for (const r of this.stmt("SELECT DISTINCT tenant_id, namespace FROM chunks").all() as { tenant_id: string; namespace: string }[])
       this.noteNamespace(r.tenant_id, r.namespace);
-    this.engine = new SearchEngine({ load: (p, o) => this.loadPartition(p, o) });
+    this.engine = new SearchEngine({
+      load: (p, o) => this.loadPartition(p, o),
+      ...(this.snapshots ? { restore: (p: string) => this.restorePartition(p) } : {}),
+    });
     this.dataVersion = this.readDataVersion();
   }
 
@@ -167,6 +191,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     for (;;) {
       const rows = select.all() as { rid: number; content: string }[];
       if (rows.length === 0) break;
+      this.snapshots?.clear();
       this.tx(() => {
         for (const r of rows) update.run(analyzeForStorage(r.content), r.rid);
       });
@@ -201,8 +226,20 @@ export class SqliteChunkIndex implements ChunkIndex {
   }
 
   private *loadPartition(partition: string, options?: LoadOptions): Iterable<EngineRecord> {
-    const [tenantId, namespace] = splitKey(partition);
     const withVectors = options !== undefined && options.vectorModels.size > 0;
+    for (const [rid, , , terms, model, vector] of this.partitionRows(partition, withVectors)) {
+      const record: EngineRecord = { rid, analyzed: terms ?? "" };
+      if (withVectors && vector && options!.vectorModels.has(model!)) {
+        record.vector = new Float32Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
+        record.model = model;
+      }
+      yield record;
+    }
+  }
+
+  /** A partition's rows in rid order, a page at a time, each entered in the rid map (document, metadata, filepath) before it is yielded. */
+  private *partitionRows(partition: string, withVectors: boolean): Generator<[number, string, string | null, string | null, string?, Buffer?]> {
+    const [tenantId, namespace] = splitKey(partition);
     const page = this.stmt(
       `SELECT rid, document_id, filepath, terms${withVectors ? ", model, vector" : ""} FROM chunks WHERE tenant_id = ? AND namespace = ? AND rid > ? ORDER BY rid LIMIT ${LOAD_PAGE}`,
     ).raw(true);
@@ -222,16 +259,104 @@ export class SqliteChunkIndex implements ChunkIndex {
           if (!docs.has(r[1]))
             docs.set(r[1], { documentId: r[1], metadata: jsonColumn.read<IndexedChunk["document"]>(byRid.get(r[0]) ?? null)?.metadata, filepath: r[2] });
       }
-      for (const [rid, documentId, , terms, model, vector] of rows) {
-        this.info.set(rid, docs.get(documentId)!);
-        const record: EngineRecord = { rid, analyzed: terms ?? "" };
-        if (withVectors && vector && options!.vectorModels.has(model!)) {
-          record.vector = new Float32Array(vector.buffer.slice(vector.byteOffset, vector.byteOffset + vector.byteLength));
-          record.model = model;
-        }
-        yield record;
+      for (const row of rows) {
+        this.info.set(row[0], docs.get(row[1])!);
+        yield row;
       }
     }
+  }
+
+  /** Moves the version of partitions whose rows change in the transaction under way (their saved copies no longer apply). */
+  private moved(tenantId: string, namespaces: Iterable<string>): void {
+    const bump = this.stmt(
+      "INSERT INTO partition_versions (tenant_id, namespace, version) VALUES (?, ?, 1) ON CONFLICT (tenant_id, namespace) DO UPDATE SET version = version + 1",
+    );
+    for (const ns of new Set(namespaces)) bump.run(tenantId, ns);
+  }
+
+  private partitionVersion(partition: string): number {
+    const [tenantId, namespace] = splitKey(partition);
+    return (
+      (this.stmt("SELECT version FROM partition_versions WHERE tenant_id = ? AND namespace = ?").pluck().get(tenantId, namespace) as number | undefined) ?? 0
+    );
+  }
+
+  /**
+   * A partition's saved copy when it was saved at the partition's current version: the engine's part,
+   * and the rid map's entries, which are entered now (as a load from the rows would). Undefined otherwise.
+   */
+  private restorePartition(partition: string): { bytes: Uint8Array } | undefined {
+    const copy = this.snapshots!.read(partition);
+    if (!copy || copy.sections.length !== 4 || copy.version !== this.partitionVersion(partition)) return undefined;
+    this.copyVersion.set(partition, copy.version);
+    const [docsJson, ridBytes, docIndexBytes, engine] = copy.sections as [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+    let docs: [string, JsonObject | null, string | null][];
+    try {
+      docs = JSON.parse(new TextDecoder().decode(docsJson)) as typeof docs;
+    } catch {
+      return undefined;
+    }
+    const rids = new Float64Array(ridBytes.buffer, ridBytes.byteOffset, ridBytes.byteLength / 8);
+    const docIndex = new Uint32Array(docIndexBytes.buffer, docIndexBytes.byteOffset, docIndexBytes.byteLength / 4);
+    if (rids.length !== docIndex.length) return undefined;
+    const infos = docs.map(([documentId, metadata, filepath]) => ({ documentId, metadata: metadata ?? undefined, filepath }));
+    for (let i = 0; i < rids.length; i++) {
+      const d = infos[docIndex[i]!];
+      if (!d) return undefined;
+      this.info.set(rids[i]!, d);
+    }
+    return { bytes: engine };
+  }
+
+  /**
+   * Saves the loaded partitions of `snapshotMinChunks` live chunks or more that changed since they were
+   * loaded or saved, each with the partition's version and the rid map's entries for its records. A copy
+   * that fails to save only makes the next start read the rows (reported to `onError`; the stack logs it).
+   */
+  saveSnapshots(onError?: (partition: string, err: unknown) => void): { partitions: number; bytes: number } {
+    const out = { partitions: 0, bytes: 0 };
+    if (!this.snapshots || !this.db.open) return out;
+    for (const [tenant, set] of [...this.namespaces])
+      for (const ns of [...set]) {
+        const key = partitionKey(tenant, ns);
+        if (this.engine.liveRecords(key) < this.snapshotMinChunks) continue;
+        // The version first, then a check that no other process wrote since this one looked (else the partition is
+        // dropped, not saved): the copy is then exactly the rows at that version.
+        const version = this.partitionVersion(key);
+        this.syncWithOtherWriters();
+        // Saved when the partition changed in memory, or its rows did in a way memory does not show (a metadata update).
+        const engine = this.engine.snapshot(key, this.copyVersion.get(key) !== version);
+        if (!engine) continue;
+        const rids = this.engine.loadedRids(key);
+        const docIndex = new Uint32Array(rids.length);
+        const seen = new Map<DocInfo, number>();
+        const docs: [string, JsonObject | null, string | null][] = [];
+        rids.forEach((rid, i) => {
+          const d = this.info.get(rid);
+          if (!d) throw new Error(`chunk ${rid} of a loaded partition has no document entry`);
+          let at = seen.get(d);
+          if (at === undefined) {
+            seen.set(d, (at = docs.length));
+            docs.push([d.documentId, d.metadata ?? null, d.filepath]);
+          }
+          docIndex[i] = at;
+        });
+        const ridBytes = Float64Array.from(rids);
+        try {
+          out.bytes += this.snapshots.write(key, version, [
+            [new TextEncoder().encode(JSON.stringify(docs))],
+            [new Uint8Array(ridBytes.buffer)],
+            [new Uint8Array(docIndex.buffer)],
+            engine,
+          ]);
+          out.partitions++;
+          this.copyVersion.set(key, version);
+        } catch (err) {
+          this.copyVersion.delete(key);
+          onError?.(key, err);
+        }
+      }
+    return out;
   }
 
   /**
@@ -296,6 +421,7 @@ export class SqliteChunkIndex implements ChunkIndex {
       if (known && (known.generation > generation || known.deletedThrough >= generation)) return undefined;
       const gone = this.deleteSync(tenantId, undefined, documentId);
       record.run(tenantId, documentId, generation);
+      this.moved(tenantId, [...(chunks.length ? [namespace] : []), ...gone.map((r) => r.namespace)]);
       chunks.forEach((c, i) => {
         const info = insert.run({
           id: c.id,
@@ -375,6 +501,10 @@ export class SqliteChunkIndex implements ChunkIndex {
       // Chunks of a newer generation than the delete covers (new content after a withdrawal) stay.
       if ((newer.get(tenantId, documentId, through) as number) > 0) return [];
       const gone = this.deleteSync(tenantId, namespace, documentId);
+      this.moved(
+        tenantId,
+        gone.map((r) => r.namespace),
+      );
       // The document is gone (not merely absent from a namespace it never was in): later writes it covers are refused.
       if (gone.length > 0 || (elsewhere.get(tenantId, documentId, namespace) as number) === 0) mark.run(tenantId, documentId, through);
       return gone;
@@ -392,11 +522,15 @@ export class SqliteChunkIndex implements ChunkIndex {
     fields?: { filepath: string | undefined },
   ): Promise<number> {
     this.syncWithOtherWriters();
-    const select = this.stmt("SELECT rid, doc, filepath FROM chunks WHERE tenant_id = ? AND document_id = ?");
+    const select = this.stmt("SELECT rid, namespace, doc, filepath FROM chunks WHERE tenant_id = ? AND document_id = ?");
     const upd = this.stmt("UPDATE chunks SET doc = ?, filepath = ? WHERE rid = ?");
     // Read and written in one transaction: a concurrent write of the document's chunks comes before or after, whole.
     const rows = this.tx(() => {
-      const found = select.all(tenantId, documentId) as { rid: number; doc: string; filepath: string | null }[];
+      const found = select.all(tenantId, documentId) as { rid: number; namespace: string; doc: string; filepath: string | null }[];
+      this.moved(
+        tenantId,
+        found.map((r) => r.namespace),
+      );
       for (const r of found) {
         const doc = jsonColumn.read<IndexedChunk["document"]>(r.doc) ?? { createdAt: updatedAt, updatedAt };
         if (fields) r.filepath = fields.filepath ?? "";
@@ -427,12 +561,16 @@ export class SqliteChunkIndex implements ChunkIndex {
 
   async backfillFilepath(tenantId: string, documentId: string, filepath: string | undefined): Promise<number> {
     this.syncWithOtherWriters();
-    const select = this.stmt("SELECT rid FROM chunks WHERE tenant_id = ? AND document_id = ? AND filepath IS NULL").pluck();
+    const select = this.stmt("SELECT rid, namespace FROM chunks WHERE tenant_id = ? AND document_id = ? AND filepath IS NULL");
     const upd = this.stmt("UPDATE chunks SET filepath = ? WHERE tenant_id = ? AND document_id = ? AND filepath IS NULL");
     const rids = this.tx(() => {
-      const found = select.all(tenantId, documentId) as number[];
+      const found = select.all(tenantId, documentId) as { rid: number; namespace: string }[];
       if (found.length) upd.run(filepath ?? "", tenantId, documentId);
-      return found;
+      this.moved(
+        tenantId,
+        found.map((r) => r.namespace),
+      );
+      return found.map((r) => r.rid);
     });
     this.dataVersion = this.readDataVersion();
     const infos = new Map<DocInfo, DocInfo>();
@@ -569,7 +707,10 @@ export class SqliteChunkIndex implements ChunkIndex {
     return out;
   }
 
-  async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+  /** Closes the store; the partitions worth it are saved first (saveSnapshots). */
+  async close(onSnapshotError?: (partition: string, err: unknown) => void): Promise<void> {
+    if (!this.db.open) return;
+    this.saveSnapshots(onSnapshotError);
+    this.db.close();
   }
 }

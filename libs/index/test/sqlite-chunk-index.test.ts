@@ -6,6 +6,7 @@ import { HashingEmbedder } from "../src/embedder";
 import { DOCUMENT_ROWS_SQL, SqliteChunkIndex } from "../src/sqlite-chunk-index";
 import { PartitionBudget } from "../src/residency";
 import Database from "better-sqlite3";
+import { parseFilter } from "@engram/filters";
 import { testChunk } from "./contract/chunk-index.contract";
 
 const embedder = new HashingEmbedder(128);
@@ -114,6 +115,107 @@ describe("SqliteChunkIndex", () => {
     index = new SqliteChunkIndex(dir, { budget: roomy });
     await index.warm();
     expect([0, 1, 2, 3, 4].filter((k) => index.engine.isLoaded(key(k)))).toEqual([0]); // ns0 got the last write
+  });
+
+  describe("saved partitions (a restart reads a large partition's saved copy instead of its rows)", () => {
+    const snapshotDir = () => path.join(dir, "index-snapshots");
+    const reopen = async () => {
+      await index.close();
+      index = new SqliteChunkIndex(dir, { snapshots: snapshotDir(), snapshotMinChunks: 10 });
+    };
+    const ranked = async (text: string, namespaces = ["ns1"]) =>
+      (await search({ tenantId: "t1", namespaces, text, denseWeight: 0 })).map((h) => [h.chunk.id, h.chunk.documentId, h.score, h.similarity]);
+    const write = (ns: string, id: string, text: string) =>
+      index.replaceDocumentChunks(
+        "t1",
+        ns,
+        id,
+        [0, 1].map((p) => chunk("t1", ns, id, p, `${text} part ${p}`)),
+        1,
+      );
+
+    it("saves partitions of enough chunks at close, answers the same from the copy after a restart, and never from a copy its rows no longer match", async () => {
+      await reopen();
+      for (let d = 0; d < 3; d++) await write("ns2", `small${d}`, `heron ${d}`);
+      // doc11 written last: its rows have the largest ids of the table.
+      for (let d = 0; d < 12; d++) await write("ns1", `doc${d}`, `walrus ${d} tusk ${"floe ".repeat(d % 3)}`);
+      const before = await ranked("walrus tusk floe");
+      await search({ tenantId: "t1", namespaces: ["ns2"], text: "heron" });
+      await reopen();
+      // One copy: ns1's 24 chunks; ns2 (6) is under the minimum.
+      expect(fs.readdirSync(snapshotDir()).filter((f) => f.endsWith(".snap"))).toHaveLength(1);
+      expect(await ranked("walrus tusk floe")).toEqual(before);
+      expect(index.engine.loadCounts).toEqual({ restored: 1, fromStore: 0 });
+      // Documents, metadata and filepaths come from the rows: filters still work on a restored partition.
+      expect(
+        (await search({ tenantId: "t1", namespaces: ["ns1"], text: "walrus", documentId: "doc4", denseWeight: 0 })).map((h) => h.chunk.documentId),
+      ).toEqual(["doc4", "doc4"]);
+
+      // Unchanged since restored: not written again at close.
+      const saved = fs.statSync(path.join(snapshotDir(), fs.readdirSync(snapshotDir())[0]!)).mtimeMs;
+      await reopen();
+      expect(fs.statSync(path.join(snapshotDir(), fs.readdirSync(snapshotDir())[0]!)).mtimeMs).toBe(saved);
+
+      // Rows changed while the partition was not in memory (the copy is now stale): the last document replaced
+      // (SQLite gives its row ids again, so the ids alone would not tell).
+      await write("ns1", "doc11", "narwhal horn");
+      expect(index.engine.isLoaded("t1\u0000ns1")).toBe(false);
+      await reopen();
+      expect((await ranked("narwhal horn")).map((h) => h[1])).toEqual(["doc11", "doc11"]);
+      expect(index.engine.loadCounts).toEqual({ restored: 0, fromStore: 1 });
+      // A deletion likewise.
+      await reopen();
+      await index.deleteDocument("t1", "ns1", "doc0");
+      await reopen();
+      const now = await ranked("narwhal horn");
+      expect((await ranked("walrus tusk floe")).map((h) => h[1])).not.toContain("doc0");
+      expect(index.engine.loadCounts).toEqual({ restored: 0, fromStore: 1 });
+      // Saved again at close (it changed), and restored from that.
+      await reopen();
+      expect(await ranked("narwhal horn")).toEqual(now);
+      expect(index.engine.loadCounts.restored).toBe(1);
+    });
+
+    it("a metadata or filepath change is in the next restored copy, made while the partition was in memory or not", async () => {
+      await reopen();
+      for (let d = 0; d < 12; d++) await write("ns1", `doc${d}`, `walrus ${d}`);
+      const tagged = async () =>
+        (
+          await search({ tenantId: "t1", namespaces: ["ns1"], text: "walrus", denseWeight: 0, filter: parseFilter({ AND: [{ key: "team", value: "red" }] }) })
+        ).map((h) => h.chunk.documentId);
+      expect(await tagged()).toEqual([]);
+      await reopen();
+      expect(await tagged()).toEqual([]);
+      expect(index.engine.loadCounts).toEqual({ restored: 1, fromStore: 0 });
+      // In memory: the engine's part does not change, the copy is saved again all the same (its version moved).
+      await index.updateDocumentMetadata("t1", "doc3", { team: "red" }, new Date().toISOString());
+      await reopen();
+      expect(await tagged()).toEqual(["doc3", "doc3"]);
+      expect(index.engine.loadCounts).toEqual({ restored: 1, fromStore: 0 });
+      // Not in memory: the copy is stale and not used.
+      await reopen();
+      await index.updateDocumentMetadata("t1", "doc5", { team: "red" }, new Date().toISOString());
+      await index.backfillFilepath("t1", "doc5", "/x/doc5.md");
+      await reopen();
+      expect((await tagged()).sort()).toEqual(["doc3", "doc3", "doc5", "doc5"]);
+      expect(index.engine.loadCounts).toEqual({ restored: 0, fromStore: 1 });
+    });
+
+    it("a damaged or unreadable copy costs only a load from the rows", async () => {
+      await reopen();
+      for (let d = 0; d < 12; d++) await write("ns1", `doc${d}`, `walrus ${d}`);
+      const before = await ranked("walrus 7");
+      await reopen();
+      const file = path.join(
+        snapshotDir(),
+        fs.readdirSync(snapshotDir()).find((f) => f.endsWith(".snap"))!,
+      );
+      const bytes = fs.readFileSync(file);
+      fs.writeFileSync(file, bytes.subarray(0, bytes.length >> 1));
+      await reopen();
+      expect(await ranked("walrus 7")).toEqual(before);
+      expect(index.engine.loadCounts).toEqual({ restored: 0, fromStore: 1 });
+    });
   });
 });
 

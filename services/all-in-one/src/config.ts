@@ -60,6 +60,10 @@ export const processSchema = z
      * recently used partitions (one per container tag) are dropped and read back on their next use. 0 = no limit.
      */
     INDEX_MEMORY_BUDGET_MB: env.int(1536, { min: 0, max: 16_777_216 }),
+    /** The embedded chunk index saves its large partitions at close and reads them back at start (architecture.md, "Saved partitions"). */
+    INDEX_SNAPSHOTS: env.bool(true),
+    /** Live chunks from which a container's partition is saved (SNAPSHOT_MIN_CHUNKS; smaller ones load from their rows quickly). */
+    INDEX_SNAPSHOT_MIN_CHUNKS: env.int(50_000, { min: 1, max: 1_000_000_000 }),
     /** Time between write probes of the data directory's parts (ms); a write that fails for lack of space probes at once. */
     STORAGE_PROBE_INTERVAL_MS: env.int(5000, { min: 250, max: 600_000 }),
     ...kafkaConfigShape,

@@ -125,14 +125,30 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       indexedMetadataKeys: p.QDRANT_INDEXED_METADATA_KEYS,
       fusion: p.QDRANT_FUSION,
     };
-    const idx =
+    // The embedded index saves its large partitions at close and reads them back at start (deployment.md, "Start-up").
+    const embedded =
       p.INDEX === "qdrant"
-        ? readsOnly
-          ? await QdrantChunkIndex.openReadOnly(createQdrantClient(p), qdrantChunks)
-          : await QdrantChunkIndex.open(createQdrantClient(p), qdrantChunks)
-        : guarded(new SqliteChunkIndex(dataDir, { budget: residency }), "index");
+        ? undefined
+        : new SqliteChunkIndex(dataDir, {
+            budget: residency,
+            ...(p.INDEX_SNAPSHOTS ? { snapshots: path.join(dataDir, "index-snapshots"), snapshotMinChunks: p.INDEX_SNAPSHOT_MIN_CHUNKS } : {}),
+          });
+    const idx = embedded
+      ? guarded(embedded, "index")
+      : readsOnly
+        ? await QdrantChunkIndex.openReadOnly(createQdrantClient(p), qdrantChunks)
+        : await QdrantChunkIndex.open(createQdrantClient(p), qdrantChunks);
     index = idx;
-    runtime.onStopped(() => idx.close());
+    const indexLog = logger.child({ component: "index" });
+    runtime.onStopped(async () => {
+      if (!embedded) return idx.close();
+      const started = performance.now();
+      const saved = embedded.saveSnapshots((_partition, err) =>
+        indexLog.warn({ err }, "a partition's saved copy could not be written; the next start reads its rows"),
+      );
+      await embedded.close();
+      indexLog.info({ ms: Math.round(performance.now() - started), savedPartitions: saved.partitions, savedBytes: saved.bytes }, "chunk index closed");
+    });
   }
   // MongoDB: one connection for the process's stores (closed after every module stopped). Loaded only when chosen.
   const mongoSettings = p.STORE === "mongo" ? { url: p.MONGO_URL!, dbName: p.MONGO_DB } : undefined;

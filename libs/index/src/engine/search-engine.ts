@@ -20,7 +20,8 @@ import {
   similarityTerms,
   warmSimilarity,
 } from "../similarity";
-import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, PartitionLoader } from "./types";
+import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, LoadOptions, PartitionLoader } from "./types";
+import { decodePartition, encodePartition } from "./snapshot";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
 export interface RankingConfig {
@@ -74,6 +75,12 @@ export const MEMORY_RANKING: Partial<RankingConfig> = { k1: 0.9, b: 0.4 };
 
 export interface SearchEngineOptions {
   load: PartitionLoader;
+  /**
+   * A saved copy of a partition (`snapshot`), tried before `load`; undefined = none. The store vouches
+   * that the copy is of its current records, either by its own bookkeeping or by giving their ids
+   * (`liveRids`, ascending), which the copy's must then equal (snapshot.ts).
+   */
+  restore?: (partition: string, options: LoadOptions) => { bytes: Uint8Array; liveRids?: ArrayLike<number> } | undefined;
   /** Overrides of the ranking parameters (benches and experiments; production uses the defaults). */
   ranking?: Partial<RankingConfig>;
   /** Live records below which a partition is compacted in the write that needs it (COMPACT_IN_PLACE_BELOW; tests). */
@@ -229,6 +236,11 @@ function norm(v: Float32Array): number {
 export class SearchEngine implements HybridSearchEngine {
   private readonly parts = new Map<string, Partition>();
   private readonly load: PartitionLoader;
+  private readonly restore: SearchEngineOptions["restore"];
+  /** Partitions loaded from a saved copy and from the store's records (diagnostics, tests, metrics). */
+  readonly loadCounts = { restored: 0, fromStore: 0 };
+  /** Partitions as their saved copy has them (restored from it, or just saved): their version then. */
+  private readonly saved = new WeakMap<Partition, number>();
   readonly ranking: RankingConfig;
   /** Embedder models whose vectors partitions keep: those that queries (or similarity calls) used. */
   private readonly vectorModels = new Set<string>();
@@ -243,6 +255,7 @@ export class SearchEngine implements HybridSearchEngine {
 
   constructor(opts: SearchEngineOptions) {
     this.load = opts.load;
+    this.restore = opts.restore;
     this.compactInPlaceBelow = opts.compactInPlaceBelow ?? COMPACT_IN_PLACE_BELOW;
     this.compactionSliceMs = opts.compactionSliceMs ?? 20;
     this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
@@ -258,14 +271,48 @@ export class SearchEngine implements HybridSearchEngine {
     if (!p) {
       // Loaded now, whole (a warm-up under way stops: this load reads every change it had queued).
       this.warming.delete(key);
-      p = new Partition(key, new Set(this.vectorModels));
-      const bulk = new BulkLoad(p);
-      for (const r of this.load(key, { vectorModels: p.vectorModels })) bulk.push(r.rid, storedTerms(r), r.vector, r.model);
-      for (const _ of bulk.build());
+      p = this.restored(key);
+      if (!p) {
+        p = new Partition(key, new Set(this.vectorModels));
+        const bulk = new BulkLoad(p);
+        for (const r of this.load(key, { vectorModels: p.vectorModels })) bulk.push(r.rid, storedTerms(r), r.vector, r.model);
+        for (const _ of bulk.build());
+        this.loadCounts.fromStore++;
+      }
       if (p.needsCompaction()) p.compact();
       this.parts.set(key, p);
     }
     return p;
+  }
+
+  /** The partition from its saved copy, when the store has one that matches its records. */
+  private restored(key: string): Partition | undefined {
+    if (!this.restore) return undefined;
+    const options: LoadOptions = { vectorModels: new Set(this.vectorModels) };
+    const copy = this.restore(key, options);
+    const p = copy && decodePartition(copy.bytes, key, options.vectorModels, copy.liveRids);
+    if (p) {
+      this.saved.set(p, p.version);
+      this.loadCounts.restored++;
+    }
+    return p;
+  }
+
+  /**
+   * A loaded partition as bytes (snapshot.ts), for its store to keep and hand back to `restore` after a
+   * restart; undefined when it is not loaded, or (unless `always`) unchanged since it was restored or
+   * last saved. The chunks view the partition's arrays: write them before it changes again.
+   */
+  snapshot(partition: string, always = false): Uint8Array[] | undefined {
+    const p = this.parts.get(partition);
+    if (!p || (!always && this.saved.get(p) === p.version)) return undefined;
+    this.saved.set(p, p.version);
+    return encodePartition(p);
+  }
+
+  /** Live records of a loaded partition (0 when not loaded). */
+  liveRecords(partition: string): number {
+    return this.parts.get(partition)?.live ?? 0;
   }
 
   /**
@@ -278,6 +325,12 @@ export class SearchEngine implements HybridSearchEngine {
    */
   async warm(partition: string, sliceMs = 20): Promise<void> {
     if (this.parts.has(partition) || this.warming.has(partition)) return;
+    const saved = this.restored(partition);
+    if (saved) {
+      if (saved.needsCompaction()) saved.compact();
+      this.parts.set(partition, saved);
+      return;
+    }
     const state: Warming = { pending: [] };
     this.warming.set(partition, state);
     const p = new Partition(partition, new Set(this.vectorModels));
@@ -298,6 +351,7 @@ export class SearchEngine implements HybridSearchEngine {
     for (const _ of bulk.build()) if (!(await pause())) return;
     if (this.warming.get(partition) !== state) return;
     this.warming.delete(partition);
+    this.loadCounts.fromStore++;
     for (const change of state.pending) change(p);
     if (p.needsCompaction()) p.compact();
     this.parts.set(partition, p);
