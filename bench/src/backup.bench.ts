@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { restoreBackup, takeBackup } from "@engram/all-in-one/backup";
 import { type EngramProcess, startEngram, tempDataDir } from "@engram/testing";
-import { batchAdd, sentenceCorpus, benchDataDir, jsonClient, type JsonClient, machineFacts, round, waitIdle } from "./lib";
+import { batchAdd, sentenceCorpus, benchDataDir, dirBytes, jsonClient, type JsonClient, machineFacts, round, waitIdle } from "./lib";
 import { datasetText } from "./quality/datasets";
 
 function arg(name: string, def: string): string {
@@ -42,14 +42,6 @@ const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[backup ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
-  }
-  return total;
-}
 
 async function countChunks(api: JsonClient): Promise<number> {
   const res = await api("POST", `/ns/${NS}/list/chunks?limit=1`, {});

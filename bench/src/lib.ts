@@ -7,6 +7,7 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import http from "node:http";
 import os from "node:os";
 import { type EngramProcess, prng, REPO_ROOT, tempDataDir } from "@engram/testing";
@@ -32,6 +33,17 @@ export function sentenceCorpus(
     return { id: `${prefix}${i}`, content: text };
   };
   return { pick, doc };
+}
+
+/** Bytes of every file under a directory (0 when it does not exist). */
+export function dirBytes(dir: string): number {
+  if (!fs.existsSync(dir)) return 0;
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
+  }
+  return total;
 }
 
 /** Nearest-rank percentile (p in 0..100) of unsorted values. */

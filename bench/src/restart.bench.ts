@@ -19,7 +19,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { HashingEmbedder, type IndexedChunk, SqliteChunkIndex } from "@engram/index";
 import { type EngramProcess, startEngram } from "@engram/testing";
-import { benchDataDir, jsonClient, machineFacts, round, rssMb, sentenceCorpus, speedProbeMs } from "./lib";
+import { benchDataDir, dirBytes, jsonClient, machineFacts, round, rssMb, sentenceCorpus, speedProbeMs } from "./lib";
 import { datasetText } from "./quality/datasets";
 
 function arg(name: string, def: string): string {
@@ -37,15 +37,6 @@ const ENV = { LOG_LEVEL: "warn", EMBEDDER: "hashing" };
 const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[restart ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
 
-function dirBytes(dir: string): number {
-  if (!fs.existsSync(dir)) return 0;
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
-  }
-  return total;
-}
 
 async function writeIndex(dataDir: string): Promise<void> {
   const { sentences } = datasetText();

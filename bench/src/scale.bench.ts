@@ -20,12 +20,12 @@
  * figures; a missed target prints MISS.
  */
 import fs from "node:fs";
-import path from "node:path";
 import { type EngramProcess, startEngram } from "@engram/testing";
 import {
   batchAdd,
   sentenceCorpus,
   benchDataDir,
+  dirBytes,
   closedLoop,
   jsonClient,
   type JsonClient,
@@ -56,14 +56,6 @@ const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[scale ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
 const verdict = (ok: boolean) => (ok ? "ok" : "MISS");
 
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
-  }
-  return total;
-}
 
 interface StepResult {
   chunks: number;
