@@ -14,6 +14,7 @@
  *
  *   pnpm bench:restart                      # 1,000,000 chunks (~5 minutes to write)
  *   pnpm bench:restart -- --chunks 100000 --json bench/results/restart.json
+ *   pnpm bench:restart -- --keep ../engram-1m          # the data directory is kept
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -28,6 +29,8 @@ function arg(name: string, def: string): string {
 }
 const CHUNKS = Number(arg("chunks", "1000000"));
 const JSON_OUT = arg("json", "");
+/** Write into this directory and keep it (for profiling a start by hand); default: a temporary one, removed. */
+const KEEP = arg("keep", "");
 const PER_DOC = 8;
 const CHUNK_CHARS = 470;
 const TENANT = "default";
@@ -82,7 +85,10 @@ interface Start {
 
 async function main(): Promise<void> {
   let engram: EngramProcess | undefined;
-  const { dataDir, cleanUp } = benchDataDir("engram-bench-restart-", () => engram);
+  const temp = benchDataDir("engram-bench-restart-", () => engram);
+  const dataDir = KEEP || temp.dataDir;
+  const cleanUp = KEEP ? () => fs.rmSync(temp.dataDir, { recursive: true, force: true }) : temp.cleanUp;
+  if (KEEP) fs.mkdirSync(KEEP, { recursive: true });
   const probe: { before: number; after?: number } = { before: speedProbeMs() };
   const starts: Start[] = [];
   const snapshots = path.join(dataDir, "index-snapshots");

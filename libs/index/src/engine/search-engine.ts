@@ -22,6 +22,7 @@ import {
 } from "../similarity";
 import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, LoadOptions, PartitionLoader } from "./types";
 import { decodePartition, encodePartition } from "./snapshot";
+import { medianInPlace } from "./select";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
 export interface RankingConfig {
@@ -212,13 +213,6 @@ export const WORDS_ALONE = 0.9;
  * memories, a month in at most 30 %; a persona's name in all of them.
  */
 export const SUBJECT_SHARE = 0.4;
-
-/** The median of a list (reorders it). */
-function median(xs: number[]): number {
-  xs.sort((a, b) => a - b);
-  const m = xs.length >> 1;
-  return xs.length % 2 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2;
-}
 
 function norm(v: Float32Array): number {
   let s = 0;
@@ -779,7 +773,10 @@ export class SearchEngine implements HybridSearchEngine {
     const qn = norm(vector);
     if (qn === 0) return { hits: [], baseline: 0 };
     // Every cosine of the scope, for its median (the query's baseline there; ranking by evidence only).
-    const all: number[] | undefined = collect ? [] : undefined;
+    let rows = 0;
+    if (collect) for (const part of parts) rows += part.vectors.get(model)?.rows ?? 0;
+    const all = collect ? new Float64Array(rows) : undefined;
+    let collected = 0;
     const qv = new Float32Array(vector.length);
     for (let i = 0; i < vector.length; i++) qv[i] = vector[i]! / qn;
     for (let pi = 0; pi < parts.length; pi++) {
@@ -792,12 +789,12 @@ export class SearchEngine implements HybridSearchEngine {
         const slot = rowSlot[row]!;
         if (!alive[slot]) continue;
         const s = projection ? projection.cosineAt(data, row * dims) : dotAt(qv, data, row * dims, dims);
-        all?.push(s);
+        if (all) all[collected++] = s;
         if (s <= heap.threshold) continue;
         if (accept && !accept(part.rids[slot]!)) continue;
         heap.push(s, pi, slot);
       }
     }
-    return { hits: heap.sorted(), baseline: all && all.length ? median(all) : 0 };
+    return { hits: heap.sorted(), baseline: all && collected ? medianInPlace(all.subarray(0, collected)) : 0 };
   }
 }
