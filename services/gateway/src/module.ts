@@ -128,12 +128,17 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
       boundPort = (server.address() as { port: number }).port;
       log.info({ port: boundPort }, "gateway listening");
       await probe();
-      probeTimer = setInterval(() => void probe(), 2000);
-      probeTimer.unref();
+      // Every 2 s; every 250 ms while a backend is not serving yet (one still loading at start is seen soon after).
+      const next = () => {
+        if (stopping) return;
+        probeTimer = setTimeout(() => void probe().catch(() => undefined).then(next), backendsReady ? 2000 : 250);
+        probeTimer.unref();
+      };
+      next();
     },
     async stop() {
       stopping = true;
-      if (probeTimer) clearInterval(probeTimer);
+      if (probeTimer) clearTimeout(probeTimer);
       probes.forEach((p) => p.close());
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
