@@ -42,7 +42,6 @@ const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[backup ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
 const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
 
-
 async function countChunks(api: JsonClient): Promise<number> {
   const res = await api("POST", `/ns/${NS}/list/chunks?limit=1`, {});
   if (res.status !== 200) throw new Error(`chunk listing answered ${res.status}`);

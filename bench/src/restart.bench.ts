@@ -40,7 +40,6 @@ const ENV = { LOG_LEVEL: "warn", EMBEDDER: "hashing" };
 const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[restart ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
 
-
 async function writeIndex(dataDir: string): Promise<void> {
   const { sentences } = datasetText();
   const { doc } = sentenceCorpus(sentences, 7, "restart-", PER_DOC * CHUNK_CHARS);

@@ -56,7 +56,6 @@ const started = performance.now();
 const progress = (msg: string) => process.stderr.write(`[scale ${((performance.now() - started) / 1000).toFixed(1)} s] ${msg}\n`);
 const verdict = (ok: boolean) => (ok ? "ok" : "MISS");
 
-
 interface StepResult {
   chunks: number;
   documents: number;

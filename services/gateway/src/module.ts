@@ -131,7 +131,13 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
       // Every 2 s; every 250 ms while a backend is not serving yet (one still loading at start is seen soon after).
       const next = () => {
         if (stopping) return;
-        probeTimer = setTimeout(() => void probe().catch(() => undefined).then(next), backendsReady ? 2000 : 250);
+        probeTimer = setTimeout(
+          () =>
+            void probe()
+              .catch(() => undefined)
+              .then(next),
+          backendsReady ? 2000 : 250,
+        );
         probeTimer.unref();
       };
       next();
