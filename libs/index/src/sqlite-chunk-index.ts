@@ -327,22 +327,22 @@ export class SqliteChunkIndex implements ChunkIndex {
         // Saved when the partition changed in memory, or its rows did in a way memory does not show (a metadata update).
         const engine = this.engine.snapshot(key, this.copyVersion.get(key) !== version);
         if (!engine) continue;
-        const rids = this.engine.loadedRids(key);
-        const docIndex = new Uint32Array(rids.length);
-        const seen = new Map<DocInfo, number>();
-        const docs: [string, JsonObject | null, string | null][] = [];
-        rids.forEach((rid, i) => {
-          const d = this.info.get(rid);
-          if (!d) throw new Error(`chunk ${rid} of a loaded partition has no document entry`);
-          let at = seen.get(d);
-          if (at === undefined) {
-            seen.set(d, (at = docs.length));
-            docs.push([d.documentId, d.metadata ?? null, d.filepath]);
-          }
-          docIndex[i] = at;
-        });
-        const ridBytes = Float64Array.from(rids);
         try {
+          const rids = this.engine.loadedRids(key);
+          const docIndex = new Uint32Array(rids.length);
+          const seen = new Map<DocInfo, number>();
+          const docs: [string, JsonObject | null, string | null][] = [];
+          rids.forEach((rid, i) => {
+            const d = this.info.get(rid);
+            if (!d) throw new Error(`chunk ${rid} of a loaded partition has no document entry`);
+            let at = seen.get(d);
+            if (at === undefined) {
+              seen.set(d, (at = docs.length));
+              docs.push([d.documentId, d.metadata ?? null, d.filepath]);
+            }
+            docIndex[i] = at;
+          });
+          const ridBytes = Float64Array.from(rids);
           out.bytes += this.snapshots.write(key, version, [
             [new TextEncoder().encode(JSON.stringify(docs))],
             [new Uint8Array(ridBytes.buffer)],

@@ -201,6 +201,22 @@ describe("SqliteChunkIndex", () => {
       expect(index.engine.loadCounts).toEqual({ restored: 0, fromStore: 1 });
     });
 
+    it("a copy that cannot be written is reported and the store still closes", async () => {
+      await reopen();
+      for (let d = 0; d < 12; d++) await write("ns1", `doc${d}`, `walrus ${d}`);
+      await ranked("walrus 7");
+      fs.writeFileSync(snapshotDir(), "not a directory");
+      const failures: string[] = [];
+      expect(index.saveSnapshots((partition) => failures.push(partition))).toEqual({ partitions: 0, bytes: 0 });
+      expect(failures).toEqual(["t1\u0000ns1"]);
+      await index.close();
+      fs.rmSync(snapshotDir());
+      // Tried again at the next close, once the directory can be made.
+      index = new SqliteChunkIndex(dir, { snapshots: snapshotDir(), snapshotMinChunks: 10 });
+      await ranked("walrus 7");
+      expect(index.saveSnapshots().partitions).toBe(1);
+    });
+
     it("a damaged or unreadable copy costs only a load from the rows", async () => {
       await reopen();
       for (let d = 0; d < 12; d++) await write("ns1", `doc${d}`, `walrus ${d}`);
