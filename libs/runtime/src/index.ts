@@ -33,8 +33,6 @@ interface Running {
   module: ServiceModule;
   server?: GrpcServer;
   port?: number;
-  /** Its start() returned: its server may say SERVING. */
-  started?: boolean;
 }
 
 export interface RuntimeOptions {
@@ -79,8 +77,6 @@ async function within(p: Promise<unknown>, ms: number): Promise<boolean> {
 /** Starts modules in dependency order and stops them in reverse; one failing start stops the process. */
 export class ProcessRuntime {
   private readonly running: Running[] = [];
-  /** Starts of modules added with `background`, still running or settled. */
-  private readonly starting: Promise<void>[] = [];
   private stopping: Promise<void> | undefined;
   private readonly extraStops: (() => Promise<void>)[] = [];
   private readonly checks: { name: string; check: () => { ok: boolean; problems: string[] } }[] = [];
@@ -93,12 +89,8 @@ export class ProcessRuntime {
     private readonly opts: RuntimeOptions = {},
   ) {}
 
-  /**
-   * Adds a module: binds its gRPC server on `grpcAddress` (port 0 = any), then starts it. Returns the bound port.
-   * With `background`, returns once bound and lets the start run on (its server NOT_SERVING until it ends): a module
-   * whose start is long (recall loading the indexes) then overlaps the ones added after it; `started()` waits for it.
-   */
-  async add(module: ServiceModule, grpcAddress?: string, opts: { background?: boolean } = {}): Promise<number | undefined> {
+  /** Adds a module: binds its gRPC server on `grpcAddress` (port 0 = any), then starts it. Returns the bound port. */
+  async add(module: ServiceModule, grpcAddress?: string): Promise<number | undefined> {
     const entry: Running = { module };
     this.running.push(entry);
     if (module.grpcServices) {
@@ -108,27 +100,11 @@ export class ProcessRuntime {
       for (const impl of module.grpcServices) entry.server.add(impl);
       entry.port = await entry.server.bind(grpcAddress);
     }
-    const start = async () => {
-      await module.start?.({ grpcPort: entry.port });
-      entry.started = true;
-      if (this.stopping) return;
-      entry.server?.setServing(this.failing.length === 0);
-      if (entry.server) this.publishStorage(entry.server);
-      this.log.info({ module: module.name, grpcPort: entry.port }, "module started");
-    };
-    if (!opts.background) await start();
-    else {
-      const running = start();
-      // Observed by started() (and by stop(), which waits for it to settle).
-      running.catch(() => undefined);
-      this.starting.push(running);
-    }
+    await module.start?.({ grpcPort: entry.port });
+    entry.server?.setServing(this.failing.length === 0);
+    if (entry.server) this.publishStorage(entry.server);
+    this.log.info({ module: module.name, grpcPort: entry.port }, "module started");
     return entry.port;
-  }
-
-  /** Waits for the modules added with `background` to have started; rejects with the first failure. */
-  async started(): Promise<void> {
-    await Promise.all(this.starting);
   }
 
   /** Registers a resource closed after every module stopped (shared bus, shared stores). */
@@ -195,7 +171,7 @@ export class ProcessRuntime {
     this.failing = problems;
     if (problems.length > 0 && !was) this.log.error({ problems }, "not ready: a dependency failed");
     if (problems.length === 0 && was) this.log.info("ready again: the failed dependency recovered");
-    if (problems.length > 0 !== was) for (const r of this.running) if (r.started) r.server?.setServing(problems.length === 0);
+    if (problems.length > 0 !== was) for (const r of this.running) r.server?.setServing(problems.length === 0);
     for (const r of this.running) if (r.server) this.publishStorage(r.server);
   }
 
@@ -227,8 +203,6 @@ export class ProcessRuntime {
     const left = (until: number) => Math.max(0, until - Date.now());
     const drainCap = this.opts.shutdownDeadlineMs ?? grace;
     for (const r of this.running) r.server?.setServing(false);
-    // A module still starting in the background finishes (or fails) before modules stop: it may hold stores open.
-    await within(Promise.allSettled(this.starting), left(modulesUntil));
     if (this.opts.shutdownDelayMs) await sleep(Math.min(this.opts.shutdownDelayMs, left(modulesUntil)));
     const reason = new Error("the process is stopping");
     for (const r of this.running) {

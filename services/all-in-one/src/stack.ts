@@ -250,13 +250,9 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
     }
     if (targets.has("recall")) {
       const config = { ...c.recall, ENGRAM_DATA_DIR: dataDir, INGESTION_ADDRESS: addresses.ingestion, CONNECTIONS_ADDRESS: addresses.connections };
-      // Recall's start loads the indexes (seconds over a large container): it runs on while the modules after it,
-      // the gateway's thread included, start; recall's health stays NOT_SERVING until it ends, and the stack is ready
-      // only then (runtime.started() below).
       grpcPorts.recall = (await runtime.add(
         createRecallModule({ config, index: index!, memories: memoryReads!, nlp, logger, security: clientSecurity(security, "recall") }),
         bindAddress(c.recall.RECALL_GRPC_ADDRESS),
-        { background: true },
       ))!;
       addresses.recall = local(grpcPorts.recall);
     }
@@ -336,7 +332,6 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       const server = await startMetricsServer(p.METRICS_ADDRESS, logger.child({ component: "metrics" }), () => heartbeat.status());
       runtime.onStopped(() => server.close());
     }
-    await runtime.started();
     return { runtime, httpPort, grpcPorts };
   } catch (err) {
     await runtime.stop();

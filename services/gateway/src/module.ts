@@ -128,23 +128,12 @@ export function createGatewayModule(deps: GatewayDeps): GatewayModule {
       boundPort = (server.address() as { port: number }).port;
       log.info({ port: boundPort }, "gateway listening");
       await probe();
-      // Every 2 s; every 250 ms while a backend is not serving yet (one still loading at start is seen soon after).
-      const next = () => {
-        if (stopping) return;
-        probeTimer = setTimeout(
-          () =>
-            void probe()
-              .catch(() => undefined)
-              .then(next),
-          backendsReady ? 2000 : 250,
-        );
-        probeTimer.unref();
-      };
-      next();
+      probeTimer = setInterval(() => void probe(), 2000);
+      probeTimer.unref();
     },
     async stop() {
       stopping = true;
-      if (probeTimer) clearTimeout(probeTimer);
+      if (probeTimer) clearInterval(probeTimer);
       probes.forEach((p) => p.close());
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
