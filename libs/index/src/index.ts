@@ -13,3 +13,4 @@ export { retrievalCounters } from "./engine/retrieve";
 export * from "./qdrant";
 export { knownStem, relatedStems, warmLexicon } from "./lexicon";
 export * from "./residency";
+export { HnswGraph, type GraphHits } from "./engine/hnsw";

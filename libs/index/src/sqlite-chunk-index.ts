@@ -167,7 +167,7 @@ export class SqliteChunkIndex implements ChunkIndex {
    * `snapshots`: a directory for the saved copies of partitions of `snapshotMinChunks` live chunks or more
    * (SNAPSHOT_MIN_CHUNKS), written by `close` and read instead of the rows when they still match them.
    */
-  constructor(dataDir: string, opts: { budget?: PartitionBudget; snapshots?: string; snapshotMinChunks?: number } = {}) {
+  constructor(dataDir: string, opts: { budget?: PartitionBudget; snapshots?: string; snapshotMinChunks?: number; annMinVectors?: number } = {}) {
     this.budget = opts.budget;
     this.db = openSqlite({ dataDir, name: "index", migrations: MIGRATIONS });
     this.stmt = statementCache(this.db);
@@ -180,6 +180,7 @@ export class SqliteChunkIndex implements ChunkIndex {
     this.engine = new SearchEngine({
       load: (p, o) => this.loadPartition(p, o),
       ...(this.snapshots ? { restore: (p: string) => this.restorePartition(p) } : {}),
+      ...(opts.annMinVectors !== undefined ? { ann: { minVectors: opts.annMinVectors } } : {}),
     });
     this.dataVersion = this.readDataVersion();
   }
@@ -710,6 +711,7 @@ export class SqliteChunkIndex implements ChunkIndex {
   /** Closes the store; the partitions worth it are saved first (saveSnapshots). */
   async close(onSnapshotError?: (partition: string, err: unknown) => void): Promise<void> {
     if (!this.db.open) return;
+    this.engine.close();
     this.saveSnapshots(onSnapshotError);
     this.db.close();
   }

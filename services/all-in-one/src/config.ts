@@ -1,6 +1,6 @@
 import { checkKafkaConfig, kafkaConfigShape } from "@engram/bus";
 import { ConfigError, env, loadConfig, mongoConfigShape, shutdownConfigProblems, shutdownConfigShape, z, type Env } from "@engram/config";
-import { checkQdrantConfig, qdrantConfigShape } from "@engram/index";
+import { ANN_MIN_VECTORS, checkQdrantConfig, qdrantConfigShape } from "@engram/index";
 import { loadGatewayConfig } from "@engram/gateway";
 import { loadIngestionConfig } from "@engram/ingestion";
 import { loadWorkerConfig } from "@engram/pipeline-worker";
@@ -64,6 +64,11 @@ export const processSchema = z
     INDEX_SNAPSHOTS: env.bool(true),
     /** Live chunks from which a container's partition is saved (SNAPSHOT_MIN_CHUNKS; smaller ones load from their rows quickly). */
     INDEX_SNAPSHOT_MIN_CHUNKS: env.int(50_000, { min: 1, max: 1_000_000_000 }),
+    /**
+     * Vectors of one model in one container from which the embedded dense pass is approximate (an HNSW graph built in
+     * the background; ANN_MIN_VECTORS, architecture.md "Approximate dense pass"). 0 = always the exact scan.
+     */
+    INDEX_ANN_MIN_VECTORS: env.int(ANN_MIN_VECTORS, { min: 0, max: 1_000_000_000 }),
     /** Time between write probes of the data directory's parts (ms); a write that fails for lack of space probes at once. */
     STORAGE_PROBE_INTERVAL_MS: env.int(5000, { min: 250, max: 600_000 }),
     ...kafkaConfigShape,

@@ -131,6 +131,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         ? undefined
         : new SqliteChunkIndex(dataDir, {
             budget: residency,
+            annMinVectors: p.INDEX_ANN_MIN_VECTORS,
             ...(p.INDEX_SNAPSHOTS ? { snapshots: path.join(dataDir, "index-snapshots"), snapshotMinChunks: p.INDEX_SNAPSHOT_MIN_CHUNKS } : {}),
           });
     const idx = embedded
@@ -179,7 +180,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       const store: MemoryRepository & MemoryReadModel = production
         ? await (await import("@engram/memories/production")).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, storeLog, shared())
         : guarded(
-            createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING }), residency),
+            createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING, ann: { minVectors: p.INDEX_ANN_MIN_VECTORS } }), residency),
             "store",
           );
       memoryStore = store;

@@ -15,6 +15,7 @@
 import * as blockConstants from "./blocks";
 // Compaction rebuilds through the bulk loader (which uses this module's functions only when called).
 import { BulkLoad } from "./bulk-load";
+import type { HnswGraph } from "./hnsw";
 
 export { BLOCK, BLOCK_SHIFT, NO_LEN } from "./blocks";
 
@@ -58,6 +59,8 @@ export interface VectorBlock {
   /** Slot of each row. */
   rowSlot: Int32Array;
   rows: number;
+  /** The approximate dense pass's graph over the first rows (hnsw.ts; search-engine.ts builds it), when the block is large. */
+  graph?: HnswGraph;
 }
 
 const EMPTY_I32 = new Int32Array(0);
@@ -420,7 +423,7 @@ export class Partition {
     for (const p of this.postings) b += p.docs.byteLength + p.tfs.byteLength + (p.blocks?.byteLength ?? 0) + 64;
     for (const t of this.termText) b += 2 * t.length + 48;
     b += this.slotOf.size * 40 + (this.normCache?.norms.byteLength ?? 0);
-    for (const v of this.vectors.values()) b += v.data.byteLength + v.rowSlot.byteLength;
+    for (const v of this.vectors.values()) b += v.data.byteLength + v.rowSlot.byteLength + (v.graph?.bytes() ?? 0);
     for (const r of this.vectorRow.values()) b += r.byteLength;
     return b;
   }

@@ -111,6 +111,8 @@ export interface HybridSearchEngine {
   search(query: EngineQuery): EngineHit[];
   /** Bytes held by a loaded partition (approximate; 0 when it is not loaded), for the memory budget (optional). */
   partitionBytes?(partition: string): number;
+  /** Stops the engine's background work (graph builds, hnsw.ts); it still answers (optional). */
+  close?(): void;
   /** Loads a partition ahead of its first query, in short slices (optional). */
   warm?(partition: string, sliceMs?: number): Promise<void>;
   /**

@@ -173,6 +173,11 @@ export class SqliteMemorySearch {
     }
   }
 
+  /** Stops the engine's background work (graph builds). */
+  close(): void {
+    this.engine.close?.();
+  }
+
   /** Records a use of loaded partitions with the memory budget, which may then drop others (least recently used first). */
   private resident(keys: readonly string[]): void {
     const budget = this.opts.budget;

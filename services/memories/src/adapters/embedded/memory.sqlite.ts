@@ -361,6 +361,7 @@ export class SqliteMemoryStore implements MemoryRepository {
   }
 
   async close(): Promise<void> {
+    this.reads.close();
     if (this.db.open) this.db.close();
   }
 }
