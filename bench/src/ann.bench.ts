@@ -13,14 +13,9 @@
  *
  * Timings are of this process alone; the stack's figures are `bench:scale`'s.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { LocalModelEmbedder } from "@engram/embed-model";
 import { HnswGraph } from "@engram/index";
-import { loadLocomo } from "./memory/locomo";
-import { DATASETS_DIR, loadDataset } from "./quality/datasets";
-import { percentile, prng, round } from "./lib";
+import { percentile, round } from "./lib";
+import { DEFAULT_VECTOR_CACHE, grow, memoryVectors } from "./memory-vectors";
 
 const args = process.argv.slice(2);
 const arg = (name: string, def: string) => {
@@ -30,7 +25,7 @@ const arg = (name: string, def: string) => {
 const SIZES = arg("sizes", "20000,100000,1000000").split(",").map(Number);
 const REAL = Number(arg("real", "20000"));
 const QUERIES = Number(arg("queries", "300"));
-const CACHE = arg("cache", path.join(os.tmpdir(), "engram-ann-cache"));
+const CACHE = arg("cache", DEFAULT_VECTOR_CACHE);
 const JSON_OUT = args.includes("--json");
 /** Construction depth (default: the engine's, HNSW_EF_CONSTRUCTION) and search depth (default: the engine's, ANN_EF_SEARCH). */
 const EF_CONSTRUCTION = Number(arg("ef-construction", "0")) || undefined;
@@ -40,56 +35,6 @@ const DEPTHS = [10, 200];
 
 function log(msg: string): void {
   if (!JSON_OUT) console.error(msg);
-}
-
-async function embedCached(embedder: LocalModelEmbedder, name: string, texts: string[], kind: "document" | "query"): Promise<Float32Array> {
-  const file = path.join(CACHE, `${embedder.id.replace(/[^a-z0-9.-]+/gi, "_")}-${name}-${texts.length}.f32`);
-  const dims = embedder.dimensions;
-  if (fs.existsSync(file)) {
-    const buf = fs.readFileSync(file);
-    if (buf.byteLength === texts.length * dims * 4) return new Float32Array(buf.buffer, buf.byteOffset, texts.length * dims).slice();
-  }
-  const out = new Float32Array(texts.length * dims);
-  const batch = 64;
-  const started = Date.now();
-  for (let i = 0; i < texts.length; i += batch) {
-    const vs = await embedder.embed(texts.slice(i, i + batch), kind);
-    vs.forEach((v, j) => out.set(v, (i + j) * dims));
-    if ((i / batch) % 50 === 0) log(`embedding ${name}: ${i}/${texts.length} (${Math.round((Date.now() - started) / 1000)} s)`);
-  }
-  fs.mkdirSync(CACHE, { recursive: true });
-  fs.writeFileSync(file, Buffer.from(out.buffer));
-  return out;
-}
-
-function sentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length >= 20);
-}
-
-/** Rows of `size` vectors: the real ones, then synthetic ones made from them. */
-function corpus(real: Float32Array, dims: number, size: number): Float32Array {
-  const n = real.length / dims;
-  const out = new Float32Array(size * dims);
-  out.set(real.subarray(0, Math.min(n, size) * dims));
-  const rand = prng(7);
-  const gauss = () => Math.sqrt(-2 * Math.log(rand() + 1e-12)) * Math.cos(2 * Math.PI * rand());
-  for (let row = n; row < size; row++) {
-    const a = Math.floor(rand() * n) * dims;
-    const b = Math.floor(rand() * n) * dims;
-    const o = row * dims;
-    let s = 0;
-    for (let i = 0; i < dims; i++) {
-      const x = real[a + i]! + 0.33 * real[b + i]! + 0.03 * gauss();
-      out[o + i] = x;
-      s += x * x;
-    }
-    const inv = 1 / Math.sqrt(s);
-    for (let i = 0; i < dims; i++) out[o + i]! *= inv;
-  }
-  return out;
 }
 
 function exactTop(data: Float32Array, dims: number, rows: number, q: Float32Array, k: number): Int32Array {
@@ -113,27 +58,13 @@ function exactTop(data: Float32Array, dims: number, rows: number, q: Float32Arra
 }
 
 async function main(): Promise<void> {
-  const convs = loadLocomo(path.join(DATASETS_DIR, "locomo"));
-  const msmarco = loadDataset("msmarco");
-  const texts: string[] = [];
-  for (const c of convs) for (const s of c.sessions) for (const t of s.turns) texts.push(t.text);
-  for (const d of msmarco.docs) for (const s of sentences(d.text)) texts.push(s);
-  const realTexts = texts.slice(0, REAL);
-  const queryTexts = [...convs.flatMap((c) => c.questions.map((q) => q.question)), ...msmarco.queries.map((q) => q.text)];
-  const step = Math.max(1, Math.floor(queryTexts.length / QUERIES));
-  const chosen = queryTexts.filter((_, i) => i % step === 0).slice(0, QUERIES);
-
-  const embedder = new LocalModelEmbedder();
-  const dims = embedder.dimensions;
-  const real = await embedCached(embedder, "rows", realTexts, "document");
-  const queries = await embedCached(embedder, "queries", chosen, "query");
-  await embedder.close();
-  const nq = chosen.length;
-  log(`${realTexts.length} real rows, ${nq} queries, ${dims} dimensions`);
+  const { dims, rows: real, texts, queries, queryTexts } = await memoryVectors({ real: REAL, queries: QUERIES, cache: CACHE, log });
+  const nq = queryTexts.length;
+  log(`${texts.length} real rows, ${nq} queries, ${dims} dimensions`);
 
   const results: Record<string, unknown>[] = [];
   for (const size of SIZES) {
-    const data = corpus(real, dims, size);
+    const data = grow(real, dims, size).rows;
     const graph = new HnswGraph(dims, EF_CONSTRUCTION);
     const t0 = performance.now();
     for (let done = false; !done;) {
@@ -177,7 +108,7 @@ async function main(): Promise<void> {
     results.push(row);
     log(JSON.stringify(row));
   }
-  if (JSON_OUT) console.log(JSON.stringify({ real: realTexts.length, queries: nq, results }, null, 2));
+  if (JSON_OUT) console.log(JSON.stringify({ real: texts.length, queries: nq, results }, null, 2));
   else {
     console.log("| rows | build s (rows/s) | graph MB | recall@10 | same first | recall@200 | ANN p50/p95 ms (ef 200) | exact scan p50 ms |");
     console.log("|--:|--:|--:|--:|--:|--:|--:|--:|");

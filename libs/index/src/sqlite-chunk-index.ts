@@ -11,7 +11,7 @@ import {
   type ReplaceOutcome,
 } from "./chunk-index";
 import { analyzeForStorage } from "./engine/analysis";
-import { SearchEngine } from "./engine/search-engine";
+import { SearchEngine, type SearchEngineOptions } from "./engine/search-engine";
 import type { PartitionBudget } from "./residency";
 import { SnapshotFiles } from "./snapshot-files";
 import { type EngineHit, type EngineRecord, type LoadOptions, partitionKey } from "./engine/types";
@@ -167,7 +167,19 @@ export class SqliteChunkIndex implements ChunkIndex {
    * `snapshots`: a directory for the saved copies of partitions of `snapshotMinChunks` live chunks or more
    * (SNAPSHOT_MIN_CHUNKS), written by `close` and read instead of the rows when they still match them.
    */
-  constructor(dataDir: string, opts: { budget?: PartitionBudget; snapshots?: string; snapshotMinChunks?: number; annMinVectors?: number } = {}) {
+  constructor(
+    dataDir: string,
+    opts: {
+      budget?: PartitionBudget;
+      snapshots?: string;
+      snapshotMinChunks?: number;
+      /** The engine's approximate dense pass (SearchEngineOptions.ann, onGraphsBuilt). */
+      annMinVectors?: number;
+      onGraphsBuilt?: SearchEngineOptions["onGraphsBuilt"];
+      /** The models dense queries will use (SearchEngineOptions.vectorModels). */
+      vectorModels?: readonly string[];
+    } = {},
+  ) {
     this.budget = opts.budget;
     this.db = openSqlite({ dataDir, name: "index", migrations: MIGRATIONS });
     this.stmt = statementCache(this.db);
@@ -181,6 +193,8 @@ export class SqliteChunkIndex implements ChunkIndex {
       load: (p, o) => this.loadPartition(p, o),
       ...(this.snapshots ? { restore: (p: string) => this.restorePartition(p) } : {}),
       ...(opts.annMinVectors !== undefined ? { ann: { minVectors: opts.annMinVectors } } : {}),
+      ...(opts.onGraphsBuilt ? { onGraphsBuilt: opts.onGraphsBuilt } : {}),
+      ...(opts.vectorModels ? { vectorModels: opts.vectorModels } : {}),
     });
     this.dataVersion = this.readDataVersion();
   }

@@ -125,22 +125,24 @@ describe("SearchEngine's approximate dense pass", () => {
       model: "m",
     }));
 
-  function engine(minVectors: number, initial = records(0, ROWS)) {
+  function engine(minVectors: number, initial = records(0, ROWS), onGraphsBuilt?: (p: string, info: { vectors: number }) => void) {
     const store = new Map<string, EngineRecord[]>([[P, initial]]);
-    return new SearchEngine({ load: (p) => store.get(p) ?? [], ann: { minVectors, sliceMs: 1 } });
+    return new SearchEngine({ load: (p) => store.get(p) ?? [], ann: { minVectors, sliceMs: 1 }, ...(onGraphsBuilt ? { onGraphsBuilt } : {}) });
   }
   const dense = (e: SearchEngine, i: number, limit = 10, accept?: (rid: number) => boolean) =>
     e.search({ partitions: [P], text: "zzz", vector: query(i), model: "m", denseWeight: 1, limit, ...(accept ? { accept } : {}) }).map((h) => h.rid);
 
   it("answers like the exact scan once the graph is built, and the build runs in the background", async () => {
     const exact = engine(0);
-    const approx = engine(1000);
+    const built: [string, number][] = [];
+    const approx = engine(1000, records(0, ROWS), (p, info) => built.push([p, info.vectors]));
     // The first search scans (no graph yet) and queues the build.
     expect(dense(approx, 0)).toEqual(dense(exact, 0));
     expect(approx.isBuildingGraphs(P)).toBe(true);
     expect(exact.isBuildingGraphs(P)).toBe(false);
     for (let i = 0; i < 2000 && approx.isBuildingGraphs(P); i++) await new Promise((r) => setTimeout(r, 5));
     expect(approx.isBuildingGraphs(P)).toBe(false);
+    expect(built).toEqual([[P, ROWS]]);
     expect(approx.partitionBytes(P)).toBeGreaterThan(exact.partitionBytes(P));
     let overlap = 0;
     let first = 0;
@@ -197,5 +199,31 @@ describe("SearchEngine's approximate dense pass", () => {
     const off = engine(0);
     dense(off, 0);
     expect(off.isBuildingGraphs(P)).toBe(false);
+  });
+});
+
+describe("SearchEngine's vector models known from the start", () => {
+  const P = partitionKey("t", "warm");
+  const records: EngineRecord[] = Array.from({ length: 50 }, (_, i) => ({
+    rid: i + 1,
+    text: `record ${i}`,
+    vector: data.slice(i * DIMS, (i + 1) * DIMS),
+    model: "m",
+  }));
+
+  it("a partition warmed before the first query keeps their vectors, and the first dense query does not load it again", async () => {
+    let loads = 0;
+    const load = () => (loads++, records);
+    const known = new SearchEngine({ load, vectorModels: ["m"] });
+    await known.warm(P);
+    const hit = known.search({ partitions: [P], text: "zzz", vector: query(0), model: "m", denseWeight: 1, limit: 1 });
+    expect(hit).toHaveLength(1);
+    expect(loads).toBe(1);
+    // Without it, the warmed partition lacks the vectors and the first dense query reads it again.
+    loads = 0;
+    const unknown = new SearchEngine({ load });
+    await unknown.warm(P);
+    unknown.search({ partitions: [P], text: "zzz", vector: query(0), model: "m", denseWeight: 1, limit: 1 });
+    expect(loads).toBe(2);
   });
 });

@@ -3,6 +3,7 @@ import { EmbeddedEventBus, type EventBus, KafkaEventBus, kafkaOptionsFromConfig,
 import {
   type ChunkIndex,
   createEmbedder,
+  createMemoryEmbedder,
   createQdrantClient,
   MEMORY_RANKING,
   partitionBudget,
@@ -113,6 +114,16 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   if (bus instanceof KafkaEventBus) await bus.connect();
   // A consumer that crashed for good leaves the process not ready (its gRPC health NOT_SERVING) instead of idle.
   if (bus?.health) runtime.watchReadiness("event bus", () => bus.health!());
+  // The model whose vectors searches will compare, when it has meaning: partitions warmed at start load its vectors.
+  const denseModels = (e: { id: string; semantic: boolean }) => (e.semantic ? { vectorModels: [e.id] } : {});
+  // When a container's approximate dense pass is ready (engine/hnsw.ts): until then its searches scan every vector.
+  const graphsBuilt = (component: string) => {
+    const log = logger.child({ component });
+    return (partition: string, info: { vectors: number; seconds: number }) => {
+      const [tenantId, namespace] = partition.split("\u0000");
+      log.info({ tenantId, namespace, vectors: info.vectors, seconds: Math.round(info.seconds * 10) / 10 }, "dense graph built");
+    };
+  };
   // The chunk index is written by the pipeline-worker and read by recall and memory formation.
   let index: ChunkIndex | undefined;
   if (CHUNK_INDEX_USERS.some((s) => targets.has(s))) {
@@ -132,6 +143,8 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         : new SqliteChunkIndex(dataDir, {
             budget: residency,
             annMinVectors: p.INDEX_ANN_MIN_VECTORS,
+            ...denseModels(createEmbedder(c.recall)),
+            onGraphsBuilt: graphsBuilt("index"),
             ...(p.INDEX_SNAPSHOTS ? { snapshots: path.join(dataDir, "index-snapshots"), snapshotMinChunks: p.INDEX_SNAPSHOT_MIN_CHUNKS } : {}),
           });
     const idx = embedded
@@ -180,7 +193,18 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
       const store: MemoryRepository & MemoryReadModel = production
         ? await (await import("@engram/memories/production")).createProductionMemoryStoreFromConfig({ ...c.memories, ...p }, storeLog, shared())
         : guarded(
-            createEmbeddedMemoryStore({ ...c.memories, ENGRAM_DATA_DIR: dataDir }, (load) => new SearchEngine({ load, ranking: MEMORY_RANKING, ann: { minVectors: p.INDEX_ANN_MIN_VECTORS } }), residency),
+            createEmbeddedMemoryStore(
+              { ...c.memories, ENGRAM_DATA_DIR: dataDir },
+              (load) =>
+                new SearchEngine({
+                  load,
+                  ranking: MEMORY_RANKING,
+                  ann: { minVectors: p.INDEX_ANN_MIN_VECTORS },
+                  onGraphsBuilt: graphsBuilt("memory-store"),
+                  ...denseModels(createMemoryEmbedder(c.memories)),
+                }),
+              residency,
+            ),
             "store",
           );
       memoryStore = store;

@@ -95,6 +95,14 @@ export interface SearchEngineOptions {
    * `efSearch` deep (at least the candidates wanted) instead of scanning every row. minVectors 0 = exact always.
    */
   ann?: { minVectors?: number; efSearch?: number; sliceMs?: number };
+  /**
+   * Embedder models whose vectors partitions keep from their first load: the models queries will use. Without it a
+   * partition loaded ahead of the first query (`warm`) holds no vectors, and the first dense query loads it again,
+   * whole, on the thread that serves it (seconds at a million records).
+   */
+  vectorModels?: readonly string[];
+  /** Told when a partition's graphs have caught up with its vectors (the stack logs it: from then on its dense pass is fast). */
+  onGraphsBuilt?: (partition: string, info: { vectors: number; seconds: number }) => void;
 }
 
 /** Vectors of one model in one partition from which the dense pass is approximate (ANN_MIN_VECTORS; docs/architecture.md, "Approximate dense pass"). */
@@ -103,10 +111,10 @@ export const ANN_MIN_VECTORS = 20_000;
 export const ANN_EF_SEARCH = 200;
 /**
  * Cosines sampled for the query's baseline (its median cosine in the scope) when the dense pass is approximate: the
- * rows at an even stride. The median of 8,192 draws is within about 0.014 standard deviations of the scope's
- * (1.25 σ / √n), far below the calibration's 0.05 floor.
+ * rows at an even stride. The median of 2,048 draws is within about 0.03 standard deviations of the scope's
+ * (1.25 σ / √n): a few thousandths of a cosine, far below the calibration's 0.05 floor.
  */
-export const MEDIAN_SAMPLE = 8192;
+export const MEDIAN_SAMPLE = 2048;
 
 interface Warming {
   pending: ((p: Partition) => void)[];
@@ -158,6 +166,9 @@ class Coverage {
   private readonly index: IdTable;
   private readonly present: Uint8Array;
   private readonly total: number;
+  /** Query terms each partition term relates to (`relatedTerms`), and which of them a record got credit for. */
+  private readonly related = new Map<number, number[]>();
+  private credited: Uint8Array | undefined;
 
   constructor(
     private readonly part: Partition,
@@ -190,26 +201,39 @@ class Coverage {
 
   /**
    * Coverage counting words of related meaning too (lexicon.ts: synonyms, derivations, hypernyms): a
-   * query term the record lacks but relates to counts `relatedWeight` of its weight.
+   * query term the record lacks but relates to counts `relatedWeight` of its weight. What a partition's
+   * term relates to among the query's is looked up once per query (`relatedTerms`), not once per record.
    */
   withRelated(slot: number, relatedWeight: number): number {
     if (!(this.total > 0)) return 0;
     const exact = this.of(slot); // fills `present`
-    const missing: number[] = [];
-    for (let k = 0; k < this.terms.length; k++) if (!this.present[k] && this.terms[k]!.weight > 0) missing.push(k);
-    if (missing.length === 0) return exact;
+    let missing = false;
+    for (let k = 0; k < this.terms.length; k++) if (!this.present[k] && this.terms[k]!.weight > 0) missing = true;
+    if (!missing) return exact;
     const seq = this.part.termsOf(slot);
+    const credited = (this.credited ??= new Uint8Array(this.terms.length));
+    credited.fill(0);
     let extra = 0;
-    for (const k of missing) {
-      const want = this.terms[k]!.term;
-      for (let i = 0; i < seq.length; i++) {
-        if (relatedStems(this.part.termText[seq[i]!]!).has(want)) {
-          extra += this.terms[k]!.weight * relatedWeight;
-          break;
-        }
+    for (let i = 0; i < seq.length; i++) {
+      for (const k of this.relatedTerms(seq[i]!)) {
+        if (this.present[k] || credited[k]) continue;
+        credited[k] = 1;
+        extra += this.terms[k]!.weight * relatedWeight;
       }
     }
     return Math.min(1, exact + extra / this.total);
+  }
+
+  /** The query terms (their indexes) a partition term relates to, by the lexicon: computed on first need, kept for the query. */
+  private relatedTerms(id: number): readonly number[] {
+    let ks = this.related.get(id);
+    if (!ks) {
+      const rel = relatedStems(this.part.termText[id]!);
+      ks = [];
+      for (let k = 0; k < this.terms.length; k++) if (this.terms[k]!.weight > 0 && rel.has(this.terms[k]!.term)) ks.push(k);
+      this.related.set(id, ks);
+    }
+    return ks;
   }
 }
 
@@ -268,7 +292,8 @@ export class SearchEngine implements HybridSearchEngine {
   private readonly annEf: number;
   private readonly annSliceMs: number;
   /** Partitions with a vector block whose graph is behind its rows: built a slice at a time (`buildGraphs`). */
-  private readonly graphQueue = new Set<string>();
+  private readonly graphQueue = new Map<string, number>();
+  private readonly onGraphsBuilt: SearchEngineOptions["onGraphsBuilt"];
   private graphTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: SearchEngineOptions) {
@@ -279,6 +304,8 @@ export class SearchEngine implements HybridSearchEngine {
     this.annMin = opts.ann?.minVectors ?? ANN_MIN_VECTORS;
     this.annEf = opts.ann?.efSearch ?? ANN_EF_SEARCH;
     this.annSliceMs = opts.ann?.sliceMs ?? 10;
+    this.onGraphsBuilt = opts.onGraphsBuilt;
+    for (const m of opts.vectorModels ?? []) this.vectorModels.add(m);
     this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
     // The similarity's word counts load now, at start, not on the first search.
     warmSimilarity();
@@ -501,7 +528,7 @@ export class SearchEngine implements HybridSearchEngine {
     if (this.annMin <= 0 || this.graphQueue.has(key)) return;
     for (const block of p.vectors.values()) {
       if (block.rows >= this.annMin && (block.graph?.built ?? 0) < block.rows) {
-        this.graphQueue.add(key);
+        this.graphQueue.set(key, performance.now());
         this.scheduleGraphs();
         return;
       }
@@ -521,17 +548,26 @@ export class SearchEngine implements HybridSearchEngine {
   private buildGraphs(): void {
     this.graphTimer = undefined;
     const deadline = performance.now() + this.annSliceMs;
-    for (const key of this.graphQueue) {
+    for (const [key, since] of this.graphQueue) {
       const p = this.parts.get(key);
       let behind = false;
-      if (p)
+      let vectors = 0;
+      if (p) {
         for (const block of p.vectors.values()) {
           if (block.rows < this.annMin) continue;
-          block.graph ??= new HnswGraph(block.dims);
-          if (!block.graph.extend(block.data, block.rows, deadline)) behind = true;
+          (block.graph ??= new HnswGraph(block.dims)).extend(block.data, block.rows, deadline);
           if (performance.now() > deadline) break;
         }
-      if (!behind) this.graphQueue.delete(key);
+        for (const block of p.vectors.values()) {
+          if (block.rows < this.annMin) continue;
+          vectors += block.graph?.built ?? 0;
+          if ((block.graph?.built ?? 0) < block.rows) behind = true;
+        }
+      }
+      if (!behind) {
+        this.graphQueue.delete(key);
+        if (p) this.onGraphsBuilt?.(key, { vectors, seconds: (performance.now() - since) / 1000 });
+      }
       if (performance.now() > deadline) break;
     }
     this.scheduleGraphs();
@@ -544,7 +580,7 @@ export class SearchEngine implements HybridSearchEngine {
 
   /** Builds every queued graph now, at once (tests and benches; a serving process builds them in the background). */
   buildGraphsNow(): void {
-    for (const key of this.graphQueue) {
+    for (const key of this.graphQueue.keys()) {
       const p = this.parts.get(key);
       if (p) for (const block of p.vectors.values()) if (block.rows >= this.annMin) (block.graph ??= new HnswGraph(block.dims)).extend(block.data, block.rows);
     }
