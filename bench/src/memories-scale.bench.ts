@@ -17,7 +17,7 @@
  *   pnpm bench:memories-scale [--memories 1000000] [--real 20000] [--queries 300] [--cache DIR] [--json FILE] [--keep DIR]
  */
 import fs from "node:fs";
-import { createEmbeddedMemoryStore, loadMemoriesConfig } from "@engram/memories";
+import { createEmbeddedMemoryStore, createMemory, loadMemoriesConfig } from "@engram/memories";
 import type { MemoryRecord } from "@engram/memory-model";
 import { SearchEngine, MEMORY_RANKING } from "@engram/index";
 import { type EngramProcess, startEngram } from "@engram/testing";
@@ -53,21 +53,7 @@ async function writeMemories(dataDir: string, texts: string[], rows: Float32Arra
     const vectors = new Map<string, { vector: Float32Array; model: string }>();
     for (let j = i; j < Math.min(MEMORIES, i + batch); j++) {
       const id = `m${j.toString(36).padStart(6, "0")}`;
-      records.push({
-        id,
-        tenantId: TENANT,
-        namespace: CONTAINER,
-        content: texts[base[j]!]!,
-        isStatic: false,
-        isForgotten: false,
-        version: 1,
-        isLatest: true,
-        relations: {},
-        sources: [],
-        bucketKeys: [],
-        createdAt: now,
-        updatedAt: now,
-      });
+      records.push(createMemory({ id, tenantId: TENANT, namespace: CONTAINER, content: texts[base[j]!]!, isStatic: false, now }));
       vectors.set(id, { vector: rows.subarray(j * dims, (j + 1) * dims), model });
     }
     const outcome = await store.write({ records, vectors });

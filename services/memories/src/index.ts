@@ -8,4 +8,5 @@
 export { createEmbeddedMemoryStore, createMemoriesModule, MEMORIES_CONSUMER_GROUP, type MemoriesDeps } from "./module";
 export { loadMemoriesConfig, type MemoriesConfig, memoriesConfigSchema } from "./config";
 export type { DocumentChunks, MemoryRepository } from "./app/ports";
+export { createMemory, type NewMemory } from "./domain/memory";
 export type { MemoryStoreOptions, SqliteMemoryStore } from "./adapters/embedded/memory.sqlite";
