@@ -227,3 +227,47 @@ describe("SearchEngine's vector models known from the start", () => {
     expect(loads).toBe(2);
   });
 });
+
+describe("a partition's graph in its saved copy (snapshot.ts)", () => {
+  const P = partitionKey("t", "saved");
+  const recs: EngineRecord[] = Array.from({ length: ROWS }, (_, i) => ({
+    rid: i + 1,
+    text: `record ${i}`,
+    vector: data.slice(i * DIMS, (i + 1) * DIMS),
+    model: "m",
+  }));
+  const concat = (parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) out.set(p, (at += p.length) - p.length);
+    return out;
+  };
+  const dense = (e: SearchEngine, i: number) =>
+    e.search({ partitions: [P], text: "zzz", vector: query(i), model: "m", denseWeight: 1, limit: 10 }).map((h) => h.rid);
+
+  it("is saved with the partition, read back with it, and a graph built after a restore makes the copy worth saving again", () => {
+    const first = new SearchEngine({ load: () => recs, ann: { minVectors: 1000 }, vectorModels: ["m"] });
+    dense(first, 0);
+    // Saved before its graph exists, then again once it is built (the partition itself did not change).
+    const before = first.snapshot(P)!;
+    expect(first.snapshot(P)).toBeUndefined();
+    first.buildGraphsNow();
+    const copy = concat(first.snapshot(P)!);
+    expect(copy.length).toBeGreaterThan(concat(before).length);
+
+    let loads = 0;
+    const second = new SearchEngine({
+      load: () => (loads++, recs),
+      restore: () => ({ bytes: copy }),
+      ann: { minVectors: 1000 },
+      vectorModels: ["m"],
+    });
+    for (let i = 0; i < 10; i++) expect(dense(second, i)).toEqual(dense(first, i));
+    expect(loads).toBe(0);
+    expect(second.loadCounts.restored).toBe(1);
+    // Its graph came with it: nothing to build.
+    expect(second.isBuildingGraphs(P)).toBe(false);
+    first.close();
+    second.close();
+  });
+});

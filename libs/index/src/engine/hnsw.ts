@@ -187,6 +187,11 @@ export class HnswGraph {
     const n = s.built;
     const m0 = 2 * HNSW_M;
     if (
+      !s.levels ||
+      !s.links0 ||
+      !s.count0 ||
+      !s.upperAt ||
+      !s.upper ||
       !(n >= 0) ||
       s.levels.length !== n ||
       s.count0.length !== n ||

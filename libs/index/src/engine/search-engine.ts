@@ -256,6 +256,13 @@ export const WORDS_ALONE = 0.9;
  */
 export const SUBJECT_SHARE = 0.4;
 
+/** What a saved copy of a partition holds: its version, and how far its graphs were built (a graph built since is worth saving). */
+function savedState(p: Partition): string {
+  let graphRows = 0;
+  for (const block of p.vectors.values()) graphRows += block.graph?.built ?? 0;
+  return `${p.version}:${graphRows}`;
+}
+
 function norm(v: Float32Array): number {
   let s = 0;
   for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
@@ -275,8 +282,8 @@ export class SearchEngine implements HybridSearchEngine {
   private readonly restore: SearchEngineOptions["restore"];
   /** Partitions loaded from a saved copy and from the store's records (diagnostics, tests, metrics). */
   readonly loadCounts = { restored: 0, fromStore: 0 };
-  /** Partitions as their saved copy has them (restored from it, or just saved): their version then. */
-  private readonly saved = new WeakMap<Partition, number>();
+  /** Partitions as their saved copy has them (restored from it, or just saved): their `savedState` then. */
+  private readonly saved = new WeakMap<Partition, string>();
   readonly ranking: RankingConfig;
   /** Embedder models whose vectors partitions keep: those that queries (or similarity calls) used. */
   private readonly vectorModels = new Set<string>();
@@ -340,7 +347,7 @@ export class SearchEngine implements HybridSearchEngine {
     const copy = this.restore(key, options);
     const p = copy && decodePartition(copy.bytes, key, options.vectorModels, copy.liveRids);
     if (p) {
-      this.saved.set(p, p.version);
+      this.saved.set(p, savedState(p));
       this.loadCounts.restored++;
     }
     return p;
@@ -349,12 +356,14 @@ export class SearchEngine implements HybridSearchEngine {
   /**
    * A loaded partition as bytes (snapshot.ts), for its store to keep and hand back to `restore` after a
    * restart; undefined when it is not loaded, or (unless `always`) unchanged since it was restored or
-   * last saved. The chunks view the partition's arrays: write them before it changes again.
+   * last saved, its graphs included (`savedState`). The chunks view the partition's arrays: write them
+   * before it changes again.
    */
   snapshot(partition: string, always = false): Uint8Array[] | undefined {
     const p = this.parts.get(partition);
-    if (!p || (!always && this.saved.get(p) === p.version)) return undefined;
-    this.saved.set(p, p.version);
+    const state = p && savedState(p);
+    if (!p || (!always && this.saved.get(p) === state)) return undefined;
+    this.saved.set(p, state!);
     return encodePartition(p);
   }
 

@@ -14,6 +14,7 @@
  */
 import { BLOCK, BLOCK_SHIFT } from "./blocks";
 import { Partition, type Posting } from "./partition";
+import { HnswGraph } from "./hnsw";
 
 const MAGIC = "ENGSNAP";
 const FORMAT = 1;
@@ -40,7 +41,8 @@ interface Header {
   dead: number;
   seqUsed: number;
   terms: number;
-  models: { model: string; dims: number; rows: number }[];
+  /** Each model's vectors, and the scalars of its graph (hnsw.ts) when it had one: its arrays are sections `graph.<array>:<model>`. */
+  models: { model: string; dims: number; rows: number; graph?: { built: number; entry: number; top: number; upperUsed: number } }[];
   sections: { name: string; kind: ArrayKind; length: number }[];
 }
 
@@ -92,9 +94,18 @@ export function encodePartition(p: Partition): Uint8Array[] {
   const models: Header["models"] = [];
   const vectorSections: { name: string; kind: ArrayKind; data: Typed }[] = [];
   for (const [model, block] of p.vectors) {
-    models.push({ model, dims: block.dims, rows: block.rows });
+    const g = block.graph?.state();
+    models.push({ model, dims: block.dims, rows: block.rows, ...(g ? { graph: { built: g.built, entry: g.entry, top: g.top, upperUsed: g.upperUsed } } : {}) });
     vectorSections.push({ name: `vectors:${model}`, kind: "f32", data: block.data.subarray(0, block.rows * block.dims) });
     vectorSections.push({ name: `rowSlot:${model}`, kind: "i32", data: block.rowSlot.subarray(0, block.rows) });
+    if (g)
+      vectorSections.push(
+        { name: `graph.levels:${model}`, kind: "u8", data: g.levels },
+        { name: `graph.links0:${model}`, kind: "i32", data: g.links0 },
+        { name: `graph.count0:${model}`, kind: "u8", data: g.count0 },
+        { name: `graph.upperAt:${model}`, kind: "i32", data: g.upperAt },
+        { name: `graph.upper:${model}`, kind: "i32", data: g.upper },
+      );
   }
   const header: Header = {
     format: FORMAT,
@@ -231,7 +242,20 @@ export function decodePartition(bytes: Uint8Array, key: string, vectorModels: Re
   for (const m of header.models) {
     if (!vectorModels.has(m.model)) continue;
     const rowSlot = get<Int32Array>(`rowSlot:${m.model}`);
-    p.vectors.set(m.model, { dims: m.dims, data: get<Float32Array>(`vectors:${m.model}`), rowSlot, rows: m.rows });
+    // A graph that does not fit its saved arrays is left out: the engine builds it again.
+    const g = m.graph;
+    const graph =
+      g && g.built <= m.rows
+        ? HnswGraph.fromState(m.dims, {
+            ...g,
+            levels: get<Uint8Array>(`graph.levels:${m.model}`),
+            links0: get<Int32Array>(`graph.links0:${m.model}`),
+            count0: get<Uint8Array>(`graph.count0:${m.model}`),
+            upperAt: get<Int32Array>(`graph.upperAt:${m.model}`),
+            upper: get<Int32Array>(`graph.upper:${m.model}`),
+          })
+        : undefined;
+    p.vectors.set(m.model, { dims: m.dims, data: get<Float32Array>(`vectors:${m.model}`), rowSlot, rows: m.rows, ...(graph ? { graph } : {}) });
     const rows = new Int32Array(header.slots).fill(-1);
     for (let r = 0; r < m.rows; r++) rows[rowSlot[r]!] = r;
     p.vectorRow.set(m.model, rows);
