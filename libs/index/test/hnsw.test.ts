@@ -143,6 +143,13 @@ describe("SearchEngine's approximate dense pass", () => {
     for (let i = 0; i < 2000 && approx.isBuildingGraphs(P); i++) await new Promise((r) => setTimeout(r, 5));
     expect(approx.isBuildingGraphs(P)).toBe(false);
     expect(built).toEqual([[P, ROWS]]);
+    // Rows written since catch up without another notice.
+    approx.upsert(P, [{ rid: 77_777, text: "late", vector: Float32Array.from(query(9)), model: "m" }]);
+    dense(approx, 9);
+    expect(approx.isBuildingGraphs(P)).toBe(true);
+    for (let i = 0; i < 200 && approx.isBuildingGraphs(P); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(approx.isBuildingGraphs(P)).toBe(false);
+    expect(built).toHaveLength(1);
     expect(approx.partitionBytes(P)).toBeGreaterThan(exact.partitionBytes(P));
     let overlap = 0;
     let first = 0;

@@ -298,8 +298,12 @@ export class SearchEngine implements HybridSearchEngine {
   private readonly annMin: number;
   private readonly annEf: number;
   private readonly annSliceMs: number;
-  /** Partitions with a vector block whose graph is behind its rows: built a slice at a time (`buildGraphs`). */
-  private readonly graphQueue = new Map<string, number>();
+  /**
+   * Partitions with a vector block whose graph is behind its rows, built a slice at a time (`buildGraphs`): since when,
+   * and whether a graph is built from nothing (a load, a reload, a compaction), which `onGraphsBuilt` hears about; rows
+   * written since a graph was built only catch up, silently.
+   */
+  private readonly graphQueue = new Map<string, { since: number; fresh: boolean }>();
   private readonly onGraphsBuilt: SearchEngineOptions["onGraphsBuilt"];
   private graphTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -535,13 +539,16 @@ export class SearchEngine implements HybridSearchEngine {
    */
   private wantGraphs(key: string, p: Partition): void {
     if (this.annMin <= 0 || this.graphQueue.has(key)) return;
+    let behind = false;
+    let fresh = false;
     for (const block of p.vectors.values()) {
-      if (block.rows >= this.annMin && (block.graph?.built ?? 0) < block.rows) {
-        this.graphQueue.set(key, performance.now());
-        this.scheduleGraphs();
-        return;
-      }
+      if (block.rows < this.annMin || (block.graph?.built ?? 0) >= block.rows) continue;
+      behind = true;
+      if (!block.graph?.built) fresh = true;
     }
+    if (!behind) return;
+    this.graphQueue.set(key, { since: performance.now(), fresh });
+    this.scheduleGraphs();
   }
 
   private scheduleGraphs(): void {
@@ -557,7 +564,7 @@ export class SearchEngine implements HybridSearchEngine {
   private buildGraphs(): void {
     this.graphTimer = undefined;
     const deadline = performance.now() + this.annSliceMs;
-    for (const [key, since] of this.graphQueue) {
+    for (const [key, { since, fresh }] of this.graphQueue) {
       const p = this.parts.get(key);
       let behind = false;
       let vectors = 0;
@@ -575,7 +582,7 @@ export class SearchEngine implements HybridSearchEngine {
       }
       if (!behind) {
         this.graphQueue.delete(key);
-        if (p) this.onGraphsBuilt?.(key, { vectors, seconds: (performance.now() - since) / 1000 });
+        if (p && fresh) this.onGraphsBuilt?.(key, { vectors, seconds: (performance.now() - since) / 1000 });
       }
       if (performance.now() > deadline) break;
     }
