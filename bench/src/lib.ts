@@ -289,13 +289,15 @@ export async function batchAdd(api: JsonClient, ns: string, docs: { id: string; 
 /**
  * A fresh data directory for a bench's stack, and the clean-up that kills the
  * stack (whichever `running()` returns) and removes the directory, also on Ctrl-C.
+ * With `keep` (a bench's --keep), that directory instead, created if needed and kept.
  */
-export function benchDataDir(prefix: string, running: () => EngramProcess | undefined): { dataDir: string; cleanUp: () => void } {
-  const dataDir = tempDataDir(prefix);
+export function benchDataDir(prefix: string, running: () => EngramProcess | undefined, keep = ""): { dataDir: string; cleanUp: () => void } {
+  if (keep) fs.mkdirSync(keep, { recursive: true });
+  const dataDir = keep || tempDataDir(prefix);
   const cleanUp = () => {
     const engram = running();
     if (engram && engram.child.exitCode === null) engram.child.kill("SIGKILL");
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
   };
   process.once("SIGINT", () => (cleanUp(), process.exit(130)));
   return { dataDir, cleanUp };

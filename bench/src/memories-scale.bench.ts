@@ -65,10 +65,7 @@ async function writeMemories(dataDir: string, texts: string[], rows: Float32Arra
 
 async function main(): Promise<void> {
   let engram: EngramProcess | undefined;
-  const temp = benchDataDir("engram-bench-memories-", () => engram);
-  const dataDir = KEEP || temp.dataDir;
-  const cleanUp = KEEP ? () => fs.rmSync(temp.dataDir, { recursive: true, force: true }) : temp.cleanUp;
-  if (KEEP) fs.mkdirSync(KEEP, { recursive: true });
+  const { dataDir, cleanUp } = benchDataDir("engram-bench-memories-", () => engram, KEEP);
   const probe: { before: number; after?: number } = { before: speedProbeMs() };
   try {
     const v = await memoryVectors({ real: REAL, queries: QUERIES, cache: CACHE, log: progress });

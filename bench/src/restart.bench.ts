@@ -84,10 +84,7 @@ interface Start {
 
 async function main(): Promise<void> {
   let engram: EngramProcess | undefined;
-  const temp = benchDataDir("engram-bench-restart-", () => engram);
-  const dataDir = KEEP || temp.dataDir;
-  const cleanUp = KEEP ? () => fs.rmSync(temp.dataDir, { recursive: true, force: true }) : temp.cleanUp;
-  if (KEEP) fs.mkdirSync(KEEP, { recursive: true });
+  const { dataDir, cleanUp } = benchDataDir("engram-bench-restart-", () => engram, KEEP);
   const probe: { before: number; after?: number } = { before: speedProbeMs() };
   const starts: Start[] = [];
   const snapshots = path.join(dataDir, "index-snapshots");
