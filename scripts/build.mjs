@@ -23,6 +23,8 @@ const entries = {
   "fact-extractor.worker": "libs/nlp/src/offline/extractor.worker.ts",
   // Loaded by the local embedding model's worker threads (found beside the bundle).
   "embed.worker": "libs/embed-model/src/embed.worker.ts",
+  // Loaded by the search engine's dense-graph builder thread (found beside the bundle).
+  "graph.worker": "libs/index/src/engine/graph.worker.ts",
   // Loaded by the web crawler's page-analysis worker threads (found beside the bundle).
   "page-analysis.worker": "services/connections/src/adapters/connectors/web-crawler/page-analysis.worker.ts",
   // The all-in-one gateway thread (found beside the bundle).

@@ -96,6 +96,8 @@ async function main(): Promise<void> {
     const builtLine = engram.output.find((l) => l.includes("dense graph built"))!;
     const graphSeconds = (JSON.parse(builtLine.slice(builtLine.indexOf("{"))) as { seconds: number }).seconds;
     progress(`graph built: ${builtLine.trim()} (waited ${round((performance.now() - tb) / 1000, 1)} s more)`);
+    const failed = engram.output.find((l) => l.includes("dense graph build failed"));
+    if (failed) progress(`the worker thread failed and the graph was built in slices: ${failed.trim()}`);
     await closedLoop(2, 40, search); // warm
     const one: LoadResult = await closedLoop(1, QUERIES, search, pid);
     const eight: LoadResult = await closedLoop(8, QUERIES * 2, search, pid);

@@ -14,3 +14,4 @@ export * from "./qdrant";
 export { knownStem, relatedStems, warmLexicon } from "./lexicon";
 export * from "./residency";
 export { HnswGraph, type GraphHits } from "./engine/hnsw";
+export { type GraphBuilder, ThreadGraphBuilder } from "./engine/graph-builder";

@@ -178,6 +178,9 @@ export class SqliteChunkIndex implements ChunkIndex {
       onGraphsBuilt?: SearchEngineOptions["onGraphsBuilt"];
       /** The models dense queries will use (SearchEngineOptions.vectorModels). */
       vectorModels?: readonly string[];
+      /** Where large dense graphs are built (SearchEngineOptions.graphBuilder, onGraphBuildFailed). */
+      graphBuilder?: SearchEngineOptions["graphBuilder"];
+      onGraphBuildFailed?: SearchEngineOptions["onGraphBuildFailed"];
     } = {},
   ) {
     this.budget = opts.budget;
@@ -195,6 +198,8 @@ export class SqliteChunkIndex implements ChunkIndex {
       ...(opts.annMinVectors !== undefined ? { ann: { minVectors: opts.annMinVectors } } : {}),
       ...(opts.onGraphsBuilt ? { onGraphsBuilt: opts.onGraphsBuilt } : {}),
       ...(opts.vectorModels ? { vectorModels: opts.vectorModels } : {}),
+      ...(opts.graphBuilder ? { graphBuilder: opts.graphBuilder } : {}),
+      ...(opts.onGraphBuildFailed ? { onGraphBuildFailed: opts.onGraphBuildFailed } : {}),
     });
     this.dataVersion = this.readDataVersion();
   }

@@ -1,3 +1,7 @@
+import path from "node:path";
+import { runTsxCheck } from "@engram/testing";
+import type { GraphBuilder } from "../src/engine/graph-builder";
+import build, { type GraphTask } from "../src/engine/graph.worker";
 import { HnswGraph } from "../src/engine/hnsw";
 import { SearchEngine } from "../src/engine/search-engine";
 import { type EngineRecord, partitionKey } from "../src/engine/types";
@@ -277,4 +281,80 @@ describe("a partition's graph in its saved copy (snapshot.ts)", () => {
     first.close();
     second.close();
   });
+});
+
+describe("graphs built off the engine's thread (graph-builder.ts)", () => {
+  const P = partitionKey("t", "threads");
+  const recs: EngineRecord[] = Array.from({ length: ROWS }, (_, i) => ({
+    rid: i + 1,
+    text: `record ${i}`,
+    vector: data.slice(i * DIMS, (i + 1) * DIMS),
+    model: "m",
+  }));
+  /** The worker's task run here, its input and output cloned as a thread boundary clones them (shared memory stays shared). */
+  class ClonedBuilder implements GraphBuilder {
+    tasks: GraphTask[] = [];
+    constructor(private readonly fail = false) {}
+    build(task: GraphTask) {
+      this.tasks.push(task);
+      return new Promise<ReturnType<typeof build>>((resolve, reject) =>
+        setTimeout(() => (this.fail ? reject(new Error("the thread died")) : resolve(structuredClone(build(structuredClone(task))))), 5),
+      );
+    }
+    close() {
+      return Promise.resolve();
+    }
+  }
+  const dense = (e: SearchEngine, i: number) =>
+    e.search({ partitions: [P], text: "zzz", vector: query(i), model: "m", denseWeight: 1, limit: 10 }).map((h) => h.rid);
+  const settle = async (e: SearchEngine) => {
+    for (let i = 0; i < 2000 && e.isBuildingGraphs(P); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(e.isBuildingGraphs(P)).toBe(false);
+  };
+
+  it("hands a large build to the builder, over the rows in shared memory, and adopts the graph it returns", async () => {
+    const builder = new ClonedBuilder();
+    const e = new SearchEngine({ load: () => recs, ann: { minVectors: 1000, offThreadMinRows: 1000 }, vectorModels: ["m"], graphBuilder: builder });
+    const sliced = new SearchEngine({ load: () => recs, ann: { minVectors: 1000 }, vectorModels: ["m"] });
+    dense(e, 0);
+    dense(sliced, 0);
+    await settle(e);
+    sliced.buildGraphsNow();
+    expect(builder.tasks).toHaveLength(1);
+    expect(builder.tasks[0]!.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(builder.tasks[0]!.rows).toBe(ROWS);
+    // The same graph as one built here: the same answers.
+    for (let i = 0; i < 20; i++) expect(dense(e, i)).toEqual(dense(sliced, i));
+    e.close();
+    sliced.close();
+  });
+
+  it("builds in slices once the builder failed, and says so", async () => {
+    const failures: unknown[] = [];
+    const builder = new ClonedBuilder(true);
+    const e = new SearchEngine({
+      load: () => recs,
+      ann: { minVectors: 1000, sliceMs: 1, offThreadMinRows: 1000 },
+      vectorModels: ["m"],
+      graphBuilder: builder,
+      onGraphBuildFailed: (err) => failures.push(err),
+    });
+    dense(e, 0);
+    await settle(e);
+    expect(builder.tasks).toHaveLength(1);
+    expect(failures).toHaveLength(1);
+    expect(e.partitionBytes(P)).toBeGreaterThan(0);
+    expect(dense(e, 3)[0]).toBe(exactFirst(3));
+    e.close();
+  });
+
+  it("runs on a real worker thread under the services' TypeScript loader (graph-thread-check.ts)", async () => {
+    const r = await runTsxCheck<{ sameFirst: boolean; sameSecond: boolean; built: number }>(path.join(__dirname, "graph-thread-check.ts"));
+    expect(r).toEqual({ sameFirst: true, sameSecond: true, built: 5000 });
+  }, 120_000);
+
+  /** The rid of the exact nearest record. */
+  function exactFirst(i: number): number {
+    return exactTop(data, ROWS, query(i), 1)[0]! + 1;
+  }
 });

@@ -10,6 +10,7 @@ import {
   QdrantChunkIndex,
   SearchEngine,
   SqliteChunkIndex,
+  ThreadGraphBuilder,
 } from "@engram/index";
 import { createNlp } from "@engram/nlp";
 import type { Logger } from "@engram/observability";
@@ -114,6 +115,14 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
   if (bus instanceof KafkaEventBus) await bus.connect();
   // A consumer that crashed for good leaves the process not ready (its gRPC health NOT_SERVING) instead of idle.
   if (bus?.health) runtime.watchReadiness("event bus", () => bus.health!());
+  // Dense graphs of large containers are built on one worker thread, shared by the chunk index and the memory store.
+  const graphLog = logger.child({ component: "dense-graphs" });
+  const graphBuilder = new ThreadGraphBuilder({ onError: (err) => graphLog.error({ err }, "dense graph thread failed") });
+  runtime.onStopped(() => graphBuilder.close());
+  const graphBuilds = {
+    graphBuilder,
+    onGraphBuildFailed: (err: unknown) => graphLog.warn({ err }, "dense graph build failed on the worker thread; building in slices instead"),
+  };
   // The model whose vectors searches will compare, when it has meaning: partitions warmed at start load its vectors.
   const denseModels = (e: { id: string; semantic: boolean }) => (e.semantic ? { vectorModels: [e.id] } : {});
   // When a container's approximate dense pass is ready (engine/hnsw.ts): until then its searches scan every vector.
@@ -143,6 +152,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
         : new SqliteChunkIndex(dataDir, {
             budget: residency,
             annMinVectors: p.INDEX_ANN_MIN_VECTORS,
+            ...graphBuilds,
             ...denseModels(createEmbedder(c.recall)),
             onGraphsBuilt: graphsBuilt("index"),
             ...(p.INDEX_SNAPSHOTS ? { snapshots: path.join(dataDir, "index-snapshots"), snapshotMinChunks: p.INDEX_SNAPSHOT_MIN_CHUNKS } : {}),
@@ -201,6 +211,7 @@ export async function startStack(c: AllInOneConfig, logger: Logger, print?: (lin
                   ranking: MEMORY_RANKING,
                   ann: { minVectors: p.INDEX_ANN_MIN_VECTORS },
                   onGraphsBuilt: graphsBuilt("memory-store"),
+                  ...graphBuilds,
                   ...denseModels(createMemoryEmbedder(c.memories)),
                 }),
               residency,

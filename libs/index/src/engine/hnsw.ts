@@ -8,9 +8,10 @@
  * (docs/architecture.md, "Approximate dense pass"); each keeps its own copy of every vector (1.5 GB
  * beside the engine's at a million 384-dimension rows) and is built by synchronous native calls that
  * cannot stop part-way, so a large build would hold the serving thread for minutes. This graph reads
- * the block's own Float32Array and keeps only its links (about 135 bytes a row at M = 16). It is built
- * a slice at a time (`extend`), the rows in order; `built` says how far, and the caller scans the rows
- * past it exactly, so a graph under construction never hides a record.
+ * the block's own Float32Array and keeps only its links (about 145 bytes a row at M = 16). It is built
+ * a slice at a time (`extend`), or whole on a worker thread (graph.worker.ts) over the rows in shared
+ * memory, the rows in order; `built` says how far, and the caller scans the rows past it exactly, so a
+ * graph under construction never hides a record.
  *
  * Similarity is the dot product (the engine's vectors are unit length: the cosine). A removed record
  * stays in the graph as a waypoint and is filtered out of results, as hnswlib does with deleted

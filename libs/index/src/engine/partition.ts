@@ -97,9 +97,14 @@ export function growF64(a: Float64Array, need: number): Float64Array {
   b.set(a);
   return b;
 }
-function growF32(a: Float32Array, need: number): Float32Array {
+/**
+ * `growF32` for vector blocks: in shared memory, so a worker thread can read the rows while it builds
+ * the block's graph (search-engine.ts, `GraphBuilder`) without a copy of them.
+ */
+function growSharedF32(a: Float32Array, need: number): Float32Array {
   if (need <= a.length) return a;
-  const b = new Float32Array(Math.max(need, a.length * 2, 16));
+  const length = Math.max(need, a.length * 2, 16);
+  const b = new Float32Array(new SharedArrayBuffer(length * Float32Array.BYTES_PER_ELEMENT));
   b.set(a);
   return b;
 }
@@ -277,7 +282,7 @@ export class Partition {
     // A vector of another length cannot be compared with the others of its model: it is left out.
     if (vector.length !== block.dims || block.dims === 0) return;
     const row = block.rows++;
-    block.data = growF32(block.data, block.rows * block.dims);
+    block.data = growSharedF32(block.data, block.rows * block.dims);
     block.data.set(vector, row * block.dims);
     block.rowSlot = growI32(block.rowSlot, block.rows);
     block.rowSlot[row] = slot;

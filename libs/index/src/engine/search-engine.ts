@@ -24,6 +24,7 @@ import type { EngineHit, EngineQuery, EngineRecord, HybridSearchEngine, LoadOpti
 import { decodePartition, encodePartition } from "./snapshot";
 import { medianInPlace } from "./select";
 import { HnswGraph } from "./hnsw";
+import type { GraphBuilder } from "./graph-builder";
 
 /** Ranking parameters (defaults in `DEFAULT_RANKING`; see docs/architecture.md, Retrieval). */
 export interface RankingConfig {
@@ -94,13 +95,20 @@ export interface SearchEngineOptions {
    * built in the background in slices of `sliceMs` (default 10), and its dense pass searches the graph
    * `efSearch` deep (at least the candidates wanted) instead of scanning every row. minVectors 0 = exact always.
    */
-  ann?: { minVectors?: number; efSearch?: number; sliceMs?: number };
+  ann?: { minVectors?: number; efSearch?: number; sliceMs?: number; offThreadMinRows?: number };
   /**
    * Embedder models whose vectors partitions keep from their first load: the models queries will use. Without it a
    * partition loaded ahead of the first query (`warm`) holds no vectors, and the first dense query loads it again,
    * whole, on the thread that serves it (seconds at a million records).
    */
   vectorModels?: readonly string[];
+  /**
+   * Where large graphs are built (graph-builder.ts: a worker thread); without it, or for a block of fewer than
+   * OFF_THREAD_MIN_ROWS rows to add, the engine builds in slices on its own thread.
+   */
+  graphBuilder?: GraphBuilder;
+  /** Told when a build on the worker thread failed (the engine then builds in slices). */
+  onGraphBuildFailed?: (err: unknown) => void;
   /** Told when a partition's graphs have caught up with its vectors (the stack logs it: from then on its dense pass is fast). */
   onGraphsBuilt?: (partition: string, info: { vectors: number; seconds: number }) => void;
 }
@@ -115,6 +123,8 @@ export const ANN_EF_SEARCH = 200;
  * (1.25 σ / √n): a few thousandths of a cosine, far below the calibration's 0.05 floor.
  */
 export const MEDIAN_SAMPLE = 2048;
+/** Rows a graph must lack before its build goes to the worker thread (fewer: a few slices on the engine's thread). */
+export const OFF_THREAD_MIN_ROWS = 4096;
 
 interface Warming {
   pending: ((p: Partition) => void)[];
@@ -298,6 +308,7 @@ export class SearchEngine implements HybridSearchEngine {
   private readonly annMin: number;
   private readonly annEf: number;
   private readonly annSliceMs: number;
+  private readonly offThreadMin: number;
   /**
    * Partitions with a vector block whose graph is behind its rows, built a slice at a time (`buildGraphs`): since when,
    * and whether a graph is built from nothing (a load, a reload, a compaction), which `onGraphsBuilt` hears about; rows
@@ -306,6 +317,11 @@ export class SearchEngine implements HybridSearchEngine {
   private readonly graphQueue = new Map<string, { since: number; fresh: boolean }>();
   private readonly onGraphsBuilt: SearchEngineOptions["onGraphsBuilt"];
   private graphTimer: ReturnType<typeof setTimeout> | undefined;
+  private graphBuilder: GraphBuilder | undefined;
+  private readonly onGraphBuildFailed: SearchEngineOptions["onGraphBuildFailed"];
+  private closed = false;
+  /** Vector blocks whose graph the worker thread is building. */
+  private readonly building = new WeakSet<VectorBlock>();
 
   constructor(opts: SearchEngineOptions) {
     this.load = opts.load;
@@ -315,7 +331,10 @@ export class SearchEngine implements HybridSearchEngine {
     this.annMin = opts.ann?.minVectors ?? ANN_MIN_VECTORS;
     this.annEf = opts.ann?.efSearch ?? ANN_EF_SEARCH;
     this.annSliceMs = opts.ann?.sliceMs ?? 10;
+    this.offThreadMin = opts.ann?.offThreadMinRows ?? OFF_THREAD_MIN_ROWS;
     this.onGraphsBuilt = opts.onGraphsBuilt;
+    this.graphBuilder = opts.graphBuilder;
+    this.onGraphBuildFailed = opts.onGraphBuildFailed;
     for (const m of opts.vectorModels ?? []) this.vectorModels.add(m);
     this.ranking = { ...DEFAULT_RANKING, ...opts.ranking };
     // The similarity's word counts load now, at start, not on the first search.
@@ -552,7 +571,7 @@ export class SearchEngine implements HybridSearchEngine {
   }
 
   private scheduleGraphs(): void {
-    if (this.graphTimer || this.graphQueue.size === 0) return;
+    if (this.closed || this.graphTimer || this.graphQueue.size === 0) return;
     this.graphTimer = setTimeout(() => this.buildGraphs(), 0);
     this.graphTimer.unref?.();
   }
@@ -564,6 +583,8 @@ export class SearchEngine implements HybridSearchEngine {
   private buildGraphs(): void {
     this.graphTimer = undefined;
     const deadline = performance.now() + this.annSliceMs;
+    // Work left for later slices (a build on the worker thread calls back instead).
+    let more = false;
     for (const [key, { since, fresh }] of this.graphQueue) {
       const p = this.parts.get(key);
       let behind = false;
@@ -571,22 +592,60 @@ export class SearchEngine implements HybridSearchEngine {
       if (p) {
         for (const block of p.vectors.values()) {
           if (block.rows < this.annMin) continue;
-          (block.graph ??= new HnswGraph(block.dims)).extend(block.data, block.rows, deadline);
-          if (performance.now() > deadline) break;
-        }
-        for (const block of p.vectors.values()) {
-          if (block.rows < this.annMin) continue;
+          const built = block.graph?.built ?? 0;
+          if (built < block.rows) {
+            behind = true;
+            if (this.building.has(block)) {
+              // On the worker thread: its result comes back through `buildOffThread`.
+            } else if (this.graphBuilder && block.rows - built >= this.offThreadMin && block.data.buffer instanceof SharedArrayBuffer) {
+              this.buildOffThread(block);
+            } else if (performance.now() <= deadline) {
+              (block.graph ??= new HnswGraph(block.dims)).extend(block.data, block.rows, deadline);
+              if (block.graph.built < block.rows) more = true;
+              else behind = false;
+            } else more = true;
+          }
           vectors += block.graph?.built ?? 0;
-          if ((block.graph?.built ?? 0) < block.rows) behind = true;
         }
+        // `behind` as left by the last block: recomputed over all of them.
+        behind = [...p.vectors.values()].some((b) => b.rows >= this.annMin && (b.graph?.built ?? 0) < b.rows);
       }
       if (!behind) {
         this.graphQueue.delete(key);
         if (p && fresh) this.onGraphsBuilt?.(key, { vectors, seconds: (performance.now() - since) / 1000 });
       }
-      if (performance.now() > deadline) break;
     }
-    this.scheduleGraphs();
+    if (more) this.scheduleGraphs();
+  }
+
+  /**
+   * Builds a block's graph on the worker thread (`graphBuilder`), from its graph so far to its rows now; the block keeps
+   * its graph meanwhile, and takes the new one when it comes back (rows are only appended, so the new graph fits the
+   * block even after it grew; a block replaced meanwhile, by a compaction or a reload, is simply dropped). A failed
+   * build stops the worker path: the engine builds in slices from then on.
+   */
+  private buildOffThread(block: VectorBlock): void {
+    const builder = this.graphBuilder!;
+    this.building.add(block);
+    const rows = block.rows;
+    builder
+      .build({ data: block.data.subarray(0, rows * block.dims), dims: block.dims, rows, ...(block.graph ? { from: block.graph.state() } : {}) })
+      .then(
+        (state) => {
+          const graph = HnswGraph.fromState(block.dims, state);
+          if (graph && graph.built <= block.rows && graph.built > (block.graph?.built ?? 0)) block.graph = graph;
+        },
+        (err: unknown) => {
+          // A build cut off by the process stopping is no failure.
+          if (this.closed) return;
+          this.graphBuilder = undefined;
+          this.onGraphBuildFailed?.(err);
+        },
+      )
+      .finally(() => {
+        this.building.delete(block);
+        this.scheduleGraphs();
+      });
   }
 
   /** True while a graph of the partition is behind its vectors (tests, diagnostics). */
@@ -605,6 +664,7 @@ export class SearchEngine implements HybridSearchEngine {
 
   /** Stops background work (graph builds); the engine still answers. */
   close(): void {
+    this.closed = true;
     if (this.graphTimer) clearTimeout(this.graphTimer);
     this.graphTimer = undefined;
     this.graphQueue.clear();
