@@ -57,6 +57,14 @@ const drawn = clustered(ROWS + 60, 1);
 const data = drawn.slice(0, ROWS * DIMS);
 const queries = drawn.slice(ROWS * DIMS);
 const query = (i: number) => queries.subarray(i * DIMS, (i + 1) * DIMS);
+/** Engine records of rows from … to − 1 of `data` (rid = row + 1), under the model "m". */
+const rowRecords = (from: number, to: number): EngineRecord[] =>
+  Array.from({ length: to - from }, (_, j) => ({
+    rid: from + j + 1,
+    text: `record ${from + j}`,
+    vector: data.slice((from + j) * DIMS, (from + j + 1) * DIMS),
+    model: "m",
+  }));
 
 describe("HnswGraph", () => {
   const graph = new HnswGraph(DIMS);
@@ -121,15 +129,7 @@ describe("HnswGraph", () => {
 
 describe("SearchEngine's approximate dense pass", () => {
   const P = partitionKey("t", "big");
-  const records = (from: number, to: number): EngineRecord[] =>
-    Array.from({ length: to - from }, (_, j) => ({
-      rid: from + j + 1,
-      text: `record ${from + j}`,
-      vector: data.slice((from + j) * DIMS, (from + j + 1) * DIMS),
-      model: "m",
-    }));
-
-  function engine(minVectors: number, initial = records(0, ROWS), onGraphsBuilt?: (p: string, info: { vectors: number }) => void) {
+  function engine(minVectors: number, initial = rowRecords(0, ROWS), onGraphsBuilt?: (p: string, info: { vectors: number }) => void) {
     const store = new Map<string, EngineRecord[]>([[P, initial]]);
     return new SearchEngine({ load: (p) => store.get(p) ?? [], ann: { minVectors, sliceMs: 1 }, ...(onGraphsBuilt ? { onGraphsBuilt } : {}) });
   }
@@ -139,7 +139,7 @@ describe("SearchEngine's approximate dense pass", () => {
   it("answers like the exact scan once the graph is built, and the build runs in the background", async () => {
     const exact = engine(0);
     const built: [string, number][] = [];
-    const approx = engine(1000, records(0, ROWS), (p, info) => built.push([p, info.vectors]));
+    const approx = engine(1000, rowRecords(0, ROWS), (p, info) => built.push([p, info.vectors]));
     // The first search scans (no graph yet) and queues the build.
     expect(dense(approx, 0)).toEqual(dense(exact, 0));
     expect(approx.isBuildingGraphs(P)).toBe(true);
@@ -215,12 +215,7 @@ describe("SearchEngine's approximate dense pass", () => {
 
 describe("SearchEngine's vector models known from the start", () => {
   const P = partitionKey("t", "warm");
-  const records: EngineRecord[] = Array.from({ length: 50 }, (_, i) => ({
-    rid: i + 1,
-    text: `record ${i}`,
-    vector: data.slice(i * DIMS, (i + 1) * DIMS),
-    model: "m",
-  }));
+  const records = rowRecords(0, 50);
 
   it("a partition warmed before the first query keeps their vectors, and the first dense query does not load it again", async () => {
     let loads = 0;
@@ -241,12 +236,7 @@ describe("SearchEngine's vector models known from the start", () => {
 
 describe("a partition's graph in its saved copy (snapshot.ts)", () => {
   const P = partitionKey("t", "saved");
-  const recs: EngineRecord[] = Array.from({ length: ROWS }, (_, i) => ({
-    rid: i + 1,
-    text: `record ${i}`,
-    vector: data.slice(i * DIMS, (i + 1) * DIMS),
-    model: "m",
-  }));
+  const recs = rowRecords(0, ROWS);
   const concat = (parts: Uint8Array[]) => {
     const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
     let at = 0;
@@ -285,12 +275,7 @@ describe("a partition's graph in its saved copy (snapshot.ts)", () => {
 
 describe("graphs built off the engine's thread (graph-builder.ts)", () => {
   const P = partitionKey("t", "threads");
-  const recs: EngineRecord[] = Array.from({ length: ROWS }, (_, i) => ({
-    rid: i + 1,
-    text: `record ${i}`,
-    vector: data.slice(i * DIMS, (i + 1) * DIMS),
-    model: "m",
-  }));
+  const recs = rowRecords(0, ROWS);
   /** The worker's task run here, its input and output cloned as a thread boundary clones them (shared memory stays shared). */
   class ClonedBuilder implements GraphBuilder {
     tasks: GraphTask[] = [];
