@@ -589,26 +589,19 @@ export class SearchEngine implements HybridSearchEngine {
       const p = this.parts.get(key);
       let behind = false;
       let vectors = 0;
-      if (p) {
-        for (const block of p.vectors.values()) {
-          if (block.rows < this.annMin) continue;
-          const built = block.graph?.built ?? 0;
-          if (built < block.rows) {
-            behind = true;
-            if (this.building.has(block)) {
-              // On the worker thread: its result comes back through `buildOffThread`.
-            } else if (this.graphBuilder && block.rows - built >= this.offThreadMin && block.data.buffer instanceof SharedArrayBuffer) {
-              this.buildOffThread(block);
-            } else if (performance.now() <= deadline) {
-              (block.graph ??= new HnswGraph(block.dims)).extend(block.data, block.rows, deadline);
-              if (block.graph.built < block.rows) more = true;
-              else behind = false;
-            } else more = true;
-          }
-          vectors += block.graph?.built ?? 0;
+      for (const block of p?.vectors.values() ?? []) {
+        if (block.rows < this.annMin) continue;
+        const built = block.graph?.built ?? 0;
+        if (built < block.rows && !this.building.has(block)) {
+          // A block on the worker thread comes back through `buildOffThread`.
+          if (this.graphBuilder && block.rows - built >= this.offThreadMin && block.data.buffer instanceof SharedArrayBuffer) this.buildOffThread(block);
+          else if (performance.now() <= deadline) (block.graph ??= new HnswGraph(block.dims)).extend(block.data, block.rows, deadline);
         }
-        // `behind` as left by the last block: recomputed over all of them.
-        behind = [...p.vectors.values()].some((b) => b.rows >= this.annMin && (b.graph?.built ?? 0) < b.rows);
+        if ((block.graph?.built ?? 0) < block.rows) {
+          behind = true;
+          if (!this.building.has(block)) more = true;
+        }
+        vectors += block.graph?.built ?? 0;
       }
       if (!behind) {
         this.graphQueue.delete(key);
